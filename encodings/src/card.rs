@@ -1,0 +1,174 @@
+//! Cardinality constraints `Σ lits ≤ k`, `≥ k`, `= k`, built once and
+//! tightened incrementally through assumptions.
+//!
+//! - **totalizer** (Bailleux & Boufkhad, "Efficient CNF encoding of Boolean
+//!   cardinality constraints", CP 2003), RustSAT's implementation;
+//! - **sequential counter** (Sinz, "Towards an optimal CNF encoding of Boolean
+//!   cardinality constraints", CP 2005);
+//! - **cardinality network** (Asín, Nieuwenhuis, Oliveras & Rodríguez-Carbonell,
+//!   "Cardinality networks: a theoretical and empirical study", Constraints
+//!   16(2), 2011).
+//!
+//! Repeated literals count once per occurrence.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::{ClauseDatabase, EncodeError};
+use rustsat::encodings::card::{BoundLower, BoundUpper, Totalizer};
+use rustsat::types::Lit;
+
+/// Which cardinality encoding to use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CardEncoding {
+    /// totalizer (RustSAT)
+    #[default]
+    Totalizer,
+    /// Sinz's sequential counter
+    SeqCounter,
+    /// cardinality network (Asín et al.)
+    CardNetwork,
+}
+
+impl CardEncoding {
+    /// Every variant.
+    pub const ALL: [CardEncoding; 3] = [
+        CardEncoding::Totalizer,
+        CardEncoding::SeqCounter,
+        CardEncoding::CardNetwork,
+    ];
+    /// The option name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CardEncoding::Totalizer => "totalizer",
+            CardEncoding::SeqCounter => "seq-counter",
+            CardEncoding::CardNetwork => "card-network",
+        }
+    }
+}
+
+impl fmt::Display for CardEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for CardEncoding {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL.into_iter().find(|e| e.name() == s).ok_or_else(|| {
+            format!("unknown cardinality encoding '{s}' (expected one of: totalizer, seq-counter, card-network)")
+        })
+    }
+}
+
+/// The bound cannot be met (e.g. at least 5 of 4 literals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("infeasible cardinality bound")]
+pub struct Infeasible;
+
+/// An incremental cardinality counter over fixed input literals: encode once,
+/// then ask for the assumptions enforcing any bound.
+#[derive(Debug)]
+pub struct Card {
+    enc: CardEncoding,
+    n: usize,
+    inner: Inner,
+}
+
+#[derive(Debug)]
+enum Inner {
+    Totalizer(Totalizer),
+}
+
+impl Card {
+    /// A counter over `lits` (nothing is encoded until a bound is asked for).
+    pub fn new(enc: CardEncoding, lits: &[Lit]) -> Result<Self, EncodeError> {
+        let inner = match enc {
+            CardEncoding::Totalizer => Inner::Totalizer(Totalizer::from_iter(lits.iter().copied())),
+            other => {
+                return Err(EncodeError::Unsupported {
+                    encoder: other.name(),
+                    what: "incremental counting (not yet implemented)".into(),
+                })
+            }
+        };
+        Ok(Card {
+            enc,
+            n: lits.len(),
+            inner,
+        })
+    }
+
+    /// The encoding in use.
+    pub fn encoding(&self) -> CardEncoding {
+        self.enc
+    }
+    /// Number of input literals.
+    pub fn n_lits(&self) -> usize {
+        self.n
+    }
+
+    /// Assumptions enforcing `Σ ≤ k` (empty when trivially true).
+    pub fn at_most<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize) -> Vec<Lit> {
+        if k >= self.n {
+            return vec![];
+        }
+        match &mut self.inner {
+            Inner::Totalizer(t) => {
+                db.with_rustsat(|col, vm| t.encode_ub(k..=k, col, vm)).expect("buffer");
+                t.enforce_ub(k).expect("encoded just above")
+            }
+        }
+    }
+
+    /// Assumptions enforcing `Σ ≥ k` (empty when trivially true).
+    pub fn at_least<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize) -> Result<Vec<Lit>, Infeasible> {
+        if k == 0 {
+            return Ok(vec![]);
+        }
+        if k > self.n {
+            return Err(Infeasible);
+        }
+        match &mut self.inner {
+            Inner::Totalizer(t) => {
+                db.with_rustsat(|col, vm| t.encode_lb(k..=k, col, vm)).expect("buffer");
+                t.enforce_lb(k).map_err(|_| Infeasible)
+            }
+        }
+    }
+}
+
+fn post_units<DB: ClauseDatabase>(db: &mut DB, r: Result<Vec<Lit>, Infeasible>) {
+    match r {
+        Ok(units) => units.into_iter().for_each(|l| db.unit(l)),
+        Err(Infeasible) => db.add(&[]),
+    }
+}
+
+/// Posts `Σ lits ≤ k`.
+pub fn at_most<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: CardEncoding) -> Result<(), EncodeError> {
+    let mut c = Card::new(enc, lits)?;
+    let units = c.at_most(db, k);
+    post_units(db, Ok(units));
+    Ok(())
+}
+
+/// Posts `Σ lits ≥ k` (an empty clause if `k > lits.len()`).
+pub fn at_least<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: CardEncoding) -> Result<(), EncodeError> {
+    let mut c = Card::new(enc, lits)?;
+    let r = c.at_least(db, k);
+    post_units(db, r);
+    Ok(())
+}
+
+/// Posts `Σ lits = k`.
+pub fn exactly<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: CardEncoding) -> Result<(), EncodeError> {
+    let mut c = Card::new(enc, lits)?;
+    let ub = c.at_most(db, k);
+    post_units(db, Ok(ub));
+    let lb = c.at_least(db, k);
+    post_units(db, lb);
+    Ok(())
+}
+

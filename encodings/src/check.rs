@@ -1,0 +1,61 @@
+//! Checking assignments. Every constraint type implements [`Checker`] so that
+//! tests (and the drivers, in debug builds) can verify a model against the
+//! constraint's *meaning*, independent of its clauses.
+
+use rustsat::types::{Lit, Var};
+
+/// A full assignment to variables `0..len`, as read from a solver model.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Assignment {
+    values: Vec<bool>,
+}
+
+impl Assignment {
+    /// An assignment from the values of variables `0..values.len()`.
+    pub fn from_values(values: Vec<bool>) -> Self {
+        Assignment { values }
+    }
+    /// An assignment from the true literals of a model (e.g. a `v` line).
+    /// Variables not mentioned are false.
+    pub fn from_lits(n_vars: u32, lits: impl IntoIterator<Item = Lit>) -> Self {
+        let mut values = vec![false; n_vars as usize];
+        for l in lits {
+            let i = l.var().idx();
+            if i >= values.len() {
+                values.resize(i + 1, false);
+            }
+            values[i] = l.is_pos();
+        }
+        Assignment { values }
+    }
+    /// Value of a variable (false if out of range: unconstrained aux variables).
+    pub fn var(&self, v: Var) -> bool {
+        self.values.get(v.idx()).copied().unwrap_or(false)
+    }
+    /// Value of a literal.
+    pub fn lit(&self, l: Lit) -> bool {
+        self.var(l.var()) == l.is_pos()
+    }
+    /// Number of variables assigned.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+    /// True if no variable is assigned.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+    /// The values, indexed by variable.
+    pub fn values(&self) -> &[bool] {
+        &self.values
+    }
+    /// Does this assignment satisfy every clause?
+    pub fn satisfies<'a>(&self, clauses: impl IntoIterator<Item = &'a [Lit]>) -> bool {
+        clauses.into_iter().all(|c| c.iter().any(|&l| self.lit(l)))
+    }
+}
+
+/// A constraint that can test an assignment.
+pub trait Checker {
+    /// `Ok(())` if the assignment satisfies the constraint, else a message.
+    fn check(&self, a: &Assignment) -> Result<(), String>;
+}

@@ -1,0 +1,1 @@
+//! Lexicographic order `x ≤lex y` over literal vectors (false < true).

@@ -1,0 +1,37 @@
+//! # puzzlesat-encodings
+//!
+//! Puzzle-independent CNF building blocks, in the style of pindakaas and
+//! RustSAT: a constraint is *data*, an encoding is a *strategy*, and every
+//! encoder writes through one sink, [`ClauseDatabase`], which hands out fresh
+//! variables and takes clauses (and counts both).
+//!
+//! | module | what |
+//! | --- | --- |
+//! | [`db`] | the [`ClauseDatabase`] trait, the in-memory [`Cnf`], the bridge to RustSAT's encoders |
+//! | [`bool`] | Boolean helpers with reification: and, or, implication, equivalence, xor |
+//! | [`int`] | order-encoded integers with cached direct literals; comparisons, max, sums; log encoding |
+//! | [`amo`] | at-most-one / exactly-one encodings behind one option |
+//! | [`card`] | cardinality encodings (totalizer, sequential counter, cardinality network) |
+//! | [`pb`] | pseudo-Boolean encodings (generalized totalizer, binary adder, dynamic polynomial watchdog) |
+//! | [`lex`] | lexicographic order x ≤lex y |
+//! | [`perm`] | permutation groups: closure, orbits, lex-leader clauses |
+//! | [`check`] | the [`Checker`] trait: every constraint can test an assignment |
+
+pub mod amo;
+pub mod bool;
+pub mod card;
+pub mod check;
+pub mod db;
+pub mod int;
+pub mod lex;
+pub mod pb;
+pub mod perm;
+
+pub use check::{Assignment, Checker};
+pub use db::{ClauseDatabase, Cnf, EncodeError};
+pub use rustsat::types::{Clause, Lit, Var};
+
+/// Shorthand for a literal from a 0-based variable index.
+pub fn lit(idx: u32, negated: bool) -> Lit {
+    Lit::new(idx, negated)
+}

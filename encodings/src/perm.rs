@@ -1,0 +1,1 @@
+//! Permutation groups and lex-leader symmetry breaking.

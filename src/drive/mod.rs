@@ -1,0 +1,9 @@
+//! The loops, written once for every puzzle and backend: optimise a linear
+//! objective by iterative bound tightening ([`optimize`]), enumerate all
+//! solutions projected onto primary literals ([`enumerate`]).
+
+pub mod enumerate;
+pub mod optimize;
+
+pub use enumerate::{enumerate, Enumeration};
+pub use optimize::{optimize, Objective, Optimum, Sense, Strategy};

@@ -1,0 +1,17 @@
+//! # puzzlesat
+//!
+//! Combinatorial puzzles compiled to CNF: Enigma 1225, rook tours / Numbrix,
+//! magic squares and Alien Tiles. Each puzzle implements [`puzzle::Puzzle`];
+//! the [`run`] module drives any of them through any [`solver`] backend with
+//! the loops of [`drive`]; [`io`] writes and reads DIMACS and solver output.
+//! CNF building blocks live in the `puzzlesat-encodings` crate.
+
+pub mod cli;
+pub mod drive;
+pub mod io;
+pub mod puzzle;
+pub mod puzzles;
+pub mod run;
+pub mod solver;
+
+pub use puzzlesat_encodings as encodings;

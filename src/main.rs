@@ -1,0 +1,15 @@
+use std::process::ExitCode;
+
+use clap::Parser;
+use puzzlesat::cli::{main_with, Cli};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match main_with(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

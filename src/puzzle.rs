@@ -1,0 +1,49 @@
+//! The [`Puzzle`] trait: what every puzzle family implements so the generic
+//! runner ([`crate::run`]) can solve, optimise, enumerate, export and decode
+//! it. A puzzle never talks to a solver.
+
+use puzzlesat_encodings::{Assignment, Cnf};
+use rustsat::types::Lit;
+use serde::Serialize;
+
+use crate::drive::Objective;
+
+/// What encoding produced besides clauses.
+#[derive(Debug)]
+pub struct Encoded<M> {
+    /// the puzzle's own variable map, used by `decode`
+    pub map: M,
+    /// objective to optimise, if the puzzle has one
+    pub objective: Option<Objective>,
+    /// primary literals: two solutions are different iff they differ here
+    /// (enumeration blocks on these)
+    pub primary: Vec<Lit>,
+    /// human names of primary literals, for `dimacs --map FILE.json`
+    pub names: Vec<(String, Lit)>,
+}
+
+/// A puzzle instance with its chosen encoding options.
+pub trait Puzzle {
+    /// A decoded solution (serialised in `--json` output).
+    type Solution: Serialize;
+    /// Whatever `decode` needs to read a model.
+    type Map;
+
+    /// One line naming the instance and options, e.g. `enigma n=5 method=board`.
+    fn describe(&self) -> String;
+    /// Compiles the instance into `cnf` (variables → rules → symmetry
+    /// breaking → redundant constraints → objective).
+    fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<Self::Map>>;
+    /// Reads a solution from a model.
+    fn decode(&self, map: &Self::Map, model: &Assignment) -> Self::Solution;
+    /// The independent checker, written from the puzzle's rules (never from
+    /// the CNF): `Ok(())` or what rule is broken.
+    fn check(&self, sol: &Self::Solution) -> Result<(), String>;
+    /// The solution drawn for people (a grid).
+    fn render(&self, sol: &Self::Solution) -> String;
+    /// The objective value computed from the solution by the rules, to
+    /// cross-check the CNF's objective (None if the puzzle has none).
+    fn objective_of(&self, _sol: &Self::Solution) -> Option<i64> {
+        None
+    }
+}

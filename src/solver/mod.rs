@@ -1,0 +1,325 @@
+//! Solver backends behind one object-safe trait, [`Backend`], and the
+//! [`Session`] that drivers talk to: it owns a backend, hands out variables
+//! (continuing the numbering of the encoded [`Cnf`]), counts what is added,
+//! and implements [`ClauseDatabase`] so encoders can add clauses (bounds,
+//! blocking clauses) between solves.
+//!
+//! RustSAT's `Solve` is not object-safe, hence this trait. Backends:
+//! `batsat` (default, incremental), `varisat` (incremental), `splr`
+//! (one-shot: no assumptions, re-solved from scratch with assumptions as
+//! units), `cadical` (feature `cadical`), `external:<cmd>` (any DIMACS
+//! solver as a subprocess), `portfolio` (races backends on threads).
+
+pub mod batsat;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use puzzlesat_encodings::db::Counts;
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use rustsat::encodings::CollectClauses;
+use rustsat::instances::ManageVars;
+use rustsat::types::{Clause, Lit, Var};
+use serde::Serialize;
+
+/// What a solve call answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// a model exists (read it with [`Backend::model`])
+    Sat,
+    /// no model (under the assumptions, if any)
+    Unsat,
+    /// stopped before an answer: time limit or interrupt
+    Unknown,
+}
+
+/// Errors of a backend: misuse, a missing external binary, garbage output.
+#[derive(Debug, thiserror::Error)]
+pub enum SolverError {
+    /// unknown `--solver` value
+    #[error("unknown solver '{0}' (expected batsat, varisat, splr, cadical, portfolio or external:<command>)")]
+    UnknownSolver(String),
+    /// the backend exists but was not compiled in
+    #[error("solver '{0}' is not compiled in: rebuild with `--features {0}`")]
+    NotCompiled(String),
+    /// the backend failed
+    #[error("{solver}: {message}")]
+    Failed {
+        /// backend name
+        solver: String,
+        /// what went wrong
+        message: String,
+    },
+}
+
+/// Statistics a backend reports where it has them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SolverStats {
+    /// conflicts
+    pub conflicts: Option<u64>,
+    /// decisions
+    pub decisions: Option<u64>,
+    /// propagations
+    pub propagations: Option<u64>,
+}
+
+/// Time limit and interrupt flag shared by every solve of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// stop (answer [`Outcome::Unknown`]) at this instant
+    pub deadline: Option<Instant>,
+    /// set to stop (e.g. from a Ctrl-C handler)
+    pub interrupt: Arc<AtomicBool>,
+}
+
+impl Limits {
+    /// Limits with an optional timeout from now.
+    pub fn with_timeout(timeout: Option<Duration>) -> Self {
+        Limits {
+            deadline: timeout.map(|t| Instant::now() + t),
+            interrupt: Arc::new(AtomicBool::new(false)),
+        }
+    }
+    /// True if the run must stop now.
+    pub fn expired(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+    /// Time left before the deadline (None: unlimited).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+    }
+}
+
+/// One SAT solver. Object-safe: drivers hold a `Box<dyn Backend>`. Not
+/// `Send` (BatSat's callbacks are not): a portfolio creates each backend
+/// inside its own thread.
+pub trait Backend {
+    /// Name and version, e.g. `batsat 0.6`.
+    fn name(&self) -> String;
+    /// Makes sure variables `0..n_vars` exist.
+    fn reserve(&mut self, n_vars: u32);
+    /// Adds a clause (allowed after a solve: incremental use).
+    fn add_clause(&mut self, lits: &[Lit]) -> Result<(), SolverError>;
+    /// Solves under assumptions, within the limits.
+    fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Result<Outcome, SolverError>;
+    /// The model of the last SAT answer, over variables `0..n_vars`.
+    fn model(&self, n_vars: u32) -> Result<Assignment, SolverError>;
+    /// After UNSAT under assumptions: a subset of the assumptions that is
+    /// already unsatisfiable (all of them where the backend gives no core).
+    fn failed_assumptions(&self) -> Vec<Lit>;
+    /// Conflicts, decisions, propagations (cumulative).
+    fn stats(&self) -> SolverStats;
+    /// False if every solve starts from scratch (splr, external).
+    fn is_incremental(&self) -> bool;
+}
+
+/// Which backend: the `--solver` option.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum SolverKind {
+    /// BatSat via rustsat-batsat (pure Rust, incremental) — the default
+    #[default]
+    Batsat,
+    /// Varisat (pure Rust, incremental, DRAT proofs)
+    Varisat,
+    /// Splr (pure Rust, one-shot)
+    Splr,
+    /// CaDiCaL linked in (feature `cadical`)
+    Cadical,
+    /// any DIMACS solver executable, by name on PATH or path
+    External(String),
+    /// races the embedded backends on threads, first answer wins
+    Portfolio,
+}
+
+impl fmt::Display for SolverKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolverKind::Batsat => f.write_str("batsat"),
+            SolverKind::Varisat => f.write_str("varisat"),
+            SolverKind::Splr => f.write_str("splr"),
+            SolverKind::Cadical => f.write_str("cadical"),
+            SolverKind::External(cmd) => write!(f, "external:{cmd}"),
+            SolverKind::Portfolio => f.write_str("portfolio"),
+        }
+    }
+}
+
+impl FromStr for SolverKind {
+    type Err = SolverError;
+    fn from_str(s: &str) -> Result<Self, SolverError> {
+        Ok(match s {
+            "batsat" => SolverKind::Batsat,
+            "varisat" => SolverKind::Varisat,
+            "splr" => SolverKind::Splr,
+            "cadical" => SolverKind::Cadical,
+            "portfolio" => SolverKind::Portfolio,
+            _ => match s.strip_prefix("external:") {
+                Some(cmd) if !cmd.is_empty() => SolverKind::External(cmd.to_string()),
+                _ => return Err(SolverError::UnknownSolver(s.to_string())),
+            },
+        })
+    }
+}
+
+impl SolverKind {
+    /// A fresh backend of this kind.
+    pub fn create(&self) -> Result<Box<dyn Backend>, SolverError> {
+        match self {
+            SolverKind::Batsat => Ok(Box::new(batsat::Batsat::default())),
+            other => Err(SolverError::NotCompiled(other.to_string())),
+        }
+    }
+}
+
+/// A backend plus the bookkeeping drivers need. Implements
+/// [`ClauseDatabase`], continuing the variable numbering of the CNF it was
+/// loaded from.
+pub struct Session {
+    backend: Box<dyn Backend>,
+    kind: SolverKind,
+    n_vars: u32,
+    counts: Counts,
+    true_lit: Option<Lit>,
+    /// time limit and interrupt for every solve
+    pub limits: Limits,
+    /// number of solve calls so far
+    pub solve_calls: u32,
+    /// wall time spent inside solve calls
+    pub solve_time: Duration,
+}
+
+impl Session {
+    /// A session of `kind` holding the clauses of `cnf`.
+    pub fn new(kind: &SolverKind, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
+        let mut backend = kind.create()?;
+        backend.reserve(cnf.n_vars());
+        for c in cnf.clauses() {
+            backend.add_clause(c)?;
+        }
+        Ok(Session {
+            backend,
+            kind: kind.clone(),
+            n_vars: cnf.n_vars(),
+            counts: cnf.counts(),
+            true_lit: None,
+            limits,
+            solve_calls: 0,
+            solve_time: Duration::ZERO,
+        })
+    }
+    /// The backend kind.
+    pub fn kind(&self) -> &SolverKind {
+        &self.kind
+    }
+    /// The backend's name and version.
+    pub fn solver_name(&self) -> String {
+        self.backend.name()
+    }
+    /// Solves under assumptions.
+    pub fn solve(&mut self, assumptions: &[Lit]) -> Result<Outcome, SolverError> {
+        if self.limits.expired() {
+            return Ok(Outcome::Unknown);
+        }
+        let t = Instant::now();
+        self.backend.reserve(self.n_vars);
+        let r = self.backend.solve(assumptions, &self.limits);
+        self.solve_time += t.elapsed();
+        self.solve_calls += 1;
+        r
+    }
+    /// The model of the last SAT answer.
+    pub fn model(&self) -> Result<Assignment, SolverError> {
+        self.backend.model(self.n_vars)
+    }
+    /// Failed assumptions of the last UNSAT answer.
+    pub fn failed_assumptions(&self) -> Vec<Lit> {
+        self.backend.failed_assumptions()
+    }
+    /// Backend statistics.
+    pub fn stats(&self) -> SolverStats {
+        self.backend.stats()
+    }
+    /// Does the backend keep state between solves?
+    pub fn is_incremental(&self) -> bool {
+        self.backend.is_incremental()
+    }
+}
+
+impl ManageVars for Session {
+    fn new_var(&mut self) -> Var {
+        let v = Var::new(self.n_vars);
+        self.n_vars += 1;
+        v
+    }
+    fn max_var(&self) -> Option<Var> {
+        self.n_vars.checked_sub(1).map(Var::new)
+    }
+    fn increase_next_free(&mut self, v: Var) -> bool {
+        if v.idx32() > self.n_vars {
+            self.n_vars = v.idx32();
+            true
+        } else {
+            false
+        }
+    }
+    fn combine(&mut self, other: Self) {
+        self.n_vars = self.n_vars.max(other.n_vars);
+    }
+    fn n_used(&self) -> u32 {
+        self.n_vars
+    }
+    fn forget_from(&mut self, _min_var: Var) {}
+}
+
+impl CollectClauses for Session {
+    fn n_clauses(&self) -> usize {
+        self.counts.clauses
+    }
+    fn extend_clauses<T>(&mut self, cl_iter: T) -> Result<(), rustsat::OutOfMemory>
+    where
+        T: IntoIterator<Item = Clause>,
+    {
+        for cl in cl_iter {
+            self.add(&cl[..]);
+        }
+        Ok(())
+    }
+}
+
+impl ClauseDatabase for Session {
+    fn add(&mut self, lits: &[Lit]) {
+        for l in lits {
+            if l.var().idx32() >= self.n_vars {
+                self.n_vars = l.var().idx32() + 1;
+            }
+        }
+        self.counts.vars = self.n_vars;
+        self.counts.clauses += 1;
+        self.counts.literals += lits.len();
+        self.backend.reserve(self.n_vars);
+        if let Err(e) = self.backend.add_clause(lits) {
+            // adding to an in-process solver does not fail; an external
+            // backend buffers clauses. Record loudly rather than lose it.
+            panic!("backend refused a clause: {e}");
+        }
+    }
+    fn counts(&self) -> Counts {
+        Counts {
+            vars: self.n_vars,
+            ..self.counts
+        }
+    }
+    fn true_lit(&mut self) -> Lit {
+        if let Some(t) = self.true_lit {
+            return t;
+        }
+        let t = self.fresh();
+        self.add(&[t]);
+        self.true_lit = Some(t);
+        t
+    }
+}
