@@ -4,13 +4,29 @@
 //! and implements [`ClauseDatabase`] so encoders can add clauses (bounds,
 //! blocking clauses) between solves.
 //!
-//! RustSAT's `Solve` is not object-safe, hence this trait. Backends:
-//! `batsat` (default, incremental), `varisat` (incremental), `splr`
-//! (one-shot: no assumptions, re-solved from scratch with assumptions as
-//! units), `cadical` (feature `cadical`), `external:<cmd>` (any DIMACS
-//! solver as a subprocess), `portfolio` (races backends on threads).
+//! RustSAT's `Solve` is not object-safe, hence this trait. Backends, one
+//! file each:
+//!
+//! | backend | incremental | failed assumptions | time limit / interrupt | statistics |
+//! | --- | --- | --- | --- | --- |
+//! | [`batsat`] (default) | yes | core from final conflict | yes / yes | conflicts, decisions, propagations |
+//! | [`varisat`] | yes | core from final conflict | checked between solves only | none |
+//! | [`splr`] | no: re-solved from scratch, assumptions as unit clauses | all assumptions | yes (whole seconds) / between solves | none |
+//! | [`cadical`] (feature `cadical`) | yes | core (`failed`) | yes / yes | none |
+//! | [`external`] | no: CNF file + subprocess | all assumptions | yes / yes (the process is killed) | none |
+//! | [`portfolio`] | yes (one worker thread per embedded backend) | the winner's | yes / yes (each worker as far as its backend allows) | the winner's |
+//!
+//! A clause a backend refuses (e.g. a literal out of its range) is not a
+//! panic: [`Session`] keeps the error and returns it from the next
+//! [`Session::solve`].
 
 pub mod batsat;
+#[cfg(feature = "cadical")]
+pub mod cadical;
+pub mod external;
+pub mod portfolio;
+pub mod splr;
+pub mod varisat;
 
 use std::fmt;
 use std::str::FromStr;
@@ -46,6 +62,14 @@ pub enum SolverError {
     /// the backend exists but was not compiled in
     #[error("solver '{0}' is not compiled in: rebuild with `--features {0}`")]
     NotCompiled(String),
+    /// an external solver binary could not be started
+    #[error("external solver '{command}' could not be started: {message}")]
+    NotFound {
+        /// the command as given
+        command: String,
+        /// why (e.g. not on PATH)
+        message: String,
+    },
     /// the backend failed
     #[error("{solver}: {message}")]
     Failed {
@@ -170,8 +194,24 @@ impl SolverKind {
     pub fn create(&self) -> Result<Box<dyn Backend>, SolverError> {
         match self {
             SolverKind::Batsat => Ok(Box::new(batsat::Batsat::default())),
-            other => Err(SolverError::NotCompiled(other.to_string())),
+            SolverKind::Varisat => Ok(Box::new(varisat::Varisat::default())),
+            SolverKind::Splr => Ok(Box::new(splr::Splr::default())),
+            #[cfg(feature = "cadical")]
+            SolverKind::Cadical => Ok(Box::new(cadical::Cadical::default())),
+            #[cfg(not(feature = "cadical"))]
+            SolverKind::Cadical => Err(SolverError::NotCompiled("cadical".into())),
+            SolverKind::External(cmd) => Ok(Box::new(external::External::new(cmd)?)),
+            SolverKind::Portfolio => Ok(Box::new(portfolio::Portfolio::new(&portfolio::members()))),
         }
+    }
+    /// The embedded backends compiled into this binary (no external, no
+    /// portfolio): what the portfolio races and the shared tests cover.
+    pub fn embedded() -> Vec<SolverKind> {
+        let mut v = vec![SolverKind::Batsat, SolverKind::Varisat, SolverKind::Splr];
+        if cfg!(feature = "cadical") {
+            v.push(SolverKind::Cadical);
+        }
+        v
     }
 }
 
@@ -184,6 +224,8 @@ pub struct Session {
     n_vars: u32,
     counts: Counts,
     true_lit: Option<Lit>,
+    /// a clause the backend refused, reported by the next solve
+    refused: Option<SolverError>,
     /// time limit and interrupt for every solve
     pub limits: Limits,
     /// number of solve calls so far
@@ -206,6 +248,7 @@ impl Session {
             n_vars: cnf.n_vars(),
             counts: cnf.counts(),
             true_lit: None,
+            refused: None,
             limits,
             solve_calls: 0,
             solve_time: Duration::ZERO,
@@ -220,7 +263,12 @@ impl Session {
         self.backend.name()
     }
     /// Solves under assumptions.
+    /// A clause the backend refused since the last solve is returned here
+    /// as the error (the session should then be dropped).
     pub fn solve(&mut self, assumptions: &[Lit]) -> Result<Outcome, SolverError> {
+        if let Some(e) = self.refused.take() {
+            return Err(e);
+        }
         if self.limits.expired() {
             return Ok(Outcome::Unknown);
         }
@@ -302,9 +350,9 @@ impl ClauseDatabase for Session {
         self.counts.literals += lits.len();
         self.backend.reserve(self.n_vars);
         if let Err(e) = self.backend.add_clause(lits) {
-            // adding to an in-process solver does not fail; an external
-            // backend buffers clauses. Record loudly rather than lose it.
-            panic!("backend refused a clause: {e}");
+            // `ClauseDatabase::add` cannot fail: keep the first refusal and
+            // report it from the next solve, so no answer is given without it
+            self.refused.get_or_insert(e);
         }
     }
     fn counts(&self) -> Counts {
