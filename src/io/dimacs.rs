@@ -111,7 +111,7 @@ pub fn write_opb(out: &mut impl Write, cnf: &Cnf, minimize: &[(Lit, i64)], heade
         writeln!(out, "* {h}")?;
     }
     if !objective.is_empty() {
-        writeln!(out, "* objective = OPB objective + {constant}")?;
+        writeln!(out, "* literal objective = OPB objective + {constant}")?;
         write!(out, "min:")?;
         for (c, x) in &objective {
             write!(out, " {c:+} x{x}")?;
@@ -222,4 +222,16 @@ pub fn read_cnf_file(path: &std::path::Path) -> anyhow::Result<Cnf> {
     use anyhow::Context;
     let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
     read_cnf(io::BufReader::new(file)).with_context(|| format!("reading {}", path.display()))
+}
+
+/// Which file format `dimacs` writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// DIMACS CNF (decision problem; with `--bound`, the objective bound)
+    #[default]
+    Cnf,
+    /// MaxSAT WCNF (2022 format): hard clauses plus the objective as soft units
+    Wcnf,
+    /// OPB: the objective as `min:` plus every clause as a linear constraint
+    Opb,
 }
