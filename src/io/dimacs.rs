@@ -197,7 +197,7 @@ pub fn read_cnf(input: impl BufRead) -> Result<Cnf, DimacsError> {
     }
     let Some((n_vars, n_clauses)) = header else {
         return Err(DimacsError::Malformed {
-            line: last_line,
+            line: last_line.max(1),
             what: "no 'p cnf' line".into(),
         });
     };

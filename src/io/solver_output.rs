@@ -112,7 +112,7 @@ pub fn parse(text: &str, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
         Some(SolverAnswer::Sat(_)) => Ok(SolverAnswer::Sat(model.finish(last_line)?)),
         Some(answer) => Ok(answer),
         None => Err(DimacsError::Malformed {
-            line: last_line,
+            line: last_line.max(1),
             what: "no 's' status line".into(),
         }),
     }

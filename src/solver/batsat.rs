@@ -59,7 +59,8 @@ impl Backend for Batsat {
         match answer {
             SolverResult::Sat => Ok(Outcome::Sat),
             SolverResult::Unsat => {
-                self.core = self.solver.core().map_err(failed)?;
+                // rustsat's core is the clause of negated failed assumptions
+                self.core = self.solver.core().map_err(failed)?.into_iter().map(|l| !l).collect();
                 Ok(Outcome::Unsat)
             }
             SolverResult::Interrupted => Ok(Outcome::Unknown),

@@ -237,14 +237,18 @@ pub struct Session {
 impl Session {
     /// A session of `kind` holding the clauses of `cnf`.
     pub fn new(kind: &SolverKind, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
-        let mut backend = kind.create()?;
+        Self::with_backend(kind.create()?, kind.clone(), cnf, limits)
+    }
+    /// A session around a backend built by the caller (e.g. a backend
+    /// configured by hand, or a test double), holding the clauses of `cnf`.
+    pub fn with_backend(mut backend: Box<dyn Backend>, kind: SolverKind, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
         backend.reserve(cnf.n_vars());
         for c in cnf.clauses() {
             backend.add_clause(c)?;
         }
         Ok(Session {
             backend,
-            kind: kind.clone(),
+            kind,
             n_vars: cnf.n_vars(),
             counts: cnf.counts(),
             true_lit: None,
@@ -271,6 +275,9 @@ impl Session {
         }
         if self.limits.expired() {
             return Ok(Outcome::Unknown);
+        }
+        for a in assumptions {
+            self.n_vars = self.n_vars.max(a.var().idx32() + 1);
         }
         let t = Instant::now();
         self.backend.reserve(self.n_vars);
@@ -369,5 +376,67 @@ impl ClauseDatabase for Session {
         self.add(&[t]);
         self.true_lit = Some(t);
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A backend that refuses every clause longer than two literals.
+    struct Picky(batsat::Batsat);
+
+    impl Backend for Picky {
+        fn name(&self) -> String {
+            "picky".into()
+        }
+        fn reserve(&mut self, n_vars: u32) {
+            self.0.reserve(n_vars)
+        }
+        fn add_clause(&mut self, lits: &[Lit]) -> Result<(), SolverError> {
+            if lits.len() > 2 {
+                return Err(SolverError::Failed {
+                    solver: "picky".into(),
+                    message: format!("refuses a clause of {} literals", lits.len()),
+                });
+            }
+            self.0.add_clause(lits)
+        }
+        fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Result<Outcome, SolverError> {
+            self.0.solve(assumptions, limits)
+        }
+        fn model(&self, n_vars: u32) -> Result<Assignment, SolverError> {
+            self.0.model(n_vars)
+        }
+        fn failed_assumptions(&self) -> Vec<Lit> {
+            self.0.failed_assumptions()
+        }
+        fn stats(&self) -> SolverStats {
+            self.0.stats()
+        }
+        fn is_incremental(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_refused_clause_is_an_error_at_the_next_solve() {
+        let mut s = Session::with_backend(Box::new(Picky(batsat::Batsat::default())), SolverKind::Batsat, &Cnf::new(), Limits::default()).unwrap();
+        let x = s.fresh_lits(3);
+        s.add(&[x[0], x[1]]);
+        assert_eq!(s.solve(&[]).unwrap(), Outcome::Sat);
+        s.add(&x); // refused: must not panic, must not be lost silently
+        let err = s.solve(&[]).unwrap_err();
+        assert!(err.to_string().contains("refuses a clause of 3 literals"), "{err}");
+    }
+
+    #[test]
+    fn solver_names_parse_and_print() {
+        for name in ["batsat", "varisat", "splr", "cadical", "portfolio", "external:cadical -q"] {
+            let kind: SolverKind = name.parse().unwrap();
+            assert_eq!(kind.to_string(), name);
+        }
+        assert!("external:".parse::<SolverKind>().is_err());
+        assert!("minisat".parse::<SolverKind>().is_err());
     }
 }
