@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use proptest::prelude::*;
-use puzzlesat::io::dimacs::{read_cnf, read_cnf_file, write_cnf, write_opb, write_wcnf, DimacsError};
+use puzzlesat::io::dimacs::{
+    read_cnf, read_cnf_file, write_cnf, write_opb, write_wcnf, DimacsError,
+};
 use puzzlesat::io::solver_output::{parse, parse_minisat, write_model, SolverAnswer};
 use puzzlesat::solver::SolverKind;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
@@ -29,7 +31,11 @@ const BAD: &[(&str, usize, &str)] = &[
     ("bad-var-count.cnf", 2, "bad variable count"),
     ("not-cnf-header.cnf", 1, "expected 'p cnf VARS CLAUSES'"),
     ("header-extra-field.cnf", 1, "expected 'p cnf VARS CLAUSES'"),
-    ("literal-out-of-range.cnf", 2, "exceeds the declared 2 variables"),
+    (
+        "literal-out-of-range.cnf",
+        2,
+        "exceeds the declared 2 variables",
+    ),
     ("not-an-integer.cnf", 3, "'a' is not an integer literal"),
     ("float-literal.cnf", 2, "'1.5' is not an integer literal"),
     ("unterminated-clause.cnf", 4, "not terminated by 0"),
@@ -51,7 +57,10 @@ fn malformed_corpus_gives_line_numbers() {
     let listed: Vec<&str> = BAD.iter().map(|b| b.0).collect();
     for entry in std::fs::read_dir(cnf_dir().join("bad")).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
-        assert!(listed.contains(&name.as_str()), "tests/cnf/bad/{name} has no expected error in BAD");
+        assert!(
+            listed.contains(&name.as_str()),
+            "tests/cnf/bad/{name} has no expected error in BAD"
+        );
     }
     for &(name, line, what) in BAD {
         let bytes = std::fs::read(cnf_dir().join("bad").join(name)).unwrap();
@@ -75,10 +84,16 @@ fn sat_command_reports_malformed_files() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
-        assert!(stderr.contains(&format!("line {line}:")), "{name}: {stderr}");
+        assert!(
+            stderr.contains(&format!("line {line}:")),
+            "{name}: {stderr}"
+        );
         assert!(!stderr.contains("panicked"), "{name}: {stderr}");
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat")).args(["sat", "/nonexistent.cnf"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(["sat", "/nonexistent.cnf"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("opening /nonexistent.cnf"));
 }
@@ -93,7 +108,10 @@ fn satlib_percent_line_ends_the_formula() {
 fn arb_cnf() -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
     (1u32..12).prop_flat_map(|n| {
         let lit = (1..=n as i32, any::<bool>()).prop_map(|(v, neg)| if neg { -v } else { v });
-        (Just(n), prop::collection::vec(prop::collection::vec(lit, 0..5), 0..12))
+        (
+            Just(n),
+            prop::collection::vec(prop::collection::vec(lit, 0..5), 0..12),
+        )
     })
 }
 
@@ -135,8 +153,17 @@ fn small_cnf() -> Cnf {
 #[test]
 fn wcnf_2022_format() {
     let mut out = Vec::new();
-    write_wcnf(&mut out, &small_cnf(), &[(lit(1), 3), (lit(-3), 2), (lit(2), 0)], &["min x".into()]).unwrap();
-    assert_eq!(String::from_utf8(out).unwrap(), "c min x\nh 1 -2 0\nh 2 3 0\n3 1 0\n2 -3 0\n");
+    write_wcnf(
+        &mut out,
+        &small_cnf(),
+        &[(lit(1), 3), (lit(-3), 2), (lit(2), 0)],
+        &["min x".into()],
+    )
+    .unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "c min x\nh 1 -2 0\nh 2 3 0\n3 1 0\n2 -3 0\n"
+    );
 }
 
 #[test]
@@ -155,9 +182,17 @@ fn solver_output_errors_have_line_numbers() {
     let cases: &[(&str, usize, &str)] = &[
         ("c x\ns SATISFIABLE\nv 1 -2\n", 3, "not terminated by 0"),
         ("s SATISFIABLE\nv 1 x 0\n", 2, "'x' is not a literal"),
-        ("s SATISFIABLE\nv 1 4 0\n", 2, "exceeds the formula's 3 variables"),
+        (
+            "s SATISFIABLE\nv 1 4 0\n",
+            2,
+            "exceeds the formula's 3 variables",
+        ),
         ("s SATISFIABLE\nv 1 -1 0\n", 2, "assigned both ways"),
-        ("s SATISFIABLE\nv 1 0\nv 2 0\n", 3, "after the terminating 0"),
+        (
+            "s SATISFIABLE\nv 1 0\nv 2 0\n",
+            3,
+            "after the terminating 0",
+        ),
         ("s SATISFIABLE\ns SATISFIABLE\n", 2, "second 's' line"),
         ("c nothing\n", 1, "no 's' status line"),
         ("s MAYBE\n", 1, "unknown status 'MAYBE'"),
@@ -180,6 +215,10 @@ fn solver_output_errors_have_line_numbers() {
         parse_minisat("SAT\n1 -2 3 0\n", 3).unwrap(),
         SolverAnswer::Sat(Assignment::from_values(vec![true, false, true]))
     );
+    assert_eq!(
+        parse("SAT\n-1 0\n", 3).unwrap(),
+        SolverAnswer::Sat(Assignment::from_values(vec![false; 3]))
+    );
     assert!(parse_minisat("", 3).is_err());
     assert!(parse_minisat("SAT\n1 -2 3\n", 3).is_err());
     assert!(parse_minisat("YES\n", 3).is_err());
@@ -193,8 +232,14 @@ fn run_sat(file: &Path, solver: &str) -> (i32, String) {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.is_empty() || !stderr.contains("panicked"), "{stderr}");
-    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap())
+    assert!(
+        stderr.is_empty() || !stderr.contains("panicked"),
+        "{stderr}"
+    );
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+    )
 }
 
 fn expected() -> Vec<(PathBuf, bool)> {
@@ -213,7 +258,10 @@ fn expected() -> Vec<(PathBuf, bool)> {
 /// line, exit code, and the printed model satisfies every clause.
 #[test]
 fn sat_command_on_the_corpus() {
-    for kind in SolverKind::embedded().into_iter().chain([SolverKind::Portfolio]) {
+    for kind in SolverKind::embedded()
+        .into_iter()
+        .chain([SolverKind::Portfolio])
+    {
         let solver = kind.to_string();
         for (path, sat) in expected() {
             let (code, stdout) = run_sat(&path, &solver);
@@ -224,7 +272,11 @@ fn sat_command_on_the_corpus() {
                     panic!("{solver} {}: not SAT: {stdout}", path.display());
                 };
                 assert_eq!(model.len(), cnf.n_vars() as usize);
-                assert!(model.satisfies(cnf.clauses()), "{solver} {}", path.display());
+                assert!(
+                    model.satisfies(cnf.clauses()),
+                    "{solver} {}",
+                    path.display()
+                );
             } else {
                 assert_eq!(code, 20, "{solver} {}: {stdout}", path.display());
                 assert_eq!(parse(&stdout, cnf.n_vars()).unwrap(), SolverAnswer::Unsat);
@@ -243,7 +295,9 @@ fn sat_command_timeout_and_json() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stdout).lines().any(|l| l == "s UNKNOWN"));
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .any(|l| l == "s UNKNOWN"));
     let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
         .args(["sat", "--json"])
         .arg(&php)

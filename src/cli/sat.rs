@@ -21,7 +21,9 @@ use crate::solver::{Outcome, Session};
 
 /// The first clause (1-based index) the assignment falsifies, if any.
 pub fn first_falsified(cnf: &Cnf, model: &Assignment) -> Option<usize> {
-    cnf.clauses().position(|c| !c.iter().any(|&l| model.lit(l))).map(|i| i + 1)
+    cnf.clauses()
+        .position(|c| !c.iter().any(|&l| model.lit(l)))
+        .map(|i| i + 1)
 }
 
 /// Runs `sat` on `file`; returns the competition exit code.
@@ -35,7 +37,11 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
         Outcome::Sat => {
             let model = session.model()?;
             if let Some(i) = first_falsified(&cnf, &model) {
-                bail!("{} returned a model that falsifies clause {i} of {}", session.solver_name(), file.display());
+                bail!(
+                    "{} returned a model that falsifies clause {i} of {}",
+                    session.solver_name(),
+                    file.display()
+                );
             }
             Some(model)
         }
@@ -61,8 +67,19 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
         writeln!(out)?;
     } else {
         if !common.quiet {
-            writeln!(out, "c puzzlesat {} sat {}", env!("CARGO_PKG_VERSION"), file.display())?;
-            writeln!(out, "c {} vars, {} clauses; solver {}", cnf.n_vars(), cnf.len(), session.solver_name())?;
+            writeln!(
+                out,
+                "c puzzlesat {} sat {}",
+                env!("CARGO_PKG_VERSION"),
+                file.display()
+            )?;
+            writeln!(
+                out,
+                "c {} vars, {} clauses; solver {}",
+                cnf.n_vars(),
+                cnf.len(),
+                session.solver_name()
+            )?;
             writeln!(
                 out,
                 "c parse {parse_seconds:.3}s, solve {:.3}s",
@@ -76,7 +93,11 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
         match (&model, outcome) {
             (Some(m), _) => {
                 if !common.quiet {
-                    writeln!(out, "c model checked: it satisfies all {} clauses", cnf.len())?;
+                    writeln!(
+                        out,
+                        "c model checked: it satisfies all {} clauses",
+                        cnf.len()
+                    )?;
                 }
                 writeln!(out, "s SATISFIABLE")?;
                 if print_model {

@@ -72,7 +72,12 @@ pub fn write_cnf(out: &mut impl Write, cnf: &Cnf, header: &[String]) -> io::Resu
 /// soft unit clause `weight lit 0` — falsifying it costs `weight`. Terms
 /// of weight 0 are left out (they cost nothing). The optimum cost is the
 /// least total weight of soft literals that must be false.
-pub fn write_wcnf(out: &mut impl Write, cnf: &Cnf, soft: &[(Lit, u64)], header: &[String]) -> io::Result<()> {
+pub fn write_wcnf(
+    out: &mut impl Write,
+    cnf: &Cnf,
+    soft: &[(Lit, u64)],
+    header: &[String],
+) -> io::Result<()> {
     for h in header {
         writeln!(out, "c {h}")?;
     }
@@ -94,7 +99,12 @@ pub fn write_wcnf(out: &mut impl Write, cnf: &Cnf, soft: &[(Lit, u64)], header: 
 /// syntax is used (no `~x` negation), so every PB solver reads it.
 /// Returns the constant `c` such that the original objective equals the
 /// OPB objective plus `c`.
-pub fn write_opb(out: &mut impl Write, cnf: &Cnf, minimize: &[(Lit, i64)], header: &[String]) -> io::Result<i64> {
+pub fn write_opb(
+    out: &mut impl Write,
+    cnf: &Cnf,
+    minimize: &[(Lit, i64)],
+    header: &[String],
+) -> io::Result<i64> {
     // objective over variables: coef·¬x = coef − coef·x
     let mut constant = 0i64;
     let mut objective: Vec<(i64, u32)> = Vec::new();
@@ -106,7 +116,12 @@ pub fn write_opb(out: &mut impl Write, cnf: &Cnf, minimize: &[(Lit, i64)], heade
             objective.push((-c, l.var().idx32() + 1));
         }
     }
-    writeln!(out, "* #variable= {} #constraint= {}", cnf.n_vars(), cnf.len())?;
+    writeln!(
+        out,
+        "* #variable= {} #constraint= {}",
+        cnf.n_vars(),
+        cnf.len()
+    )?;
     for h in header {
         writeln!(out, "* {h}")?;
     }
@@ -166,11 +181,17 @@ pub fn read_cnf(input: impl BufRead) -> Result<Cnf, DimacsError> {
             if f.len() != 4 || f[0] != "p" || f[1] != "cnf" {
                 return Err(bad(format!("expected 'p cnf VARS CLAUSES', got '{t}'")));
             }
-            let v: u32 = f[2].parse().map_err(|_| bad(format!("bad variable count '{}'", f[2])))?;
+            let v: u32 = f[2]
+                .parse()
+                .map_err(|_| bad(format!("bad variable count '{}'", f[2])))?;
             if v > MAX_VARS {
-                return Err(bad(format!("{v} variables: more than the {MAX_VARS} supported")));
+                return Err(bad(format!(
+                    "{v} variables: more than the {MAX_VARS} supported"
+                )));
             }
-            let c = f[3].parse().map_err(|_| bad(format!("bad clause count '{}'", f[3])))?;
+            let c = f[3]
+                .parse()
+                .map_err(|_| bad(format!("bad clause count '{}'", f[3])))?;
             header = Some((v, c));
             continue;
         }
@@ -178,13 +199,17 @@ pub fn read_cnf(input: impl BufRead) -> Result<Cnf, DimacsError> {
             return Err(bad("clause before the 'p cnf' line".into()));
         };
         for tok in t.split_whitespace() {
-            let x: i64 = tok.parse().map_err(|_| bad(format!("'{tok}' is not an integer literal")))?;
+            let x: i64 = tok
+                .parse()
+                .map_err(|_| bad(format!("'{tok}' is not an integer literal")))?;
             if x == 0 {
                 cnf.add(&clause);
                 clause.clear();
             } else {
                 if x.unsigned_abs() > u64::from(n_vars) {
-                    return Err(bad(format!("literal {x} exceeds the declared {n_vars} variables")));
+                    return Err(bad(format!(
+                        "literal {x} exceeds the declared {n_vars} variables"
+                    )));
                 }
                 if clause.is_empty() {
                     clause_start = lineno;

@@ -78,7 +78,11 @@ pub fn random_ksat(vars: u32, clauses: usize, k: u32, seed: u64) -> Cnf {
             if clause.iter().any(|l| l.var() == v) {
                 continue;
             }
-            clause.push(if rng.next_u64() & 1 == 1 { v.neg_lit() } else { v.pos_lit() });
+            clause.push(if rng.next_u64() & 1 == 1 {
+                v.neg_lit()
+            } else {
+                v.pos_lit()
+            });
         }
         cnf.add(&clause);
     }
@@ -108,10 +112,15 @@ mod tests {
         let a = random_3sat_threshold(50, 7);
         let b = random_3sat_threshold(50, 7);
         assert_eq!(a.len(), 213);
-        assert_eq!(a.clauses().collect::<Vec<_>>(), b.clauses().collect::<Vec<_>>());
+        assert_eq!(
+            a.clauses().collect::<Vec<_>>(),
+            b.clauses().collect::<Vec<_>>()
+        );
         for c in a.clauses() {
             assert_eq!(c.len(), 3);
-            assert!(c[0].var() != c[1].var() && c[0].var() != c[2].var() && c[1].var() != c[2].var());
+            assert!(
+                c[0].var() != c[1].var() && c[0].var() != c[2].var() && c[1].var() != c[2].var()
+            );
         }
     }
 }

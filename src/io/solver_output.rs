@@ -44,7 +44,9 @@ impl ModelReader {
     fn read(&mut self, tokens: &str, line: usize) -> Result<(), DimacsError> {
         let bad = |what: String| DimacsError::Malformed { line, what };
         for tok in tokens.split_whitespace() {
-            let x: i64 = tok.parse().map_err(|_| bad(format!("'{tok}' is not a literal")))?;
+            let x: i64 = tok
+                .parse()
+                .map_err(|_| bad(format!("'{tok}' is not a literal")))?;
             if self.terminated {
                 return Err(bad(format!("literal {x} after the terminating 0")));
             }
@@ -53,11 +55,19 @@ impl ModelReader {
                 continue;
             }
             if x.unsigned_abs() > u64::from(self.n_vars) {
-                return Err(bad(format!("literal {x} exceeds the formula's {} variables", self.n_vars)));
+                return Err(bad(format!(
+                    "literal {x} exceeds the formula's {} variables",
+                    self.n_vars
+                )));
             }
             let slot = &mut self.values[x.unsigned_abs() as usize - 1];
             match *slot {
-                Some(v) if v != (x > 0) => return Err(bad(format!("variable {} assigned both ways", x.unsigned_abs()))),
+                Some(v) if v != (x > 0) => {
+                    return Err(bad(format!(
+                        "variable {} assigned both ways",
+                        x.unsigned_abs()
+                    )))
+                }
                 _ => *slot = Some(x > 0),
             }
         }
@@ -81,8 +91,13 @@ impl ModelReader {
 }
 
 /// Parses SAT-competition output (`c` and other lines are ignored) for a
-/// formula over `n_vars` variables.
+/// formula over `n_vars` variables. A MiniSat result file (first line
+/// `SAT`, `UNSAT` or `INDET`) is recognised and read by [`parse_minisat`].
 pub fn parse(text: &str, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty());
+    if matches!(first, Some("SAT" | "UNSAT" | "INDET")) {
+        return parse_minisat(text, n_vars);
+    }
     let mut status: Option<SolverAnswer> = None;
     let mut model = ModelReader::new(n_vars.min(Var::MAX_IDX));
     let mut last_line = 0;
@@ -121,7 +136,10 @@ pub fn parse(text: &str, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
 /// Parses MiniSat's result file (`minisat in.cnf out.txt`): `SAT` and a
 /// line of literals ending in 0, `UNSAT`, or `INDET`.
 pub fn parse_minisat(text: &str, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
     let Some((i, first)) = lines.next() else {
         return Err(DimacsError::Malformed {
             line: 1,
@@ -150,7 +168,13 @@ pub fn parse_minisat(text: &str, n_vars: u32) -> Result<SolverAnswer, DimacsErro
 /// Writes a model as `v` lines (at most 10 literals a line) ending in 0.
 pub fn write_model(out: &mut impl Write, a: &Assignment) -> std::io::Result<()> {
     let lits: Vec<i64> = (0..a.len())
-        .map(|i| if a.values()[i] { i as i64 + 1 } else { -(i as i64 + 1) })
+        .map(|i| {
+            if a.values()[i] {
+                i as i64 + 1
+            } else {
+                -(i as i64 + 1)
+            }
+        })
         .collect();
     for chunk in lits.chunks(10) {
         write!(out, "v")?;

@@ -60,7 +60,13 @@ impl Backend for Batsat {
             SolverResult::Sat => Ok(Outcome::Sat),
             SolverResult::Unsat => {
                 // rustsat's core is the clause of negated failed assumptions
-                self.core = self.solver.core().map_err(failed)?.into_iter().map(|l| !l).collect();
+                self.core = self
+                    .solver
+                    .core()
+                    .map_err(failed)?
+                    .into_iter()
+                    .map(|l| !l)
+                    .collect();
                 Ok(Outcome::Unsat)
             }
             SolverResult::Interrupted => Ok(Outcome::Unknown),

@@ -53,13 +53,21 @@ impl Backend for Cadical {
         for a in assumptions {
             self.reserve(a.var().idx32() + 1);
         }
-        self.solver.set_callbacks(Some(LimitCallbacks { limits: limits.clone() }));
-        let answer = self.solver.solve_with(assumptions.iter().map(|l| l.to_ipasir()));
+        self.solver.set_callbacks(Some(LimitCallbacks {
+            limits: limits.clone(),
+        }));
+        let answer = self
+            .solver
+            .solve_with(assumptions.iter().map(|l| l.to_ipasir()));
         self.solver.set_callbacks(None);
         Ok(match answer {
             Some(true) => Outcome::Sat,
             Some(false) => {
-                self.core = assumptions.iter().copied().filter(|a| self.solver.failed(a.to_ipasir())).collect();
+                self.core = assumptions
+                    .iter()
+                    .copied()
+                    .filter(|a| self.solver.failed(a.to_ipasir()))
+                    .collect();
                 Outcome::Unsat
             }
             None => Outcome::Unknown,
@@ -73,7 +81,9 @@ impl Backend for Cadical {
             });
         }
         let known = n_vars.min(self.n_vars);
-        let mut values: Vec<bool> = (1..=known as i32).map(|x| self.solver.value(x) == Some(true)).collect();
+        let mut values: Vec<bool> = (1..=known as i32)
+            .map(|x| self.solver.value(x) == Some(true))
+            .collect();
         values.resize(n_vars as usize, false);
         Ok(Assignment::from_values(values))
     }

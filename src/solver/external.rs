@@ -57,8 +57,11 @@ fn resolve(program: &str) -> Option<PathBuf> {
     if p.components().count() > 1 {
         return p.is_file().then(|| p.to_path_buf());
     }
-    std::env::var_os("PATH")
-        .and_then(|paths| std::env::split_paths(&paths).map(|dir| dir.join(program)).find(|c| c.is_file()))
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(program))
+            .find(|c| c.is_file())
+    })
 }
 
 impl External {
@@ -77,7 +80,10 @@ impl External {
                 format!("'{program}' is not on PATH")
             },
         })?;
-        let base = Path::new(program).file_name().and_then(|n| n.to_str()).unwrap_or(program);
+        let base = Path::new(program)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(program);
         let style = if base.starts_with("minisat") || base.starts_with("glucose") {
             OutputStyle::MinisatFile
         } else {
@@ -102,7 +108,14 @@ impl External {
     }
 
     /// Runs the program until it exits or the limits expire (None: killed).
-    fn run(&self, cnf_path: &Path, result_path: &Path, out: File, err: File, limits: &Limits) -> Result<Option<ExitStatus>, SolverError> {
+    fn run(
+        &self,
+        cnf_path: &Path,
+        result_path: &Path,
+        out: File,
+        err: File,
+        limits: &Limits,
+    ) -> Result<Option<ExitStatus>, SolverError> {
         let mut cmd = Command::new(&self.program);
         cmd.args(&self.args).arg(cnf_path);
         if self.style == OutputStyle::MinisatFile {
@@ -148,7 +161,8 @@ impl Backend for External {
     }
     fn reserve(&mut self, n_vars: u32) {
         use rustsat::instances::ManageVars;
-        self.clauses.increase_next_free(rustsat::types::Var::new(n_vars));
+        self.clauses
+            .increase_next_free(rustsat::types::Var::new(n_vars));
     }
     fn add_clause(&mut self, lits: &[Lit]) -> Result<(), SolverError> {
         self.clauses.add(lits);
@@ -162,12 +176,19 @@ impl Backend for External {
         let cnf_path = dir.path().join("formula.cnf");
         let result_path = dir.path().join("result.txt");
         let (out_path, err_path) = (dir.path().join("stdout.txt"), dir.path().join("stderr.txt"));
-        let n_vars = self.clauses.n_vars().max(assumptions.iter().map(|l| l.var().idx32() + 1).max().unwrap_or(0));
+        let n_vars = self.clauses.n_vars().max(
+            assumptions
+                .iter()
+                .map(|l| l.var().idx32() + 1)
+                .max()
+                .unwrap_or(0),
+        );
         {
             let mut w = std::io::BufWriter::new(File::create(&cnf_path).map_err(io_failed)?);
             let units: Vec<[Lit; 1]> = assumptions.iter().map(|&l| [l]).collect();
             let all = self.clauses.clauses().chain(units.iter().map(|u| &u[..]));
-            write_clauses(&mut w, n_vars, self.clauses.len() + units.len(), all, &[]).map_err(io_failed)?;
+            write_clauses(&mut w, n_vars, self.clauses.len() + units.len(), all, &[])
+                .map_err(io_failed)?;
             std::io::Write::flush(&mut w).map_err(io_failed)?;
         }
         let out = File::create(&out_path).map_err(io_failed)?;
@@ -175,8 +196,10 @@ impl Backend for External {
         let Some(status) = self.run(&cnf_path, &result_path, out, err, limits)? else {
             return Ok(Outcome::Unknown);
         };
-        let stdout = String::from_utf8_lossy(&std::fs::read(&out_path).unwrap_or_default()).into_owned();
-        let stderr = String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned();
+        let stdout =
+            String::from_utf8_lossy(&std::fs::read(&out_path).unwrap_or_default()).into_owned();
+        let stderr =
+            String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned();
         let parsed = match self.style {
             OutputStyle::Competition => solver_output::parse(&stdout, n_vars),
             OutputStyle::MinisatFile => match std::fs::read(&result_path) {
@@ -194,17 +217,31 @@ impl Backend for External {
                     Some(c) => format!("exit code {c}"),
                     None => "killed by a signal (crash?)".into(),
                 };
-                let detail = if stderr.trim().is_empty() { tail(&stdout) } else { tail(&stderr) };
+                let detail = if stderr.trim().is_empty() {
+                    tail(&stdout)
+                } else {
+                    tail(&stderr)
+                };
                 return Err(self.failed(format!("no valid answer ({how}): {e}; output: {detail}")));
             }
         };
         match answer {
             SolverAnswer::Sat(model) => {
-                if let Some(i) = self.clauses.clauses().position(|c| !c.iter().any(|&l| model.lit(l))) {
-                    return Err(self.failed(format!("its model falsifies clause {} of the formula", i + 1)));
+                if let Some(i) = self
+                    .clauses
+                    .clauses()
+                    .position(|c| !c.iter().any(|&l| model.lit(l)))
+                {
+                    return Err(self.failed(format!(
+                        "its model falsifies clause {} of the formula",
+                        i + 1
+                    )));
                 }
                 if let Some(a) = assumptions.iter().find(|&&a| !model.lit(a)) {
-                    return Err(self.failed(format!("its model falsifies the assumption {}", a.to_ipasir())));
+                    return Err(self.failed(format!(
+                        "its model falsifies the assumption {}",
+                        a.to_ipasir()
+                    )));
                 }
                 self.model = Some(model);
                 Ok(Outcome::Sat)
@@ -222,7 +259,9 @@ impl Backend for External {
             .as_ref()
             .ok_or_else(|| self.failed("no model: the last answer was not SAT".into()))?;
         Ok(Assignment::from_values(
-            (0..n_vars).map(|i| model.var(rustsat::types::Var::new(i))).collect(),
+            (0..n_vars)
+                .map(|i| model.var(rustsat::types::Var::new(i)))
+                .collect(),
         ))
     }
     fn failed_assumptions(&self) -> Vec<Lit> {

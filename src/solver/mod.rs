@@ -114,7 +114,8 @@ impl Limits {
     }
     /// Time left before the deadline (None: unlimited).
     pub fn remaining(&self) -> Option<Duration> {
-        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
     }
 }
 
@@ -241,7 +242,12 @@ impl Session {
     }
     /// A session around a backend built by the caller (e.g. a backend
     /// configured by hand, or a test double), holding the clauses of `cnf`.
-    pub fn with_backend(mut backend: Box<dyn Backend>, kind: SolverKind, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
+    pub fn with_backend(
+        mut backend: Box<dyn Backend>,
+        kind: SolverKind,
+        cnf: &Cnf,
+        limits: Limits,
+    ) -> Result<Self, SolverError> {
         backend.reserve(cnf.n_vars());
         for c in cnf.clauses() {
             backend.add_clause(c)?;
@@ -421,18 +427,34 @@ mod tests {
 
     #[test]
     fn a_refused_clause_is_an_error_at_the_next_solve() {
-        let mut s = Session::with_backend(Box::new(Picky(batsat::Batsat::default())), SolverKind::Batsat, &Cnf::new(), Limits::default()).unwrap();
+        let mut s = Session::with_backend(
+            Box::new(Picky(batsat::Batsat::default())),
+            SolverKind::Batsat,
+            &Cnf::new(),
+            Limits::default(),
+        )
+        .unwrap();
         let x = s.fresh_lits(3);
         s.add(&[x[0], x[1]]);
         assert_eq!(s.solve(&[]).unwrap(), Outcome::Sat);
         s.add(&x); // refused: must not panic, must not be lost silently
         let err = s.solve(&[]).unwrap_err();
-        assert!(err.to_string().contains("refuses a clause of 3 literals"), "{err}");
+        assert!(
+            err.to_string().contains("refuses a clause of 3 literals"),
+            "{err}"
+        );
     }
 
     #[test]
     fn solver_names_parse_and_print() {
-        for name in ["batsat", "varisat", "splr", "cadical", "portfolio", "external:cadical -q"] {
+        for name in [
+            "batsat",
+            "varisat",
+            "splr",
+            "cadical",
+            "portfolio",
+            "external:cadical -q",
+        ] {
             let kind: SolverKind = name.parse().unwrap();
             assert_eq!(kind.to_string(), name);
         }

@@ -149,7 +149,10 @@ impl Portfolio {
                 let _ = thread::Builder::new()
                     .name(format!("portfolio-{kind}"))
                     .spawn(move || worker_loop(i, k, rx, tx));
-                Worker { kind: kind.clone(), jobs }
+                Worker {
+                    kind: kind.clone(),
+                    jobs,
+                }
             })
             .collect();
         Portfolio {
@@ -271,7 +274,9 @@ impl Backend for Portfolio {
             message: "no model: the last answer was not SAT".into(),
         })?;
         Ok(Assignment::from_values(
-            (0..n_vars).map(|i| model.var(rustsat::types::Var::new(i))).collect(),
+            (0..n_vars)
+                .map(|i| model.var(rustsat::types::Var::new(i)))
+                .collect(),
         ))
     }
     fn failed_assumptions(&self) -> Vec<Lit> {

@@ -59,7 +59,8 @@ impl Backend for Splr {
         for l in lits {
             self.n_vars = self.n_vars.max(l.var().idx32() + 1);
         }
-        self.clauses.push(lits.iter().map(|l| l.to_ipasir()).collect());
+        self.clauses
+            .push(lits.iter().map(|l| l.to_ipasir()).collect());
         Ok(())
     }
     fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Result<Outcome, SolverError> {
@@ -75,9 +76,11 @@ impl Backend for Splr {
             quiet_mode: true,
             ..Config::default()
         };
-        let answer = catch_unwind(AssertUnwindSafe(|| match splr::Solver::try_from((config, clauses.as_slice())) {
-            Ok(mut solver) => solver.solve(),
-            Err(early) => early,
+        let answer = catch_unwind(AssertUnwindSafe(|| {
+            match splr::Solver::try_from((config, clauses.as_slice())) {
+                Ok(mut solver) => solver.solve(),
+                Err(early) => early,
+            }
         }))
         .map_err(|_| failed("splr panicked".into()))?;
         match answer {

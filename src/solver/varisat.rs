@@ -49,7 +49,13 @@ impl Backend for Varisat {
         match self.solver.solve() {
             Ok(true) => Ok(Outcome::Sat),
             Ok(false) => {
-                self.core = self.solver.failed_core().unwrap_or(&[]).iter().map(|&l| from_varisat(l)).collect();
+                self.core = self
+                    .solver
+                    .failed_core()
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|&l| from_varisat(l))
+                    .collect();
                 Ok(Outcome::Unsat)
             }
             Err(varisat::solver::SolverError::Interrupted) => Ok(Outcome::Unknown),
