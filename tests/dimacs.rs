@@ -317,3 +317,163 @@ fn sat_command_timeout_and_json() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown solver 'minisat'"));
 }
+
+/// A toy optimisation puzzle for the `--wcnf` / `--opb` exports: three
+/// items, (x1 ∨ x2) ∧ (x2 ∨ x3) ∧ (¬x1 ∨ ¬x3), objective 1 + 3·x1 + 2·x2 + 4·x3.
+struct Toy(puzzlesat::drive::Sense);
+
+impl puzzlesat::puzzle::Puzzle for Toy {
+    type Solution = Vec<bool>;
+    type Map = ();
+    fn describe(&self) -> String {
+        format!("toy {:?}", self.0)
+    }
+    fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<puzzlesat::puzzle::Encoded<()>> {
+        let x = cnf.fresh_lits(3);
+        cnf.add(&[x[0], x[1]]);
+        cnf.add(&[x[1], x[2]]);
+        cnf.add(&[!x[0], !x[2]]);
+        Ok(puzzlesat::puzzle::Encoded {
+            map: (),
+            objective: Some(puzzlesat::drive::Objective {
+                sense: self.0,
+                terms: vec![(x[0], 3), (x[1], 2), (x[2], 4)],
+                offset: 1,
+            }),
+            primary: x.clone(),
+            names: vec![],
+        })
+    }
+    fn decode(&self, _: &(), m: &Assignment) -> Vec<bool> {
+        m.values()[..3].to_vec()
+    }
+    fn check(&self, _: &Vec<bool>) -> Result<(), String> {
+        Ok(())
+    }
+    fn render(&self, s: &Vec<bool>) -> String {
+        format!("{s:?}")
+    }
+}
+
+/// All 8 assignments of the toy's 3 variables.
+fn toy_assignments() -> impl Iterator<Item = [bool; 3]> {
+    (0..8u32).map(|b| [b & 1 == 1, b & 2 == 2, b & 4 == 4])
+}
+
+fn holds(x: &[bool; 3], l: i64) -> bool {
+    x[(l.unsigned_abs() - 1) as usize] == (l > 0)
+}
+
+/// The optimum read back from each export equals brute force on the toy.
+#[test]
+fn wcnf_and_opb_exports_keep_the_optimum() {
+    use puzzlesat::drive::Sense;
+    use puzzlesat::io::dimacs::Format;
+    use puzzlesat_encodings::pb::PbEncoding;
+    for (sense, best) in [(Sense::Minimize, 3), (Sense::Maximize, 7)] {
+        // brute force: feasible assignments and their objective
+        let feasible = |x: &[bool; 3]| (x[0] || x[1]) && (x[1] || x[2]) && !(x[0] && x[2]);
+        let value = |x: &[bool; 3]| 1 + 3 * x[0] as i64 + 2 * x[1] as i64 + 4 * x[2] as i64;
+        let values = toy_assignments().filter(feasible).map(|x| value(&x));
+        let brute = if sense == Sense::Minimize {
+            values.min()
+        } else {
+            values.max()
+        }
+        .unwrap();
+        assert_eq!(brute, best);
+
+        // WCNF: least cost over assignments satisfying every hard clause
+        let mut out = Vec::new();
+        puzzlesat::run::export_formula(&Toy(sense), None, PbEncoding::Gte, Format::Wcnf, &mut out)
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let (mut hard, mut soft) = (Vec::new(), Vec::new());
+        for line in text.lines().filter(|l| !l.starts_with('c')) {
+            let mut f = line.split_whitespace();
+            let head = f.next().unwrap();
+            let lits: Vec<i64> = f
+                .map(|t| t.parse().unwrap())
+                .take_while(|&x| x != 0)
+                .collect();
+            if head == "h" {
+                hard.push(lits);
+            } else {
+                soft.push((head.parse::<i64>().unwrap(), lits));
+            }
+        }
+        let cost = toy_assignments()
+            .filter(|x| hard.iter().all(|c| c.iter().any(|&l| holds(x, l))))
+            .map(|x| {
+                soft.iter()
+                    .filter(|(_, c)| !c.iter().any(|&l| holds(&x, l)))
+                    .map(|(w, _)| w)
+                    .sum::<i64>()
+            })
+            .min()
+            .unwrap();
+        let objective = if sense == Sense::Minimize {
+            1 + cost
+        } else {
+            1 + 9 - cost
+        };
+        assert_eq!(objective, best, "{sense:?} WCNF:\n{text}");
+        let mapping = if sense == Sense::Minimize {
+            "objective (minimise) = 1 + cost"
+        } else {
+            "objective (maximise) = 10 - cost"
+        };
+        assert!(text.contains(mapping), "{text}");
+
+        // OPB: least `min:` value over assignments satisfying every constraint
+        let mut out = Vec::new();
+        puzzlesat::run::export_formula(&Toy(sense), None, PbEncoding::Gte, Format::Opb, &mut out)
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let terms = |s: &str| -> Vec<(i64, usize)> {
+            let f: Vec<&str> = s.split_whitespace().collect();
+            f.chunks(2)
+                .map(|p| {
+                    (
+                        p[0].parse().unwrap(),
+                        p[1][1..].parse::<usize>().unwrap() - 1,
+                    )
+                })
+                .collect()
+        };
+        let sum = |t: &[(i64, usize)], x: &[bool; 3]| {
+            t.iter()
+                .filter(|&&(_, v)| x[v])
+                .map(|&(c, _)| c)
+                .sum::<i64>()
+        };
+        let mut objective = Vec::new();
+        let mut constraints = Vec::new();
+        let mut constant = None;
+        for line in text.lines() {
+            if let Some(c) = line.strip_prefix("* literal objective = OPB objective + ") {
+                constant = Some(c.parse::<i64>().unwrap());
+            } else if let Some(o) = line.strip_prefix("min:") {
+                objective = terms(o.trim_end_matches(';'));
+            } else if !line.starts_with('*') {
+                let (lhs, rhs) = line.split_once(">=").unwrap();
+                constraints.push((
+                    terms(lhs),
+                    rhs.trim_end_matches(';').trim().parse::<i64>().unwrap(),
+                ));
+            }
+        }
+        let opb_min = toy_assignments()
+            .filter(|x| constraints.iter().all(|(t, k)| sum(t, x) >= *k))
+            .map(|x| sum(&objective, &x))
+            .min()
+            .unwrap();
+        let literal_objective = opb_min + constant.unwrap();
+        let objective = if sense == Sense::Minimize {
+            1 + literal_objective
+        } else {
+            1 - literal_objective
+        };
+        assert_eq!(objective, best, "{sense:?} OPB:\n{text}");
+    }
+}
