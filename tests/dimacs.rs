@@ -372,7 +372,11 @@ fn wcnf_and_opb_exports_keep_the_optimum() {
     use puzzlesat_encodings::pb::PbEncoding;
     for (sense, best) in [(Sense::Minimize, 3), (Sense::Maximize, 7)] {
         // brute force: feasible assignments and their objective
-        let feasible = |x: &[bool; 3]| (x[0] || x[1]) && (x[1] || x[2]) && !(x[0] && x[2]);
+        let feasible = |x: &[bool; 3]| {
+            [[1, 2], [2, 3], [-1, -3]]
+                .iter()
+                .all(|c| c.iter().any(|&l| holds(x, l)))
+        };
         let value = |x: &[bool; 3]| 1 + 3 * x[0] as i64 + 2 * x[1] as i64 + 4 * x[2] as i64;
         let values = toy_assignments().filter(feasible).map(|x| value(&x));
         let brute = if sense == Sense::Minimize {
