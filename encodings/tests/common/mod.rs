@@ -120,3 +120,53 @@ pub fn assignment_of(vars: &[u32], v: &[bool]) -> Assignment {
     }
     Assignment::from_values(values)
 }
+
+/// Like [`projected_models`], with assumption literals fixed as well.
+pub fn projected_models_under(cnf: &Cnf, vars: &[u32], assumptions: &[Lit]) -> BTreeSet<Vec<bool>> {
+    assert!(vars.len() <= 20, "too many projection variables");
+    all_vectors(vars.len())
+        .filter(|v| {
+            let mut fixed: Vec<(u32, bool)> = vars.iter().copied().zip(v.iter().copied()).collect();
+            fixed.extend(assumptions.iter().map(|l| (l.var().idx32(), l.is_pos())));
+            satisfiable_with(cnf, &fixed)
+        })
+        .collect()
+}
+
+/// The input vectors over `vars` whose assignment satisfies `pred`.
+pub fn brute_force(vars: &[u32], pred: impl Fn(&Assignment) -> bool) -> BTreeSet<Vec<bool>> {
+    all_vectors(vars.len())
+        .filter(|v| pred(&assignment_of(vars, v)))
+        .collect()
+}
+
+/// Literal lists over the base variables `0..n_base` for the exhaustive
+/// suites: all distinct positive, plus lists with repeated and negated
+/// literals (given as 1-based signed indices).
+pub fn literal_lists() -> Vec<(u32, Vec<Lit>)> {
+    let mut out = Vec::new();
+    for n in (0..=6u32).chain([9]) {
+        out.push((n, (0..n).map(|i| Lit::new(i, false)).collect()));
+    }
+    let signed: &[&[i32]] = &[
+        &[1, 1],
+        &[1, -1],
+        &[1, 2, -1],
+        &[1, 1, 2, 3],
+        &[-1, -2, -3],
+        &[1, -2, 3, -1, 2],
+        &[2, 2, 2, 1],
+        &[1, -1, 2, -2, 3],
+        &[-1, 2, -3, 4, 1, 1],
+    ];
+    for s in signed {
+        let n = s.iter().map(|i| i.unsigned_abs()).max().unwrap();
+        out.push((
+            n,
+            s.iter()
+                .map(|&i| Lit::new(i.unsigned_abs() - 1, i < 0))
+                .collect(),
+        ));
+    }
+    out
+}
