@@ -28,6 +28,8 @@ pub mod pb;
 pub mod perm;
 
 #[cfg(test)]
+extern crate self as puzzlesat_encodings;
+#[cfg(test)]
 #[path = "../tests/common/mod.rs"]
 pub(crate) mod testutil;
 

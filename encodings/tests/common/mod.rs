@@ -5,9 +5,9 @@
 
 use std::collections::BTreeSet;
 
-// the including module has these in scope: `crate` for the unit tests,
-// `puzzlesat_encodings` for the integration suites
-use super::{Assignment, Cnf, Lit};
+// the crate names itself `puzzlesat_encodings` too (`extern crate self`),
+// so this path works in the unit tests and in the integration suites
+use puzzlesat_encodings::{Assignment, Cnf, Lit};
 
 /// Is the CNF satisfiable with the given variable values fixed? A plain
 /// DPLL with unit propagation: small formulas only (tests).
