@@ -235,6 +235,17 @@ impl Checker for EqInt<'_> {
     }
 }
 
+impl Checker for NeInt<'_> {
+    fn check(&self, a: &Assignment) -> Result<(), String> {
+        let (x, y) = (self.0.value(a), self.1.value(a));
+        if x != y {
+            Ok(())
+        } else {
+            Err(format!("both are {x}"))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ use std::collections::{HashSet, VecDeque};
 use std::fmt;
 
 use crate::lex::lex_le;
-use crate::{ClauseDatabase, EncodeError};
+use crate::{Assignment, Checker, ClauseDatabase, EncodeError};
 use rustsat::types::Lit;
 
 /// A permutation of `0..degree`, stored as its images.
@@ -293,6 +293,31 @@ pub fn lex_leader_images<DB: ClauseDatabase>(db: &mut DB, xs: &[Lit], images: &[
     }
 }
 
+/// The lex-leader condition as data, for checking an assignment: `xs ≤lex
+/// σ(xs)` for every permutation (the meaning of [`lex_leader`]).
+#[derive(Clone, Debug)]
+pub struct LexLeader {
+    /// the ordered literals
+    pub xs: Vec<Lit>,
+    /// the symmetries
+    pub perms: Vec<Perm>,
+}
+
+impl Checker for LexLeader {
+    fn check(&self, a: &Assignment) -> Result<(), String> {
+        let v: Vec<bool> = self.xs.iter().map(|&l| a.lit(l)).collect();
+        for p in &self.perms {
+            let img: Vec<bool> = (0..v.len())
+                .map(|i| v[p.apply(i as u32) as usize])
+                .collect();
+            if img < v {
+                return Err(format!("the image under {p} is lexicographically smaller"));
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,6 +453,14 @@ mod tests {
                 .filter(|v| g.iter().all(|s| *v <= image(v, s)))
                 .collect();
             assert_eq!(got, want, "{gens:?}");
+            let checker = LexLeader {
+                xs: xs.clone(),
+                perms: g.clone(),
+            };
+            for v in crate::testutil::all_vectors(n) {
+                let a = crate::Assignment::from_values(v.clone());
+                assert_eq!(checker.check(&a).is_ok(), want.contains(&v));
+            }
             // one representative per orbit of assignments
             let orbit_count: BTreeSet<Vec<bool>> = (0u32..1 << n)
                 .map(|bits| {
