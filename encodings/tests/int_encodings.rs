@@ -42,6 +42,18 @@ fn order_vars(xs: &[&IntVar]) -> Vec<u32> {
     xs.iter().flat_map(|x| vars_of(x.order_lits())).collect()
 }
 
+/// Every tuple of values of the domains `[lᵢ, uᵢ]`.
+fn tuples(doms: &[(i64, i64)]) -> Vec<Vec<i64>> {
+    let mut out = vec![vec![]];
+    for &(l, u) in doms {
+        out = out
+            .into_iter()
+            .flat_map(|t: Vec<i64>| (l..=u).map(move |v| [t.clone(), vec![v]].concat()))
+            .collect();
+    }
+    out
+}
+
 fn domain(x: (i64, i64)) -> impl Iterator<Item = i64> + Clone {
     x.0..=x.1
 }
@@ -97,14 +109,7 @@ fn order_sum_and_max_match_brute_force() {
             v
         });
         // every tuple of the inputs, with its sum and max determined
-        let mut want = BTreeSet::from([vec![]]);
-        for &(l, u) in &doms[..n] {
-            want = want
-                .into_iter()
-                .flat_map(|t: Vec<i64>| (l..=u).map(move |v| [t.clone(), vec![v]].concat()))
-                .collect();
-        }
-        let want: BTreeSet<Vec<i64>> = want
+        let want: BTreeSet<Vec<i64>> = tuples(&doms[..n])
             .into_iter()
             .map(|mut t| {
                 let sum = t.iter().sum();
@@ -240,14 +245,7 @@ fn log_adders_match_brute_force() {
             v.push(s.value(a));
             v
         });
-        let mut want = BTreeSet::from([vec![]]);
-        for &(l, u) in &doms[..n] {
-            want = want
-                .into_iter()
-                .flat_map(|t: Vec<i64>| (l..=u).map(move |v| [t.clone(), vec![v]].concat()))
-                .collect();
-        }
-        let want: BTreeSet<Vec<i64>> = want
+        let want: BTreeSet<Vec<i64>> = tuples(&doms[..n])
             .into_iter()
             .map(|mut t| {
                 t.push(t.iter().sum());

@@ -67,27 +67,15 @@ fn incremental(enc: PbEncoding) {
             let mut asked = Vec::new();
             for i in 0..=total + 1 {
                 let ub = total + 1 - i;
-                asked.push((Cmp::Le, ub, Some(pb.at_most(&mut cnf, ub))));
-                asked.push((Cmp::Ge, i, pb.at_least(&mut cnf, i).ok()));
-            }
-            for (cmp, k, assumptions) in asked {
-                let c = Linear {
+                let c = |cmp, k| Linear {
                     terms: terms.clone(),
                     cmp,
                     k,
                 };
-                let want = brute_force(&vars, |a| c.check(a).is_ok());
-                match assumptions {
-                    Some(assumptions) => {
-                        let got = projected_models_under(&cnf, &vars, &assumptions);
-                        assert_eq!(got, want, "{enc} incremental {terms:?} {cmp:?} {k}");
-                    }
-                    None => assert!(
-                        want.is_empty(),
-                        "{enc} {terms:?} {cmp:?} {k} reported infeasible"
-                    ),
-                }
+                asked.push((c(Cmp::Le, ub), Some(pb.at_most(&mut cnf, ub))));
+                asked.push((c(Cmp::Ge, i), pb.at_least(&mut cnf, i).ok()));
             }
+            assert_assumption_sets(enc.name(), &cnf, &vars, &asked);
         }
     }
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 // the crate names itself `puzzlesat_encodings` too (`extern crate self`),
 // so this path works in the unit tests and in the integration suites
-use puzzlesat_encodings::{Assignment, Cnf, Lit};
+use puzzlesat_encodings::{Assignment, Checker, Cnf, Lit};
 
 /// Is the CNF satisfiable with the given variable values fixed? A plain
 /// DPLL with unit propagation: small formulas only (tests).
@@ -169,4 +169,26 @@ pub fn literal_lists() -> Vec<(u32, Vec<Lit>)> {
         ));
     }
     out
+}
+
+/// Checks the assumption sets an incremental encoder returned, after all
+/// of them were encoded into `cnf`: each must give exactly the models of its
+/// constraint (`None`: the encoder reported the bound infeasible, so the
+/// constraint must have no model).
+pub fn assert_assumption_sets<C: Checker + std::fmt::Debug>(
+    what: &str,
+    cnf: &Cnf,
+    vars: &[u32],
+    asked: &[(C, Option<Vec<Lit>>)],
+) {
+    for (c, assumptions) in asked {
+        let want = brute_force(vars, |a| c.check(a).is_ok());
+        match assumptions {
+            Some(assumptions) => {
+                let got = projected_models_under(cnf, vars, assumptions);
+                assert_eq!(got, want, "{what} incremental {c:?}");
+            }
+            None => assert!(want.is_empty(), "{what} {c:?} reported infeasible"),
+        }
+    }
 }
