@@ -13,7 +13,7 @@ use std::collections::HashMap;
 mod arith;
 mod log;
 
-pub use arith::{max, plus, sum};
+pub use arith::{max, plus, plus_in, sum, sum_capped, Directions};
 pub use log::{LogCmp, LogInt};
 
 use crate::bool::{add_implied, Reify};

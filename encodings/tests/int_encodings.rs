@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use common::*;
 use puzzlesat_encodings::bool::Reify;
-use puzzlesat_encodings::int::{self, EqInt, IntVar, LogInt};
+use puzzlesat_encodings::int::{self, Directions, EqInt, IntVar, LogInt};
 use puzzlesat_encodings::{Assignment, Checker, ClauseDatabase, Cnf, Lit};
 
 fn vars_of(lits: &[Lit]) -> Vec<u32> {
@@ -253,5 +253,62 @@ fn log_adders_match_brute_force() {
             })
             .collect();
         assert_eq!(got, want, "n = {n}");
+    }
+}
+
+#[test]
+fn order_plus_in_restricts_the_sum() {
+    let (dx, dy) = ((0, 3), (1, 4));
+    for (lo, hi) in [(-5, 20), (2, 5), (4, 4), (0, 1), (7, 7), (8, 9), (5, 3)] {
+        let mut cnf = Cnf::new();
+        let x = IntVar::new(&mut cnf, dx.0, dx.1);
+        let y = IntVar::new(&mut cnf, dy.0, dy.1);
+        let z = int::plus_in(&mut cnf, &x, &y, lo, hi);
+        let got = decoded(&cnf, &order_vars(&[&x, &y, &z]), |a| {
+            vec![x.value(a), y.value(a), z.value(a)]
+        });
+        let want: BTreeSet<Vec<i64>> = tuples(&[dx, dy])
+            .into_iter()
+            .filter(|t| (lo..=hi).contains(&(t[0] + t[1])))
+            .map(|t| vec![t[0], t[1], t[0] + t[1]])
+            .collect();
+        assert_eq!(got, want, "[{lo}, {hi}]");
+    }
+}
+
+#[test]
+fn order_sum_capped_in_every_direction() {
+    let doms = [(0, 2), (0, 1), (1, 2), (0, 2)];
+    for cap in 0..=8 {
+        for dirs in [Directions::BOTH, Directions::UP, Directions::DOWN] {
+            let mut cnf = Cnf::new();
+            let xs: Vec<IntVar> = doms
+                .iter()
+                .map(|&(l, u)| IntVar::new(&mut cnf, l, u))
+                .collect();
+            let refs: Vec<&IntVar> = xs.iter().collect();
+            let z = int::sum_capped(&mut cnf, &refs, cap, dirs);
+            let (zlo, zhi) = (1.min(cap), 7.min(cap));
+            assert_eq!((z.lb(), z.ub()), (zlo, zhi), "cap {cap}");
+            let mut all = refs.clone();
+            all.push(&z);
+            let got = decoded(&cnf, &order_vars(&all), |a| {
+                all.iter().map(|x| x.value(a)).collect()
+            });
+            let want: BTreeSet<Vec<i64>> = tuples(&doms)
+                .into_iter()
+                .flat_map(|t| {
+                    let capped = t.iter().sum::<i64>().min(cap);
+                    (zlo..=zhi)
+                        .filter(move |&v| match (dirs.up, dirs.down) {
+                            (true, true) => v == capped,
+                            (true, false) => v >= capped,
+                            _ => v <= capped,
+                        })
+                        .map(move |v| [t.clone(), vec![v]].concat())
+                })
+                .collect();
+            assert_eq!(got, want, "cap {cap} {dirs:?}");
+        }
     }
 }

@@ -10,6 +10,10 @@
 //! ```
 //!
 //! so `z` is exactly `x + y` (both directions; `(ux−lx+1)(uy−ly+1)` pairs).
+//! Restricting `z`'s domain (`plus_in`) makes the first clause forbid pairs
+//! summing above it and the second forbid pairs below; truncating it
+//! (`sum_capped`, the k-simplified totalizer) reads every sum above the cap
+//! as the cap, and either direction can be left out.
 //! A sum of many variables is a balanced tree of such merges, which keeps
 //! the intermediate domains small. `max` defines each `[z ≥ v]` as the
 //! disjunction of the `[xᵢ ≥ v]`.
@@ -28,22 +32,85 @@ fn add_simplified<DB: ClauseDatabase>(db: &mut DB, t: Lit, lits: &[Lit]) {
     db.add(&kept);
 }
 
-/// `z = x + y`, a fresh order-encoded variable over `[lx+ly, ux+uy]`.
-pub fn plus<DB: ClauseDatabase>(db: &mut DB, x: &IntVar, y: &IntVar) -> IntVar {
+/// Which implications of a sum to encode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Directions {
+    /// upward, `Σ ≥ v → [z ≥ v]`: enough to bound the sum from above
+    pub up: bool,
+    /// downward, `[z ≥ v] → Σ ≥ v`: enough to bound the sum from below
+    pub down: bool,
+}
+
+impl Directions {
+    /// Both: `z` is exactly the sum.
+    pub const BOTH: Directions = Directions {
+        up: true,
+        down: true,
+    };
+    /// Only upward (`z ≥ Σ`, capped).
+    pub const UP: Directions = Directions {
+        up: true,
+        down: false,
+    };
+    /// Only downward (`z ≤ Σ`).
+    pub const DOWN: Directions = Directions {
+        up: false,
+        down: true,
+    };
+}
+
+/// The clauses of `z = x + y` over `z`'s domain: outside it, sums are
+/// forbidden (`truncate = false`) or read as `z.ub()` (`truncate = true`,
+/// `z = min(x + y, z.ub())`).
+fn merge<DB: ClauseDatabase>(
+    db: &mut DB,
+    x: &IntVar,
+    y: &IntVar,
+    z: &IntVar,
+    truncate: bool,
+    dirs: Directions,
+) {
     let t = db.true_lit();
-    let z = IntVar::new(db, x.lb() + y.lb(), x.ub() + y.ub());
     for a in x.lb()..=x.ub() {
         for b in y.lb()..=y.ub() {
-            // [x ≥ a] ∧ [y ≥ b] → [z ≥ a + b]
-            if a + b > z.lb() {
-                add_simplified(db, t, &[!x.ge(a), !y.ge(b), z.ge(a + b)]);
+            let target = if truncate { (a + b).min(z.ub()) } else { a + b };
+            // [x ≥ a] ∧ [y ≥ b] → [z ≥ a + b]   (a false [z ≥ a + b]: the pair is forbidden)
+            if dirs.up && target > z.lb() {
+                add_simplified(db, t, &[!x.ge(a), !y.ge(b), z.ge(target)]);
             }
-            // [z ≥ a + b + 1] → [x ≥ a + 1] ∨ [y ≥ b + 1]
-            if a + b < z.ub() {
+            // [z ≥ a + b + 1] → [x ≥ a + 1] ∨ [y ≥ b + 1]   (a true [z ≥ a + b + 1]: forbidden)
+            if dirs.down && a + b < z.ub() {
                 add_simplified(db, t, &[!z.ge(a + b + 1), x.ge(a + 1), y.ge(b + 1)]);
             }
         }
     }
+}
+
+/// `z = x + y`, a fresh order-encoded variable over `[lx+ly, ux+uy]`.
+pub fn plus<DB: ClauseDatabase>(db: &mut DB, x: &IntVar, y: &IntVar) -> IntVar {
+    let z = IntVar::new(db, x.lb() + y.lb(), x.ub() + y.ub());
+    merge(db, x, y, &z, false, Directions::BOTH);
+    z
+}
+
+/// `z = x + y` restricted to `lo ≤ x + y ≤ hi`: `z` only gets the values of
+/// `[lo, hi]` (fewer literals and clauses than [`plus`] then a bound), and
+/// pairs summing outside are forbidden. An empty range posts the empty
+/// clause and returns the constant `lo`.
+pub fn plus_in<DB: ClauseDatabase>(
+    db: &mut DB,
+    x: &IntVar,
+    y: &IntVar,
+    lo: i64,
+    hi: i64,
+) -> IntVar {
+    let (lo, hi) = (lo.max(x.lb() + y.lb()), hi.min(x.ub() + y.ub()));
+    if lo > hi {
+        db.add(&[]);
+        return IntVar::constant(db, lo);
+    }
+    let z = IntVar::new(db, lo, hi);
+    merge(db, x, y, &z, false, Directions::BOTH);
     z
 }
 
@@ -58,6 +125,40 @@ pub fn sum<DB: ClauseDatabase>(db: &mut DB, xs: &[&IntVar]) -> IntVar {
             let l = sum(db, l);
             let r = sum(db, r);
             plus(db, &l, &r)
+        }
+    }
+}
+
+/// `min(Σ xs, cap)` with only the requested directions (the "k-simplified"
+/// totalizer: every node is cut at `cap`, so a bound `Σ ≤ k` needs
+/// `cap = k + 1` and `Directions::UP`, a bound `Σ ≥ k` needs `cap = k` and
+/// `Directions::DOWN`). With one direction the result is only a bound on
+/// the sum: `UP` gives `z ≥ min(Σ, cap)`, `DOWN` gives `z ≤ min(Σ, cap)`.
+pub fn sum_capped<DB: ClauseDatabase>(
+    db: &mut DB,
+    xs: &[&IntVar],
+    cap: i64,
+    dirs: Directions,
+) -> IntVar {
+    match xs {
+        [] => IntVar::constant(db, 0.min(cap)),
+        [x] if x.ub() <= cap => (*x).clone(),
+        _ => {
+            let (l, r) = match xs {
+                [x] => {
+                    // one term reaching past the cap: z = min(x, cap)
+                    let lb = x.lb().min(cap);
+                    let ge = (lb + 1..=cap).map(|v| x.ge(v)).collect();
+                    return IntVar::from_order_lits(db, lb, ge);
+                }
+                _ => xs.split_at(xs.len() / 2),
+            };
+            let l = sum_capped(db, l, cap, dirs);
+            let r = sum_capped(db, r, cap, dirs);
+            let lb = (l.lb() + r.lb()).min(cap);
+            let z = IntVar::new(db, lb, (l.ub() + r.ub()).min(cap));
+            merge(db, &l, &r, &z, true, dirs);
+            z
         }
     }
 }
