@@ -192,3 +192,107 @@ pub fn assert_assumption_sets<C: Checker + std::fmt::Debug>(
         }
     }
 }
+
+/// Unit propagation from the given literals: the resulting partial
+/// assignment of every variable, or `None` on a conflict.
+pub fn unit_propagate(cnf: &Cnf, fixed: &[Lit]) -> Option<Vec<Option<bool>>> {
+    let mut val: Vec<Option<bool>> = vec![None; cnf.n_vars() as usize];
+    for &l in fixed {
+        match val[l.var().idx()] {
+            Some(b) if b != l.is_pos() => return None,
+            _ => val[l.var().idx()] = Some(l.is_pos()),
+        }
+    }
+    loop {
+        let mut changed = false;
+        for c in cnf.clauses() {
+            let mut unassigned = None;
+            let mut n_unassigned = 0;
+            if c.iter().any(|&l| lit_value(&val, l) == Some(true)) {
+                continue;
+            }
+            for &l in c {
+                if lit_value(&val, l).is_none() {
+                    n_unassigned += 1;
+                    unassigned = Some(l);
+                }
+            }
+            match (n_unassigned, unassigned) {
+                (0, _) => return None,
+                (1, Some(l)) => {
+                    val[l.var().idx()] = Some(l.is_pos());
+                    changed = true;
+                }
+                _ => {}
+            }
+        }
+        if !changed {
+            return Some(val);
+        }
+    }
+}
+
+/// Every partial assignment of `vars` (each variable unassigned, false or
+/// true): 3^|vars| of them.
+pub fn all_partial(n: usize) -> impl Iterator<Item = Vec<Option<bool>>> {
+    (0u64..3u64.pow(n as u32)).map(move |mut code| {
+        (0..n)
+            .map(|_| {
+                let d = code % 3;
+                code /= 3;
+                [None, Some(false), Some(true)][d as usize]
+            })
+            .collect()
+    })
+}
+
+/// Does unit propagation on the CNF enforce generalized arc consistency of
+/// the constraint `holds` on the input variables? For every partial
+/// assignment of the inputs: UP fails iff no completion satisfies the
+/// constraint, and otherwise fixes every input the constraint forces.
+/// Returns the first counterexample.
+pub fn gac_counterexample(
+    cnf: &Cnf,
+    vars: &[u32],
+    holds: impl Fn(&Assignment) -> bool,
+) -> Option<Vec<Option<bool>>> {
+    let models: Vec<Vec<bool>> = all_vectors(vars.len())
+        .filter(|v| holds(&assignment_of(vars, v)))
+        .collect();
+    for partial in all_partial(vars.len()) {
+        let fixed: Vec<Lit> = vars
+            .iter()
+            .zip(&partial)
+            .filter_map(|(&v, &b)| b.map(|b| Lit::new(v, !b)))
+            .collect();
+        let compatible: Vec<&Vec<bool>> = models
+            .iter()
+            .filter(|m| {
+                partial
+                    .iter()
+                    .zip(m.iter())
+                    .all(|(p, &b)| p.map_or(true, |p| p == b))
+            })
+            .collect();
+        match unit_propagate(cnf, &fixed) {
+            None if compatible.is_empty() => {}
+            None => return Some(partial),
+            Some(_) if compatible.is_empty() => return Some(partial),
+            Some(val) => {
+                for (i, &v) in vars.iter().enumerate() {
+                    let forced = if compatible.iter().all(|m| m[i]) {
+                        Some(true)
+                    } else if compatible.iter().all(|m| !m[i]) {
+                        Some(false)
+                    } else {
+                        None
+                    };
+                    if forced.is_some() && val[v as usize] != forced {
+                        return Some(partial);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
