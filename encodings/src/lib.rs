@@ -27,6 +27,10 @@ pub mod lex;
 pub mod pb;
 pub mod perm;
 
+#[cfg(test)]
+#[path = "../tests/common/mod.rs"]
+pub(crate) mod testutil;
+
 pub use check::{Assignment, Checker};
 pub use db::{ClauseDatabase, Cnf, EncodeError};
 pub use rustsat::types::{Clause, Lit, Var};
