@@ -112,9 +112,9 @@ pub enum Command {
         /// which puzzle (same parameters and options as for `dimacs`)
         #[command(subcommand)]
         puzzle: PuzzleCmd,
-        /// the solver's output file
+        /// the solver's output file (required; clap forbids required global options)
         #[arg(long, global = true)]
-        model: PathBuf,
+        model: Option<PathBuf>,
     },
 }
 
@@ -236,6 +236,9 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Solve { puzzle } => puzzle.command().solve(common),
         Command::Dimacs { puzzle, output, map, bound } => puzzle.command().dimacs(common, output.as_ref(), map.as_ref(), *bound),
-        Command::Decode { puzzle, model } => puzzle.command().decode(common, model),
+        Command::Decode { puzzle, model } => {
+            let model = model.as_ref().context("decode needs --model FILE (the solver's output)")?;
+            puzzle.command().decode(common, model)
+        }
     }
 }
