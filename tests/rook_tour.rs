@@ -6,10 +6,10 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 
+use puzzlesat::puzzle::Puzzle;
 use puzzlesat::puzzles::rook_tour::encode::{Encoding, Options, Symmetry};
 use puzzlesat::puzzles::rook_tour::model::{Instance, Numbering};
 use puzzlesat::puzzles::rook_tour::{class_of, reference, symmetry, RookTour};
-use puzzlesat::puzzle::Puzzle;
 use puzzlesat::run::{self, RunOptions, Status};
 use puzzlesat::solver::Limits;
 use puzzlesat_encodings::amo::AmoEncoding;
@@ -17,7 +17,9 @@ use puzzlesat_encodings::amo::AmoEncoding;
 const ENCODINGS: [Encoding; 2] = [Encoding::Position, Encoding::Successor];
 
 fn instance_file(name: &str) -> Instance {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("instances")
+        .join(name);
     Instance::from_file(&path).unwrap()
 }
 
@@ -42,7 +44,10 @@ fn all_by_cnf(inst: &Instance, encoding: Encoding, symmetry: Symmetry) -> Vec<Nu
 }
 
 fn with_tour(inst: &Instance, tour: bool) -> Instance {
-    Instance { tour, ..inst.clone() }
+    Instance {
+        tour,
+        ..inst.clone()
+    }
 }
 
 /// The seed's solution 3, the only closed tour (prime cells negative there).
@@ -79,7 +84,13 @@ fn shipped_numbrix_puzzles_have_unique_solutions() {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("numbrix-"))
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("numbrix-")
+        })
         .collect();
     files.sort();
     assert!(files.len() >= 3, "{files:?}");
@@ -95,7 +106,12 @@ fn shipped_numbrix_puzzles_have_unique_solutions() {
                     assert_eq!(sols[0].at(cell), *g);
                 }
             }
-            assert_eq!(*first.get_or_insert(sols[0].clone()), sols[0], "{}", f.display());
+            assert_eq!(
+                *first.get_or_insert(sols[0].clone()),
+                sols[0],
+                "{}",
+                f.display()
+            );
         }
     }
 }
@@ -119,7 +135,10 @@ fn small_layouts() -> Vec<Instance> {
         "rows = 3\ncols = 4\ngrid = \"\"\"\n. . 5 .\n. . . .\n. 12 . .\n\"\"\"",
         "rows = 4\ncols = 4\ngrid = \"\"\"\ne . . e\n. . . .\n. . . .\ne . . e\n\"\"\"\n[sets.e]\nvalues = [1, 6, 11, 16]\nexactly = true",
     ];
-    texts.iter().map(|t| Instance::from_toml(t, "layout").unwrap()).collect()
+    texts
+        .iter()
+        .map(|t| Instance::from_toml(t, "layout").unwrap())
+        .collect()
 }
 
 #[test]
@@ -144,7 +163,10 @@ fn brute_force_counts_known_values() {
     // 6 Hamiltonian cycles (A003763) → 6 · 16 · 2 numbered tours
     let empty = &small_layouts()[4];
     assert_eq!(reference::all_solutions(empty).len(), 552);
-    assert_eq!(reference::all_solutions(&with_tour(empty, true)).len(), 6 * 16 * 2);
+    assert_eq!(
+        reference::all_solutions(&with_tour(empty, true)).len(),
+        6 * 16 * 2
+    );
 }
 
 #[test]
@@ -155,12 +177,17 @@ fn symmetry_classes_partition_the_solutions() {
             let group = symmetry::symmetries(&inst);
             let brute: BTreeSet<Numbering> = reference::all_solutions(&inst).into_iter().collect();
             // the classes of the brute-force solutions
-            let classes: BTreeSet<Vec<Numbering>> = brute.iter().map(|s| class_of(&group, s)).collect();
+            let classes: BTreeSet<Vec<Numbering>> =
+                brute.iter().map(|s| class_of(&group, s)).collect();
             for enc in ENCODINGS {
                 let reps = all_by_cnf(&inst, enc, Symmetry::LexLeader);
                 assert_eq!(reps.len(), classes.len(), "{inst:?} {enc:?}");
-                let rep_classes: BTreeSet<Vec<Numbering>> = reps.iter().map(|s| class_of(&group, s)).collect();
-                assert_eq!(rep_classes, classes, "one representative per class: {inst:?} {enc:?}");
+                let rep_classes: BTreeSet<Vec<Numbering>> =
+                    reps.iter().map(|s| class_of(&group, s)).collect();
+                assert_eq!(
+                    rep_classes, classes,
+                    "one representative per class: {inst:?} {enc:?}"
+                );
             }
         }
     }
@@ -168,7 +195,12 @@ fn symmetry_classes_partition_the_solutions() {
 
 #[test]
 fn symmetry_groups_of_known_boards() {
-    let names = |inst: &Instance| -> Vec<String> { symmetry::symmetries(inst).into_iter().map(|g| g.name).collect() };
+    let names = |inst: &Instance| -> Vec<String> {
+        symmetry::symmetries(inst)
+            .into_iter()
+            .map(|g| g.name)
+            .collect()
+    };
     let layouts = small_layouts();
     // empty square: dihedral group × reversal
     assert_eq!(names(&layouts[4]).len(), 16);
@@ -193,37 +225,63 @@ fn dimacs_and_decode_round_trip_through_cadical() {
     for enc in ["position", "successor"] {
         let cnf = dir.path().join(format!("{enc}.cnf"));
         let out = bin()
-            .args(["dimacs", "rook-tour", "--tour", "--encoding", enc, "--instance"])
+            .args([
+                "dimacs",
+                "rook-tour",
+                "--tour",
+                "--encoding",
+                enc,
+                "--instance",
+            ])
             .arg(&inst)
             .arg("-o")
             .arg(&cnf)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         // CI installs cadical (.ci/run); its absence is a failure
-        let solved = Command::new("cadical")
-            .arg("-q")
-            .arg(&cnf)
-            .output()
-            .expect("the external solver `cadical` must be installed (apt-get install cadical)");
+        let solved =
+            Command::new("cadical").arg("-q").arg(&cnf).output().expect(
+                "the external solver `cadical` must be installed (apt-get install cadical)",
+            );
         assert_eq!(solved.status.code(), Some(10), "cadical says SAT");
         let model = dir.path().join(format!("{enc}.out"));
         std::fs::write(&model, &solved.stdout).unwrap();
         let out = bin()
-            .args(["decode", "rook-tour", "--tour", "--encoding", enc, "--instance"])
+            .args([
+                "decode",
+                "rook-tour",
+                "--tour",
+                "--encoding",
+                enc,
+                "--instance",
+            ])
             .arg(&inst)
             .arg("--model")
             .arg(&model)
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(10), "{text}{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(10),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(text.contains("solution checked"), "{text}");
         // the unique tour: the seed's solution 3
         let first_row = text.lines().next().unwrap();
         let nums: Vec<u32> = first_row
             .split_whitespace()
-            .map(|t| t.trim_end_matches(|c: char| !c.is_ascii_digit()).parse().unwrap())
+            .map(|t| {
+                t.trim_end_matches(|c: char| !c.is_ascii_digit())
+                    .parse()
+                    .unwrap()
+            })
             .collect();
         assert_eq!(nums, SEED_TOUR[0].to_vec(), "{text}");
     }
@@ -233,16 +291,32 @@ fn dimacs_and_decode_round_trip_through_cadical() {
 fn cli_counts_and_explains_symmetry_classes() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("empty4.toml");
-    std::fs::write(&f, "rows = 4\ncols = 4\ngrid = \"\"\"\n. . . .\n. . . .\n. . . .\n. . . .\n\"\"\"\n").unwrap();
+    std::fs::write(
+        &f,
+        "rows = 4\ncols = 4\ngrid = \"\"\"\n. . . .\n. . . .\n. . . .\n. . . .\n\"\"\"\n",
+    )
+    .unwrap();
     let out = bin()
-        .args(["solve", "rook-tour", "--all", "--tour", "--symmetry", "lex-leader", "-q", "--instance"])
+        .args([
+            "solve",
+            "rook-tour",
+            "--all",
+            "--tour",
+            "--symmetry",
+            "lex-leader",
+            "-q",
+            "--instance",
+        ])
         .arg(&f)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(10), "{text}");
     // 6 Hamiltonian cycles of the 4x4 grid fall into 2 classes under D4
-    assert!(text.contains("exactly 2 classes under this group"), "{text}");
+    assert!(
+        text.contains("exactly 2 classes under this group"),
+        "{text}"
+    );
     assert!(text.contains("hold 192 solutions in all"), "{text}");
 }
 
@@ -251,16 +325,30 @@ fn malformed_instance_is_a_clear_error_with_location() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("bad.toml");
     std::fs::write(&f, "rows = 2\ncols = 2\ngrid = \"\"\"\n. .\n. z\n\"\"\"\n").unwrap();
-    let out = bin().args(["solve", "rook-tour", "--instance"]).arg(&f).output().unwrap();
+    let out = bin()
+        .args(["solve", "rook-tour", "--instance"])
+        .arg(&f)
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(err.contains("bad.toml:5:1: unknown grid token 'z'"), "{err}");
+    assert!(
+        err.contains("bad.toml:5:1: unknown grid token 'z'"),
+        "{err}"
+    );
     assert!(!err.contains("panicked"), "{err}");
     std::fs::write(&f, "rows = 2\ncols = 2x\ngrid = ''\n").unwrap();
-    let out = bin().args(["solve", "rook-tour", "--instance"]).arg(&f).output().unwrap();
+    let out = bin()
+        .args(["solve", "rook-tour", "--instance"])
+        .arg(&f)
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(err.contains("bad.toml:2:"), "{err}");
-    let out = bin().args(["solve", "rook-tour", "--instance", "/nonexistent.toml"]).output().unwrap();
+    let out = bin()
+        .args(["solve", "rook-tour", "--instance", "/nonexistent.toml"])
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("reading /nonexistent.toml"));
 }
