@@ -469,7 +469,7 @@ exactly = true
         let e = err("rows = 2\ncols = \ngrid = \"\"\n");
         assert_eq!(e.line, 2, "{e}");
         let e = err("rows = 2\ncols = 2\ngrid = \". .\\n. p\"\n[sets.p]\nvalues = \"fibs\"\n");
-        assert_eq!(e.line, 6, "{e}");
+        assert_eq!((e.line, e.col), (5, 10), "{e}");
         assert!(e.what.contains("unknown value set 'fibs'"), "{e}");
         let e = err("rows = 2\ncols = 2\ngrid = \". .\\n. p\"\n[sets.p]\nvalues = [1, 9]\n");
         assert!(
