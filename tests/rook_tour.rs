@@ -7,14 +7,42 @@ use std::path::Path;
 use std::process::Command;
 
 use puzzlesat::puzzle::Puzzle;
-use puzzlesat::puzzles::rook_tour::encode::{Encoding, Options, Symmetry};
+use puzzlesat::puzzles::rook_tour::encode::{Encoding, Links, Options, Symmetry};
 use puzzlesat::puzzles::rook_tour::model::{Instance, Numbering};
 use puzzlesat::puzzles::rook_tour::{class_of, reference, symmetry, RookTour};
 use puzzlesat::run::{self, RunOptions, Status};
 use puzzlesat::solver::Limits;
 use puzzlesat_encodings::amo::AmoEncoding;
 
-const ENCODINGS: [Encoding; 2] = [Encoding::Position, Encoding::Successor];
+/// The encodings under test: the seed's position model (forward links only),
+/// the position model with backward links and another at-most-one encoder,
+/// and the successor encoding.
+const ENCODINGS: [Options; 4] = [
+    Options {
+        encoding: Encoding::Position,
+        symmetry: Symmetry::None,
+        amo: AmoEncoding::Pairwise,
+        links: Links::Forward,
+    },
+    Options {
+        encoding: Encoding::Position,
+        symmetry: Symmetry::None,
+        amo: AmoEncoding::Ladder,
+        links: Links::Both,
+    },
+    Options {
+        encoding: Encoding::Position,
+        symmetry: Symmetry::None,
+        amo: AmoEncoding::Commander,
+        links: Links::Forward,
+    },
+    Options {
+        encoding: Encoding::Successor,
+        symmetry: Symmetry::None,
+        amo: AmoEncoding::Ladder,
+        links: Links::Both,
+    },
+];
 
 fn instance_file(name: &str) -> Instance {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -24,12 +52,8 @@ fn instance_file(name: &str) -> Instance {
 }
 
 /// All solutions by the CNF (each checked by the runner), sorted.
-fn all_by_cnf(inst: &Instance, encoding: Encoding, symmetry: Symmetry) -> Vec<Numbering> {
-    let opts = Options {
-        encoding,
-        symmetry,
-        amo: AmoEncoding::Ladder,
-    };
+fn all_by_cnf(inst: &Instance, opts: Options, symmetry: Symmetry) -> Vec<Numbering> {
+    let opts = Options { symmetry, ..opts };
     let p = RookTour::new(inst.clone(), opts);
     let run_opts = RunOptions {
         all: true,

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use puzzlesat_encodings::amo::AmoEncoding;
 
-use super::encode::{Encoding, Options, Symmetry};
+use super::encode::{Encoding, Links, Options, Symmetry};
 use super::model::Instance;
 use super::RookTour;
 use crate::cli::{decode_generic, dimacs_generic, exit_code, Common, PuzzleCommand};
@@ -37,6 +37,9 @@ pub struct Args {
     /// at-most-one encoding of the position encoding's one-hot constraints
     #[arg(long, default_value = "ladder")]
     pub amo: AmoEncoding,
+    /// position encoding: forward links only (the seed's model) or also the redundant backward links
+    #[arg(long, value_enum, default_value_t = Links::Both)]
+    pub links: Links,
 }
 
 impl Args {
@@ -48,6 +51,7 @@ impl Args {
             encoding: self.encoding,
             symmetry: self.symmetry,
             amo: self.amo,
+            links: self.links,
         };
         Ok(RookTour::new(inst, opts))
     }

@@ -81,6 +81,28 @@ pub struct Options {
     pub symmetry: Symmetry,
     /// at-most-one encoding of the one-hot constraints (position encoding)
     pub amo: AmoEncoding,
+    /// which neighbour links the position encoding states
+    pub links: Links,
+}
+
+/// The position encoding's neighbour links (`--links`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Links {
+    /// only "cell has k ⇒ a neighbour has k+1" (the seed's model)
+    Forward,
+    /// also the redundant "cell has k+1 ⇒ a neighbour has k"
+    #[default]
+    Both,
+}
+
+impl Links {
+    /// The option name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Links::Forward => "forward",
+            Links::Both => "both",
+        }
+    }
 }
 
 /// What decoding needs.
@@ -131,7 +153,7 @@ pub fn encode<DB: ClauseDatabase>(
 ) -> Encoded {
     let allowed = inst.allowed();
     let mut enc = match opts.encoding {
-        Encoding::Position => position(db, inst, &allowed, opts.amo),
+        Encoding::Position => position(db, inst, &allowed, opts.amo, opts.links),
         Encoding::Successor => successor(db, inst, &allowed),
     };
     if opts.symmetry == Symmetry::LexLeader {
@@ -147,6 +169,7 @@ fn position<DB: ClauseDatabase>(
     inst: &Instance,
     allowed: &[Vec<bool>],
     amo: AmoEncoding,
+    links: Links,
 ) -> Encoded {
     let n = inst.n();
     // variables: x[c][k-1] ⇔ cell c holds k
@@ -169,6 +192,19 @@ fn position<DB: ClauseDatabase>(
             let mut clause = vec![!x[c][k]];
             clause.extend(nb.iter().map(|&d| x[d][next]));
             db.add(&clause);
+        }
+    }
+    // redundant (--links both): x[c][k+1] → ∨_{d ∈ N(c)} x[d][k]; tour: x[c][1] → ∨ x[d][n]
+    if links == Links::Both {
+        let first = if inst.tour { 0 } else { 1 };
+        for c in 0..n {
+            let nb = inst.neighbours(c);
+            for k in first..n {
+                let prev = (k + n - 1) % n;
+                let mut clause = vec![!x[c][k]];
+                clause.extend(nb.iter().map(|&d| x[d][prev]));
+                db.add(&clause);
+            }
         }
     }
     // value sets and givens: ¬x[c][k] for every value k the cell may not hold

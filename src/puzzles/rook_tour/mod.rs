@@ -29,7 +29,8 @@ use symmetry::BoardSymmetry;
 pub const ABOUT: &str = "rook-tour: numbered Hamiltonian paths / tours on a board (prime rook tour, Numbrix)
   solve rook-tour --instance FILE [--tour] [--all] [--limit N]
   --encoding successor (default) | position     --symmetry none (default) | lex-leader
-  --amo ladder (default) | pairwise | commander | bimander | bitwise   (position encoding)
+  position encoding: --amo ladder (default) | pairwise | commander | bimander | bitwise
+                     --links both (default) | forward (the seed's model: k -> k+1 only)
   instance files: instances/rook-primes-8x8.toml, instances/numbrix-*.toml (format: docs/rook-tour.md)";
 
 /// An instance with its encoding options.
@@ -62,7 +63,7 @@ impl Puzzle for RookTour {
             self.opts.encoding.name(),
             self.opts.symmetry.name(),
             if self.opts.encoding == encode::Encoding::Position {
-                format!(" amo={}", self.opts.amo)
+                format!(" amo={} links={}", self.opts.amo, self.opts.links.name())
             } else {
                 String::new()
             }

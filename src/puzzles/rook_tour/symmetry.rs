@@ -46,13 +46,13 @@ impl BoardSymmetry {
     }
 }
 
+/// A map of (row, col).
+type CellMap = Box<dyn Fn(usize, usize) -> (usize, usize)>;
+
 /// The geometric symmetries of an R×C rectangle, as maps of (row, col).
-fn board_maps(
-    rows: usize,
-    cols: usize,
-) -> Vec<(&'static str, Box<dyn Fn(usize, usize) -> (usize, usize)>)> {
+fn board_maps(rows: usize, cols: usize) -> Vec<(&'static str, CellMap)> {
     let (r1, c1) = (rows - 1, cols - 1);
-    let mut maps: Vec<(&'static str, Box<dyn Fn(usize, usize) -> (usize, usize)>)> = vec![
+    let mut maps: Vec<(&'static str, CellMap)> = vec![
         ("id", Box::new(|r, c| (r, c))),
         ("rot180", Box::new(move |r, c| (r1 - r, c1 - c))),
         ("flip-h", Box::new(move |r, c| (r, c1 - c))),
