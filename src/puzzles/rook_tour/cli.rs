@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long)]
     pub limit: Option<u64>,
     /// CNF encoding
-    #[arg(long, value_enum, default_value_t = Encoding::Successor)]
+    #[arg(long, value_enum, default_value_t = Encoding::Position)]
     pub encoding: Encoding,
     /// symmetry breaking
     #[arg(long, value_enum, default_value_t = Symmetry::None)]

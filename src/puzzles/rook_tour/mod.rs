@@ -28,7 +28,7 @@ use symmetry::BoardSymmetry;
 /// `puzzlesat list` entry.
 pub const ABOUT: &str = "rook-tour: numbered Hamiltonian paths / tours on a board (prime rook tour, Numbrix)
   solve rook-tour --instance FILE [--tour] [--all] [--limit N]
-  --encoding successor (default) | position     --symmetry none (default) | lex-leader
+  --encoding position (default) | successor     --symmetry none (default) | lex-leader
   position encoding: --amo ladder (default) | pairwise | commander | bimander | bitwise
                      --links both (default) | forward (the seed's model: k -> k+1 only)
   instance files: instances/rook-primes-8x8.toml, instances/numbrix-*.toml (format: docs/rook-tour.md)";
