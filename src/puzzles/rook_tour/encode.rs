@@ -6,7 +6,8 @@
 //!   one value per cell and one cell per value (at-most-one encoding
 //!   `--amo`), "cell has k ⇒ a neighbour has k+1", and for a tour the
 //!   circular lead "cell has n ⇒ a neighbour has 1"; value sets as unit
-//!   clauses.
+//!   clauses. `--links both` (default) adds the implied backward links
+//!   "cell has k+1 ⇒ a neighbour has k", which propagate better.
 //! - **successor** — the SAT counterpart of CP's `circuit`: a Boolean per
 //!   directed edge `s[u→v]` ("v follows u"), at most one edge in and out of
 //!   each cell, and exactly one where the path passes on, with the position
