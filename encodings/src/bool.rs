@@ -158,6 +158,24 @@ impl Checker for Or {
         }
     }
 }
+impl Checker for Implies {
+    fn check(&self, a: &Assignment) -> Result<(), String> {
+        if !a.lit(self.0) || a.lit(self.1) {
+            Ok(())
+        } else {
+            Err(format!("{} is true but {} is false", self.0, self.1))
+        }
+    }
+}
+impl Checker for Equiv {
+    fn check(&self, a: &Assignment) -> Result<(), String> {
+        if a.lit(self.0) == a.lit(self.1) {
+            Ok(())
+        } else {
+            Err(format!("{} and {} differ", self.0, self.1))
+        }
+    }
+}
 impl Checker for Xor {
     fn check(&self, a: &Assignment) -> Result<(), String> {
         if self.0.iter().filter(|&&l| a.lit(l)).count() % 2 == 1 {

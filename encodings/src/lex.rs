@@ -251,6 +251,21 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+        /// Random vectors over 5 variables (shared, repeated, negated
+        /// literals, unequal lengths), posted and reified.
+        #[test]
+        fn random_vectors_match_brute_force(
+            xs in proptest::collection::vec((1i32..=5, proptest::bool::ANY), 0..6),
+            ys in proptest::collection::vec((1i32..=5, proptest::bool::ANY), 0..6),
+            strict in proptest::bool::ANY,
+        ) {
+            let signed = |v: &[(i32, bool)]| v.iter().map(|&(i, neg)| if neg { -i } else { i }).collect::<Vec<i32>>();
+            check_against_brute_force(5, lits(&signed(&xs)), lits(&signed(&ys)), strict);
+        }
+    }
+
     #[test]
     fn size_is_linear() {
         let mut cnf = Cnf::new();

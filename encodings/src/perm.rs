@@ -19,7 +19,7 @@ use std::collections::{HashSet, VecDeque};
 use std::fmt;
 
 use crate::lex::lex_le;
-use crate::{ClauseDatabase, EncodeError};
+use crate::{Assignment, Checker, ClauseDatabase, EncodeError};
 use rustsat::types::Lit;
 
 /// A permutation of `0..degree`, stored as its images.
@@ -168,16 +168,24 @@ impl Perm {
         out
     }
 
+    /// The product action on pairs: position `i·m + j` (`m = other.degree()`)
+    /// goes to `σ(i)·m + τ(j)` — e.g. a cell symmetry `σ` combined with a
+    /// value symmetry `τ` on the `m` Boolean variables of each cell.
+    /// `lift_blocks(k)` is the product with the identity on `k` points.
+    pub fn product(&self, other: &Perm) -> Perm {
+        let m = other.degree() as u32;
+        Perm {
+            images: (0..(self.degree() as u32 * m))
+                .map(|p| self.apply(p / m) * m + other.apply(p % m))
+                .collect(),
+        }
+    }
+
     /// The permutation of blocks of `k` consecutive positions: position
     /// `i·k + j` goes to `σ(i)·k + j` (e.g. a permutation of cells lifted to
     /// the `k` Boolean variables of each cell).
     pub fn lift_blocks(&self, k: usize) -> Perm {
-        let k32 = k as u32;
-        Perm {
-            images: (0..(self.degree() * k) as u32)
-                .map(|p| self.apply(p / k32) * k32 + p % k32)
-                .collect(),
-        }
+        self.product(&Perm::identity(k))
     }
 }
 
@@ -293,6 +301,31 @@ pub fn lex_leader_images<DB: ClauseDatabase>(db: &mut DB, xs: &[Lit], images: &[
     }
 }
 
+/// The lex-leader condition as data, for checking an assignment: `xs ≤lex
+/// σ(xs)` for every permutation (the meaning of [`lex_leader`]).
+#[derive(Clone, Debug)]
+pub struct LexLeader {
+    /// the ordered literals
+    pub xs: Vec<Lit>,
+    /// the symmetries
+    pub perms: Vec<Perm>,
+}
+
+impl Checker for LexLeader {
+    fn check(&self, a: &Assignment) -> Result<(), String> {
+        let v: Vec<bool> = self.xs.iter().map(|&l| a.lit(l)).collect();
+        for p in &self.perms {
+            let img: Vec<bool> = (0..v.len())
+                .map(|i| v[p.apply(i as u32) as usize])
+                .collect();
+            if img < v {
+                return Err(format!("the image under {p} is lexicographically smaller"));
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,6 +374,20 @@ mod tests {
         let l = s.lift_blocks(2);
         assert_eq!(l.images(), &[2, 3, 0, 1, 4, 5]);
         assert_eq!(p(&[2, 0, 1]).lift_blocks(1), p(&[2, 0, 1]));
+        // product: cells swapped, values reversed
+        let v = p(&[2, 1, 0]);
+        let prod = s.product(&v);
+        assert_eq!(prod.images(), &[5, 4, 3, 2, 1, 0, 8, 7, 6]);
+        assert_eq!(s.product(&Perm::identity(2)), l);
+        // a product of group elements is a group element: |G × H| = |G|·|H|
+        let g = closure(&[p(&[1, 2, 0])], 10).unwrap();
+        let h = closure(&[p(&[1, 0])], 10).unwrap();
+        let gens: Vec<Perm> = [
+            g[1].product(&Perm::identity(2)),
+            Perm::identity(3).product(&h[1]),
+        ]
+        .to_vec();
+        assert_eq!(closure(&gens, 100).unwrap().len(), 6);
     }
 
     fn factorial(n: usize) -> usize {
@@ -428,6 +475,14 @@ mod tests {
                 .filter(|v| g.iter().all(|s| *v <= image(v, s)))
                 .collect();
             assert_eq!(got, want, "{gens:?}");
+            let checker = LexLeader {
+                xs: xs.clone(),
+                perms: g.clone(),
+            };
+            for v in crate::testutil::all_vectors(n) {
+                let a = crate::Assignment::from_values(v.clone());
+                assert_eq!(checker.check(&a).is_ok(), want.contains(&v));
+            }
             // one representative per orbit of assignments
             let orbit_count: BTreeSet<Vec<bool>> = (0u32..1 << n)
                 .map(|bits| {
