@@ -28,6 +28,7 @@ use clap::ValueEnum;
 use puzzlesat_encodings::amo::{at_most_one, exactly_one, AmoEncoding};
 use puzzlesat_encodings::bool::Reify;
 use puzzlesat_encodings::int::{IntVar, LeOffset};
+use puzzlesat_encodings::perm::{self, Perm};
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Lit};
 
 use super::model::{Instance, Numbering};
@@ -159,7 +160,7 @@ pub fn encode<DB: ClauseDatabase>(
     };
     if opts.symmetry == Symmetry::LexLeader {
         let holds = holds_literals(db, &mut enc.map);
-        lex_leader(db, &holds, inst.n(), group);
+        lex_leader(db, &holds, group);
     }
     enc
 }
@@ -314,20 +315,9 @@ fn holds_literals<DB: ClauseDatabase>(db: &mut DB, map: &mut VarMap) -> Vec<Lit>
     }
 }
 
-/// Lex-leader clauses over the "holds" literals for every non-identity
-/// element of the group, each acting on index `c * n + (k-1)` as
-/// `g(c) * n + (φ(k) - 1)`.
-fn lex_leader<DB: ClauseDatabase>(db: &mut DB, holds: &[Lit], n: usize, group: &[BoardSymmetry]) {
-    let perms: Vec<puzzlesat_encodings::perm::Perm> = group
-        .iter()
-        .filter(|g| !g.is_identity())
-        .map(|g| {
-            let images = (0..n * n)
-                .map(|i| (g.cells[i / n] * n + g.values[i % n + 1] as usize - 1) as u32)
-                .collect();
-            puzzlesat_encodings::perm::Perm::from_images(images)
-                .expect("a symmetry is a bijection of cells × values")
-        })
-        .collect();
-    puzzlesat_encodings::perm::lex_leader(db, holds, &perms);
+/// Lex-leader clauses over the "holds" literals for every element of the
+/// group (the identity is skipped by the core).
+fn lex_leader<DB: ClauseDatabase>(db: &mut DB, holds: &[Lit], group: &[BoardSymmetry]) {
+    let perms: Vec<Perm> = group.iter().map(BoardSymmetry::on_holds).collect();
+    perm::lex_leader(db, holds, &perms);
 }

@@ -11,6 +11,8 @@
 //! (Crawford, Ginsberg, Luks & Roy, "Symmetry-breaking predicates for search
 //! problems", KR 1996) keep exactly one solution per class.
 
+use puzzlesat_encodings::perm::Perm;
+
 use super::model::{Cell, Instance, Numbering};
 
 /// One symmetry: a permutation of the cells and one of the values.
@@ -35,6 +37,17 @@ impl BoardSymmetry {
         let cols = sol.values[0].len();
         Numbering::from_cells(old.len() / cols, cols, &new)
     }
+    /// The permutation of the "cell c holds k" literals, indexed
+    /// `c·n + (k−1)`: the product of the cell and value permutations.
+    pub fn on_holds(&self) -> Perm {
+        let bijection = "a board symmetry permutes the cells and the values";
+        let cells =
+            Perm::from_images(self.cells.iter().map(|&c| c as u32).collect()).expect(bijection);
+        let values =
+            Perm::from_images(self.values[1..].iter().map(|&v| v - 1).collect()).expect(bijection);
+        cells.product(&values)
+    }
+
     /// True for the identity.
     pub fn is_identity(&self) -> bool {
         self.cells.iter().enumerate().all(|(i, &c)| i == c)
