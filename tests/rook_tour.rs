@@ -376,3 +376,82 @@ fn malformed_instance_is_a_clear_error_with_location() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("reading /nonexistent.toml"));
 }
+
+/// Random layouts (a fixed-seed generator) on boards up to 4×4: a random value
+/// set, `exactly` or not, and up to two givens; in half of them the marks and
+/// givens are read off a random Hamiltonian path (so a solution exists), in
+/// the other half they are random.
+#[test]
+fn cnf_agrees_with_brute_force_on_random_layouts() {
+    use puzzlesat::puzzles::rook_tour::model::ValueSet;
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |m: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % m
+    };
+    let mut solvable = 0;
+    for round in 0..60 {
+        let (rows, cols) = (2 + next(3) as usize, 2 + next(3) as usize);
+        let n = rows * cols;
+        let values: Vec<u32> = (1..=n as u32).filter(|_| next(3) == 0).collect();
+        let mut marks: Vec<Option<usize>> = (0..n).map(|_| (next(4) == 0).then_some(0)).collect();
+        let mut givens = vec![None; n];
+        let tour = next(3) == 0;
+        let mut inst = Instance {
+            name: "random".into(),
+            source: None,
+            rows,
+            cols,
+            tour,
+            sets: vec![ValueSet {
+                name: "r".into(),
+                kind: "explicit list".into(),
+                values: values.clone(),
+                exactly: next(2) == 0,
+            }],
+            marks: vec![None; n],
+            givens: vec![None; n],
+        };
+        if round % 2 == 0 {
+            // read marks and givens off a random path of the empty board
+            let paths = reference::all_solutions(&Instance {
+                sets: vec![],
+                ..inst.clone()
+            });
+            if let Some(path) = paths.get(next(paths.len().max(1) as u64) as usize) {
+                marks = (0..n)
+                    .map(|c| values.contains(&path.at(c)).then_some(0))
+                    .collect();
+                for _ in 0..next(3) {
+                    let cell = next(n as u64) as usize;
+                    givens[cell] = Some(path.at(cell));
+                }
+            }
+        } else {
+            for _ in 0..next(3) {
+                let (cell, v) = (next(n as u64) as usize, 1 + next(n as u64) as u32);
+                if !givens.contains(&Some(v)) {
+                    givens[cell] = Some(v);
+                }
+            }
+        }
+        inst.marks = marks;
+        inst.givens = givens;
+        let mut brute = reference::all_solutions(&inst);
+        brute.sort();
+        solvable += usize::from(!brute.is_empty());
+        for opts in [ENCODINGS[0], ENCODINGS[1], ENCODINGS[3]] {
+            assert_eq!(
+                all_by_cnf(&inst, opts, Symmetry::None),
+                brute,
+                "{inst:?} {opts:?}"
+            );
+        }
+    }
+    assert!(
+        solvable >= 20,
+        "only {solvable} of 60 random layouts have solutions"
+    );
+}

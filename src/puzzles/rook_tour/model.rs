@@ -137,14 +137,12 @@ impl Instance {
             .map(|cell| {
                 let mut ok = vec![true; n + 1];
                 ok[0] = false;
-                if let Some(g) = self.givens[cell] {
-                    ok.iter_mut()
+                match self.givens[cell] {
+                    Some(g) => ok
+                        .iter_mut()
                         .enumerate()
-                        .for_each(|(v, o)| *o = v == g as usize);
-                    return ok;
-                }
-                for &g in &given {
-                    ok[g as usize] = false;
+                        .for_each(|(v, o)| *o &= v == g as usize),
+                    None => given.iter().for_each(|&g| ok[g as usize] = false),
                 }
                 for (i, set) in self.sets.iter().enumerate() {
                     if self.marks[cell] == Some(i) {
