@@ -455,3 +455,24 @@ fn cnf_agrees_with_brute_force_on_random_layouts() {
         "only {solvable} of 60 random layouts have solutions"
     );
 }
+
+#[test]
+fn oversized_symmetry_group_is_an_error_not_a_cut() {
+    let grid = ". . . . . . . . . .\n".repeat(10);
+    let inst = Instance::from_toml(
+        &format!("rows = 10\ncols = 10\ntour = true\ngrid = \"\"\"\n{grid}\"\"\""),
+        "e",
+    )
+    .unwrap();
+    let opts = Options {
+        symmetry: Symmetry::LexLeader,
+        ..ENCODINGS[1]
+    };
+    let p = RookTour::new(inst, opts);
+    assert_eq!(p.group.len(), 8 * 200);
+    let err = p
+        .encode(&mut puzzlesat_encodings::Cnf::new())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("over the limit"), "{err}");
+}

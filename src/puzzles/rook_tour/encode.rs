@@ -29,7 +29,7 @@ use puzzlesat_encodings::amo::{at_most_one, exactly_one, AmoEncoding};
 use puzzlesat_encodings::bool::Reify;
 use puzzlesat_encodings::int::{IntVar, LeOffset};
 use puzzlesat_encodings::perm::{self, Perm};
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Lit};
+use puzzlesat_encodings::{Assignment, ClauseDatabase, EncodeError, Lit};
 
 use super::model::{Instance, Numbering};
 use super::symmetry::BoardSymmetry;
@@ -145,14 +145,32 @@ pub struct Encoded {
     pub names: Vec<(String, Lit)>,
 }
 
+/// The most literal pairs the lex-leader constraints may compare (group
+/// elements × n²): about 3 clauses and 1 variable each.
+pub const MAX_LEX_PAIRS: usize = 10_000_000;
+
 /// Encodes `inst` into `db`, with lex-leader clauses for `group` when
-/// symmetry breaking is on.
+/// symmetry breaking is on ([`EncodeError::TooLarge`] past
+/// [`MAX_LEX_PAIRS`]: counting classes needs the whole group, so it is not
+/// silently cut down).
 pub fn encode<DB: ClauseDatabase>(
     db: &mut DB,
     inst: &Instance,
     opts: &Options,
     group: &[BoardSymmetry],
-) -> Encoded {
+) -> Result<Encoded, EncodeError> {
+    let pairs = group.len().saturating_mul(inst.n() * inst.n());
+    if opts.symmetry == Symmetry::LexLeader && pairs > MAX_LEX_PAIRS {
+        return Err(EncodeError::TooLarge {
+            what: format!(
+                "lex-leader constraints for {} symmetries of {} cells (literal pairs)",
+                group.len(),
+                inst.n()
+            ),
+            size: pairs,
+            limit: MAX_LEX_PAIRS,
+        });
+    }
     let allowed = inst.allowed();
     let mut enc = match opts.encoding {
         Encoding::Position => position(db, inst, &allowed, opts.amo, opts.links),
@@ -162,7 +180,7 @@ pub fn encode<DB: ClauseDatabase>(
         let holds = holds_literals(db, &mut enc.map);
         lex_leader(db, &holds, group);
     }
-    enc
+    Ok(enc)
 }
 
 /// The position encoding.

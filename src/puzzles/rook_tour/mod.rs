@@ -71,7 +71,7 @@ impl Puzzle for RookTour {
     }
 
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<VarMap>> {
-        let e = encode::encode(cnf, &self.inst, &self.opts, &self.group);
+        let e = encode::encode(cnf, &self.inst, &self.opts, &self.group)?;
         Ok(Encoded {
             map: e.map,
             objective: None,
