@@ -110,7 +110,7 @@ fn value_maps(n: usize, tour: bool) -> Vec<(String, Vec<u32>)> {
 }
 
 /// Every symmetry of the board and the values that maps the rules onto
-/// themselves, the identity first.
+/// themselves, each once (under its first name), the identity first.
 pub fn symmetries(inst: &Instance) -> Vec<BoardSymmetry> {
     let n = inst.n();
     let allowed = inst.allowed();
@@ -125,7 +125,11 @@ pub fn symmetries(inst: &Instance) -> Vec<BoardSymmetry> {
         for (vname, values) in value_maps(n, inst.tour) {
             let keeps_rules = (0..n)
                 .all(|c| (1..=n).all(|v| allowed[c][v] == allowed[cells[c]][values[v] as usize]));
-            if keeps_rules {
+            // on thin boards some maps coincide (1×n: flip-v is the identity)
+            let seen = out
+                .iter()
+                .any(|g: &BoardSymmetry| g.cells == cells && g.values == values);
+            if keeps_rules && !seen {
                 let name = match (gname, vname.as_str()) {
                     (g, "") => g.to_string(),
                     ("id", v) => v.to_string(),
