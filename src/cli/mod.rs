@@ -112,9 +112,9 @@ pub enum Command {
         /// which puzzle (same parameters and options as for `dimacs`)
         #[command(subcommand)]
         puzzle: PuzzleCmd,
-        /// the solver's output file
+        /// the solver's output file (required; clap forbids required global options)
         #[arg(long, global = true)]
-        model: PathBuf,
+        model: Option<PathBuf>,
     },
 }
 
@@ -133,18 +133,23 @@ pub trait PuzzleCommand {
 /// The puzzles: one variant each (add a line here and in [`PuzzleCmd::command`]
 /// and [`LIST`]).
 #[derive(Debug, Subcommand)]
-pub enum PuzzleCmd {}
+pub enum PuzzleCmd {
+    /// numbered paths / tours on a board (prime rook tour, Numbrix)
+    RookTour(crate::puzzles::rook_tour::cli::Args),
+}
 
 impl PuzzleCmd {
     /// The puzzle's command handlers.
     pub fn command(&self) -> &dyn PuzzleCommand {
-        match *self {}
+        match self {
+            PuzzleCmd::RookTour(a) => a,
+        }
     }
 }
 
 /// `puzzlesat list`: one entry per puzzle (name, parameters, encodings and
 /// defaults), contributed by each puzzle module's `ABOUT`.
-pub const LIST: &[&str] = &[];
+pub const LIST: &[&str] = &[crate::puzzles::rook_tour::ABOUT];
 
 /// What `solve` prints and returns for any puzzle.
 pub fn solve_generic<P: Puzzle>(p: &P, common: &Common, all: bool, limit: Option<u64>) -> anyhow::Result<ExitCode> {
@@ -231,6 +236,9 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Solve { puzzle } => puzzle.command().solve(common),
         Command::Dimacs { puzzle, output, map, bound } => puzzle.command().dimacs(common, output.as_ref(), map.as_ref(), *bound),
-        Command::Decode { puzzle, model } => puzzle.command().decode(common, model),
+        Command::Decode { puzzle, model } => {
+            let model = model.as_ref().context("decode needs --model FILE (the solver's output)")?;
+            puzzle.command().decode(common, model)
+        }
     }
 }
