@@ -124,9 +124,9 @@ pub enum Command {
         /// which puzzle (same parameters and options as for `dimacs`)
         #[command(subcommand)]
         puzzle: PuzzleCmd,
-        /// the solver's output file
+        /// the solver's output file (required; clap forbids required global options)
         #[arg(long, global = true)]
-        model: PathBuf,
+        model: Option<PathBuf>,
     },
     /// solve a DIMACS CNF file: SAT-competition output, exit code 10/20/0
     Sat(sat::SatArgs),
@@ -147,18 +147,23 @@ pub trait PuzzleCommand {
 /// The puzzles: one variant each (add a line here and in [`PuzzleCmd::command`]
 /// and [`LIST`]).
 #[derive(Debug, Subcommand)]
-pub enum PuzzleCmd {}
+pub enum PuzzleCmd {
+    /// numbered paths / tours on a board (prime rook tour, Numbrix)
+    RookTour(crate::puzzles::rook_tour::cli::Args),
+}
 
 impl PuzzleCmd {
     /// The puzzle's command handlers.
     pub fn command(&self) -> &dyn PuzzleCommand {
-        match *self {}
+        match self {
+            PuzzleCmd::RookTour(a) => a,
+        }
     }
 }
 
 /// `puzzlesat list`: one entry per puzzle (name, parameters, encodings and
 /// defaults), contributed by each puzzle module's `ABOUT`.
-pub const LIST: &[&str] = &[];
+pub const LIST: &[&str] = &[crate::puzzles::rook_tour::ABOUT];
 
 /// What `solve` prints and returns for any puzzle.
 pub fn solve_generic<P: Puzzle>(p: &P, common: &Common, all: bool, limit: Option<u64>) -> anyhow::Result<ExitCode> {
@@ -261,6 +266,9 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             puzzle.command().dimacs(common, output.as_ref(), map.as_ref(), *bound)
         }
         Command::Sat(args) => sat::sat(common, &args.file, !args.no_model),
-        Command::Decode { puzzle, model } => puzzle.command().decode(common, model),
+        Command::Decode { puzzle, model } => {
+            let model = model.as_ref().context("decode needs --model FILE (the solver's output)")?;
+            puzzle.command().decode(common, model)
+        }
     }
 }

@@ -1,0 +1,341 @@
+//! Two CNF encodings of numbered paths and tours on a board.
+//!
+//! - **position** — the model of Erwin Kalvelagen's "Another Rook Tour on the
+//!   Chessboard" (Yet Another Math Programming Consultant, 2021; after
+//!   puzzling.stackexchange question 111818): `x[c][k]` ⇔ cell `c` holds `k`,
+//!   one value per cell and one cell per value (at-most-one encoding
+//!   `--amo`), "cell has k ⇒ a neighbour has k+1", and for a tour the
+//!   circular lead "cell has n ⇒ a neighbour has 1"; value sets as unit
+//!   clauses. `--links both` (default) adds the implied backward links
+//!   "cell has k+1 ⇒ a neighbour has k", which propagate better.
+//! - **successor** — the SAT counterpart of CP's `circuit`: a Boolean per
+//!   directed edge `s[u→v]` ("v follows u"), at most one edge in and out of
+//!   each cell, and exactly one where the path passes on, with the position
+//!   along the path an order-encoded integer `p[c] ∈ 1..n` (Tamura et al.
+//!   2009) tied by `s[u→v] ⇒ p[v] = p[u] + 1`. Positions strictly increase
+//!   along edges, which forbids sub-cycles (the Miller–Tucker–Zemlin idea,
+//!   "Integer programming formulation of traveling salesman problems",
+//!   JACM 1960); a cell with `p ≥ 2` has a predecessor and one with `p < n` a
+//!   successor, so the edges form one path through all cells. Value sets
+//!   are clauses on the order literals; a tour adds "p[c] = n ⇒ a neighbour
+//!   has p = 1".
+//!
+//! Symmetry breaking (`--symmetry lex-leader`): lex-leader clauses over the
+//! "cell c holds k" literals (x, or the direct literals of p) for every
+//! element of the board's symmetry group ([`super::symmetry`]).
+
+use clap::ValueEnum;
+use puzzlesat_encodings::amo::{at_most_one, exactly_one, AmoEncoding};
+use puzzlesat_encodings::bool::Reify;
+use puzzlesat_encodings::int::{IntVar, LeOffset};
+use puzzlesat_encodings::perm::{self, Perm};
+use puzzlesat_encodings::{Assignment, ClauseDatabase, EncodeError, Lit};
+
+use super::model::{Instance, Numbering};
+use super::symmetry::BoardSymmetry;
+
+/// Which encoding (`--encoding`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Encoding {
+    /// one-hot value per cell (Kalvelagen's model); measured faster: the default
+    #[default]
+    Position,
+    /// next-cell Booleans per edge with order-encoded positions
+    Successor,
+}
+
+/// Symmetry breaking (`--symmetry`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Symmetry {
+    /// none: count every solution
+    #[default]
+    None,
+    /// lex-leader clauses for the board's symmetry group: count classes
+    LexLeader,
+}
+
+impl Encoding {
+    /// The option name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Position => "position",
+            Encoding::Successor => "successor",
+        }
+    }
+}
+
+impl Symmetry {
+    /// The option name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::None => "none",
+            Symmetry::LexLeader => "lex-leader",
+        }
+    }
+}
+
+/// The encoding options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// position or successor
+    pub encoding: Encoding,
+    /// symmetry breaking
+    pub symmetry: Symmetry,
+    /// at-most-one encoding of the one-hot constraints (position encoding)
+    pub amo: AmoEncoding,
+    /// which neighbour links the position encoding states
+    pub links: Links,
+}
+
+/// The position encoding's neighbour links (`--links`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Links {
+    /// only "cell has k ⇒ a neighbour has k+1" (the seed's model)
+    Forward,
+    /// also the redundant "cell has k+1 ⇒ a neighbour has k"
+    #[default]
+    Both,
+}
+
+impl Links {
+    /// The option name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Links::Forward => "forward",
+            Links::Both => "both",
+        }
+    }
+}
+
+/// What decoding needs.
+#[derive(Debug)]
+pub enum VarMap {
+    /// `x[c][k-1]` ⇔ cell c holds k
+    Position(Vec<Vec<Lit>>),
+    /// `p[c]`: the position of cell c along the path
+    Successor(Vec<IntVar>),
+}
+
+impl VarMap {
+    /// The numbering a model encodes.
+    pub fn decode(&self, inst: &Instance, model: &Assignment) -> Numbering {
+        let vals: Vec<u32> = match self {
+            VarMap::Position(x) => x
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .position(|&l| model.lit(l))
+                        .map_or(0, |k| k as u32 + 1)
+                })
+                .collect(),
+            VarMap::Successor(p) => p.iter().map(|p| p.value(model) as u32).collect(),
+        };
+        Numbering::from_cells(inst.rows, inst.cols, &vals)
+    }
+}
+
+/// The encoded board: decoding map, primary literals (a solution is
+/// determined by them) and their names.
+pub struct Encoded {
+    /// for decoding
+    pub map: VarMap,
+    /// enumeration blocks on these
+    pub primary: Vec<Lit>,
+    /// names of the primary literals
+    pub names: Vec<(String, Lit)>,
+}
+
+/// The most literal pairs the lex-leader constraints may compare (group
+/// elements × n²): about 3 clauses and 1 variable each.
+pub const MAX_LEX_PAIRS: usize = 10_000_000;
+
+/// Encodes `inst` into `db`, with lex-leader clauses for `group` when
+/// symmetry breaking is on ([`EncodeError::TooLarge`] past
+/// [`MAX_LEX_PAIRS`]: counting classes needs the whole group, so it is not
+/// silently cut down).
+pub fn encode<DB: ClauseDatabase>(
+    db: &mut DB,
+    inst: &Instance,
+    opts: &Options,
+    group: &[BoardSymmetry],
+) -> Result<Encoded, EncodeError> {
+    let pairs = group.len().saturating_mul(inst.n() * inst.n());
+    if opts.symmetry == Symmetry::LexLeader && pairs > MAX_LEX_PAIRS {
+        return Err(EncodeError::TooLarge {
+            what: format!(
+                "lex-leader constraints for {} symmetries of {} cells (literal pairs)",
+                group.len(),
+                inst.n()
+            ),
+            size: pairs,
+            limit: MAX_LEX_PAIRS,
+        });
+    }
+    let allowed = inst.allowed();
+    let mut enc = match opts.encoding {
+        Encoding::Position => position(db, inst, &allowed, opts.amo, opts.links),
+        Encoding::Successor => successor(db, inst, &allowed),
+    };
+    if opts.symmetry == Symmetry::LexLeader {
+        let holds = holds_literals(db, &mut enc.map);
+        lex_leader(db, &holds, group);
+    }
+    Ok(enc)
+}
+
+/// The position encoding.
+fn position<DB: ClauseDatabase>(
+    db: &mut DB,
+    inst: &Instance,
+    allowed: &[Vec<bool>],
+    amo: AmoEncoding,
+    links: Links,
+) -> Encoded {
+    let n = inst.n();
+    // variables: x[c][k-1] ⇔ cell c holds k
+    let x: Vec<Vec<Lit>> = (0..n).map(|_| db.fresh_lits(n)).collect();
+    // one value per cell
+    for row in &x {
+        exactly_one(db, row, amo);
+    }
+    // one cell per value
+    for k in 0..n {
+        let col: Vec<Lit> = x.iter().map(|row| row[k]).collect();
+        exactly_one(db, &col, amo);
+    }
+    // x[c][k] → ∨_{d ∈ N(c)} x[d][k+1]; for a tour also x[c][n] → ∨ x[d][1]
+    let last = if inst.tour { n } else { n - 1 };
+    for c in 0..n {
+        let nb = inst.neighbours(c);
+        for k in 0..last {
+            let next = (k + 1) % n;
+            let mut clause = vec![!x[c][k]];
+            clause.extend(nb.iter().map(|&d| x[d][next]));
+            db.add(&clause);
+        }
+    }
+    // redundant (--links both): x[c][k+1] → ∨_{d ∈ N(c)} x[d][k]; tour: x[c][1] → ∨ x[d][n]
+    if links == Links::Both {
+        let first = if inst.tour { 0 } else { 1 };
+        for c in 0..n {
+            let nb = inst.neighbours(c);
+            for k in first..n {
+                let prev = (k + n - 1) % n;
+                let mut clause = vec![!x[c][k]];
+                clause.extend(nb.iter().map(|&d| x[d][prev]));
+                db.add(&clause);
+            }
+        }
+    }
+    // value sets and givens: ¬x[c][k] for every value k the cell may not hold
+    for c in 0..n {
+        for k in 0..n {
+            if !allowed[c][k + 1] {
+                db.unit(!x[c][k]);
+            }
+        }
+    }
+    let mut names = vec![];
+    for (c, row) in x.iter().enumerate() {
+        for (k, &l) in row.iter().enumerate() {
+            names.push((format!("x[{}]={}", inst.cell_name(c), k + 1), l));
+        }
+    }
+    Encoded {
+        primary: x.iter().flatten().copied().collect(),
+        map: VarMap::Position(x),
+        names,
+    }
+}
+
+/// The successor encoding.
+fn successor<DB: ClauseDatabase>(db: &mut DB, inst: &Instance, allowed: &[Vec<bool>]) -> Encoded {
+    let n = inst.n();
+    let nn = n as i64;
+    // variables: the position p[c] ∈ 1..n of each cell along the path
+    let p: Vec<IntVar> = (0..n).map(|_| IntVar::new(db, 1, nn)).collect();
+    // variables: s[u→v] ⇔ v follows u
+    let mut edges = vec![]; // (u, v, s)
+    for u in 0..n {
+        for v in inst.neighbours(u) {
+            edges.push((u, v, db.fresh()));
+        }
+    }
+    // s[u→v] → p[u] + 1 ≤ p[v] ∧ p[v] - 1 ≤ p[u]
+    for &(u, v, s) in &edges {
+        LeOffset {
+            x: &p[u],
+            y: &p[v],
+            c: 1,
+        }
+        .implied_by(db, s);
+        LeOffset {
+            x: &p[v],
+            y: &p[u],
+            c: -1,
+        }
+        .implied_by(db, s);
+    }
+    for c in 0..n {
+        let ins: Vec<Lit> = edges.iter().filter(|e| e.1 == c).map(|e| e.2).collect();
+        let outs: Vec<Lit> = edges.iter().filter(|e| e.0 == c).map(|e| e.2).collect();
+        // at most one edge in and one out
+        at_most_one(db, &ins, AmoEncoding::Pairwise);
+        at_most_one(db, &outs, AmoEncoding::Pairwise);
+        // p[c] ≥ 2 → some edge in
+        let mut clause = vec![!p[c].ge(2)];
+        clause.extend(&ins);
+        db.add(&clause);
+        // p[c] < n → some edge out
+        let mut clause = vec![p[c].ge(nn)];
+        clause.extend(&outs);
+        db.add(&clause);
+        // tour: p[c] = n → a neighbour has p = 1
+        if inst.tour {
+            let mut clause = vec![!p[c].ge(nn)];
+            clause.extend(inst.neighbours(c).iter().map(|&d| !p[d].ge(2)));
+            db.add(&clause);
+        }
+        // value sets and givens: ¬(p[c] = k), i.e. p[c] < k ∨ p[c] > k
+        for k in 1..=nn {
+            if !allowed[c][k as usize] {
+                db.add(&[!p[c].ge(k), p[c].ge(k + 1)]);
+            }
+        }
+    }
+    let names = edges
+        .iter()
+        .map(|&(u, v, s)| {
+            (
+                format!("s[{}->{}]", inst.cell_name(u), inst.cell_name(v)),
+                s,
+            )
+        })
+        .collect();
+    Encoded {
+        primary: edges.iter().map(|e| e.2).collect(),
+        map: VarMap::Successor(p),
+        names,
+    }
+}
+
+/// The literals "cell c holds k" at index `c * n + (k - 1)`: x itself, or the
+/// (cached, channelled) direct literals of the positions.
+fn holds_literals<DB: ClauseDatabase>(db: &mut DB, map: &mut VarMap) -> Vec<Lit> {
+    match map {
+        VarMap::Position(x) => x.iter().flatten().copied().collect(),
+        VarMap::Successor(p) => {
+            let n = p.len() as i64;
+            p.iter_mut()
+                .flat_map(|p| (1..=n).map(|k| p.eq(db, k)).collect::<Vec<_>>())
+                .collect()
+        }
+    }
+}
+
+/// Lex-leader clauses over the "holds" literals for every element of the
+/// group (the identity is skipped by the core).
+fn lex_leader<DB: ClauseDatabase>(db: &mut DB, holds: &[Lit], group: &[BoardSymmetry]) {
+    let perms: Vec<Perm> = group.iter().map(BoardSymmetry::on_holds).collect();
+    perm::lex_leader(db, holds, &perms);
+}

@@ -1,0 +1,133 @@
+//! Numbered paths on boards: the prime rook tour of Kalvelagen's "Another
+//! Rook Tour on the Chessboard" (2021), Numbrix, and any board an instance
+//! file describes (`docs/rook-tour.md`). Place 1..R·C so that consecutive
+//! numbers are orthogonal neighbours (a Hamiltonian path; a tour closes
+//! R·C → 1), with value sets on marked cells and givens.
+//!
+//! - [`model`]: instance, TOML file format, solution;
+//! - [`encode`]: the `position` and `successor` encodings;
+//! - [`symmetry`]: the board's symmetry group (lex-leader breaking);
+//! - [`check`]: the independent checker;
+//! - [`reference`]: brute-force DFS, to cross-check the CNF on small boards;
+//! - [`cli`]: `puzzlesat solve rook-tour --instance FILE ...`.
+
+pub mod check;
+pub mod cli;
+pub mod encode;
+pub mod model;
+pub mod reference;
+pub mod symmetry;
+
+use puzzlesat_encodings::{Assignment, Cnf};
+
+use crate::puzzle::{Encoded, Puzzle};
+use encode::{Options, Symmetry, VarMap};
+use model::{Instance, Numbering};
+use symmetry::BoardSymmetry;
+
+/// `puzzlesat list` entry.
+pub const ABOUT: &str = "rook-tour: numbered Hamiltonian paths / tours on a board (prime rook tour, Numbrix)
+  solve rook-tour --instance FILE [--tour] [--all] [--limit N]
+  --encoding position (default) | successor     --symmetry none (default) | lex-leader
+  position encoding: --amo ladder (default) | pairwise | commander | bimander | bitwise
+                     --links both (default) | forward (the seed's model: k -> k+1 only)
+  instance files: instances/rook-primes-8x8.toml, instances/numbrix-*.toml (format: docs/rook-tour.md)";
+
+/// An instance with its encoding options.
+#[derive(Clone, Debug)]
+pub struct RookTour {
+    /// the board
+    pub inst: Instance,
+    /// the encoding
+    pub opts: Options,
+    /// the symmetry group of the board (identity included)
+    pub group: Vec<BoardSymmetry>,
+}
+
+impl RookTour {
+    /// The puzzle with its symmetry group computed.
+    pub fn new(inst: Instance, opts: Options) -> Self {
+        let group = symmetry::symmetries(&inst);
+        RookTour { inst, opts, group }
+    }
+}
+
+impl Puzzle for RookTour {
+    type Solution = Numbering;
+    type Map = VarMap;
+
+    fn describe(&self) -> String {
+        format!(
+            "{} encoding={} symmetry={}{}",
+            self.inst,
+            self.opts.encoding.name(),
+            self.opts.symmetry.name(),
+            if self.opts.encoding == encode::Encoding::Position {
+                format!(" amo={} links={}", self.opts.amo, self.opts.links.name())
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<VarMap>> {
+        let e = encode::encode(cnf, &self.inst, &self.opts, &self.group)?;
+        Ok(Encoded {
+            map: e.map,
+            objective: None,
+            primary: e.primary,
+            names: e.names,
+        })
+    }
+
+    fn decode(&self, map: &VarMap, model: &Assignment) -> Numbering {
+        map.decode(&self.inst, model)
+    }
+
+    fn check(&self, sol: &Numbering) -> Result<(), String> {
+        check::check(&self.inst, sol)?;
+        if self.opts.symmetry == Symmetry::LexLeader {
+            // every member of the class is a solution too
+            for g in &self.group {
+                check::check(&self.inst, &g.apply(sol))
+                    .map_err(|e| format!("image under {}: {e}", g.name))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn render(&self, sol: &Numbering) -> String {
+        let w = self.inst.n().to_string().len();
+        let mut s = String::new();
+        for r in 0..self.inst.rows {
+            for c in 0..self.inst.cols {
+                let cell = r * self.inst.cols + c;
+                let mark = match (self.inst.marks[cell], self.inst.givens[cell]) {
+                    (Some(i), _) => self.inst.sets[i].name.clone(),
+                    (None, Some(_)) => "*".to_string(),
+                    (None, None) => String::new(),
+                };
+                let wm = self
+                    .inst
+                    .sets
+                    .iter()
+                    .map(|s| s.name.chars().count())
+                    .max()
+                    .unwrap_or(1)
+                    .max(1);
+                s.push_str(&format!(" {:>w$}{:<wm$}", sol.values[r][c], mark));
+            }
+            s.push('\n');
+        }
+        s.pop();
+        s
+    }
+}
+
+/// The distinct images of a solution under the group (its symmetry class).
+pub fn class_of(group: &[BoardSymmetry], sol: &Numbering) -> Vec<Numbering> {
+    let mut v: Vec<Numbering> = group.iter().map(|g| g.apply(sol)).collect();
+    v.sort();
+    v.dedup();
+    v
+}

@@ -1,0 +1,135 @@
+//! The drivers against brute force on small formulas: optimisation by every
+//! strategy and PB encoding finds the brute-force optimum and proves it;
+//! enumeration counts exactly the projected models.
+
+use puzzlesat::drive::{enumerate, optimize, Objective, Sense, Strategy};
+use puzzlesat::encodings::pb::PbEncoding;
+use puzzlesat::encodings::{card, Assignment, ClauseDatabase, Cnf};
+use puzzlesat::solver::{Limits, Session, SolverKind};
+use rustsat::types::Lit;
+
+/// x0..x5 with: at most 3 true; x0 → ¬x1; x2 ∨ x3.
+fn small_formula() -> (Cnf, Vec<Lit>) {
+    let mut cnf = Cnf::new();
+    let xs = cnf.fresh_lits(6);
+    card::at_most(&mut cnf, &xs, 3, card::CardEncoding::Totalizer).unwrap();
+    cnf.add(&[!xs[0], !xs[1]]);
+    cnf.add(&[xs[2], xs[3]]);
+    (cnf, xs)
+}
+
+fn satisfies_rules(v: &[bool]) -> bool {
+    v.iter().filter(|&&b| b).count() <= 3 && !(v[0] && v[1]) && (v[2] || v[3])
+}
+
+fn brute_force_best(weights: &[u64], sense: Sense) -> i64 {
+    let vals = (0u32..64).filter_map(|bits| {
+        let v: Vec<bool> = (0..6).map(|i| bits >> i & 1 == 1).collect();
+        satisfies_rules(&v).then(|| {
+            v.iter()
+                .zip(weights)
+                .filter(|(b, _)| **b)
+                .map(|(_, w)| *w as i64)
+                .sum::<i64>()
+        })
+    });
+    match sense {
+        Sense::Maximize => vals.max().unwrap(),
+        Sense::Minimize => vals.min().unwrap(),
+    }
+}
+
+#[test]
+fn optimize_matches_brute_force_for_every_strategy_and_pb_encoding() {
+    let weights = [5u64, 7, 1, 2, 3, 4];
+    for sense in [Sense::Maximize, Sense::Minimize] {
+        let want = brute_force_best(&weights, sense) + 10;
+        for strategy in Strategy::ALL {
+            for pb in PbEncoding::ALL {
+                let (cnf, xs) = small_formula();
+                let obj = Objective {
+                    sense,
+                    terms: xs.iter().copied().zip(weights).collect(),
+                    offset: 10,
+                };
+                let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+                let mut improving = vec![];
+                let opt =
+                    optimize(&mut s, &obj, pb, strategy, |_, v, _| improving.push(v)).unwrap();
+                let (model, v) = opt.best.clone().expect("satisfiable");
+                assert_eq!(v, want, "{sense:?} {strategy} {pb}");
+                assert!(
+                    opt.proven,
+                    "{sense:?} {strategy} {pb}: optimality must be proven"
+                );
+                assert_eq!(opt.bound, want);
+                assert_eq!(obj.value(&model), v);
+                let vals: Vec<bool> = xs.iter().map(|&l| model.lit(l)).collect();
+                assert!(satisfies_rules(&vals));
+                // improving values are strictly improving
+                assert!(improving.windows(2).all(|w| obj.better(w[1], w[0])));
+            }
+        }
+    }
+}
+
+#[test]
+fn optimize_reports_infeasible_as_proven_without_solution() {
+    let mut cnf = Cnf::new();
+    let x = cnf.fresh();
+    cnf.add(&[x]);
+    cnf.add(&[!x]);
+    let obj = Objective {
+        sense: Sense::Maximize,
+        terms: vec![(x, 1)],
+        offset: 0,
+    };
+    let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+    let opt = optimize(
+        &mut s,
+        &obj,
+        PbEncoding::Gte,
+        Strategy::SatUnsat,
+        |_, _, _| {},
+    )
+    .unwrap();
+    assert!(opt.best.is_none());
+    assert!(opt.proven);
+}
+
+#[test]
+fn enumerate_counts_projected_models_exactly() {
+    let (cnf, xs) = small_formula();
+    let want = (0u32..64)
+        .filter(|bits| satisfies_rules(&(0..6).map(|i| bits >> i & 1 == 1).collect::<Vec<_>>()))
+        .count() as u64;
+    let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let e = enumerate(&mut s, &xs, &[], None, |m: &Assignment| {
+        assert!(
+            seen.insert(xs.iter().map(|&l| m.lit(l)).collect::<Vec<_>>()),
+            "duplicate projection"
+        );
+        true
+    })
+    .unwrap();
+    assert!(e.complete);
+    assert_eq!(e.count, want);
+    // under an assumption, and with a limit
+    let (cnf, xs) = small_formula();
+    let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+    let e = enumerate(&mut s, &xs, &[xs[0]], Some(2), |m| m.lit(xs[0])).unwrap();
+    assert_eq!(e.count, 2);
+    assert!(!e.complete, "stopped by the limit: not complete");
+}
+
+#[test]
+fn an_expired_limit_answers_unknown() {
+    let (cnf, _) = small_formula();
+    let limits = Limits::default();
+    limits
+        .interrupt
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    let mut s = Session::new(&SolverKind::Batsat, &cnf, limits).unwrap();
+    assert_eq!(s.solve(&[]).unwrap(), puzzlesat::solver::Outcome::Unknown);
+}
