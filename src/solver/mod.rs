@@ -17,7 +17,7 @@
 //! | [`portfolio`] | yes (one worker thread per embedded backend) | the winner's | yes / yes (each worker as far as its backend allows) | the winner's |
 //!
 //! A clause a backend refuses (e.g. a literal out of its range) is not a
-//! panic: [`Session`] keeps the error and returns it from the next
+//! panic: [`Session`] keeps the error and returns it from every later
 //! [`Session::solve`].
 
 pub mod batsat;
@@ -225,8 +225,8 @@ pub struct Session {
     n_vars: u32,
     counts: Counts,
     true_lit: Option<Lit>,
-    /// a clause the backend refused, reported by the next solve
-    refused: Option<SolverError>,
+    /// why the backend refused a clause: every later solve is this error
+    refused: Option<String>,
     /// time limit and interrupt for every solve
     pub limits: Limits,
     /// number of solve calls so far
@@ -273,11 +273,14 @@ impl Session {
         self.backend.name()
     }
     /// Solves under assumptions.
-    /// A clause the backend refused since the last solve is returned here
-    /// as the error (the session should then be dropped).
+    /// Once the backend has refused a clause, every solve is an error (an
+    /// answer without that clause could be wrong).
     pub fn solve(&mut self, assumptions: &[Lit]) -> Result<Outcome, SolverError> {
-        if let Some(e) = self.refused.take() {
-            return Err(e);
+        if let Some(why) = &self.refused {
+            return Err(SolverError::Failed {
+                solver: self.backend.name(),
+                message: format!("a clause was refused, no answer is possible: {why}"),
+            });
         }
         if self.limits.expired() {
             return Ok(Outcome::Unknown);
@@ -365,7 +368,7 @@ impl ClauseDatabase for Session {
         if let Err(e) = self.backend.add_clause(lits) {
             // `ClauseDatabase::add` cannot fail: keep the first refusal and
             // report it from the next solve, so no answer is given without it
-            self.refused.get_or_insert(e);
+            self.refused.get_or_insert(e.to_string());
         }
     }
     fn counts(&self) -> Counts {
@@ -443,6 +446,8 @@ mod tests {
             err.to_string().contains("refuses a clause of 3 literals"),
             "{err}"
         );
+        // and stays an error: the clause is not silently dropped
+        assert!(s.solve(&[]).is_err());
     }
 
     #[test]
