@@ -48,7 +48,13 @@ pub struct Objective {
 impl Objective {
     /// The objective's value under a model.
     pub fn value(&self, a: &Assignment) -> i64 {
-        self.offset + self.terms.iter().filter(|(l, _)| a.lit(*l)).map(|&(_, w)| w as i64).sum::<i64>()
+        self.offset
+            + self
+                .terms
+                .iter()
+                .filter(|(l, _)| a.lit(*l))
+                .map(|&(_, w)| w as i64)
+                .sum::<i64>()
     }
     /// The largest value the terms allow.
     pub fn max_value(&self) -> i64 {
@@ -101,7 +107,9 @@ impl FromStr for Strategy {
         Self::ALL
             .into_iter()
             .find(|e| e.name() == s)
-            .ok_or_else(|| format!("unknown strategy '{s}' (expected sat-unsat, unsat-sat or binary)"))
+            .ok_or_else(|| {
+                format!("unknown strategy '{s}' (expected sat-unsat, unsat-sat or binary)")
+            })
     }
 }
 
@@ -134,6 +142,30 @@ pub fn optimize(
     obj: &Objective,
     pb_encoding: PbEncoding,
     strategy: Strategy,
+    on_improve: impl FnMut(&Assignment, i64, f64),
+) -> Result<Optimum, SolverError> {
+    optimize_lazy(
+        session,
+        obj,
+        pb_encoding,
+        strategy,
+        |_, _| false,
+        on_improve,
+    )
+}
+
+/// [`optimize`] with constraints added lazily: each model is first shown to
+/// `separate(model, session)`, which may add clauses excluding it (returning
+/// `true`: the model is rejected and the same bound is solved again) or
+/// accept it (`false`). The constraints of the problem are then the formula
+/// plus every constraint `separate` would add, so an UNSAT still proves the
+/// optimum.
+pub fn optimize_lazy(
+    session: &mut Session,
+    obj: &Objective,
+    pb_encoding: PbEncoding,
+    strategy: Strategy,
+    mut separate: impl FnMut(&Assignment, &mut Session) -> bool,
     mut on_improve: impl FnMut(&Assignment, i64, f64),
 ) -> Result<Optimum, SolverError> {
     let start = Instant::now();
@@ -181,6 +213,9 @@ pub fn optimize(
         match outcome {
             Outcome::Sat => {
                 let model = session.model()?;
+                if separate(&model, session) {
+                    continue;
+                }
                 let s = obj.value(&model) - obj.offset;
                 if maximize {
                     lo = s + 1;
@@ -208,9 +243,21 @@ pub fn optimize(
         }
     }
     let bound = match (&best, infeasible) {
-        (_, true) => if maximize { to_obj(-1) } else { to_obj(total + 1) },
+        (_, true) => {
+            if maximize {
+                to_obj(-1)
+            } else {
+                to_obj(total + 1)
+            }
+        }
         (Some((_, v)), false) if proven => *v,
-        _ => if maximize { to_obj(hi) } else { to_obj(lo) },
+        _ => {
+            if maximize {
+                to_obj(hi)
+            } else {
+                to_obj(lo)
+            }
+        }
     };
     Ok(Optimum {
         best,

@@ -1,0 +1,218 @@
+//! `puzzlesat solve alien-tiles`: play a goal (`--goal`), or find the
+//! hardest goal (`--hardest`), optionally enumerating every optimal click
+//! matrix (`--all`) with its symmetry classes and goal states.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use puzzlesat_encodings::card::CardEncoding;
+
+use super::model::{self, Grid};
+use super::symmetry::{self, Symmetry};
+use super::{zmod, AlienTiles, Minimality, Task, TilesSolution};
+use crate::cli::{decode_generic, dimacs_generic, exit_code, Common, PuzzleCommand};
+use crate::run::{self, Report, Status};
+
+/// Alien Tiles options.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// board side
+    #[arg(short = 'n', long = "size")]
+    pub n: usize,
+    /// number of colours
+    #[arg(short = 'c', long = "colours")]
+    pub c: u32,
+    /// goal board file (n lines of n colours 0..c): find the fewest clicks
+    #[arg(long, conflicts_with = "hardest")]
+    pub goal: Option<PathBuf>,
+    /// start board file (default all 0)
+    #[arg(long, requires = "goal")]
+    pub start: Option<PathBuf>,
+    /// find the goal that needs the most clicks
+    #[arg(long)]
+    pub hardest: bool,
+    /// minimality constraints of --hardest: eager, lazy
+    #[arg(long, default_value = "eager")]
+    pub minimality: Minimality,
+    /// symmetry breaking for --hardest
+    #[arg(long, default_value = "none")]
+    pub symmetry: Symmetry,
+    /// cardinality encoding of the minimality constraints: totalizer, seq-counter, card-network
+    #[arg(long, default_value = "totalizer")]
+    pub card: CardEncoding,
+    /// enumerate every optimal click matrix (with symmetry classes and goal states)
+    #[arg(long)]
+    pub all: bool,
+    /// stop enumerating after this many
+    #[arg(long)]
+    pub limit: Option<u64>,
+}
+
+impl Args {
+    /// The instance these options describe.
+    pub fn puzzle(&self) -> anyhow::Result<AlienTiles> {
+        let task = match (&self.goal, self.hardest) {
+            (Some(goal), false) => {
+                let goal = Grid::read(goal, self.n, self.c)?;
+                let start = match &self.start {
+                    Some(s) => Grid::read(s, self.n, self.c)?,
+                    None => Grid::zeros(self.n),
+                };
+                Task::Play { start, goal }
+            }
+            (None, true) => Task::Hardest,
+            _ => bail!("give --goal FILE (play) or --hardest"),
+        };
+        if matches!(task, Task::Play { .. }) && self.symmetry != Symmetry::None {
+            bail!("--symmetry applies to --hardest (a goal board breaks the symmetry)");
+        }
+        let mut p = AlienTiles::new(self.n, self.c, task)?;
+        p.minimality = self.minimality;
+        p.symmetry = self.symmetry;
+        p.card = self.card;
+        Ok(p)
+    }
+}
+
+/// What `--all` found beyond the count: symmetry classes and goal states.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Census {
+    /// optimal click matrices enumerated
+    pub matrices: usize,
+    /// their classes under the 2·(n!)² symmetries, each a canonical representative
+    pub classes: Vec<Grid>,
+    /// distinct goal states they reach
+    pub goals: usize,
+}
+
+/// Counts classes by canonicalising every solution under the group (the
+/// lexicographically smallest image, [`symmetry::canonical`]), and goals.
+pub fn census(solutions: &[TilesSolution]) -> Census {
+    let mut classes: Vec<Grid> = solutions
+        .iter()
+        .map(|s| symmetry::canonical(&s.clicks))
+        .collect();
+    classes.sort();
+    classes.dedup();
+    let goals: HashSet<&Grid> = solutions.iter().map(|s| &s.goal).collect();
+    Census {
+        matrices: solutions.len(),
+        classes,
+        goals: goals.len(),
+    }
+}
+
+/// For play: the linear algebra's verdict on reachability must agree with
+/// the solver's.
+fn cross_check_reachability(p: &AlienTiles, report: &Report<TilesSolution>) -> anyhow::Result<()> {
+    if let Task::Play { start, goal } = &p.task {
+        let delta = model::sub_mod(goal, start, p.c);
+        let reachable = zmod::solve(&model::click_map(p.n, p.c), &delta.cells).is_some();
+        let sat_says = match report.status {
+            Status::Unsat => Some(false),
+            Status::Optimal | Status::Sat | Status::All | Status::Partial => Some(true),
+            Status::Unknown => None,
+        };
+        if sat_says.is_some_and(|s| s != reachable) {
+            bail!("internal error: the solver says reachable = {sat_says:?}, linear algebra over Z_c says {reachable}");
+        }
+    }
+    Ok(())
+}
+
+impl PuzzleCommand for Args {
+    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
+        let p = self.puzzle()?;
+        let opts = common.run_options(self.all, self.limit);
+        let mut progress: Box<dyn Write> = if common.quiet {
+            Box::new(std::io::sink())
+        } else {
+            Box::new(std::io::stderr())
+        };
+        let report = run::run(&p, &opts, common.limits(), &mut progress)?;
+        cross_check_reachability(&p, &report)?;
+        let census = self.all.then(|| census(&report.solutions));
+        let mut out = std::io::stdout().lock();
+        if common.json {
+            let mut v = serde_json::to_value(&report)?;
+            v["kernel_size"] = serde_json::json!(p.kernel().size());
+            v["lazy_cuts"] = serde_json::json!(p.lazy_cuts());
+            if let Some(cs) = &census {
+                v["solutions"] = serde_json::json!([]);
+                v["census"] = serde_json::to_value(cs)?;
+            }
+            serde_json::to_writer(&mut out, &v)?;
+            writeln!(out)?;
+            return Ok(exit_code(report.status));
+        }
+        if let Some(cs) = &census {
+            // one representative per class instead of every matrix
+            let reps: Vec<TilesSolution> = cs
+                .classes
+                .iter()
+                .map(|g| {
+                    let goal = model::effect(g, p.c);
+                    TilesSolution {
+                        total: g.total(),
+                        clicks: g.clone(),
+                        goal,
+                        minimality_checked: true,
+                    }
+                })
+                .collect();
+            let shown = Report {
+                solutions: reps,
+                ..report.clone()
+            };
+            run::print_text(&p, &shown, &mut out)?;
+            writeln!(
+                out,
+                "{} optimal click matrices, {} classes under the {} symmetries (canonical form: lexicographically smallest image), {} distinct goal states",
+                cs.matrices,
+                cs.classes.len(),
+                group_order(p.n).map_or("2·(n!)²".into(), |o| o.to_string()),
+                cs.goals
+            )?;
+        } else {
+            run::print_text(&p, &report, &mut out)?;
+        }
+        match (&p.task, report.status) {
+            (Task::Play { .. }, Status::Unsat) => writeln!(out, "unreachable: no click matrix reaches the goal (proven: UNSAT; linear algebra over Z_c agrees)")?,
+            (Task::Hardest, _) => writeln!(
+                out,
+                "c kernel {} elements; {} minimality constraints added lazily",
+                p.kernel().size().map_or("> 2^64".into(), |s| s.to_string()),
+                p.lazy_cuts()
+            )?,
+            _ => {}
+        }
+        Ok(exit_code(report.status))
+    }
+
+    fn dimacs(
+        &self,
+        common: &Common,
+        output: Option<&PathBuf>,
+        map: Option<&PathBuf>,
+        bound: Option<i64>,
+    ) -> anyhow::Result<ExitCode> {
+        let p = self.puzzle()?;
+        if matches!(p.task, Task::Hardest) && p.minimality == Minimality::Lazy {
+            bail!("dimacs needs the whole formula: use --minimality eager");
+        }
+        dimacs_generic(&p, common, output, map, bound).context("alien-tiles dimacs")
+    }
+
+    fn decode(&self, common: &Common, model: &PathBuf) -> anyhow::Result<ExitCode> {
+        decode_generic(&self.puzzle()?, common, model)
+    }
+}
+
+/// `2·(n!)²`, if it fits.
+pub fn group_order(n: usize) -> Option<u64> {
+    let f = (1..=n as u64).try_fold(1u64, |a, k| a.checked_mul(k))?;
+    f.checked_mul(f)?.checked_mul(2)
+}

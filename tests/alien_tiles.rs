@@ -1,0 +1,142 @@
+//! Alien Tiles: the kernel of the click map, the hardest goal of Gent,
+//! Linton & Smith (APES-22-2000) and brute-force cross-checks of the CNF.
+
+use puzzlesat::puzzles::alien_tiles::check::{check_clicks, replay};
+use puzzlesat::puzzles::alien_tiles::cli::census;
+use puzzlesat::puzzles::alien_tiles::model::{click_map, effect, Grid};
+use puzzlesat::puzzles::alien_tiles::{
+    reference, zmod, AlienTiles, Minimality, Task, TilesSolution,
+};
+use puzzlesat::run::{self, Report, RunOptions, Status};
+use puzzlesat::solver::Limits;
+
+/// Every click matrix changing nothing, by brute force.
+fn brute_kernel(n: usize, c: u32) -> Vec<Vec<u32>> {
+    let cells = n * n;
+    let mut out = vec![];
+    for code in 0..(c as u64).pow(cells as u32) {
+        let k = Grid {
+            n,
+            cells: (0..cells)
+                .map(|p| ((code / (c as u64).pow(p as u32)) % c as u64) as u32)
+                .collect(),
+        };
+        if effect(&k, c).cells.iter().all(|&v| v == 0) {
+            out.push(k.cells);
+        }
+    }
+    out
+}
+
+fn hardest(n: usize, c: u32, minimality: Minimality, all: bool) -> Report<TilesSolution> {
+    let mut p = AlienTiles::new(n, c, Task::Hardest).unwrap();
+    p.minimality = minimality;
+    let opts = RunOptions {
+        all,
+        ..Default::default()
+    };
+    run::run(&p, &opts, Limits::default(), &mut std::io::sink()).unwrap()
+}
+
+#[test]
+fn kernel_of_4x4_with_3_colours_has_729_elements() {
+    let k = zmod::Kernel::of(&click_map(4, 3));
+    assert_eq!(k.size(), Some(729));
+    let elems = k.elements(16);
+    let a = click_map(4, 3);
+    assert!(elems.iter().all(|z| a.mul_vec(z).iter().all(|&v| v == 0)));
+    let distinct: std::collections::HashSet<_> = elems.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        729,
+        "728 non-zero elements: the seed's 728 constraints"
+    );
+}
+
+#[test]
+fn kernel_matches_brute_force_for_small_boards() {
+    for (n, c) in [
+        (2, 2),
+        (2, 3),
+        (2, 4),
+        (2, 6),
+        (3, 2),
+        (3, 3),
+        (3, 4),
+        (3, 6),
+        (4, 2),
+    ] {
+        let mut want = brute_kernel(n, c);
+        let mut got = zmod::Kernel::of(&click_map(n, c)).elements(n * n);
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "n={n} c={c}");
+    }
+}
+
+#[test]
+fn replay_agrees_with_the_click_map() {
+    let k = Grid {
+        n: 3,
+        cells: vec![2, 0, 1, 0, 3, 1, 1, 0, 0],
+    };
+    assert_eq!(replay(&Grid::zeros(3), &k, 4), effect(&k, 4));
+}
+
+#[test]
+fn checker_rejects_wrong_and_non_minimal_clicks() {
+    let (n, c) = (4, 3);
+    let kernel = zmod::Kernel::of(&click_map(n, c));
+    let start = Grid::zeros(n);
+    // the seed's hardest solution and its goal
+    let best = Grid {
+        n,
+        cells: vec![0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 1, 2, 1, 1, 2],
+    };
+    let goal = effect(&best, c);
+    assert_eq!(
+        check_clicks(&start, &goal, &best, c, &kernel, 1 << 20),
+        Ok(true)
+    );
+    // the seed's kernel element: top row once, second row twice
+    let z = Grid {
+        n,
+        cells: vec![1, 1, 1, 1, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0],
+    };
+    let worse = puzzlesat::puzzles::alien_tiles::model::add_mod(&best, &z, c);
+    let e = check_clicks(&start, &goal, &worse, c, &kernel, 1 << 20).unwrap_err();
+    assert!(e.contains("not minimal"), "{e}");
+    let mut wrong = best.clone();
+    wrong.cells[0] = 1;
+    assert!(check_clicks(&start, &goal, &wrong, c, &kernel, 1 << 20)
+        .unwrap_err()
+        .contains("instead of the goal"));
+}
+
+#[test]
+fn hardest_4x4_with_3_colours_needs_10_clicks_eager_and_lazy() {
+    for m in [Minimality::Eager, Minimality::Lazy] {
+        let r = hardest(4, 3, m, false);
+        assert_eq!(r.status, Status::Optimal, "{m}");
+        assert_eq!(r.objective, Some(10), "{m}");
+    }
+}
+
+#[test]
+fn hardest_matches_brute_force_on_small_boards() {
+    for (n, c) in [(2, 2), (2, 3), (2, 5), (3, 2), (3, 3), (3, 4), (4, 2)] {
+        let want = reference::hardest(n, c);
+        for m in [Minimality::Eager, Minimality::Lazy] {
+            let r = hardest(n, c, m, true);
+            assert_eq!(r.status, Status::All, "n={n} c={c} {m}");
+            assert_eq!(r.objective, Some(want.clicks as i64), "n={n} c={c} {m}");
+            assert_eq!(r.count, Some(want.optimal.len() as u64), "n={n} c={c} {m}");
+            let mut got: Vec<Grid> = r.solutions.iter().map(|s| s.clicks.clone()).collect();
+            got.sort();
+            let mut expected = want.optimal.clone();
+            expected.sort();
+            assert_eq!(got, expected, "n={n} c={c} {m}");
+            assert_eq!(census(&r.solutions).goals, want.goals, "n={n} c={c} {m}");
+        }
+    }
+}
