@@ -19,6 +19,12 @@ pub enum EncodeError {
         /// the unsupported parameter combination
         what: String,
     },
+    /// Malformed input to an encoder (e.g. a list that is not a permutation).
+    #[error("invalid input: {what}")]
+    Invalid {
+        /// what is wrong
+        what: String,
+    },
     /// A structure would exceed a size guard.
     #[error("{what} has {size} elements, over the limit of {limit}")]
     TooLarge {

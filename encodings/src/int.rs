@@ -10,6 +10,12 @@
 
 use std::collections::HashMap;
 
+mod arith;
+mod log;
+
+pub use arith::{max, plus, sum};
+pub use log::{LogCmp, LogInt};
+
 use crate::bool::{add_implied, Reify};
 use crate::{Assignment, Checker, ClauseDatabase};
 use rustsat::types::Lit;

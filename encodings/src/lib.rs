@@ -27,6 +27,12 @@ pub mod lex;
 pub mod pb;
 pub mod perm;
 
+#[cfg(test)]
+extern crate self as puzzlesat_encodings;
+#[cfg(test)]
+#[path = "../tests/common/mod.rs"]
+pub(crate) mod testutil;
+
 pub use check::{Assignment, Checker};
 pub use db::{ClauseDatabase, Cnf, EncodeError};
 pub use rustsat::types::{Clause, Lit, Var};
