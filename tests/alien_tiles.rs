@@ -4,6 +4,7 @@
 use puzzlesat::puzzles::alien_tiles::check::{check_clicks, replay};
 use puzzlesat::puzzles::alien_tiles::cli::census;
 use puzzlesat::puzzles::alien_tiles::model::{click_map, effect, Grid};
+use puzzlesat::puzzles::alien_tiles::symmetry::{canonical, Symmetry};
 use puzzlesat::puzzles::alien_tiles::{
     reference, zmod, AlienTiles, Minimality, Task, TilesSolution,
 };
@@ -28,9 +29,16 @@ fn brute_kernel(n: usize, c: u32) -> Vec<Vec<u32>> {
     out
 }
 
-fn hardest(n: usize, c: u32, minimality: Minimality, all: bool) -> Report<TilesSolution> {
+fn hardest(
+    n: usize,
+    c: u32,
+    minimality: Minimality,
+    symmetry: Symmetry,
+    all: bool,
+) -> Report<TilesSolution> {
     let mut p = AlienTiles::new(n, c, Task::Hardest).unwrap();
     p.minimality = minimality;
+    p.symmetry = symmetry;
     let opts = RunOptions {
         all,
         ..Default::default()
@@ -114,11 +122,36 @@ fn checker_rejects_wrong_and_non_minimal_clicks() {
 }
 
 #[test]
-fn hardest_4x4_with_3_colours_needs_10_clicks_eager_and_lazy() {
-    for m in [Minimality::Eager, Minimality::Lazy] {
-        let r = hardest(4, 3, m, false);
-        assert_eq!(r.status, Status::Optimal, "{m}");
-        assert_eq!(r.objective, Some(10), "{m}");
+fn hardest_4x4_with_3_colours_needs_10_clicks_in_every_mode() {
+    // (lazy without symmetry breaking is the slowest combination: it is timed
+    // in benches/alien_tiles.rs instead)
+    for m in Minimality::ALL {
+        for sym in Symmetry::ALL
+            .into_iter()
+            .filter(|&s| !(m == Minimality::Lazy && s == Symmetry::None))
+        {
+            let r = hardest(4, 3, m, sym, false);
+            assert_eq!(r.status, Status::Optimal, "{m} {sym}");
+            assert_eq!(r.objective, Some(10), "{m} {sym}");
+        }
+    }
+}
+
+#[test]
+fn optimal_4x4_with_3_colours_fall_into_19_classes() {
+    for sym in [Symmetry::Full, Symmetry::DoubleLex] {
+        let r = hardest(4, 3, Minimality::Eager, sym, true);
+        assert_eq!(r.status, Status::All);
+        let cs = census(&r.solutions, 3);
+        assert_eq!(cs.classes.len(), 19, "{sym}");
+        assert_eq!(cs.matrices, Some(11232), "{sym}");
+        assert_eq!(cs.goals, Some(168), "{sym}");
+        if sym == Symmetry::Full {
+            assert_eq!(
+                cs.enumerated, 19,
+                "full lex-leader keeps one matrix per class"
+            );
+        }
     }
 }
 
@@ -126,17 +159,35 @@ fn hardest_4x4_with_3_colours_needs_10_clicks_eager_and_lazy() {
 fn hardest_matches_brute_force_on_small_boards() {
     for (n, c) in [(2, 2), (2, 3), (2, 5), (3, 2), (3, 3), (3, 4), (4, 2)] {
         let want = reference::hardest(n, c);
-        for m in [Minimality::Eager, Minimality::Lazy] {
-            let r = hardest(n, c, m, true);
-            assert_eq!(r.status, Status::All, "n={n} c={c} {m}");
-            assert_eq!(r.objective, Some(want.clicks as i64), "n={n} c={c} {m}");
-            assert_eq!(r.count, Some(want.optimal.len() as u64), "n={n} c={c} {m}");
-            let mut got: Vec<Grid> = r.solutions.iter().map(|s| s.clicks.clone()).collect();
-            got.sort();
-            let mut expected = want.optimal.clone();
-            expected.sort();
-            assert_eq!(got, expected, "n={n} c={c} {m}");
-            assert_eq!(census(&r.solutions).goals, want.goals, "n={n} c={c} {m}");
+        let mut want_classes: Vec<Grid> = want.optimal.iter().map(canonical).collect();
+        want_classes.sort();
+        want_classes.dedup();
+        let modes = Symmetry::ALL
+            .iter()
+            .map(|&s| (Minimality::Eager, s))
+            .chain([
+                (Minimality::Lazy, Symmetry::None),
+                (Minimality::Lazy, Symmetry::Full),
+            ]);
+        for (m, sym) in modes {
+            let r = hardest(n, c, m, sym, true);
+            let what = format!("n={n} c={c} {m} {sym}");
+            assert_eq!(r.status, Status::All, "{what}");
+            assert_eq!(r.objective, Some(want.clicks as i64), "{what}");
+            let cs = census(&r.solutions, c);
+            assert_eq!(cs.classes, want_classes, "{what}");
+            assert_eq!(cs.goals, Some(want.goals), "{what}");
+            assert_eq!(cs.matrices, Some(want.optimal.len()), "{what}");
+            if sym == Symmetry::None {
+                let mut got: Vec<Grid> = r.solutions.iter().map(|s| s.clicks.clone()).collect();
+                got.sort();
+                let mut expected = want.optimal.clone();
+                expected.sort();
+                assert_eq!(got, expected, "{what}");
+            }
+            if sym == Symmetry::Full {
+                assert_eq!(cs.enumerated, want_classes.len(), "{what}");
+            }
         }
     }
 }

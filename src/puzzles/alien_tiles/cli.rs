@@ -80,28 +80,55 @@ impl Args {
 /// What `--all` found beyond the count: symmetry classes and goal states.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Census {
-    /// optimal click matrices enumerated
-    pub matrices: usize,
-    /// their classes under the 2·(n!)² symmetries, each a canonical representative
+    /// optimal click matrices enumerated (with symmetry breaking, fewer
+    /// than all)
+    pub enumerated: usize,
+    /// their classes under the 2·(n!)² symmetries, each as its canonical
+    /// representative
     pub classes: Vec<Grid>,
-    /// distinct goal states they reach
-    pub goals: usize,
+    /// classes of the goal states reached (canonical goals)
+    pub goal_classes: usize,
+    /// all optimal click matrices: the union of the classes' orbits (None
+    /// when n > [`ORBIT_LIMIT_N`])
+    pub matrices: Option<usize>,
+    /// distinct goal states of all optimal click matrices (same condition)
+    pub goals: Option<usize>,
 }
 
-/// Counts classes by canonicalising every solution under the group (the
-/// lexicographically smallest image, [`symmetry::canonical`]), and goals.
-pub fn census(solutions: &[TilesSolution]) -> Census {
+/// Orbits are listed (for the totals over all matrices) up to this n.
+pub const ORBIT_LIMIT_N: usize = 5;
+
+/// Counts classes by canonicalising every solution under the group (its
+/// lexicographically smallest image, [`symmetry::canonical`]: for each
+/// column permutation and transpose, sort the rows), goal classes the same
+/// way (the goal map commutes with the symmetries), and, for small n, the
+/// totals over all matrices by listing each class's orbit, so the numbers do
+/// not depend on the symmetry breaking used to enumerate.
+pub fn census(solutions: &[TilesSolution], c: u32) -> Census {
     let mut classes: Vec<Grid> = solutions
         .iter()
         .map(|s| symmetry::canonical(&s.clicks))
         .collect();
     classes.sort();
     classes.dedup();
-    let goals: HashSet<&Grid> = solutions.iter().map(|s| &s.goal).collect();
+    let goal_classes: HashSet<Grid> = classes
+        .iter()
+        .map(|g| symmetry::canonical(&model::effect(g, c)))
+        .collect();
+    let n = solutions.first().map_or(0, |s| s.clicks.n);
+    let (matrices, goals) = if n <= ORBIT_LIMIT_N {
+        let all: Vec<Grid> = classes.iter().flat_map(symmetry::orbit).collect();
+        let goals: HashSet<Grid> = all.iter().map(|g| model::effect(g, c)).collect();
+        (Some(all.len()), Some(goals.len()))
+    } else {
+        (None, None)
+    };
     Census {
-        matrices: solutions.len(),
+        enumerated: solutions.len(),
         classes,
-        goals: goals.len(),
+        goal_classes: goal_classes.len(),
+        matrices,
+        goals,
     }
 }
 
@@ -134,7 +161,7 @@ impl PuzzleCommand for Args {
         };
         let report = run::run(&p, &opts, common.limits(), &mut progress)?;
         cross_check_reachability(&p, &report)?;
-        let census = self.all.then(|| census(&report.solutions));
+        let census = self.all.then(|| census(&report.solutions, p.c));
         let mut out = std::io::stdout().lock();
         if common.json {
             let mut v = serde_json::to_value(&report)?;
@@ -168,13 +195,16 @@ impl PuzzleCommand for Args {
                 ..report.clone()
             };
             run::print_text(&p, &shown, &mut out)?;
+            let opt = |v: Option<usize>| v.map_or("?".to_string(), |v| v.to_string());
             writeln!(
                 out,
-                "{} optimal click matrices, {} classes under the {} symmetries (canonical form: lexicographically smallest image), {} distinct goal states",
-                cs.matrices,
+                "{} optimal click matrices enumerated; {} classes under the {} symmetries (canonical form: lexicographically smallest image); {} optimal click matrices in all (orbits of the classes), reaching {} distinct goal states in {} goal classes",
+                cs.enumerated,
                 cs.classes.len(),
                 group_order(p.n).map_or("2·(n!)²".into(), |o| o.to_string()),
-                cs.goals
+                opt(cs.matrices),
+                opt(cs.goals),
+                cs.goal_classes
             )?;
         } else {
             run::print_text(&p, &report, &mut out)?;

@@ -38,7 +38,7 @@ use zmod::Kernel;
 pub const ABOUT: &str = "alien-tiles: n×n board, c colours in a cycle; a click advances its row and column (Gent, Linton & Smith 2000, CSPLib 027)
   solve alien-tiles -n N -c C --goal FILE [--start FILE]   fewest clicks reaching a goal, or unreachable (proven)
   solve alien-tiles -n N -c C --hardest [--all]             the goal needing the most clicks (minimal click matrices)
-  options: --minimality eager|lazy (default eager), --symmetry none (default), --card totalizer|seq-counter|card-network";
+  options: --minimality eager|lazy (default eager), --symmetry none|double-lex|generators|full (default none), --card totalizer|seq-counter|card-network";
 
 /// Kernels up to this size are enumerated (lazy minimality, the checker).
 pub const ENUMERATE_LIMIT: u64 = 1 << 24;
@@ -258,6 +258,10 @@ impl Puzzle for AlienTiles {
                 Sense::Maximize
             }
         };
+        // symmetry breaking (hardest only: a goal board is not symmetric)
+        if matches!(self.task, Task::Hardest) {
+            symmetry::post(cnf, &xs, n, c, self.symmetry)?;
+        }
         // objective: the number of clicks, Σ_ij Σ_v [x_ij ≥ v]
         let primary: Vec<_> = xs
             .iter()
