@@ -1,8 +1,9 @@
 //! Alien Tiles: the kernel of the click map, the hardest goal of Gent,
 //! Linton & Smith (APES-22-2000) and brute-force cross-checks of the CNF.
 
-use puzzlesat::puzzles::alien_tiles::check::{check_clicks, replay};
+use puzzlesat::puzzles::alien_tiles::check::{check_clicks, coset_minimum, replay};
 use puzzlesat::puzzles::alien_tiles::cli::census;
+use puzzlesat::puzzles::alien_tiles::encode::GoalEncoding;
 use puzzlesat::puzzles::alien_tiles::model::{click_map, effect, Grid};
 use puzzlesat::puzzles::alien_tiles::symmetry::{canonical, Symmetry};
 use puzzlesat::puzzles::alien_tiles::{
@@ -187,6 +188,110 @@ fn hardest_matches_brute_force_on_small_boards() {
             }
             if sym == Symmetry::Full {
                 assert_eq!(cs.enumerated, want_classes.len(), "{what}");
+            }
+        }
+    }
+}
+
+fn play(start: &Grid, goal: &Grid, c: u32, enc: GoalEncoding) -> Report<TilesSolution> {
+    let mut p = AlienTiles::new(
+        goal.n,
+        c,
+        Task::Play {
+            start: start.clone(),
+            goal: goal.clone(),
+        },
+    )
+    .unwrap();
+    p.goal_encoding = enc;
+    run::run(
+        &p,
+        &RunOptions::default(),
+        Limits::default(),
+        &mut std::io::sink(),
+    )
+    .unwrap()
+}
+
+/// The fewest clicks from `start` to `goal` by linear algebra and brute
+/// force over the kernel coset (None: unreachable).
+fn fewest_by_algebra(start: &Grid, goal: &Grid, c: u32) -> Option<u32> {
+    let n = goal.n;
+    let delta = puzzlesat::puzzles::alien_tiles::model::sub_mod(goal, start, c);
+    let x0 = zmod::solve(&click_map(n, c), &delta.cells)?;
+    let kernel = zmod::Kernel::of(&click_map(n, c));
+    coset_minimum(&Grid { n, cells: x0 }, &kernel, 1 << 24).map(|(t, _)| t)
+}
+
+#[test]
+fn shipped_7x7_goal_with_4_colours_needs_47_clicks_proven() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/alien-tiles/");
+    let goal = Grid::read(format!("{dir}7x7-4-goal.txt").as_ref(), 7, 4).unwrap();
+    let r = play(&Grid::zeros(7), &goal, 4, GoalEncoding::Kernel);
+    assert_eq!(r.status, Status::Optimal);
+    assert_eq!(r.objective, Some(47));
+    assert_eq!(fewest_by_algebra(&Grid::zeros(7), &goal, 4), Some(47));
+    assert!(r.solutions[0].minimality_checked);
+    let bad = Grid::read(format!("{dir}7x7-4-unreachable.txt").as_ref(), 7, 4).unwrap();
+    for enc in GoalEncoding::ALL {
+        assert_eq!(
+            play(&Grid::zeros(7), &bad, 4, enc).status,
+            Status::Unsat,
+            "{enc}"
+        );
+    }
+    assert_eq!(fewest_by_algebra(&Grid::zeros(7), &bad, 4), None);
+}
+
+#[test]
+fn play_encodings_agree_with_algebra_and_brute_force() {
+    let mut seed = 12345u64;
+    let mut next = |m: u32| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 33) % m as u64) as u32
+    };
+    for (n, c) in [(2, 2), (3, 3), (3, 4), (4, 2), (4, 3), (4, 6), (5, 5)] {
+        let small = (c as u64).pow((n * n) as u32) <= 1 << 20;
+        let brute = small.then(|| {
+            // fewest clicks per reachable board, over every click matrix
+            let mut fewest = std::collections::HashMap::new();
+            for code in 0..(c as u64).pow((n * n) as u32) {
+                let k = Grid {
+                    n,
+                    cells: (0..n * n)
+                        .map(|p| ((code / (c as u64).pow(p as u32)) % c as u64) as u32)
+                        .collect(),
+                };
+                let e = fewest.entry(effect(&k, c)).or_insert(u32::MAX);
+                *e = (*e).min(k.total());
+            }
+            fewest
+        });
+        for _ in 0..3 {
+            let start = Grid {
+                n,
+                cells: (0..n * n).map(|_| next(c)).collect(),
+            };
+            let goal = Grid {
+                n,
+                cells: (0..n * n).map(|_| next(c)).collect(),
+            };
+            let want = fewest_by_algebra(&start, &goal, c);
+            if let Some(b) = &brute {
+                let delta = puzzlesat::puzzles::alien_tiles::model::sub_mod(&goal, &start, c);
+                assert_eq!(b.get(&delta).copied(), want, "n={n} c={c}");
+            }
+            for enc in GoalEncoding::ALL {
+                let r = play(&start, &goal, c, enc);
+                match want {
+                    Some(t) => {
+                        assert_eq!(r.status, Status::Optimal, "n={n} c={c} {enc}");
+                        assert_eq!(r.objective, Some(t as i64), "n={n} c={c} {enc}");
+                    }
+                    None => assert_eq!(r.status, Status::Unsat, "n={n} c={c} {enc}"),
+                }
             }
         }
     }

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use puzzlesat_encodings::card::CardEncoding;
 
+use super::encode::GoalEncoding;
 use super::model::{self, Grid};
 use super::symmetry::{self, Symmetry};
 use super::{zmod, AlienTiles, Minimality, Task, TilesSolution};
@@ -40,6 +41,9 @@ pub struct Args {
     /// symmetry breaking for --hardest
     #[arg(long, default_value = "none")]
     pub symmetry: Symmetry,
+    /// play: kernel (x = x0 + kernel combination, by linear algebra) or sums (row/column sums mod c, pure SAT)
+    #[arg(long, default_value = "kernel")]
+    pub encoding: GoalEncoding,
     /// cardinality encoding of the minimality constraints: totalizer, seq-counter, card-network
     #[arg(long, default_value = "totalizer")]
     pub card: CardEncoding,
@@ -73,6 +77,7 @@ impl Args {
         p.minimality = self.minimality;
         p.symmetry = self.symmetry;
         p.card = self.card;
+        p.goal_encoding = self.encoding;
         Ok(p)
     }
 }
@@ -209,16 +214,18 @@ impl PuzzleCommand for Args {
         } else {
             run::print_text(&p, &report, &mut out)?;
         }
-        match (&p.task, report.status) {
-            (Task::Play { .. }, Status::Unsat) => writeln!(out, "unreachable: no click matrix reaches the goal (proven: UNSAT; linear algebra over Z_c agrees)")?,
-            (Task::Hardest, _) => writeln!(
-                out,
-                "c kernel {} elements; {} minimality constraints added lazily",
-                p.kernel().size().map_or("> 2^64".into(), |s| s.to_string()),
-                p.lazy_cuts()
-            )?,
-            _ => {}
+        if let (Task::Play { .. }, Status::Unsat) = (&p.task, report.status) {
+            match p.goal_encoding {
+                GoalEncoding::Kernel => writeln!(out, "unreachable: the goal is not in the image of the click map over Z_{} (linear algebra; the CNF is the empty clause)", p.c)?,
+                GoalEncoding::Sums => writeln!(out, "unreachable: no click matrix reaches the goal (proven: UNSAT; linear algebra over Z_{} agrees)", p.c)?,
+            }
         }
+        writeln!(
+            out,
+            "c kernel of the click map: {} elements; {} minimality constraints added lazily",
+            p.kernel().size().map_or("> 2^64".into(), |s| s.to_string()),
+            p.lazy_cuts()
+        )?;
         Ok(exit_code(report.status))
     }
 

@@ -19,6 +19,7 @@ use puzzlesat_encodings::{ClauseDatabase, EncodeError};
 use rustsat::types::Lit;
 
 use super::model::Grid;
+use super::zmod::Kernel;
 
 /// The click variables, row-major.
 pub fn click_vars<DB: ClauseDatabase>(db: &mut DB, n: usize, c: u32) -> Vec<IntVar> {
@@ -86,6 +87,105 @@ pub fn encode_goal<DB: ClauseDatabase>(
                     ]);
                 }
             }
+        }
+    }
+}
+
+/// How play constrains the board reached (`--encoding`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GoalEncoding {
+    /// `x = x₀ + Σ_k y_k·g_k (mod c)`: one particular solution `x₀` and
+    /// the kernel generators `g_k` from linear algebra over Z_c, the
+    /// coefficients `y_k ∈ [0, order_k)` the only free variables (an
+    /// unreachable goal has no `x₀`: the empty clause, proven by the algebra)
+    #[default]
+    Kernel,
+    /// row and column sums mod c as chained modular additions, the goal
+    /// cell by cell: pure SAT, the solver finds the coset (and proves
+    /// unreachability) itself
+    Sums,
+}
+
+impl GoalEncoding {
+    /// Every variant.
+    pub const ALL: [GoalEncoding; 2] = [GoalEncoding::Kernel, GoalEncoding::Sums];
+    /// The option name.
+    pub fn name(self) -> &'static str {
+        match self {
+            GoalEncoding::Kernel => "kernel",
+            GoalEncoding::Sums => "sums",
+        }
+    }
+}
+
+impl std::fmt::Display for GoalEncoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for GoalEncoding {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|e| e.name() == s)
+            .ok_or_else(|| format!("unknown goal encoding '{s}' (expected kernel or sums)"))
+    }
+}
+
+/// Play, kernel form: `x_p = (x₀_p + Σ_k y_k·g_k[p]) mod c` for every cell,
+/// each a chain of `[acc = a] ∧ [y_k = b] → [acc' = a + b·g_k[p] mod c]`
+/// steps ending on `x_p`'s direct literals. `x0 = None`: unreachable.
+pub fn encode_goal_kernel<DB: ClauseDatabase>(
+    db: &mut DB,
+    xs: &mut [IntVar],
+    c: u32,
+    x0: Option<&[u32]>,
+    kernel: &Kernel,
+) {
+    let Some(x0) = x0 else {
+        db.add(&[]); // no particular solution: the goal is not in the image of the click map
+        return;
+    };
+    let t = db.true_lit();
+    let mut ys: Vec<IntVar> = kernel
+        .gens
+        .iter()
+        .map(|(_, order)| IntVar::new(db, 0, *order as i64 - 1))
+        .collect();
+    let y_lits: Vec<Vec<Lit>> = ys
+        .iter_mut()
+        .map(|y| (0..=y.ub()).map(|v| y.eq(db, v)).collect())
+        .collect();
+    let d = direct_lits(db, xs, c);
+    for (p, x_direct) in d.iter().enumerate() {
+        let terms: Vec<(usize, u32)> = kernel
+            .gens
+            .iter()
+            .enumerate()
+            .filter(|(_, (g, _))| g[p] != 0)
+            .map(|(k, (g, _))| (k, g[p]))
+            .collect();
+        // the constant x₀_p as direct literals
+        let mut acc: Vec<Lit> = (0..c).map(|v| if v == x0[p] { t } else { !t }).collect();
+        for (step, &(k, coef)) in terms.iter().enumerate() {
+            let next = if step + 1 == terms.len() {
+                x_direct.clone()
+            } else {
+                let mut s = IntVar::new(db, 0, c as i64 - 1);
+                (0..c as i64).map(|v| s.eq(db, v)).collect()
+            };
+            for (a, &la) in acc.iter().enumerate() {
+                for (b, &lb) in y_lits[k].iter().enumerate() {
+                    // [acc = a] ∧ [y_k = b] → [acc' = a + b·g_k[p] mod c]
+                    db.add(&[!la, !lb, next[(a + b * coef as usize) % c as usize]]);
+                }
+            }
+            acc = next;
+        }
+        if terms.is_empty() {
+            db.add(&[x_direct[x0[p] as usize]]); // no generator moves this cell
         }
     }
 }

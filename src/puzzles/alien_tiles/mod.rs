@@ -30,6 +30,7 @@ use serde::Serialize;
 
 use crate::drive::{Objective, Sense};
 use crate::puzzle::{Encoded, Puzzle};
+use encode::GoalEncoding;
 use model::Grid;
 use symmetry::Symmetry;
 use zmod::Kernel;
@@ -38,7 +39,7 @@ use zmod::Kernel;
 pub const ABOUT: &str = "alien-tiles: n×n board, c colours in a cycle; a click advances its row and column (Gent, Linton & Smith 2000, CSPLib 027)
   solve alien-tiles -n N -c C --goal FILE [--start FILE]   fewest clicks reaching a goal, or unreachable (proven)
   solve alien-tiles -n N -c C --hardest [--all]             the goal needing the most clicks (minimal click matrices)
-  options: --minimality eager|lazy (default eager), --symmetry none|double-lex|generators|full (default none), --card totalizer|seq-counter|card-network";
+  options: --encoding kernel|sums (play, default kernel), --minimality eager|lazy (default eager), --symmetry none|double-lex|generators|full (default none), --card totalizer|seq-counter|card-network";
 
 /// Kernels up to this size are enumerated (lazy minimality, the checker).
 pub const ENUMERATE_LIMIT: u64 = 1 << 24;
@@ -114,6 +115,8 @@ pub struct AlienTiles {
     pub symmetry: Symmetry,
     /// cardinality encoding of the minimality constraints
     pub card: CardEncoding,
+    /// how play constrains the board reached
+    pub goal_encoding: GoalEncoding,
     kernel: Kernel,
     lazy_cuts: Cell<u64>,
 }
@@ -162,6 +165,7 @@ impl AlienTiles {
             minimality: Minimality::Eager,
             symmetry: Symmetry::None,
             card: CardEncoding::Totalizer,
+            goal_encoding: GoalEncoding::Kernel,
             kernel,
             lazy_cuts: Cell::new(0),
         })
@@ -227,7 +231,10 @@ impl Puzzle for AlienTiles {
 
     fn describe(&self) -> String {
         match &self.task {
-            Task::Play { .. } => format!("alien-tiles n={} c={} play", self.n, self.c),
+            Task::Play { .. } => format!(
+                "alien-tiles n={} c={} play encoding={}",
+                self.n, self.c, self.goal_encoding
+            ),
             Task::Hardest => format!(
                 "alien-tiles n={} c={} hardest minimality={} symmetry={} card={}",
                 self.n, self.c, self.minimality, self.symmetry, self.card
@@ -242,7 +249,14 @@ impl Puzzle for AlienTiles {
         // rules
         let sense = match &self.task {
             Task::Play { start, goal } => {
-                encode::encode_goal(cnf, &mut xs, n, c, &model::sub_mod(goal, start, c));
+                let delta = model::sub_mod(goal, start, c);
+                match self.goal_encoding {
+                    GoalEncoding::Sums => encode::encode_goal(cnf, &mut xs, n, c, &delta),
+                    GoalEncoding::Kernel => {
+                        let x0 = zmod::solve(&model::click_map(n, c), &delta.cells);
+                        encode::encode_goal_kernel(cnf, &mut xs, c, x0.as_deref(), &self.kernel)
+                    }
+                }
                 Sense::Minimize
             }
             Task::Hardest => {
