@@ -296,3 +296,50 @@ fn play_encodings_agree_with_algebra_and_brute_force() {
         }
     }
 }
+
+#[test]
+fn every_cardinality_encoding_gives_10_for_4x4_with_3_colours() {
+    for card in puzzlesat::encodings::card::CardEncoding::ALL {
+        let mut p = AlienTiles::new(4, 3, Task::Hardest).unwrap();
+        p.symmetry = Symmetry::DoubleLex;
+        p.card = card;
+        let r = run::run(&p, &RunOptions::default(), Limits::default(), &mut std::io::sink()).unwrap();
+        assert_eq!((r.status, r.objective), (Status::Optimal, Some(10)), "{card}");
+    }
+}
+
+fn cli(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn command_line_play_unreachable_census_and_errors() {
+    let goal = "instances/alien-tiles/7x7-4-goal.txt";
+    let (code, out, _) = cli(&["solve", "alien-tiles", "-n", "7", "-c", "4", "--goal", goal, "-q"]);
+    assert_eq!(code, Some(10));
+    assert!(out.contains("optimal: 47 (proven"), "{out}");
+    let bad = "instances/alien-tiles/7x7-4-unreachable.txt";
+    let (code, out, _) = cli(&["solve", "alien-tiles", "-n", "7", "-c", "4", "--goal", bad, "-q"]);
+    assert_eq!(code, Some(20));
+    assert!(out.contains("unreachable"), "{out}");
+    let (code, out, _) = cli(&["solve", "alien-tiles", "-n", "3", "-c", "3", "--hardest", "--symmetry", "full", "--all", "-q"]);
+    assert_eq!(code, Some(10));
+    let want = reference::hardest(3, 3);
+    assert!(out.contains(&format!("{} optimal click matrices in all", want.optimal.len())), "{out}");
+    // a goal of the wrong size: the error names the line
+    let (code, _, err) = cli(&["solve", "alien-tiles", "-n", "6", "-c", "4", "--goal", goal, "-q"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("line 3: expected 6 values, found 7"), "{err}");
+    let (code, _, err) = cli(&["solve", "alien-tiles", "-n", "4", "-c", "3", "--goal", goal, "--symmetry", "full"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--symmetry applies to --hardest"), "{err}");
+}

@@ -58,6 +58,9 @@ pub struct Args {
 impl Args {
     /// The instance these options describe.
     pub fn puzzle(&self) -> anyhow::Result<AlienTiles> {
+        if self.goal.is_some() && self.symmetry != Symmetry::None {
+            bail!("--symmetry applies to --hardest (a goal board breaks the symmetry)");
+        }
         let task = match (&self.goal, self.hardest) {
             (Some(goal), false) => {
                 let goal = Grid::read(goal, self.n, self.c)?;
@@ -70,9 +73,6 @@ impl Args {
             (None, true) => Task::Hardest,
             _ => bail!("give --goal FILE (play) or --hardest"),
         };
-        if matches!(task, Task::Play { .. }) && self.symmetry != Symmetry::None {
-            bail!("--symmetry applies to --hardest (a goal board breaks the symmetry)");
-        }
         let mut p = AlienTiles::new(self.n, self.c, task)?;
         p.minimality = self.minimality;
         p.symmetry = self.symmetry;
