@@ -7,7 +7,7 @@ use puzzlesat::puzzles::alien_tiles::encode::GoalEncoding;
 use puzzlesat::puzzles::alien_tiles::model::{click_map, effect, Grid};
 use puzzlesat::puzzles::alien_tiles::symmetry::{canonical, Symmetry};
 use puzzlesat::puzzles::alien_tiles::{
-    reference, zmod, AlienTiles, Minimality, Task, TilesSolution,
+    reference, zmod, AlienTiles, Minimality, Redundant, Task, TilesSolution,
 };
 use puzzlesat::run::{self, Report, RunOptions, Status};
 use puzzlesat::solver::Limits;
@@ -303,8 +303,18 @@ fn every_cardinality_encoding_gives_10_for_4x4_with_3_colours() {
         let mut p = AlienTiles::new(4, 3, Task::Hardest).unwrap();
         p.symmetry = Symmetry::DoubleLex;
         p.card = card;
-        let r = run::run(&p, &RunOptions::default(), Limits::default(), &mut std::io::sink()).unwrap();
-        assert_eq!((r.status, r.objective), (Status::Optimal, Some(10)), "{card}");
+        let r = run::run(
+            &p,
+            &RunOptions::default(),
+            Limits::default(),
+            &mut std::io::sink(),
+        )
+        .unwrap();
+        assert_eq!(
+            (r.status, r.objective),
+            (Status::Optimal, Some(10)),
+            "{card}"
+        );
     }
 }
 
@@ -324,22 +334,124 @@ fn cli(args: &[&str]) -> (Option<i32>, String, String) {
 #[test]
 fn command_line_play_unreachable_census_and_errors() {
     let goal = "instances/alien-tiles/7x7-4-goal.txt";
-    let (code, out, _) = cli(&["solve", "alien-tiles", "-n", "7", "-c", "4", "--goal", goal, "-q"]);
+    let (code, out, _) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "7",
+        "-c",
+        "4",
+        "--goal",
+        goal,
+        "-q",
+    ]);
     assert_eq!(code, Some(10));
     assert!(out.contains("optimal: 47 (proven"), "{out}");
     let bad = "instances/alien-tiles/7x7-4-unreachable.txt";
-    let (code, out, _) = cli(&["solve", "alien-tiles", "-n", "7", "-c", "4", "--goal", bad, "-q"]);
+    let (code, out, _) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "7",
+        "-c",
+        "4",
+        "--goal",
+        bad,
+        "-q",
+    ]);
     assert_eq!(code, Some(20));
     assert!(out.contains("unreachable"), "{out}");
-    let (code, out, _) = cli(&["solve", "alien-tiles", "-n", "3", "-c", "3", "--hardest", "--symmetry", "full", "--all", "-q"]);
+    let (code, out, _) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "3",
+        "-c",
+        "3",
+        "--hardest",
+        "--symmetry",
+        "full",
+        "--all",
+        "-q",
+    ]);
     assert_eq!(code, Some(10));
     let want = reference::hardest(3, 3);
-    assert!(out.contains(&format!("{} optimal click matrices in all", want.optimal.len())), "{out}");
+    assert!(
+        out.contains(&format!(
+            "{} optimal click matrices in all",
+            want.optimal.len()
+        )),
+        "{out}"
+    );
     // a goal of the wrong size: the error names the line
-    let (code, _, err) = cli(&["solve", "alien-tiles", "-n", "6", "-c", "4", "--goal", goal, "-q"]);
+    let (code, _, err) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "6",
+        "-c",
+        "4",
+        "--goal",
+        goal,
+        "-q",
+    ]);
     assert_eq!(code, Some(2));
     assert!(err.contains("line 3: expected 6 values, found 7"), "{err}");
-    let (code, _, err) = cli(&["solve", "alien-tiles", "-n", "4", "-c", "3", "--goal", goal, "--symmetry", "full"]);
+    let (code, _, err) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "3",
+        "--goal",
+        goal,
+        "--symmetry",
+        "full",
+    ]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--symmetry applies to --hardest"), "{err}");
+}
+
+#[test]
+fn disjoint_cut_bound_is_sound_and_optional() {
+    // the bound never cuts off an optimum (brute force), and the encoding
+    // without it gives the same answers
+    for (n, c) in [(2, 3), (2, 7), (3, 4), (3, 5), (4, 2)] {
+        let want = reference::hardest(n, c);
+        for red in Redundant::ALL {
+            let mut p = AlienTiles::new(n, c, Task::Hardest).unwrap();
+            p.redundant = red;
+            p.symmetry = Symmetry::DoubleLex;
+            let r = run::run(
+                &p,
+                &RunOptions::default(),
+                Limits::default(),
+                &mut std::io::sink(),
+            )
+            .unwrap();
+            assert_eq!(
+                (r.status, r.objective),
+                (Status::Optimal, Some(want.clicks as i64)),
+                "n={n} c={c} {red}"
+            );
+            if red == Redundant::DisjointCuts {
+                assert!(p.cut_bound().unwrap() >= want.clicks as u64, "n={n} c={c}");
+            }
+        }
+    }
+    // c | 2n − 1: the kernel is the multiples of the all-ones matrix and the
+    // bound Σ_a ⌊a·n²/c⌋ is the optimum (4×4, c = 7: 45)
+    let p = AlienTiles::new(4, 7, Task::Hardest).unwrap();
+    let r = run::run(
+        &p,
+        &RunOptions::default(),
+        Limits::default(),
+        &mut std::io::sink(),
+    )
+    .unwrap();
+    assert_eq!(
+        (r.status, r.objective, p.cut_bound()),
+        (Status::Optimal, Some(45), Some(45))
+    );
 }

@@ -13,7 +13,7 @@ use puzzlesat_encodings::card::CardEncoding;
 use super::encode::GoalEncoding;
 use super::model::{self, Grid};
 use super::symmetry::{self, Symmetry};
-use super::{zmod, AlienTiles, Minimality, Task, TilesSolution};
+use super::{zmod, AlienTiles, Minimality, Redundant, Task, TilesSolution};
 use crate::cli::{decode_generic, dimacs_generic, exit_code, Common, PuzzleCommand};
 use crate::run::{self, Report, Status};
 
@@ -47,6 +47,9 @@ pub struct Args {
     /// cardinality encoding of the minimality constraints: totalizer, seq-counter, card-network
     #[arg(long, default_value = "totalizer")]
     pub card: CardEncoding,
+    /// redundant constraints of --hardest: none, disjoint-cuts (an upper bound on the clicks from disjoint minimality constraints)
+    #[arg(long, default_value = "disjoint-cuts")]
+    pub redundant: Redundant,
     /// enumerate every optimal click matrix (with symmetry classes and goal states)
     #[arg(long)]
     pub all: bool,
@@ -78,6 +81,7 @@ impl Args {
         p.symmetry = self.symmetry;
         p.card = self.card;
         p.goal_encoding = self.encoding;
+        p.redundant = self.redundant;
         Ok(p)
     }
 }
@@ -172,6 +176,7 @@ impl PuzzleCommand for Args {
             let mut v = serde_json::to_value(&report)?;
             v["kernel_size"] = serde_json::json!(p.kernel().size());
             v["lazy_cuts"] = serde_json::json!(p.lazy_cuts());
+            v["cut_bound"] = serde_json::json!(p.cut_bound());
             if let Some(cs) = &census {
                 v["solutions"] = serde_json::json!([]);
                 v["census"] = serde_json::to_value(cs)?;
@@ -222,9 +227,10 @@ impl PuzzleCommand for Args {
         }
         writeln!(
             out,
-            "c kernel of the click map: {} elements; {} minimality constraints added lazily",
+            "c kernel of the click map: {} elements; {} minimality constraints added lazily; redundant bound from disjoint cuts: {}",
             p.kernel().size().map_or("> 2^64".into(), |s| s.to_string()),
-            p.lazy_cuts()
+            p.lazy_cuts(),
+            p.cut_bound().map_or("none".into(), |b| b.to_string())
         )?;
         Ok(exit_code(report.status))
     }

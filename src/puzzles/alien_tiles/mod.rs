@@ -24,8 +24,8 @@ use std::str::FromStr;
 
 use anyhow::{bail, ensure};
 use puzzlesat_encodings::card::CardEncoding;
-use puzzlesat_encodings::int::IntVar;
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use puzzlesat_encodings::int::{self, IntVar};
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit};
 use serde::Serialize;
 
 use crate::drive::{Objective, Sense};
@@ -39,7 +39,7 @@ use zmod::Kernel;
 pub const ABOUT: &str = "alien-tiles: n×n board, c colours in a cycle; a click advances its row and column (Gent, Linton & Smith 2000, CSPLib 027)
   solve alien-tiles -n N -c C --goal FILE [--start FILE]   fewest clicks reaching a goal, or unreachable (proven)
   solve alien-tiles -n N -c C --hardest [--all]             the goal needing the most clicks (minimal click matrices)
-  options: --encoding kernel|sums (play, default kernel), --minimality eager|lazy (default eager), --symmetry none|double-lex|generators|full (default none), --card totalizer|seq-counter|card-network";
+  options: --encoding kernel|sums (play, default kernel), --minimality eager|lazy (default eager), --symmetry none|double-lex|generators|full (default none), --card totalizer|seq-counter|card-network, --redundant none|disjoint-cuts (default disjoint-cuts)";
 
 /// Kernels up to this size are enumerated (lazy minimality, the checker).
 pub const ENUMERATE_LIMIT: u64 = 1 << 24;
@@ -85,6 +85,47 @@ impl FromStr for Minimality {
     }
 }
 
+/// Redundant constraints of `--hardest` (`--redundant`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Redundant {
+    /// none
+    None,
+    /// an upper bound on the clicks from disjoint minimality constraints
+    /// (see `AlienTiles::encode_disjoint_cut_bound`)
+    #[default]
+    DisjointCuts,
+}
+
+impl Redundant {
+    /// Every variant.
+    pub const ALL: [Redundant; 2] = [Redundant::None, Redundant::DisjointCuts];
+    /// The option name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Redundant::None => "none",
+            Redundant::DisjointCuts => "disjoint-cuts",
+        }
+    }
+}
+
+impl fmt::Display for Redundant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Redundant {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|e| e.name() == s)
+            .ok_or_else(|| {
+                format!("unknown redundant constraint '{s}' (expected none or disjoint-cuts)")
+            })
+    }
+}
+
 /// What to solve.
 #[derive(Clone, Debug)]
 pub enum Task {
@@ -117,8 +158,11 @@ pub struct AlienTiles {
     pub card: CardEncoding,
     /// how play constrains the board reached
     pub goal_encoding: GoalEncoding,
+    /// redundant constraints (hardest)
+    pub redundant: Redundant,
     kernel: Kernel,
     lazy_cuts: Cell<u64>,
+    cut_bound: Cell<Option<u64>>,
 }
 
 /// The variable map: the click counts, row-major.
@@ -166,8 +210,10 @@ impl AlienTiles {
             symmetry: Symmetry::None,
             card: CardEncoding::Totalizer,
             goal_encoding: GoalEncoding::Kernel,
+            redundant: Redundant::DisjointCuts,
             kernel,
             lazy_cuts: Cell::new(0),
+            cut_bound: Cell::new(None),
         })
     }
 
@@ -217,6 +263,62 @@ impl AlienTiles {
         Ok(result?)
     }
 
+    /// Hardest, redundant: an upper bound on the clicks implied by the
+    /// minimality constraints. Minimality constraints with pairwise disjoint
+    /// literal sets bound their literals' sum by the sum of their bounds;
+    /// every other order literal counts at most 1. With the sets picked
+    /// greedily (lowest bound per literal first), `Σ x ≤ B = Σ k_z + uncovered`.
+    /// When the kernel holds the multiples of the all-ones matrix
+    /// (c | 2n−1), the cuts of `a·J` are exactly the levels `[x ≥ c−a]` and
+    /// `B = Σ_a ⌊a·n²/c⌋`, the optimum in those cases of the table — a
+    /// counting argument CDCL does not find by itself.
+    ///
+    /// To make the bound usable by the optimiser, the clicks are summed into
+    /// one order-encoded integer `s = Σ x_ij` (totalizer merge, `int::sum`),
+    /// `s ≤ B` is a unit, and the objective is `[s ≥ 1] + … + [s ≥ B]`: a
+    /// target above `B` is then refused without a solver call. Returns the
+    /// objective literals.
+    fn encode_disjoint_cut_bound(&self, cnf: &mut Cnf, xs: &[IntVar]) -> Vec<Lit> {
+        let total = int::sum(cnf, &xs.iter().collect::<Vec<_>>());
+        let all: Vec<Lit> = xs
+            .iter()
+            .flat_map(|x| x.order_lits().iter().copied())
+            .collect();
+        let mut bound = all.len();
+        if self.kernel_enumerable() {
+            let mut cuts: Vec<(Vec<Lit>, usize)> = vec![];
+            self.kernel.for_each(self.n * self.n, |z| {
+                if let Some(cut) = encode::minimality_cut(xs, z, self.c) {
+                    cuts.push(cut);
+                }
+                true
+            });
+            // lowest bound per literal first, larger sets first on ties
+            cuts.sort_by(|(a, ka), (b, kb)| {
+                (ka * b.len())
+                    .cmp(&(kb * a.len()))
+                    .then(b.len().cmp(&a.len()))
+            });
+            let mut covered = std::collections::HashSet::new();
+            let mut sum = 0;
+            for (lits, k) in &cuts {
+                if lits.iter().all(|l| !covered.contains(l)) {
+                    covered.extend(lits.iter().copied());
+                    sum += k;
+                }
+            }
+            bound = sum + all.len() - covered.len();
+        }
+        total.post_le(cnf, bound as i64);
+        self.cut_bound.set(Some(bound as u64));
+        total.order_lits()[..bound.min(total.order_lits().len())].to_vec()
+    }
+
+    /// The redundant bound posted by `--redundant disjoint-cuts`, if any.
+    pub fn cut_bound(&self) -> Option<u64> {
+        self.cut_bound.get()
+    }
+
     fn clicks_of(&self, map: &TilesMap, model: &Assignment) -> Grid {
         Grid {
             n: self.n,
@@ -236,8 +338,8 @@ impl Puzzle for AlienTiles {
                 self.n, self.c, self.goal_encoding
             ),
             Task::Hardest => format!(
-                "alien-tiles n={} c={} hardest minimality={} symmetry={} card={}",
-                self.n, self.c, self.minimality, self.symmetry, self.card
+                "alien-tiles n={} c={} hardest minimality={} symmetry={} card={} redundant={}",
+                self.n, self.c, self.minimality, self.symmetry, self.card, self.redundant
             ),
         }
     }
@@ -291,9 +393,13 @@ impl Puzzle for AlienTiles {
                     .map(move |(v, &l)| (format!("x[{}][{}]>={}", p / n, p % n, v + 1), l))
             })
             .collect();
+        let objective_lits = match (&self.task, self.redundant) {
+            (Task::Hardest, Redundant::DisjointCuts) => self.encode_disjoint_cut_bound(cnf, &xs),
+            _ => primary.clone(),
+        };
         let objective = Objective {
             sense,
-            terms: primary.iter().map(|&l| (l, 1)).collect(),
+            terms: objective_lits.iter().map(|&l| (l, 1)).collect(),
             offset: 0,
         };
         Ok(Encoded {
