@@ -43,6 +43,9 @@ pub const ABOUT: &str = "alien-tiles: n×n board, c colours in a cycle; a click 
 
 /// Kernels up to this size are enumerated (lazy minimality, the checker).
 pub const ENUMERATE_LIMIT: u64 = 1 << 24;
+/// The disjoint-cut bound looks at the cuts of kernels up to this size (it
+/// keeps them all in memory to sort them).
+pub const CUT_BOUND_LIMIT: u64 = 1 << 17;
 /// Eager minimality posts one constraint per kernel element, up to this many.
 pub const EAGER_LIMIT: u64 = 1 << 20;
 
@@ -285,7 +288,7 @@ impl AlienTiles {
             .flat_map(|x| x.order_lits().iter().copied())
             .collect();
         let mut bound = all.len();
-        if self.kernel_enumerable() {
+        if self.kernel.size().is_some_and(|s| s <= CUT_BOUND_LIMIT) {
             let mut cuts: Vec<(Vec<Lit>, usize)> = vec![];
             self.kernel.for_each(self.n * self.n, |z| {
                 if let Some(cut) = encode::minimality_cut(xs, z, self.c) {
