@@ -106,33 +106,7 @@ pub enum GoalEncoding {
     Sums,
 }
 
-impl GoalEncoding {
-    /// Every variant.
-    pub const ALL: [GoalEncoding; 2] = [GoalEncoding::Kernel, GoalEncoding::Sums];
-    /// The option name.
-    pub fn name(self) -> &'static str {
-        match self {
-            GoalEncoding::Kernel => "kernel",
-            GoalEncoding::Sums => "sums",
-        }
-    }
-}
-
-impl std::fmt::Display for GoalEncoding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for GoalEncoding {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|e| e.name() == s)
-            .ok_or_else(|| format!("unknown goal encoding '{s}' (expected kernel or sums)"))
-    }
-}
+option_enum!(GoalEncoding, "goal encoding", { Kernel => "kernel", Sums => "sums" });
 
 /// Play, kernel form: `x_p = (x₀_p + Σ_k y_k·g_k[p]) mod c` for every cell,
 /// each a chain of `[acc = a] ∧ [y_k = b] → [acc' = a + b·g_k[p] mod c]`

@@ -10,6 +10,40 @@
 //! - [`reference`]: brute force over all click matrices, for tiny sizes;
 //! - [`cli`]: `puzzlesat solve alien-tiles`.
 
+/// `ALL`, `name()`, `Display` and `FromStr` of an option enum (a CLI flag's
+/// values), from its variants' option names.
+macro_rules! option_enum {
+    (@one $v:ident) => { 1 };
+    ($ty:ident, $what:literal, { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            /// Every variant.
+            pub const ALL: [$ty; 0 $(+ option_enum!(@one $variant))+] = [$($ty::$variant),+];
+            /// The option name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name),+
+                }
+            }
+        }
+
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl std::str::FromStr for $ty {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                Self::ALL.into_iter().find(|e| e.name() == s).ok_or_else(|| {
+                    let names: Vec<&str> = Self::ALL.iter().map(|e| e.name()).collect();
+                    format!("unknown {} '{s}' (expected one of: {})", $what, names.join(", "))
+                })
+            }
+        }
+    };
+}
+
 pub mod check;
 pub mod cli;
 pub mod encode;
@@ -19,8 +53,6 @@ pub mod symmetry;
 pub mod zmod;
 
 use std::cell::Cell;
-use std::fmt;
-use std::str::FromStr;
 
 use anyhow::{bail, ensure};
 use puzzlesat_encodings::card::CardEncoding;
@@ -60,34 +92,6 @@ pub enum Minimality {
     Lazy,
 }
 
-impl Minimality {
-    /// Every variant.
-    pub const ALL: [Minimality; 2] = [Minimality::Eager, Minimality::Lazy];
-    /// The option name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Minimality::Eager => "eager",
-            Minimality::Lazy => "lazy",
-        }
-    }
-}
-
-impl fmt::Display for Minimality {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Minimality {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|e| e.name() == s)
-            .ok_or_else(|| format!("unknown minimality mode '{s}' (expected eager or lazy)"))
-    }
-}
-
 /// Redundant constraints of `--hardest` (`--redundant`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Redundant {
@@ -99,35 +103,8 @@ pub enum Redundant {
     DisjointCuts,
 }
 
-impl Redundant {
-    /// Every variant.
-    pub const ALL: [Redundant; 2] = [Redundant::None, Redundant::DisjointCuts];
-    /// The option name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Redundant::None => "none",
-            Redundant::DisjointCuts => "disjoint-cuts",
-        }
-    }
-}
-
-impl fmt::Display for Redundant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Redundant {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|e| e.name() == s)
-            .ok_or_else(|| {
-                format!("unknown redundant constraint '{s}' (expected none or disjoint-cuts)")
-            })
-    }
-}
+option_enum!(Minimality, "minimality mode", { Eager => "eager", Lazy => "lazy" });
+option_enum!(Redundant, "redundant constraint", { None => "none", DisjointCuts => "disjoint-cuts" });
 
 /// What to solve.
 #[derive(Clone, Debug)]

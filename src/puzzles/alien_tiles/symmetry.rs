@@ -10,9 +10,6 @@
 //! one with its rows sorted, so the orbit's minimum is the smallest of
 //! `2·n!` sorted images.
 
-use std::fmt;
-use std::str::FromStr;
-
 use puzzlesat_encodings::int::IntVar;
 use puzzlesat_encodings::lex::lex_le;
 use puzzlesat_encodings::perm::{closure, lex_leader, Perm};
@@ -49,46 +46,12 @@ pub enum Symmetry {
 /// The largest group `--symmetry full` accepts (n ≤ 4: 1152).
 pub const FULL_GROUP_LIMIT: usize = 20_000;
 
-impl Symmetry {
-    /// Every variant.
-    pub const ALL: [Symmetry; 4] = [
-        Symmetry::None,
-        Symmetry::DoubleLex,
-        Symmetry::Generators,
-        Symmetry::Full,
-    ];
-    /// The option name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Symmetry::None => "none",
-            Symmetry::DoubleLex => "double-lex",
-            Symmetry::Generators => "generators",
-            Symmetry::Full => "full",
-        }
-    }
-}
-
-impl fmt::Display for Symmetry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Symmetry {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|e| e.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Self::ALL.iter().map(|e| e.name()).collect();
-                format!(
-                    "unknown symmetry breaking '{s}' (expected one of: {})",
-                    names.join(", ")
-                )
-            })
-    }
-}
+option_enum!(Symmetry, "symmetry breaking", {
+    None => "none",
+    DoubleLex => "double-lex",
+    Generators => "generators",
+    Full => "full",
+});
 
 /// A permutation of the cells (row-major) from a map of coordinates.
 fn cell_perm(n: usize, f: impl Fn(usize, usize) -> (usize, usize)) -> Perm {
