@@ -455,3 +455,43 @@ fn disjoint_cut_bound_is_sound_and_optional() {
         (Status::Optimal, Some(45), Some(45))
     );
 }
+
+#[test]
+fn core_lazy_hook_optimises_and_enumerates_with_added_constraints() {
+    use puzzlesat::drive::{enumerate_lazy, optimize_lazy, Objective, Sense, Strategy};
+    use puzzlesat::encodings::{ClauseDatabase, Cnf};
+    use puzzlesat::solver::{Session, SolverKind};
+    let mut cnf = Cnf::new();
+    let xs = cnf.fresh_lits(3);
+    // the lazily known constraint: not all three true
+    let separate = |m: &puzzlesat::encodings::Assignment, s: &mut Session| {
+        let violated = xs.iter().all(|&l| m.lit(l));
+        if violated {
+            s.add(&xs.iter().map(|&l| !l).collect::<Vec<_>>());
+        }
+        violated
+    };
+    let obj = Objective {
+        sense: Sense::Maximize,
+        terms: xs.iter().map(|&l| (l, 1)).collect(),
+        offset: 0,
+    };
+    let mut session = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
+    let opt = optimize_lazy(
+        &mut session,
+        &obj,
+        Default::default(),
+        Strategy::SatUnsat,
+        separate,
+        |_, _, _| {},
+    )
+    .unwrap();
+    assert_eq!((opt.value(), opt.proven), (Some(2), true));
+    let mut session = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
+    let e = enumerate_lazy(&mut session, &xs, &[], None, separate, |m| {
+        assert!(!xs.iter().all(|&l| m.lit(l)));
+        true
+    })
+    .unwrap();
+    assert_eq!((e.count, e.complete), (7, true));
+}
