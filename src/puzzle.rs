@@ -2,7 +2,7 @@
 //! runner ([`crate::run`]) can solve, optimise, enumerate, export and decode
 //! it. A puzzle never talks to a solver.
 
-use puzzlesat_encodings::{Assignment, Cnf};
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 use serde::Serialize;
 
@@ -45,5 +45,12 @@ pub trait Puzzle {
     /// cross-check the CNF's objective (None if the puzzle has none).
     fn objective_of(&self, _sol: &Self::Solution) -> Option<i64> {
         None
+    }
+    /// Lazily added constraints: given a model of the formula so far, add
+    /// the clauses of some constraint it violates and return `true`, or
+    /// return `false` to accept it. The puzzle's constraints are the CNF plus
+    /// every constraint this can add (default: none, the CNF is complete).
+    fn separate<DB: ClauseDatabase>(&self, _map: &Self::Map, _model: &Assignment, _db: &mut DB) -> bool {
+        false
     }
 }

@@ -138,7 +138,8 @@ pub fn run<P: Puzzle>(p: &P, opts: &RunOptions, limits: Limits, progress: &mut d
     let mut assumptions = vec![];
     match (&enc.objective, opts.first) {
         (Some(obj), false) => {
-            let opt = drive::optimize(&mut session, obj, opts.objective_encoding, opts.strategy, |_, v, secs| {
+            let separate = |m: &Assignment, s: &mut Session| p.separate(&enc.map, m, s);
+            let opt = drive::optimize_lazy(&mut session, obj, opts.objective_encoding, opts.strategy, separate, |_, v, secs| {
                 let _ = writeln!(progress, "c improved: objective {v} after {secs:.2}s");
             })?;
             report.bound = Some(opt.bound);
@@ -171,7 +172,8 @@ pub fn run<P: Puzzle>(p: &P, opts: &RunOptions, limits: Limits, progress: &mut d
     if enc.objective.is_none() || opts.first || enumerate {
         let limit = if opts.all { opts.limit } else { Some(1) };
         let mut err = None;
-        let e = drive::enumerate(&mut session, &enc.primary, &assumptions, limit, |m| match decode_checked(p, &enc, m) {
+        let separate = |m: &Assignment, s: &mut Session| p.separate(&enc.map, m, s);
+        let e = drive::enumerate_lazy(&mut session, &enc.primary, &assumptions, limit, separate, |m| match decode_checked(p, &enc, m) {
             Ok(s) => {
                 report.solutions.push(s);
                 true

@@ -150,6 +150,8 @@ pub trait PuzzleCommand {
 pub enum PuzzleCmd {
     /// numbered paths / tours on a board (prime rook tour, Numbrix)
     RookTour(crate::puzzles::rook_tour::cli::Args),
+    /// Alien Tiles: fewest clicks to a goal, or the hardest goal
+    AlienTiles(crate::puzzles::alien_tiles::cli::Args),
 }
 
 impl PuzzleCmd {
@@ -157,13 +159,17 @@ impl PuzzleCmd {
     pub fn command(&self) -> &dyn PuzzleCommand {
         match self {
             PuzzleCmd::RookTour(a) => a,
+            PuzzleCmd::AlienTiles(a) => a,
         }
     }
 }
 
 /// `puzzlesat list`: one entry per puzzle (name, parameters, encodings and
 /// defaults), contributed by each puzzle module's `ABOUT`.
-pub const LIST: &[&str] = &[crate::puzzles::rook_tour::ABOUT];
+pub const LIST: &[&str] = &[
+    crate::puzzles::rook_tour::ABOUT,
+    crate::puzzles::alien_tiles::ABOUT,
+];
 
 /// What `solve` prints and returns for any puzzle.
 pub fn solve_generic<P: Puzzle>(p: &P, common: &Common, all: bool, limit: Option<u64>) -> anyhow::Result<ExitCode> {

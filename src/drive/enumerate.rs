@@ -24,6 +24,20 @@ pub fn enumerate(
     primary: &[Lit],
     assumptions: &[Lit],
     limit: Option<u64>,
+    on_model: impl FnMut(&Assignment) -> bool,
+) -> Result<Enumeration, SolverError> {
+    enumerate_lazy(session, primary, assumptions, limit, |_, _| false, on_model)
+}
+
+/// [`enumerate`] with constraints added lazily: `separate(model, session)`
+/// may add clauses excluding a model (returning `true`: it is not counted and
+/// the solver is asked again) or accept it (`false`).
+pub fn enumerate_lazy(
+    session: &mut Session,
+    primary: &[Lit],
+    assumptions: &[Lit],
+    limit: Option<u64>,
+    mut separate: impl FnMut(&Assignment, &mut Session) -> bool,
     mut on_model: impl FnMut(&Assignment) -> bool,
 ) -> Result<Enumeration, SolverError> {
     let mut result = Enumeration::default();
@@ -34,6 +48,9 @@ pub fn enumerate(
         match session.solve(assumptions)? {
             Outcome::Sat => {
                 let model = session.model()?;
+                if separate(&model, session) {
+                    continue;
+                }
                 result.count += 1;
                 // block this projection: at least one primary literal flips
                 let block: Vec<Lit> = primary.iter().map(|&l| if model.lit(l) { !l } else { l }).collect();

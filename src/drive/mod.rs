@@ -5,5 +5,5 @@
 pub mod enumerate;
 pub mod optimize;
 
-pub use enumerate::{enumerate, Enumeration};
-pub use optimize::{optimize, Objective, Optimum, Sense, Strategy};
+pub use enumerate::{enumerate, enumerate_lazy, Enumeration};
+pub use optimize::{optimize, optimize_lazy, Objective, Optimum, Sense, Strategy};

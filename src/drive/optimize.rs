@@ -134,6 +134,23 @@ pub fn optimize(
     obj: &Objective,
     pb_encoding: PbEncoding,
     strategy: Strategy,
+    on_improve: impl FnMut(&Assignment, i64, f64),
+) -> Result<Optimum, SolverError> {
+    optimize_lazy(session, obj, pb_encoding, strategy, |_, _| false, on_improve)
+}
+
+/// [`optimize`] with constraints added lazily: each model is first shown to
+/// `separate(model, session)`, which may add clauses excluding it (returning
+/// `true`: the model is rejected and the same bound is solved again) or
+/// accept it (`false`). The constraints of the problem are then the formula
+/// plus every constraint `separate` would add, so an UNSAT still proves the
+/// optimum.
+pub fn optimize_lazy(
+    session: &mut Session,
+    obj: &Objective,
+    pb_encoding: PbEncoding,
+    strategy: Strategy,
+    mut separate: impl FnMut(&Assignment, &mut Session) -> bool,
     mut on_improve: impl FnMut(&Assignment, i64, f64),
 ) -> Result<Optimum, SolverError> {
     let start = Instant::now();
@@ -181,6 +198,9 @@ pub fn optimize(
         match outcome {
             Outcome::Sat => {
                 let model = session.model()?;
+                if separate(&model, session) {
+                    continue;
+                }
                 let s = obj.value(&model) - obj.offset;
                 if maximize {
                     lo = s + 1;

@@ -3,3 +3,4 @@
 //! analysis gives one, `reference` (structured non-SAT solver).
 
 pub mod rook_tour;
+pub mod alien_tiles;

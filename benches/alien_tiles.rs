@@ -1,0 +1,99 @@
+//! Alien Tiles benches (criterion), each asserting its answer:
+//! - the hardest 4×4, 3-colour goal (10 clicks, proven) with every
+//!   `--symmetry` mode and both `--minimality` modes — the seed's 40× speed-up
+//!   question (Gent, Linton & Smith, APES-22-2000);
+//! - the shipped 7×7, 4-colour goal (47 clicks, proven) with both play
+//!   encodings;
+//! - hardest-goal instances of the README table: 5×5/2, 5×5/3, 4×4/6,
+//!   4×4/7 and the largest non-trivial one proven, 7×7/2 (lazy, ~30 s).
+//!
+//! Run: `cargo bench --bench alien_tiles` (encode + solve per iteration).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use puzzlesat::puzzle::Puzzle;
+use puzzlesat::puzzles::alien_tiles::encode::GoalEncoding;
+use puzzlesat::puzzles::alien_tiles::model::Grid;
+use puzzlesat::puzzles::alien_tiles::symmetry::Symmetry;
+use puzzlesat::puzzles::alien_tiles::{AlienTiles, Minimality, Task};
+use puzzlesat::run::{self, RunOptions, Status};
+use puzzlesat::solver::Limits;
+
+fn optimum(p: &AlienTiles) -> i64 {
+    let r = run::run(
+        p,
+        &RunOptions::default(),
+        Limits::default(),
+        &mut std::io::sink(),
+    )
+    .unwrap();
+    assert_eq!(r.status, Status::Optimal, "{}", p.describe());
+    r.objective.unwrap()
+}
+
+fn hardest(n: usize, c: u32, m: Minimality, s: Symmetry) -> AlienTiles {
+    let mut p = AlienTiles::new(n, c, Task::Hardest).unwrap();
+    p.minimality = m;
+    p.symmetry = s;
+    p
+}
+
+fn bench_hardest_4x4(cr: &mut Criterion) {
+    let mut g = cr.benchmark_group("alien-tiles hardest 4x4 c=3");
+    g.sample_size(10);
+    for m in Minimality::ALL {
+        for s in Symmetry::ALL {
+            let p = hardest(4, 3, m, s);
+            g.bench_function(format!("minimality={m} symmetry={s}"), |b| {
+                b.iter(|| assert_eq!(optimum(&p), 10))
+            });
+        }
+    }
+    g.finish();
+}
+
+fn bench_largest(cr: &mut Criterion) {
+    let mut g = cr.benchmark_group("alien-tiles largest proven");
+    g.sample_size(10);
+    // the largest hardest-goal instances of the README table solved in seconds
+    for (n, c, want) in LARGEST {
+        let p = hardest(n, c, Minimality::Eager, Symmetry::DoubleLex);
+        g.bench_function(format!("hardest n={n} c={c}"), |b| {
+            b.iter(|| assert_eq!(optimum(&p), want))
+        });
+    }
+    // the largest non-trivial cell proven: 7×7, c = 2 (lazy minimality)
+    let p = hardest(7, 2, Minimality::Lazy, Symmetry::DoubleLex);
+    g.bench_function("hardest n=7 c=2 lazy", |b| {
+        b.iter(|| assert_eq!(optimum(&p), 17))
+    });
+    let goal = Grid::read(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/instances/alien-tiles/7x7-4-goal.txt"
+        )
+        .as_ref(),
+        7,
+        4,
+    )
+    .unwrap();
+    let mut p = AlienTiles::new(
+        7,
+        4,
+        Task::Play {
+            start: Grid::zeros(7),
+            goal,
+        },
+    )
+    .unwrap();
+    p.goal_encoding = GoalEncoding::Kernel;
+    g.bench_function("play 7x7 c=4 encoding=kernel", |b| {
+        b.iter(|| assert_eq!(optimum(&p), 47))
+    });
+    g.finish();
+}
+
+/// (n, c, hardest clicks), from the README table.
+const LARGEST: [(usize, u32, i64); 4] = [(5, 2, 8), (5, 3, 24), (4, 6, 36), (4, 7, 45)];
+
+criterion_group!(benches, bench_hardest_4x4, bench_largest);
+criterion_main!(benches);

@@ -1,0 +1,484 @@
+//! Alien Tiles (CSPLib problem 027): play a position with the fewest clicks,
+//! or find the hardest goal state, after Gent, Linton & Smith, "Symmetry
+//! breaking in the Alien Tiles puzzle" (APES-22-2000).
+//!
+//! - [`model`]: boards, click matrices, the click map over Z_c;
+//! - [`zmod`]: linear algebra over Z_c (kernel of the click map, solving);
+//! - [`encode`]: the CNF (goal constraints, minimality constraints);
+//! - [`symmetry`]: the board's symmetry group and canonical forms;
+//! - [`check`]: the independent checker (replay, brute-force minimality);
+//! - [`reference`]: brute force over all click matrices, for tiny sizes;
+//! - [`cli`]: `puzzlesat solve alien-tiles`.
+
+/// `ALL`, `name()`, `Display` and `FromStr` of an option enum (a CLI flag's
+/// values), from its variants' option names.
+macro_rules! option_enum {
+    (@one $v:ident) => { 1 };
+    ($ty:ident, $what:literal, { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            /// Every variant.
+            pub const ALL: [$ty; 0 $(+ option_enum!(@one $variant))+] = [$($ty::$variant),+];
+            /// The option name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name),+
+                }
+            }
+        }
+
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl std::str::FromStr for $ty {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                Self::ALL.into_iter().find(|e| e.name() == s).ok_or_else(|| {
+                    let names: Vec<&str> = Self::ALL.iter().map(|e| e.name()).collect();
+                    format!("unknown {} '{s}' (expected one of: {})", $what, names.join(", "))
+                })
+            }
+        }
+    };
+}
+
+pub mod check;
+pub mod cli;
+pub mod encode;
+pub mod model;
+pub mod reference;
+pub mod symmetry;
+pub mod zmod;
+
+use std::cell::Cell;
+
+use anyhow::{bail, ensure};
+use puzzlesat_encodings::card::CardEncoding;
+use puzzlesat_encodings::int::{self, IntVar};
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit};
+use serde::Serialize;
+
+use crate::drive::{Objective, Sense};
+use crate::puzzle::{Encoded, Puzzle};
+use encode::GoalEncoding;
+use model::Grid;
+use symmetry::Symmetry;
+use zmod::Kernel;
+
+/// `puzzlesat list` entry.
+pub const ABOUT: &str = "alien-tiles: n×n board, c colours in a cycle; a click advances its row and column (Gent, Linton & Smith 2000, CSPLib 027)
+  solve alien-tiles -n N -c C --goal FILE [--start FILE]   fewest clicks reaching a goal, or unreachable (proven)
+  solve alien-tiles -n N -c C --hardest [--all]             the goal needing the most clicks (minimal click matrices)
+  options: --encoding kernel|sums (play, default kernel), --minimality eager|lazy (default eager), --symmetry none|double-lex|generators|full (default none), --card totalizer|seq-counter|card-network, --redundant none|disjoint-cuts (default disjoint-cuts)";
+
+/// Kernels up to this size are enumerated (lazy minimality, the checker).
+pub const ENUMERATE_LIMIT: u64 = 1 << 24;
+/// The disjoint-cut bound looks at the cuts of kernels up to this size (it
+/// keeps them all in memory to sort them).
+pub const CUT_BOUND_LIMIT: u64 = 1 << 17;
+/// Eager minimality posts one constraint per kernel element, up to this many.
+pub const EAGER_LIMIT: u64 = 1 << 20;
+
+/// How the minimality constraints of `--hardest` are added (`--minimality`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Minimality {
+    /// one cardinality constraint per non-zero kernel element, up front
+    #[default]
+    Eager,
+    /// only the constraint of the kernel element that most lowers each
+    /// candidate's total, added when the candidate violates it
+    Lazy,
+}
+
+/// Redundant constraints of `--hardest` (`--redundant`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Redundant {
+    /// none
+    None,
+    /// an upper bound on the clicks from disjoint minimality constraints
+    /// (see `AlienTiles::encode_disjoint_cut_bound`)
+    #[default]
+    DisjointCuts,
+}
+
+option_enum!(Minimality, "minimality mode", { Eager => "eager", Lazy => "lazy" });
+option_enum!(Redundant, "redundant constraint", { None => "none", DisjointCuts => "disjoint-cuts" });
+
+/// What to solve.
+#[derive(Clone, Debug)]
+pub enum Task {
+    /// fewest clicks from `start` to `goal`
+    Play {
+        /// the board before clicking
+        start: Grid,
+        /// the board to reach
+        goal: Grid,
+    },
+    /// the most clicks any goal needs: maximise over click matrices minimal
+    /// for their goal (start all zero)
+    Hardest,
+}
+
+/// An Alien Tiles instance with its encoding options.
+#[derive(Debug)]
+pub struct AlienTiles {
+    /// board side
+    pub n: usize,
+    /// number of colours
+    pub c: u32,
+    /// play or hardest
+    pub task: Task,
+    /// eager or lazy minimality constraints (hardest)
+    pub minimality: Minimality,
+    /// symmetry breaking (hardest)
+    pub symmetry: Symmetry,
+    /// cardinality encoding of the minimality constraints
+    pub card: CardEncoding,
+    /// how play constrains the board reached
+    pub goal_encoding: GoalEncoding,
+    /// redundant constraints (hardest)
+    pub redundant: Redundant,
+    kernel: Kernel,
+    lazy_cuts: Cell<u64>,
+    cut_bound: Cell<Option<u64>>,
+}
+
+/// The variable map: the click counts, row-major.
+#[derive(Debug)]
+pub struct TilesMap {
+    xs: Vec<IntVar>,
+}
+
+/// A click matrix with the board it reaches.
+#[derive(Clone, Debug, Serialize)]
+pub struct TilesSolution {
+    /// how often each cell is clicked
+    pub clicks: Grid,
+    /// number of clicks
+    pub total: u32,
+    /// the board reached from the start
+    pub goal: Grid,
+    /// true if minimality was confirmed by enumerating the kernel coset
+    pub minimality_checked: bool,
+}
+
+impl AlienTiles {
+    /// An instance (computes the kernel of the click map).
+    pub fn new(n: usize, c: u32, task: Task) -> anyhow::Result<Self> {
+        ensure!(
+            (1..=12).contains(&n),
+            "the board side n must be in 1..=12, not {n}"
+        );
+        ensure!(
+            (2..=64).contains(&c),
+            "the number of colours c must be in 2..=64, not {c}"
+        );
+        if let Task::Play { start, goal } = &task {
+            ensure!(
+                start.n == n && goal.n == n,
+                "start and goal must be {n}×{n} boards"
+            );
+        }
+        let kernel = Kernel::of(&model::click_map(n, c));
+        Ok(AlienTiles {
+            n,
+            c,
+            task,
+            minimality: Minimality::Eager,
+            symmetry: Symmetry::None,
+            card: CardEncoding::Totalizer,
+            goal_encoding: GoalEncoding::Kernel,
+            redundant: Redundant::DisjointCuts,
+            kernel,
+            lazy_cuts: Cell::new(0),
+            cut_bound: Cell::new(None),
+        })
+    }
+
+    /// The kernel of the click map: click matrices that change nothing.
+    pub fn kernel(&self) -> &Kernel {
+        &self.kernel
+    }
+
+    /// Minimality constraints added lazily so far.
+    pub fn lazy_cuts(&self) -> u64 {
+        self.lazy_cuts.get()
+    }
+
+    /// The start board (all zero for `--hardest`).
+    pub fn start(&self) -> Grid {
+        match &self.task {
+            Task::Play { start, .. } => start.clone(),
+            Task::Hardest => Grid::zeros(self.n),
+        }
+    }
+
+    fn kernel_enumerable(&self) -> bool {
+        self.kernel.size().is_some_and(|s| s <= ENUMERATE_LIMIT)
+    }
+
+    /// Hardest: the minimality constraints, eagerly (one per non-zero kernel
+    /// element; identical ones once).
+    fn encode_minimality_eager(&self, cnf: &mut Cnf, xs: &[IntVar]) -> anyhow::Result<()> {
+        let size = self.kernel.size().unwrap_or(u64::MAX);
+        if size > EAGER_LIMIT {
+            bail!("the kernel has {size} elements, too many for eager minimality constraints (limit {EAGER_LIMIT}): use --minimality lazy");
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut result = Ok(());
+        self.kernel.for_each(self.n * self.n, |z| {
+            if let Some((mut lits, k)) = encode::minimality_cut(xs, z, self.c) {
+                lits.sort();
+                if seen.insert((lits.clone(), k)) {
+                    if let Err(e) = puzzlesat_encodings::card::at_most(cnf, &lits, k, self.card) {
+                        result = Err(e);
+                        return false;
+                    }
+                }
+            }
+            true
+        });
+        Ok(result?)
+    }
+
+    /// Hardest, redundant: an upper bound on the clicks implied by the
+    /// minimality constraints. Minimality constraints with pairwise disjoint
+    /// literal sets bound their literals' sum by the sum of their bounds;
+    /// every other order literal counts at most 1. With the sets picked
+    /// greedily (lowest bound per literal first), `Σ x ≤ B = Σ k_z + uncovered`.
+    /// When the kernel holds the multiples of the all-ones matrix
+    /// (c | 2n−1), the cuts of `a·J` are exactly the levels `[x ≥ c−a]` and
+    /// `B = Σ_a ⌊a·n²/c⌋`, the optimum in those cases of the table — a
+    /// counting argument CDCL does not find by itself.
+    ///
+    /// To make the bound usable by the optimiser, the clicks are summed into
+    /// one order-encoded integer `s = Σ x_ij` (totalizer merge, `int::sum`),
+    /// `s ≤ B` is a unit, and the objective is `[s ≥ 1] + … + [s ≥ B]`: a
+    /// target above `B` is then refused without a solver call. Returns the
+    /// objective literals.
+    fn encode_disjoint_cut_bound(&self, cnf: &mut Cnf, xs: &[IntVar]) -> Vec<Lit> {
+        let total = int::sum(cnf, &xs.iter().collect::<Vec<_>>());
+        let all: Vec<Lit> = xs
+            .iter()
+            .flat_map(|x| x.order_lits().iter().copied())
+            .collect();
+        let mut bound = all.len();
+        if self.kernel.size().is_some_and(|s| s <= CUT_BOUND_LIMIT) {
+            let mut cuts: Vec<(Vec<Lit>, usize)> = vec![];
+            self.kernel.for_each(self.n * self.n, |z| {
+                if let Some(cut) = encode::minimality_cut(xs, z, self.c) {
+                    cuts.push(cut);
+                }
+                true
+            });
+            // lowest bound per literal first, larger sets first on ties
+            cuts.sort_by(|(a, ka), (b, kb)| {
+                (ka * b.len())
+                    .cmp(&(kb * a.len()))
+                    .then(b.len().cmp(&a.len()))
+            });
+            let mut covered = std::collections::HashSet::new();
+            let mut sum = 0;
+            for (lits, k) in &cuts {
+                if lits.iter().all(|l| !covered.contains(l)) {
+                    covered.extend(lits.iter().copied());
+                    sum += k;
+                }
+            }
+            bound = sum + all.len() - covered.len();
+        }
+        total.post_le(cnf, bound as i64);
+        self.cut_bound.set(Some(bound as u64));
+        total.order_lits()[..bound.min(total.order_lits().len())].to_vec()
+    }
+
+    /// The redundant bound posted by `--redundant disjoint-cuts`, if any.
+    pub fn cut_bound(&self) -> Option<u64> {
+        self.cut_bound.get()
+    }
+
+    fn clicks_of(&self, map: &TilesMap, model: &Assignment) -> Grid {
+        Grid {
+            n: self.n,
+            cells: map.xs.iter().map(|x| x.value(model) as u32).collect(),
+        }
+    }
+}
+
+impl Puzzle for AlienTiles {
+    type Solution = TilesSolution;
+    type Map = TilesMap;
+
+    fn describe(&self) -> String {
+        match &self.task {
+            Task::Play { .. } => format!(
+                "alien-tiles n={} c={} play encoding={}",
+                self.n, self.c, self.goal_encoding
+            ),
+            Task::Hardest => format!(
+                "alien-tiles n={} c={} hardest minimality={} symmetry={} card={} redundant={}",
+                self.n, self.c, self.minimality, self.symmetry, self.card, self.redundant
+            ),
+        }
+    }
+
+    fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<TilesMap>> {
+        let (n, c) = (self.n, self.c);
+        // variables
+        let mut xs = encode::click_vars(cnf, n, c);
+        // rules
+        let sense = match &self.task {
+            Task::Play { start, goal } => {
+                let delta = model::sub_mod(goal, start, c);
+                match self.goal_encoding {
+                    GoalEncoding::Sums => encode::encode_goal(cnf, &mut xs, n, c, &delta),
+                    GoalEncoding::Kernel => {
+                        let x0 = zmod::solve(&model::click_map(n, c), &delta.cells);
+                        encode::encode_goal_kernel(cnf, &mut xs, c, x0.as_deref(), &self.kernel)
+                    }
+                }
+                Sense::Minimize
+            }
+            Task::Hardest => {
+                if self.minimality == Minimality::Eager {
+                    self.encode_minimality_eager(cnf, &xs)?;
+                } else {
+                    if !self.kernel_enumerable() {
+                        bail!("the kernel has more than {ENUMERATE_LIMIT} elements: too many to search for violated minimality constraints");
+                    }
+                    // the cuts are posted later: make sure the encoder exists now
+                    puzzlesat_encodings::card::Card::new(self.card, &[])?;
+                }
+                Sense::Maximize
+            }
+        };
+        // symmetry breaking (hardest only: a goal board is not symmetric)
+        if matches!(self.task, Task::Hardest) {
+            symmetry::post(cnf, &xs, n, c, self.symmetry)?;
+        }
+        // objective: the number of clicks, Σ_ij Σ_v [x_ij ≥ v]
+        let primary: Vec<_> = xs
+            .iter()
+            .flat_map(|x| x.order_lits().iter().copied())
+            .collect();
+        let names = xs
+            .iter()
+            .enumerate()
+            .flat_map(|(p, x)| {
+                x.order_lits()
+                    .iter()
+                    .enumerate()
+                    .map(move |(v, &l)| (format!("x[{}][{}]>={}", p / n, p % n, v + 1), l))
+            })
+            .collect();
+        let objective_lits = match (&self.task, self.redundant) {
+            (Task::Hardest, Redundant::DisjointCuts) => self.encode_disjoint_cut_bound(cnf, &xs),
+            _ => primary.clone(),
+        };
+        let objective = Objective {
+            sense,
+            terms: objective_lits.iter().map(|&l| (l, 1)).collect(),
+            offset: 0,
+        };
+        Ok(Encoded {
+            map: TilesMap { xs },
+            objective: Some(objective),
+            primary,
+            names,
+        })
+    }
+
+    fn decode(&self, map: &TilesMap, model: &Assignment) -> TilesSolution {
+        let clicks = self.clicks_of(map, model);
+        let goal = model::add_mod(&self.start(), &model::effect(&clicks, self.c), self.c);
+        TilesSolution {
+            total: clicks.total(),
+            clicks,
+            goal,
+            minimality_checked: self.kernel_enumerable(),
+        }
+    }
+
+    fn check(&self, sol: &TilesSolution) -> Result<(), String> {
+        if let Task::Play { goal, .. } = &self.task {
+            if &sol.goal != goal {
+                return Err("the solution claims another goal".into());
+            }
+        }
+        if sol.total != sol.clicks.total() {
+            return Err(format!(
+                "total {} is not the number of clicks {}",
+                sol.total,
+                sol.clicks.total()
+            ));
+        }
+        let checked = check::check_clicks(
+            &self.start(),
+            &sol.goal,
+            &sol.clicks,
+            self.c,
+            &self.kernel,
+            ENUMERATE_LIMIT,
+        )?;
+        if checked != sol.minimality_checked {
+            return Err("minimality check status differs".into());
+        }
+        Ok(())
+    }
+
+    fn render(&self, sol: &TilesSolution) -> String {
+        let clicks = sol.clicks.render();
+        let goal = sol.goal.render();
+        let label = format!("clicks ({})", sol.total);
+        let width = (2 * self.n + 2).max(label.len() + 2);
+        let mut out = format!("{label:<width$}goal\n");
+        for (a, b) in clicks.lines().zip(goal.lines()) {
+            out.push_str(&format!("{a:<width$}{b}\n"));
+        }
+        if !sol.minimality_checked {
+            out.push_str("(kernel too large: minimality rests on the solver's UNSAT only)\n");
+        }
+        out.pop();
+        out
+    }
+
+    fn objective_of(&self, sol: &TilesSolution) -> Option<i64> {
+        Some(sol.total as i64)
+    }
+
+    fn separate<DB: ClauseDatabase>(
+        &self,
+        map: &TilesMap,
+        model: &Assignment,
+        db: &mut DB,
+    ) -> bool {
+        if !matches!(self.task, Task::Hardest) || self.minimality != Minimality::Lazy {
+            return false;
+        }
+        let x = self.clicks_of(map, model);
+        // the kernel element that most lowers the total
+        let c = self.c;
+        let (mut best_total, mut best_z) = (x.total(), None);
+        self.kernel.for_each(x.cells.len(), |z| {
+            let t: u32 = x.cells.iter().zip(z).map(|(a, b)| (a + b) % c).sum();
+            if t < best_total {
+                best_total = t;
+                best_z = Some(z.to_vec());
+            }
+            true
+        });
+        match best_z {
+            Some(z) => {
+                let (lits, k) =
+                    encode::minimality_cut(&map.xs, &z, c).expect("a violated cut is not trivial");
+                puzzlesat_encodings::card::at_most(db, &lits, k, self.card)
+                    .expect("checked at encode time");
+                self.lazy_cuts.set(self.lazy_cuts.get() + 1);
+                true
+            }
+            None => false,
+        }
+    }
+}

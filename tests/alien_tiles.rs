@@ -1,0 +1,497 @@
+//! Alien Tiles: the kernel of the click map, the hardest goal of Gent,
+//! Linton & Smith (APES-22-2000) and brute-force cross-checks of the CNF.
+
+use puzzlesat::puzzles::alien_tiles::check::{check_clicks, coset_minimum, replay};
+use puzzlesat::puzzles::alien_tiles::cli::census;
+use puzzlesat::puzzles::alien_tiles::encode::GoalEncoding;
+use puzzlesat::puzzles::alien_tiles::model::{click_map, effect, Grid};
+use puzzlesat::puzzles::alien_tiles::symmetry::{canonical, Symmetry};
+use puzzlesat::puzzles::alien_tiles::{
+    reference, zmod, AlienTiles, Minimality, Redundant, Task, TilesSolution,
+};
+use puzzlesat::run::{self, Report, RunOptions, Status};
+use puzzlesat::solver::Limits;
+
+/// Every click matrix changing nothing, by brute force.
+fn brute_kernel(n: usize, c: u32) -> Vec<Vec<u32>> {
+    let cells = n * n;
+    let mut out = vec![];
+    for code in 0..(c as u64).pow(cells as u32) {
+        let k = Grid {
+            n,
+            cells: (0..cells)
+                .map(|p| ((code / (c as u64).pow(p as u32)) % c as u64) as u32)
+                .collect(),
+        };
+        if effect(&k, c).cells.iter().all(|&v| v == 0) {
+            out.push(k.cells);
+        }
+    }
+    out
+}
+
+fn hardest(
+    n: usize,
+    c: u32,
+    minimality: Minimality,
+    symmetry: Symmetry,
+    all: bool,
+) -> Report<TilesSolution> {
+    let mut p = AlienTiles::new(n, c, Task::Hardest).unwrap();
+    p.minimality = minimality;
+    p.symmetry = symmetry;
+    let opts = RunOptions {
+        all,
+        ..Default::default()
+    };
+    run::run(&p, &opts, Limits::default(), &mut std::io::sink()).unwrap()
+}
+
+#[test]
+fn kernel_of_4x4_with_3_colours_has_729_elements() {
+    let k = zmod::Kernel::of(&click_map(4, 3));
+    assert_eq!(k.size(), Some(729));
+    let elems = k.elements(16);
+    let a = click_map(4, 3);
+    assert!(elems.iter().all(|z| a.mul_vec(z).iter().all(|&v| v == 0)));
+    let distinct: std::collections::HashSet<_> = elems.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        729,
+        "728 non-zero elements: the seed's 728 constraints"
+    );
+}
+
+#[test]
+fn kernel_matches_brute_force_for_small_boards() {
+    for (n, c) in [
+        (2, 2),
+        (2, 3),
+        (2, 4),
+        (2, 6),
+        (3, 2),
+        (3, 3),
+        (3, 4),
+        (3, 6),
+        (4, 2),
+    ] {
+        let mut want = brute_kernel(n, c);
+        let mut got = zmod::Kernel::of(&click_map(n, c)).elements(n * n);
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "n={n} c={c}");
+    }
+}
+
+#[test]
+fn replay_agrees_with_the_click_map() {
+    let k = Grid {
+        n: 3,
+        cells: vec![2, 0, 1, 0, 3, 1, 1, 0, 0],
+    };
+    assert_eq!(replay(&Grid::zeros(3), &k, 4), effect(&k, 4));
+}
+
+#[test]
+fn checker_rejects_wrong_and_non_minimal_clicks() {
+    let (n, c) = (4, 3);
+    let kernel = zmod::Kernel::of(&click_map(n, c));
+    let start = Grid::zeros(n);
+    // the seed's hardest solution and its goal
+    let best = Grid {
+        n,
+        cells: vec![0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 1, 2, 1, 1, 2],
+    };
+    let goal = effect(&best, c);
+    assert_eq!(
+        check_clicks(&start, &goal, &best, c, &kernel, 1 << 20),
+        Ok(true)
+    );
+    // the seed's kernel element: top row once, second row twice
+    let z = Grid {
+        n,
+        cells: vec![1, 1, 1, 1, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0],
+    };
+    let worse = puzzlesat::puzzles::alien_tiles::model::add_mod(&best, &z, c);
+    let e = check_clicks(&start, &goal, &worse, c, &kernel, 1 << 20).unwrap_err();
+    assert!(e.contains("not minimal"), "{e}");
+    let mut wrong = best.clone();
+    wrong.cells[0] = 1;
+    assert!(check_clicks(&start, &goal, &wrong, c, &kernel, 1 << 20)
+        .unwrap_err()
+        .contains("instead of the goal"));
+}
+
+#[test]
+fn hardest_4x4_with_3_colours_needs_10_clicks_in_every_mode() {
+    // (lazy without symmetry breaking is the slowest combination: it is timed
+    // in benches/alien_tiles.rs instead)
+    for m in Minimality::ALL {
+        for sym in Symmetry::ALL
+            .into_iter()
+            .filter(|&s| !(m == Minimality::Lazy && s == Symmetry::None))
+        {
+            let r = hardest(4, 3, m, sym, false);
+            assert_eq!(r.status, Status::Optimal, "{m} {sym}");
+            assert_eq!(r.objective, Some(10), "{m} {sym}");
+        }
+    }
+}
+
+#[test]
+fn optimal_4x4_with_3_colours_fall_into_19_classes() {
+    for sym in [Symmetry::Full, Symmetry::DoubleLex] {
+        let r = hardest(4, 3, Minimality::Eager, sym, true);
+        assert_eq!(r.status, Status::All);
+        let cs = census(&r.solutions, 3);
+        assert_eq!(cs.classes.len(), 19, "{sym}");
+        assert_eq!(cs.matrices, Some(11232), "{sym}");
+        assert_eq!(cs.goals, Some(168), "{sym}");
+        if sym == Symmetry::Full {
+            assert_eq!(
+                cs.enumerated, 19,
+                "full lex-leader keeps one matrix per class"
+            );
+        }
+    }
+}
+
+#[test]
+fn hardest_matches_brute_force_on_small_boards() {
+    for (n, c) in [(2, 2), (2, 3), (2, 5), (3, 2), (3, 3), (3, 4), (4, 2)] {
+        let want = reference::hardest(n, c);
+        let mut want_classes: Vec<Grid> = want.optimal.iter().map(canonical).collect();
+        want_classes.sort();
+        want_classes.dedup();
+        let modes = Symmetry::ALL
+            .iter()
+            .map(|&s| (Minimality::Eager, s))
+            .chain([
+                (Minimality::Lazy, Symmetry::None),
+                (Minimality::Lazy, Symmetry::Full),
+            ]);
+        for (m, sym) in modes {
+            let r = hardest(n, c, m, sym, true);
+            let what = format!("n={n} c={c} {m} {sym}");
+            assert_eq!(r.status, Status::All, "{what}");
+            assert_eq!(r.objective, Some(want.clicks as i64), "{what}");
+            let cs = census(&r.solutions, c);
+            assert_eq!(cs.classes, want_classes, "{what}");
+            assert_eq!(cs.goals, Some(want.goals), "{what}");
+            assert_eq!(cs.matrices, Some(want.optimal.len()), "{what}");
+            if sym == Symmetry::None {
+                let mut got: Vec<Grid> = r.solutions.iter().map(|s| s.clicks.clone()).collect();
+                got.sort();
+                let mut expected = want.optimal.clone();
+                expected.sort();
+                assert_eq!(got, expected, "{what}");
+            }
+            if sym == Symmetry::Full {
+                assert_eq!(cs.enumerated, want_classes.len(), "{what}");
+            }
+        }
+    }
+}
+
+fn play(start: &Grid, goal: &Grid, c: u32, enc: GoalEncoding) -> Report<TilesSolution> {
+    let mut p = AlienTiles::new(
+        goal.n,
+        c,
+        Task::Play {
+            start: start.clone(),
+            goal: goal.clone(),
+        },
+    )
+    .unwrap();
+    p.goal_encoding = enc;
+    run::run(
+        &p,
+        &RunOptions::default(),
+        Limits::default(),
+        &mut std::io::sink(),
+    )
+    .unwrap()
+}
+
+/// The fewest clicks from `start` to `goal` by linear algebra and brute
+/// force over the kernel coset (None: unreachable).
+fn fewest_by_algebra(start: &Grid, goal: &Grid, c: u32) -> Option<u32> {
+    let n = goal.n;
+    let delta = puzzlesat::puzzles::alien_tiles::model::sub_mod(goal, start, c);
+    let x0 = zmod::solve(&click_map(n, c), &delta.cells)?;
+    let kernel = zmod::Kernel::of(&click_map(n, c));
+    coset_minimum(&Grid { n, cells: x0 }, &kernel, 1 << 24).map(|(t, _)| t)
+}
+
+#[test]
+fn shipped_7x7_goal_with_4_colours_needs_47_clicks_proven() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/alien-tiles/");
+    let goal = Grid::read(format!("{dir}7x7-4-goal.txt").as_ref(), 7, 4).unwrap();
+    let r = play(&Grid::zeros(7), &goal, 4, GoalEncoding::Kernel);
+    assert_eq!(r.status, Status::Optimal);
+    assert_eq!(r.objective, Some(47));
+    assert_eq!(fewest_by_algebra(&Grid::zeros(7), &goal, 4), Some(47));
+    assert!(r.solutions[0].minimality_checked);
+    let bad = Grid::read(format!("{dir}7x7-4-unreachable.txt").as_ref(), 7, 4).unwrap();
+    for enc in GoalEncoding::ALL {
+        assert_eq!(
+            play(&Grid::zeros(7), &bad, 4, enc).status,
+            Status::Unsat,
+            "{enc}"
+        );
+    }
+    assert_eq!(fewest_by_algebra(&Grid::zeros(7), &bad, 4), None);
+}
+
+#[test]
+fn play_encodings_agree_with_algebra_and_brute_force() {
+    let mut seed = 12345u64;
+    let mut next = |m: u32| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 33) % m as u64) as u32
+    };
+    for (n, c) in [(2, 2), (3, 3), (3, 4), (4, 2), (4, 3), (4, 6), (5, 5)] {
+        let small = (c as u64).pow((n * n) as u32) <= 1 << 20;
+        let brute = small.then(|| {
+            // fewest clicks per reachable board, over every click matrix
+            let mut fewest = std::collections::HashMap::new();
+            for code in 0..(c as u64).pow((n * n) as u32) {
+                let k = Grid {
+                    n,
+                    cells: (0..n * n)
+                        .map(|p| ((code / (c as u64).pow(p as u32)) % c as u64) as u32)
+                        .collect(),
+                };
+                let e = fewest.entry(effect(&k, c)).or_insert(u32::MAX);
+                *e = (*e).min(k.total());
+            }
+            fewest
+        });
+        for _ in 0..3 {
+            let start = Grid {
+                n,
+                cells: (0..n * n).map(|_| next(c)).collect(),
+            };
+            let goal = Grid {
+                n,
+                cells: (0..n * n).map(|_| next(c)).collect(),
+            };
+            let want = fewest_by_algebra(&start, &goal, c);
+            if let Some(b) = &brute {
+                let delta = puzzlesat::puzzles::alien_tiles::model::sub_mod(&goal, &start, c);
+                assert_eq!(b.get(&delta).copied(), want, "n={n} c={c}");
+            }
+            for enc in GoalEncoding::ALL {
+                let r = play(&start, &goal, c, enc);
+                match want {
+                    Some(t) => {
+                        assert_eq!(r.status, Status::Optimal, "n={n} c={c} {enc}");
+                        assert_eq!(r.objective, Some(t as i64), "n={n} c={c} {enc}");
+                    }
+                    None => assert_eq!(r.status, Status::Unsat, "n={n} c={c} {enc}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_cardinality_encoding_gives_10_for_4x4_with_3_colours() {
+    for card in puzzlesat::encodings::card::CardEncoding::ALL {
+        let mut p = AlienTiles::new(4, 3, Task::Hardest).unwrap();
+        p.symmetry = Symmetry::DoubleLex;
+        p.card = card;
+        let r = run::run(
+            &p,
+            &RunOptions::default(),
+            Limits::default(),
+            &mut std::io::sink(),
+        )
+        .unwrap();
+        assert_eq!(
+            (r.status, r.objective),
+            (Status::Optimal, Some(10)),
+            "{card}"
+        );
+    }
+}
+
+fn cli(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn command_line_play_unreachable_census_and_errors() {
+    let goal = "instances/alien-tiles/7x7-4-goal.txt";
+    let (code, out, _) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "7",
+        "-c",
+        "4",
+        "--goal",
+        goal,
+        "-q",
+    ]);
+    assert_eq!(code, Some(10));
+    assert!(out.contains("optimal: 47 (proven"), "{out}");
+    let bad = "instances/alien-tiles/7x7-4-unreachable.txt";
+    let (code, out, _) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "7",
+        "-c",
+        "4",
+        "--goal",
+        bad,
+        "-q",
+    ]);
+    assert_eq!(code, Some(20));
+    assert!(out.contains("unreachable"), "{out}");
+    let (code, out, _) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "3",
+        "-c",
+        "3",
+        "--hardest",
+        "--symmetry",
+        "full",
+        "--all",
+        "-q",
+    ]);
+    assert_eq!(code, Some(10));
+    let want = reference::hardest(3, 3);
+    assert!(
+        out.contains(&format!(
+            "{} optimal click matrices in all",
+            want.optimal.len()
+        )),
+        "{out}"
+    );
+    // a goal of the wrong size: the error names the line
+    let (code, _, err) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "6",
+        "-c",
+        "4",
+        "--goal",
+        goal,
+        "-q",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("line 3: expected 6 values, found 7"), "{err}");
+    let (code, _, err) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "3",
+        "--goal",
+        goal,
+        "--symmetry",
+        "full",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--symmetry applies to --hardest"), "{err}");
+}
+
+#[test]
+fn disjoint_cut_bound_is_sound_and_optional() {
+    // the bound never cuts off an optimum (brute force), and the encoding
+    // without it gives the same answers
+    for (n, c) in [(2, 3), (2, 7), (3, 4), (3, 5), (4, 2)] {
+        let want = reference::hardest(n, c);
+        for red in Redundant::ALL {
+            let mut p = AlienTiles::new(n, c, Task::Hardest).unwrap();
+            p.redundant = red;
+            p.symmetry = Symmetry::DoubleLex;
+            let r = run::run(
+                &p,
+                &RunOptions::default(),
+                Limits::default(),
+                &mut std::io::sink(),
+            )
+            .unwrap();
+            assert_eq!(
+                (r.status, r.objective),
+                (Status::Optimal, Some(want.clicks as i64)),
+                "n={n} c={c} {red}"
+            );
+            if red == Redundant::DisjointCuts {
+                assert!(p.cut_bound().unwrap() >= want.clicks as u64, "n={n} c={c}");
+            }
+        }
+    }
+    // c | 2n − 1: the kernel is the multiples of the all-ones matrix and the
+    // bound Σ_a ⌊a·n²/c⌋ is the optimum (4×4, c = 7: 45)
+    let p = AlienTiles::new(4, 7, Task::Hardest).unwrap();
+    let r = run::run(
+        &p,
+        &RunOptions::default(),
+        Limits::default(),
+        &mut std::io::sink(),
+    )
+    .unwrap();
+    assert_eq!(
+        (r.status, r.objective, p.cut_bound()),
+        (Status::Optimal, Some(45), Some(45))
+    );
+}
+
+#[test]
+fn core_lazy_hook_optimises_and_enumerates_with_added_constraints() {
+    use puzzlesat::drive::{enumerate_lazy, optimize_lazy, Objective, Sense, Strategy};
+    use puzzlesat::encodings::{ClauseDatabase, Cnf};
+    use puzzlesat::solver::{Session, SolverKind};
+    let mut cnf = Cnf::new();
+    let xs = cnf.fresh_lits(3);
+    // the lazily known constraint: not all three true
+    let separate = |m: &puzzlesat::encodings::Assignment, s: &mut Session| {
+        let violated = xs.iter().all(|&l| m.lit(l));
+        if violated {
+            s.add(&xs.iter().map(|&l| !l).collect::<Vec<_>>());
+        }
+        violated
+    };
+    let obj = Objective {
+        sense: Sense::Maximize,
+        terms: xs.iter().map(|&l| (l, 1)).collect(),
+        offset: 0,
+    };
+    let mut session = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
+    let opt = optimize_lazy(
+        &mut session,
+        &obj,
+        Default::default(),
+        Strategy::SatUnsat,
+        separate,
+        |_, _, _| {},
+    )
+    .unwrap();
+    assert_eq!((opt.value(), opt.proven), (Some(2), true));
+    let mut session = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
+    let e = enumerate_lazy(&mut session, &xs, &[], None, separate, |m| {
+        assert!(!xs.iter().all(|&l| m.lit(l)));
+        true
+    })
+    .unwrap();
+    assert_eq!((e.count, e.complete), (7, true));
+}
