@@ -116,14 +116,19 @@ impl Card {
         }
         match &mut self.inner {
             Inner::Totalizer(t) => {
-                db.with_rustsat(|col, vm| t.encode_ub(k..=k, col, vm)).expect("buffer");
+                db.with_rustsat(|col, vm| t.encode_ub(k..=k, col, vm))
+                    .expect("buffer");
                 t.enforce_ub(k).expect("encoded just above")
             }
         }
     }
 
     /// Assumptions enforcing `Σ ≥ k` (empty when trivially true).
-    pub fn at_least<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize) -> Result<Vec<Lit>, Infeasible> {
+    pub fn at_least<DB: ClauseDatabase>(
+        &mut self,
+        db: &mut DB,
+        k: usize,
+    ) -> Result<Vec<Lit>, Infeasible> {
         if k == 0 {
             return Ok(vec![]);
         }
@@ -132,7 +137,8 @@ impl Card {
         }
         match &mut self.inner {
             Inner::Totalizer(t) => {
-                db.with_rustsat(|col, vm| t.encode_lb(k..=k, col, vm)).expect("buffer");
+                db.with_rustsat(|col, vm| t.encode_lb(k..=k, col, vm))
+                    .expect("buffer");
                 t.enforce_lb(k).map_err(|_| Infeasible)
             }
         }
@@ -147,7 +153,12 @@ fn post_units<DB: ClauseDatabase>(db: &mut DB, r: Result<Vec<Lit>, Infeasible>) 
 }
 
 /// Posts `Σ lits ≤ k`.
-pub fn at_most<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: CardEncoding) -> Result<(), EncodeError> {
+pub fn at_most<DB: ClauseDatabase>(
+    db: &mut DB,
+    lits: &[Lit],
+    k: usize,
+    enc: CardEncoding,
+) -> Result<(), EncodeError> {
     let mut c = Card::new(enc, lits)?;
     let units = c.at_most(db, k);
     post_units(db, Ok(units));
@@ -155,7 +166,12 @@ pub fn at_most<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: Car
 }
 
 /// Posts `Σ lits ≥ k` (an empty clause if `k > lits.len()`).
-pub fn at_least<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: CardEncoding) -> Result<(), EncodeError> {
+pub fn at_least<DB: ClauseDatabase>(
+    db: &mut DB,
+    lits: &[Lit],
+    k: usize,
+    enc: CardEncoding,
+) -> Result<(), EncodeError> {
     let mut c = Card::new(enc, lits)?;
     let r = c.at_least(db, k);
     post_units(db, r);
@@ -163,7 +179,12 @@ pub fn at_least<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: Ca
 }
 
 /// Posts `Σ lits = k`.
-pub fn exactly<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: CardEncoding) -> Result<(), EncodeError> {
+pub fn exactly<DB: ClauseDatabase>(
+    db: &mut DB,
+    lits: &[Lit],
+    k: usize,
+    enc: CardEncoding,
+) -> Result<(), EncodeError> {
     let mut c = Card::new(enc, lits)?;
     let ub = c.at_most(db, k);
     post_units(db, Ok(ub));
@@ -171,4 +192,3 @@ pub fn exactly<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: Car
     post_units(db, lb);
     Ok(())
 }
-
