@@ -66,3 +66,39 @@ fn reference_reproduces_table_2() {
         );
     }
 }
+
+#[test]
+fn partitions_method_agrees_with_reference_and_table_2() {
+    use puzzlesat::puzzles::enigma::paper::table2_row;
+    use puzzlesat::puzzles::enigma::partitions::{solve_partitions, BoundKind};
+    use puzzlesat::solver::{Limits, SolverKind};
+    for n in 1..=30 {
+        let r = solve_partitions(
+            n,
+            BoundKind::Orbits,
+            true,
+            &SolverKind::Batsat,
+            Limits::default(),
+        )
+        .unwrap();
+        let reference = solve_reference(n).best;
+        match (&reference, n) {
+            (None, _) => assert_eq!(r.status, "unsat", "n = {n}"),
+            (Some((total, parts, _)), _) => {
+                assert_eq!(r.status, "optimal", "n = {n}");
+                assert_eq!(r.optimum, Some(*total), "n = {n}");
+                assert_eq!(r.partition.as_ref(), Some(parts), "n = {n}");
+                let board = r.board.as_ref().unwrap();
+                check_board(board).unwrap();
+                assert_eq!(board.total(), *total);
+            }
+        }
+        if let Some(row) = table2_row(n) {
+            assert_eq!(r.optimum, Some(row.optimum), "n = {n}");
+        }
+        eprintln!(
+            "n={n} {:?} calls {} explored {} {:.3}s",
+            r.optimum, r.sat_calls, r.explored, r.seconds
+        );
+    }
+}

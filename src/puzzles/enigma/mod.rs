@@ -7,4 +7,6 @@ pub mod brute;
 pub mod check;
 pub mod model;
 pub mod paper;
+pub mod partitions;
 pub mod reference;
+pub mod unary;
