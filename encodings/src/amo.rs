@@ -81,12 +81,8 @@ pub fn at_most_one<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], enc: AmoEncodi
         let r = match enc {
             AmoEncoding::Pairwise => unreachable!(),
             AmoEncoding::Ladder => am1::Ladder::from_iter(it).encode(col, vm),
-            AmoEncoding::Commander => {
-                am1::Commander::<4, am1::Pairwise>::from_iter(it).encode(col, vm)
-            }
-            AmoEncoding::Bimander => {
-                am1::Bimander::<4, am1::Pairwise>::from_iter(it).encode(col, vm)
-            }
+            AmoEncoding::Commander => am1::Commander::<4, am1::Pairwise>::from_iter(it).encode(col, vm),
+            AmoEncoding::Bimander => am1::Bimander::<4, am1::Pairwise>::from_iter(it).encode(col, vm),
             AmoEncoding::Bitwise => am1::Bitwise::from_iter(it).encode(col, vm),
         };
         r.expect("in-memory clause buffer cannot run out of memory")

@@ -183,28 +183,19 @@ mod tests {
         })
     }
 
-    fn check_reified<C: Reify>(
-        make: impl Fn(&[Lit]) -> C,
-        arity: usize,
-        truth: impl Fn(&[bool]) -> bool,
-    ) {
+    fn check_reified<C: Reify>(make: impl Fn(&[Lit]) -> C, arity: usize, truth: impl Fn(&[bool]) -> bool) {
         let mut cnf = Cnf::new();
         let xs = cnf.fresh_lits(arity);
         let r = cnf.fresh();
         make(&xs).reify(&mut cnf, r);
         for bits in 0u32..1 << arity {
             let vals: Vec<bool> = (0..arity).map(|i| bits >> i & 1 == 1).collect();
-            let mut fixed: Vec<(Lit, bool)> =
-                xs.iter().copied().zip(vals.iter().copied()).collect();
+            let mut fixed: Vec<(Lit, bool)> = xs.iter().copied().zip(vals.iter().copied()).collect();
             let expect = truth(&vals);
             fixed.push((r, expect));
             assert!(satisfiable_with(&cnf, &fixed), "{vals:?} with r = {expect}");
             fixed.last_mut().unwrap().1 = !expect;
-            assert!(
-                !satisfiable_with(&cnf, &fixed),
-                "{vals:?} with r = {}",
-                !expect
-            );
+            assert!(!satisfiable_with(&cnf, &fixed), "{vals:?} with r = {}", !expect);
         }
     }
 
@@ -213,11 +204,7 @@ mod tests {
         for n in 0..4 {
             check_reified(|x| And(x.to_vec()), n, |v| v.iter().all(|&b| b));
             check_reified(|x| Or(x.to_vec()), n, |v| v.iter().any(|&b| b));
-            check_reified(
-                |x| Xor(x.to_vec()),
-                n,
-                |v| v.iter().filter(|&&b| b).count() % 2 == 1,
-            );
+            check_reified(|x| Xor(x.to_vec()), n, |v| v.iter().filter(|&&b| b).count() % 2 == 1);
         }
         check_reified(|x| Implies(x[0], x[1]), 2, |v| !v[0] || v[1]);
         check_reified(|x| Equiv(x[0], x[1]), 2, |v| v[0] == v[1]);

@@ -116,19 +116,14 @@ impl Card {
         }
         match &mut self.inner {
             Inner::Totalizer(t) => {
-                db.with_rustsat(|col, vm| t.encode_ub(k..=k, col, vm))
-                    .expect("buffer");
+                db.with_rustsat(|col, vm| t.encode_ub(k..=k, col, vm)).expect("buffer");
                 t.enforce_ub(k).expect("encoded just above")
             }
         }
     }
 
     /// Assumptions enforcing `Σ ≥ k` (empty when trivially true).
-    pub fn at_least<DB: ClauseDatabase>(
-        &mut self,
-        db: &mut DB,
-        k: usize,
-    ) -> Result<Vec<Lit>, Infeasible> {
+    pub fn at_least<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize) -> Result<Vec<Lit>, Infeasible> {
         if k == 0 {
             return Ok(vec![]);
         }
@@ -137,8 +132,7 @@ impl Card {
         }
         match &mut self.inner {
             Inner::Totalizer(t) => {
-                db.with_rustsat(|col, vm| t.encode_lb(k..=k, col, vm))
-                    .expect("buffer");
+                db.with_rustsat(|col, vm| t.encode_lb(k..=k, col, vm)).expect("buffer");
                 t.enforce_lb(k).map_err(|_| Infeasible)
             }
         }
@@ -153,12 +147,7 @@ fn post_units<DB: ClauseDatabase>(db: &mut DB, r: Result<Vec<Lit>, Infeasible>) 
 }
 
 /// Posts `Σ lits ≤ k`.
-pub fn at_most<DB: ClauseDatabase>(
-    db: &mut DB,
-    lits: &[Lit],
-    k: usize,
-    enc: CardEncoding,
-) -> Result<(), EncodeError> {
+pub fn at_most<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: CardEncoding) -> Result<(), EncodeError> {
     let mut c = Card::new(enc, lits)?;
     let units = c.at_most(db, k);
     post_units(db, Ok(units));
@@ -166,12 +155,7 @@ pub fn at_most<DB: ClauseDatabase>(
 }
 
 /// Posts `Σ lits ≥ k` (an empty clause if `k > lits.len()`).
-pub fn at_least<DB: ClauseDatabase>(
-    db: &mut DB,
-    lits: &[Lit],
-    k: usize,
-    enc: CardEncoding,
-) -> Result<(), EncodeError> {
+pub fn at_least<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: CardEncoding) -> Result<(), EncodeError> {
     let mut c = Card::new(enc, lits)?;
     let r = c.at_least(db, k);
     post_units(db, r);
@@ -179,12 +163,7 @@ pub fn at_least<DB: ClauseDatabase>(
 }
 
 /// Posts `Σ lits = k`.
-pub fn exactly<DB: ClauseDatabase>(
-    db: &mut DB,
-    lits: &[Lit],
-    k: usize,
-    enc: CardEncoding,
-) -> Result<(), EncodeError> {
+pub fn exactly<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: CardEncoding) -> Result<(), EncodeError> {
     let mut c = Card::new(enc, lits)?;
     let ub = c.at_most(db, k);
     post_units(db, Ok(ub));
@@ -192,3 +171,4 @@ pub fn exactly<DB: ClauseDatabase>(
     post_units(db, lb);
     Ok(())
 }
+

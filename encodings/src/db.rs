@@ -42,6 +42,7 @@ pub struct Counts {
     pub literals: usize,
 }
 
+
 /// Fresh variables in, clauses out. Implemented by [`Cnf`] and by the solver
 /// session of the main crate, so an encoder never knows where its clauses go.
 pub trait ClauseDatabase: CollectClauses + ManageVars {
@@ -257,8 +258,6 @@ mod tests {
         assert!(cnf.n_vars() > 4);
         let next = cnf.fresh();
         // no clause may mention the variable handed out after the encoder ran
-        assert!(cnf
-            .clauses()
-            .all(|c| c.iter().all(|l| l.var() != next.var())));
+        assert!(cnf.clauses().all(|c| c.iter().all(|l| l.var() != next.var())));
     }
 }

@@ -57,9 +57,7 @@ impl FromStr for PbEncoding {
         Self::ALL
             .into_iter()
             .find(|e| e.name() == s)
-            .ok_or_else(|| {
-                format!("unknown pseudo-Boolean encoding '{s}' (expected one of: gte, adder, dpw)")
-            })
+            .ok_or_else(|| format!("unknown pseudo-Boolean encoding '{s}' (expected one of: gte, adder, dpw)"))
     }
 }
 
@@ -84,8 +82,7 @@ impl UpperEncoder {
         fn go<E: BoundUpper, DB: ClauseDatabase>(e: &mut E, db: &mut DB, k: usize) -> Vec<Lit> {
             // DPW enforces only bounds it can encode exactly; ask for the
             // coarse bound and keep the exact one (coarse_ub(k) == k for the others)
-            db.with_rustsat(|col, vm| e.encode_ub(k..=k, col, vm))
-                .expect("buffer");
+            db.with_rustsat(|col, vm| e.encode_ub(k..=k, col, vm)).expect("buffer");
             e.enforce_ub(k).expect("bound encoded just above")
         }
         match self {
@@ -140,11 +137,7 @@ impl Pb {
     }
 
     /// Assumptions enforcing `Σ ≥ k` (empty when trivially true).
-    pub fn at_least<DB: ClauseDatabase>(
-        &mut self,
-        db: &mut DB,
-        k: usize,
-    ) -> Result<Vec<Lit>, Infeasible> {
+    pub fn at_least<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize) -> Result<Vec<Lit>, Infeasible> {
         if k == 0 {
             return Ok(vec![]);
         }
@@ -174,12 +167,7 @@ pub fn at_most<DB: ClauseDatabase>(db: &mut DB, terms: &[(Lit, usize)], k: usize
 }
 
 /// Posts `Σ wᵢ·lᵢ ≥ k`.
-pub fn at_least<DB: ClauseDatabase>(
-    db: &mut DB,
-    terms: &[(Lit, usize)],
-    k: usize,
-    enc: PbEncoding,
-) {
+pub fn at_least<DB: ClauseDatabase>(db: &mut DB, terms: &[(Lit, usize)], k: usize, enc: PbEncoding) {
     let mut pb = Pb::new(enc, terms);
     let r = pb.at_least(db, k);
     post_units(db, r);

@@ -125,13 +125,7 @@ pub trait PuzzleCommand {
     /// `solve`
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode>;
     /// `dimacs`
-    fn dimacs(
-        &self,
-        common: &Common,
-        output: Option<&PathBuf>,
-        map: Option<&PathBuf>,
-        bound: Option<i64>,
-    ) -> anyhow::Result<ExitCode>;
+    fn dimacs(&self, common: &Common, output: Option<&PathBuf>, map: Option<&PathBuf>, bound: Option<i64>) -> anyhow::Result<ExitCode>;
     /// `decode`
     fn decode(&self, common: &Common, model: &PathBuf) -> anyhow::Result<ExitCode>;
 }
@@ -153,18 +147,9 @@ impl PuzzleCmd {
 pub const LIST: &[&str] = &[];
 
 /// What `solve` prints and returns for any puzzle.
-pub fn solve_generic<P: Puzzle>(
-    p: &P,
-    common: &Common,
-    all: bool,
-    limit: Option<u64>,
-) -> anyhow::Result<ExitCode> {
+pub fn solve_generic<P: Puzzle>(p: &P, common: &Common, all: bool, limit: Option<u64>) -> anyhow::Result<ExitCode> {
     let opts = common.run_options(all, limit);
-    let mut progress: Box<dyn Write> = if common.quiet {
-        Box::new(std::io::sink())
-    } else {
-        Box::new(std::io::stderr())
-    };
+    let mut progress: Box<dyn Write> = if common.quiet { Box::new(std::io::sink()) } else { Box::new(std::io::stderr()) };
     let report = run::run(p, &opts, common.limits(), &mut progress)?;
     let mut out = std::io::stdout().lock();
     if common.json {
@@ -194,9 +179,7 @@ pub fn dimacs_generic<P: Puzzle>(
     bound: Option<i64>,
 ) -> anyhow::Result<ExitCode> {
     let mut out: Box<dyn Write> = match output {
-        Some(path) => {
-            Box::new(File::create(path).with_context(|| format!("creating {}", path.display()))?)
-        }
+        Some(path) => Box::new(File::create(path).with_context(|| format!("creating {}", path.display()))?),
         None => Box::new(std::io::stdout().lock()),
     };
     let enc = run::export_dimacs(p, bound, common.objective_encoding, &mut out)?;
@@ -207,28 +190,18 @@ pub fn dimacs_generic<P: Puzzle>(
             .map(|(name, lit)| (name.clone(), serde_json::Value::from(lit.to_ipasir())))
             .collect();
         let doc = serde_json::json!({ "instance": p.describe(), "variables": names });
-        std::fs::write(path, serde_json::to_string_pretty(&doc)?)
-            .with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(path, serde_json::to_string_pretty(&doc)?).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `decode` for any puzzle.
-pub fn decode_generic<P: Puzzle>(
-    p: &P,
-    common: &Common,
-    model: &PathBuf,
-) -> anyhow::Result<ExitCode> {
-    let text =
-        std::fs::read_to_string(model).with_context(|| format!("reading {}", model.display()))?;
-    let (status, sol) =
-        run::decode_output(p, &text).with_context(|| format!("decoding {}", model.display()))?;
+pub fn decode_generic<P: Puzzle>(p: &P, common: &Common, model: &PathBuf) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(model).with_context(|| format!("reading {}", model.display()))?;
+    let (status, sol) = run::decode_output(p, &text).with_context(|| format!("decoding {}", model.display()))?;
     let mut out = std::io::stdout().lock();
     if common.json {
-        serde_json::to_writer(
-            &mut out,
-            &serde_json::json!({ "puzzle": p.describe(), "status": status, "solution": sol }),
-        )?;
+        serde_json::to_writer(&mut out, &serde_json::json!({ "puzzle": p.describe(), "status": status, "solution": sol }))?;
         writeln!(out)?;
     } else {
         match &sol {
@@ -257,14 +230,7 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Solve { puzzle } => puzzle.command().solve(common),
-        Command::Dimacs {
-            puzzle,
-            output,
-            map,
-            bound,
-        } => puzzle
-            .command()
-            .dimacs(common, output.as_ref(), map.as_ref(), *bound),
+        Command::Dimacs { puzzle, output, map, bound } => puzzle.command().dimacs(common, output.as_ref(), map.as_ref(), *bound),
         Command::Decode { puzzle, model } => puzzle.command().decode(common, model),
     }
 }

@@ -60,12 +60,8 @@ pub fn read_cnf(input: impl BufRead) -> Result<Cnf, DimacsError> {
             if f.len() != 4 || f[1] != "cnf" {
                 return Err(bad(format!("expected 'p cnf VARS CLAUSES', got '{t}'")));
             }
-            let v = f[2]
-                .parse()
-                .map_err(|_| bad(format!("bad variable count '{}'", f[2])))?;
-            let c = f[3]
-                .parse()
-                .map_err(|_| bad(format!("bad clause count '{}'", f[3])))?;
+            let v = f[2].parse().map_err(|_| bad(format!("bad variable count '{}'", f[2])))?;
+            let c = f[3].parse().map_err(|_| bad(format!("bad clause count '{}'", f[3])))?;
             header = Some((v, c));
             continue;
         }
@@ -73,17 +69,13 @@ pub fn read_cnf(input: impl BufRead) -> Result<Cnf, DimacsError> {
             return Err(bad("clause before the 'p cnf' line".into()));
         };
         for tok in t.split_whitespace() {
-            let x: i64 = tok
-                .parse()
-                .map_err(|_| bad(format!("'{tok}' is not an integer literal")))?;
+            let x: i64 = tok.parse().map_err(|_| bad(format!("'{tok}' is not an integer literal")))?;
             if x == 0 {
                 cnf.add(&clause);
                 clause.clear();
             } else {
                 if x.unsigned_abs() > u64::from(n_vars) {
-                    return Err(bad(format!(
-                        "literal {x} exceeds the declared {n_vars} variables"
-                    )));
+                    return Err(bad(format!("literal {x} exceeds the declared {n_vars} variables")));
                 }
                 clause.push(Lit::from_ipasir(x as i32).expect("non-zero, in range"));
             }

@@ -37,20 +37,13 @@ pub fn parse(text: &str, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
                 "UNKNOWN" | "INDETERMINATE" => "unknown",
                 other => return Err(bad(format!("unknown status '{other}'"))),
             });
-        } else if let Some(vs) = t
-            .strip_prefix("v ")
-            .or(if t == "v" { Some("") } else { None })
-        {
+        } else if let Some(vs) = t.strip_prefix("v ").or(if t == "v" { Some("") } else { None }) {
             for tok in vs.split_whitespace() {
-                let x: i64 = tok
-                    .parse()
-                    .map_err(|_| bad(format!("'{tok}' is not a literal")))?;
+                let x: i64 = tok.parse().map_err(|_| bad(format!("'{tok}' is not a literal")))?;
                 if x == 0 {
                     terminated = true;
                 } else if x.unsigned_abs() > u64::from(n_vars) {
-                    return Err(bad(format!(
-                        "literal {x} exceeds the formula's {n_vars} variables"
-                    )));
+                    return Err(bad(format!("literal {x} exceeds the formula's {n_vars} variables")));
                 } else {
                     lits.push(Lit::from_ipasir(x as i32).expect("in range"));
                 }
@@ -79,13 +72,7 @@ pub fn parse(text: &str, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
 /// Writes a model as `v` lines (at most 10 literals a line) ending in 0.
 pub fn write_model(out: &mut impl Write, a: &Assignment) -> std::io::Result<()> {
     let lits: Vec<i64> = (0..a.len())
-        .map(|i| {
-            if a.values()[i] {
-                i as i64 + 1
-            } else {
-                -(i as i64 + 1)
-            }
-        })
+        .map(|i| if a.values()[i] { i as i64 + 1 } else { -(i as i64 + 1) })
         .collect();
     for chunk in lits.chunks(10) {
         write!(out, "v")?;

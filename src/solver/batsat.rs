@@ -27,9 +27,7 @@ impl Backend for Batsat {
     }
     fn reserve(&mut self, n_vars: u32) {
         if n_vars > 0 {
-            self.solver
-                .reserve(Var::new(n_vars - 1))
-                .expect("batsat reserve");
+            self.solver.reserve(Var::new(n_vars - 1)).expect("batsat reserve");
         }
     }
     fn add_clause(&mut self, lits: &[Lit]) -> Result<(), SolverError> {

@@ -90,8 +90,7 @@ impl Limits {
     }
     /// Time left before the deadline (None: unlimited).
     pub fn remaining(&self) -> Option<Duration> {
-        self.deadline
-            .map(|d| d.saturating_duration_since(Instant::now()))
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
     }
 }
 
