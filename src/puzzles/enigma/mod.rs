@@ -69,10 +69,17 @@ impl EnigmaSolution {
         let p = check::check_board(&b)?;
         let images: Vec<usize> = p.images().iter().map(|&j| j + 1).collect();
         if images != self.permutation {
-            return Err(format!("the stated permutation {:?} is not the board's {}", self.permutation, p));
+            return Err(format!(
+                "the stated permutation {:?} is not the board's {}",
+                self.permutation, p
+            ));
         }
         if b.total() != self.total {
-            return Err(format!("the stated total {} is not the board's {}", self.total, b.total()));
+            return Err(format!(
+                "the stated total {} is not the board's {}",
+                self.total,
+                b.total()
+            ));
         }
         Ok(())
     }
@@ -120,20 +127,30 @@ impl Puzzle for Enigma {
 
     fn decode(&self, map: &BoardMap, model: &Assignment) -> EnigmaSolution {
         let n = map.n;
-        let rows: Vec<Vec<u32>> =
-            (0..n).map(|i| (0..n).map(|j| map.x[i * n + j].value(model) as u32).collect()).collect();
+        let rows: Vec<Vec<u32>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| map.x[i * n + j].value(model) as u32)
+                    .collect()
+            })
+            .collect();
         let board = Board::from_rows(rows);
         // the model's permutation (0 where a row of the matrix is empty: the
         // checker then reports the mismatch)
         let images: Vec<usize> = map
             .p
             .iter()
-            .map(|row| row.iter().position(|l| l.is_some_and(|l| model.lit(l))).map_or(0, |j| j + 1))
+            .map(|row| {
+                row.iter()
+                    .position(|l| l.is_some_and(|l| model.lit(l)))
+                    .map_or(0, |j| j + 1)
+            })
             .collect();
-        let mut sol = match Derangement::from_images(images.iter().map(|&j| j.saturating_sub(1)).collect()) {
-            Some(p) if !images.contains(&0) => EnigmaSolution::new(&board, &p),
-            _ => EnigmaSolution::new(&board, &Derangement::canonical(&[n])),
-        };
+        let mut sol =
+            match Derangement::from_images(images.iter().map(|&j| j.saturating_sub(1)).collect()) {
+                Some(p) if !images.contains(&0) => EnigmaSolution::new(&board, &p),
+                _ => EnigmaSolution::new(&board, &Derangement::canonical(&[n])),
+            };
         sol.permutation = images;
         sol
     }
