@@ -102,3 +102,144 @@ fn partitions_method_agrees_with_reference_and_table_2() {
         );
     }
 }
+
+mod board {
+    use puzzlesat::drive::enumerate;
+    use puzzlesat::encodings::{ClauseDatabase, Cnf};
+    use puzzlesat::puzzle::Puzzle;
+    use puzzlesat::puzzles::enigma::brute::brute_force;
+    use puzzlesat::puzzles::enigma::encode::{
+        encode_board, BoardOptions, Dominance, Redundant, Symmetry,
+    };
+    use puzzlesat::puzzles::enigma::Enigma;
+    use puzzlesat::run::{self, RunOptions, Status};
+    use puzzlesat::solver::{Limits, Session, SolverKind};
+
+    fn optimum(n: usize, opts: BoardOptions) -> (Status, Option<i64>) {
+        let p = Enigma { n, opts };
+        let r = run::run(
+            &p,
+            &RunOptions::default(),
+            Limits::default(),
+            &mut std::io::sink(),
+        )
+        .unwrap();
+        for s in &r.solutions {
+            p.check(s).unwrap();
+        }
+        (r.status, r.objective)
+    }
+
+    /// Every valid board from the plain CNF (no symmetry breaking, no
+    /// redundant or dominance constraints) = every board brute force finds.
+    #[test]
+    fn plain_cnf_has_exactly_the_brute_force_boards() {
+        for n in 1..=4 {
+            let mut cnf = Cnf::new();
+            let b = encode_board(&mut cnf, n, BoardOptions::NAIVE).unwrap();
+            let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+            let p = Enigma {
+                n,
+                opts: BoardOptions::NAIVE,
+            };
+            let mut best = 0;
+            let e = enumerate(&mut s, &b.primary, &[], None, |m| {
+                let sol = p.decode(&b.map, m);
+                p.check(&sol).unwrap();
+                best = best.max(sol.total);
+                true
+            })
+            .unwrap();
+            assert!(e.complete);
+            let brute = brute_force(n).unwrap();
+            assert_eq!(e.count, brute.count, "n = {n}");
+            assert_eq!(brute.best.map_or(0, |(t, _)| t), best, "n = {n}");
+            let _ = cnf.counts();
+        }
+    }
+
+    #[test]
+    fn every_option_set_proves_the_small_optima() {
+        let sets = [
+            BoardOptions::NAIVE,
+            BoardOptions {
+                symmetry: Symmetry::Cycles,
+                ..BoardOptions::NAIVE
+            },
+            BoardOptions {
+                redundant: Redundant {
+                    occ3: true,
+                    ubnval: false,
+                },
+                dominance: Dominance::Counts,
+                ..BoardOptions::NAIVE
+            },
+            BoardOptions::FULL,
+        ];
+        for opts in sets {
+            assert_eq!(optimum(1, opts), (Status::Unsat, None));
+            assert_eq!(optimum(2, opts), (Status::Unsat, None));
+            assert_eq!(optimum(3, opts), (Status::Optimal, Some(15)), "{opts:?}");
+            assert_eq!(optimum(4, opts), (Status::Optimal, Some(40)), "{opts:?}");
+        }
+    }
+
+    /// The full board CNF proves Table 2's optima up to n = 8, the real puzzle.
+    #[test]
+    fn full_board_cnf_proves_n_3_to_8() {
+        for (n, want) in [(5, 55), (6, 180), (7, 275), (8, 544)] {
+            assert_eq!(
+                optimum(n, BoardOptions::FULL),
+                (Status::Optimal, Some(want)),
+                "n = {n}"
+            );
+        }
+    }
+
+    /// dimacs (decision version: SAT at the optimum, UNSAT above it), and
+    /// dimacs → (an in-process solver writing SAT-competition output) →
+    /// decode gives back a checked board.
+    #[test]
+    fn dimacs_export_and_decode_round_trip() {
+        let p = Enigma {
+            n: 4,
+            opts: BoardOptions::FULL,
+        };
+        let mut buf = vec![];
+        run::export_dimacs(&p, Some(40), Default::default(), &mut buf).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert!(text.contains("decision: objective bound 40"));
+        let cnf = puzzlesat::io::dimacs::read_cnf(text.as_bytes()).unwrap();
+        let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+        assert_eq!(s.solve(&[]).unwrap(), puzzlesat::solver::Outcome::Sat);
+        // the plain CNF (no bound) for the decode round trip
+        let mut buf = vec![];
+        run::export_dimacs(&p, None, Default::default(), &mut buf).unwrap();
+        let cnf = puzzlesat::io::dimacs::read_cnf(&buf[..]).unwrap();
+        let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+        assert_eq!(s.solve(&[]).unwrap(), puzzlesat::solver::Outcome::Sat);
+        let m = s.model().unwrap();
+        let v: Vec<String> = (0..cnf.n_vars())
+            .map(|i| {
+                let l = puzzlesat::encodings::lit(i, false);
+                if m.lit(l) {
+                    format!("{}", i + 1)
+                } else {
+                    format!("-{}", i + 1)
+                }
+            })
+            .collect();
+        let out = format!("s SATISFIABLE\nv {} 0\n", v.join(" "));
+        let (status, sol) = run::decode_output(&p, &out).unwrap();
+        assert_eq!(status, Status::Sat);
+        let sol = sol.unwrap();
+        p.check(&sol).unwrap();
+        assert!(sol.total <= 40);
+        // total ≥ 41 is UNSAT
+        let mut buf = vec![];
+        run::export_dimacs(&p, Some(41), Default::default(), &mut buf).unwrap();
+        let cnf = puzzlesat::io::dimacs::read_cnf(&buf[..]).unwrap();
+        let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+        assert_eq!(s.solve(&[]).unwrap(), puzzlesat::solver::Outcome::Unsat);
+    }
+}
