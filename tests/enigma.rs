@@ -77,6 +77,7 @@ fn partitions_method_agrees_with_reference_and_table_2() {
             n,
             BoundKind::Orbits,
             true,
+            Default::default(),
             &SolverKind::Batsat,
             Limits::default(),
         )

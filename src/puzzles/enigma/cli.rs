@@ -224,6 +224,7 @@ pub fn run_structured(
                     n,
                     args.ub,
                     !args.no_warm_start,
+                    common.objective_encoding,
                     &common.solver,
                     common.limits(),
                 )?;

@@ -13,8 +13,11 @@
 //! - C12, the bound: with the cycles laid out in non-decreasing order, a
 //!   cycle of length ℓ ending at e (1-based) contributes e − ⌊ℓ/2⌋ to
 //!   UBNVAL (Property 4, Algorithm 3), i.e. `close_{e,e−ℓ+1}` has that
-//!   weight. Per row, the weight is a unary number; their sum is a
-//!   totalizer ([`super::unary`]) whose output `[UBNVAL ≥ V]` is asserted.
+//!   weight. Rather than summing these large weights, the constraint
+//!   UBNVAL ≥ V is posted as its *deficit* from the largest UBNVAL,
+//!   Σ deficit ≤ max − V ([`CycleMatrix::deficit_terms`]), a
+//!   pseudo-Boolean constraint with a small right-hand side (the
+//!   generalized totalizer stays tiny).
 //!
 //! Each model is scored exactly by Algorithm 1 on its permutation plus the
 //! distinct-rows check, its cycle type is blocked, and the bound is
@@ -27,15 +30,14 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
 
+use puzzlesat_encodings::pb::{Pb, PbEncoding};
 use puzzlesat_encodings::{amo, Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 use serde::Serialize;
 
 use super::model::{
-    best_for_cycle_type, count_partitions_without_ones, max_ubnval, values_needed, Board,
-    Derangement,
+    best_for_cycle_type, count_partitions_without_ones, values_needed, Board, Derangement,
 };
-use super::unary::{unary_sum, Directions};
 use crate::solver::{Limits, Outcome, Session, SolverError, SolverKind};
 
 /// Which bound on the total a cycle type must beat.
@@ -173,6 +175,40 @@ impl CycleMatrix {
         }
         leaves
     }
+    /// `best_tail[s]`: the largest contribution (Σ e − ⌊ℓ/2⌋) of cycles
+    /// tiling the positions `s..n` (0-based) with lengths ≥ 2 in any order,
+    /// None if they cannot be tiled (a single position left).
+    pub fn best_tail(n: usize) -> Vec<Option<usize>> {
+        let mut b = vec![None; n + 1];
+        b[n] = Some(0);
+        for s in (0..n).rev() {
+            b[s] = (s + 1..n)
+                .filter_map(|i| b[i + 1].map(|t| Self::weight(i, s) + t))
+                .max();
+        }
+        b
+    }
+    /// The UBNVAL *deficit* terms: `close[i][s]` weighs
+    /// `best_tail[s] − weight(i, s) − best_tail[i+1]` (≥ 0 by the maximum).
+    /// Along the cycles of any model the terms telescope, so
+    /// Σ deficit = best_tail[0] − UBNVAL, and "UBNVAL ≥ V" is the small
+    /// pseudo-Boolean constraint Σ deficit ≤ best_tail[0] − V. (Literals that
+    /// leave a single position untileable are false in every model: weight 0.)
+    pub fn deficit_terms(&self) -> Vec<(Lit, usize)> {
+        let b = Self::best_tail(self.n);
+        let mut terms = vec![];
+        for (i, row) in self.close.iter().enumerate() {
+            for (s, &c) in row.iter().enumerate() {
+                if let (Some(head), Some(tail)) = (b[s], b[i + 1]) {
+                    let g = head - Self::weight(i, s) - tail;
+                    if g > 0 {
+                        terms.push((c, g));
+                    }
+                }
+            }
+        }
+        terms
+    }
     /// Assumptions selecting {2, …, 2} (n even) or {2, …, 2, 3} (n odd).
     pub fn all_twos(&self) -> Vec<Lit> {
         let n = self.n;
@@ -255,15 +291,16 @@ pub fn solve_partitions(
     n: usize,
     bound: BoundKind,
     warm_start: bool,
+    pb_encoding: PbEncoding,
     solver: &SolverKind,
     limits: Limits,
 ) -> Result<PartitionsResult, SolverError> {
     let t = Instant::now();
     let mut cnf = Cnf::new();
     let m = CycleMatrix::encode(&mut cnf, n);
-    let cap = max_ubnval(n);
-    let leaves = m.ubnval_leaves(&mut cnf);
-    let ubnval_ge = unary_sum(&mut cnf, &leaves, cap, Directions::DOWN);
+    // C12 as a deficit bound: Σ deficit ≤ best − V, tightened by units
+    let best_ubnval = CycleMatrix::best_tail(n)[0].unwrap_or(0);
+    let mut deficit = Pb::new(pb_encoding, &m.deficit_terms());
     let counts = cnf.counts();
     let mut session = Session::new(solver, &cnf, limits)?;
     drop(cnf);
@@ -290,7 +327,11 @@ pub fn solve_partitions(
                         best = Some((total, parts, board, p));
                         // C12 tightened: UBNVAL ≥ the values a better total needs
                         match bound.values_needed(n, total) {
-                            Some(v) if v <= ubnval_ge.len() => session.add(&[ubnval_ge[v - 1]]),
+                            Some(v) if v <= best_ubnval => {
+                                for l in deficit.at_most(&mut session, best_ubnval - v) {
+                                    session.add(&[l]);
+                                }
+                            }
                             _ => session.add(&[]),
                         }
                     }
@@ -328,7 +369,8 @@ pub fn solve_partitions(
 mod tests {
     use super::*;
     use crate::drive::enumerate;
-    use crate::puzzles::enigma::model::partitions_without_ones;
+    use crate::puzzles::enigma::model::{max_ubnval, partitions_without_ones, ubnval};
+    use crate::puzzles::enigma::unary::{unary_sum, Directions};
 
     #[test]
     fn one_model_per_cycle_type() {
@@ -356,7 +398,6 @@ mod tests {
 
     #[test]
     fn ubnval_sum_reads_property_4() {
-        use crate::puzzles::enigma::model::ubnval;
         let n = 9;
         for parts in partitions_without_ones(n) {
             let mut cnf = Cnf::new();
@@ -374,6 +415,16 @@ mod tests {
             let a = s.model().unwrap();
             let got = out.iter().filter(|&&l| a.lit(l)).count();
             assert_eq!(got, ubnval(&parts), "{parts:?}");
+            let deficit: usize = m
+                .deficit_terms()
+                .iter()
+                .filter(|(l, _)| a.lit(*l))
+                .map(|(_, w)| w)
+                .sum();
+            // the best tiling ignores the order of lengths: at least max UBNVAL
+            let best = CycleMatrix::best_tail(n)[0].unwrap();
+            assert!(best >= max_ubnval(n));
+            assert_eq!(deficit, best - ubnval(&parts), "{parts:?}");
         }
     }
 }
