@@ -21,8 +21,9 @@ use super::{Enigma, EnigmaSolution};
 use crate::cli::{decode_generic, dimacs_generic, exit_code, solve_generic, Common, PuzzleCommand};
 use crate::run::{self, Status};
 
-/// Largest n for the board CNF (n = 20 already has 100 values × 400 cells).
-pub const BOARD_MAX_N: usize = 20;
+/// Largest n for the board CNF (its objective totalizer over the occurrence
+/// counters needs several GiB from n = 12 on).
+pub const BOARD_MAX_N: usize = 12;
 /// Largest n for the partitions method (its UBNVAL totalizer grows as n⁴).
 pub const PARTITIONS_MAX_N: usize = 100;
 /// Largest n for the reference search.
