@@ -77,19 +77,16 @@ pub fn brute_force(n: usize) -> Result<BruteForce, String> {
     };
     for sigma in derangements(n) {
         let mut parent: Vec<usize> = (0..n * n).collect();
-        for j in 0..n {
+        for (j, &sj) in sigma.iter().enumerate() {
             for k in 0..n {
                 // column j equals row σ(j): cell (k, j) = cell (σ(j), k)
-                let (a, b) = (
-                    find(&mut parent, k * n + j),
-                    find(&mut parent, sigma[j] * n + k),
-                );
+                let (a, b) = (find(&mut parent, k * n + j), find(&mut parent, sj * n + k));
                 parent[a] = b;
             }
         }
         let mut class_of = vec![usize::MAX; n * n];
         let mut roots = vec![];
-        for c in 0..n * n {
+        for (c, class) in class_of.iter_mut().enumerate() {
             let r = find(&mut parent, c);
             let idx = match roots.iter().position(|&x| x == r) {
                 Some(i) => i,
@@ -98,7 +95,7 @@ pub fn brute_force(n: usize) -> Result<BruteForce, String> {
                     roots.len() - 1
                 }
             };
-            class_of[c] = idx;
+            *class = idx;
         }
         let m = roots.len();
         // every map classes → 1..=m; keep those onto an initial segment

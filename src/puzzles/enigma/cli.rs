@@ -13,7 +13,7 @@ use anyhow::bail;
 use serde::Serialize;
 
 use super::encode::{BoardOptions, Dominance, Redundant, Symmetry};
-use super::model::{partition_string, Derangement, MIN_N};
+use super::model::{partition_compact, Derangement, MIN_N};
 use super::paper::table2_row;
 use super::partitions::{solve_partitions, BoundKind};
 use super::reference::solve_reference;
@@ -374,7 +374,7 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
                     partition: report
                         .solutions
                         .first()
-                        .map(|s| partition_string(&s.partition)),
+                        .map(|s| partition_compact(&s.partition)),
                     paper_optimum: None,
                     paper_seconds: None,
                     paper_explored: None,
@@ -391,7 +391,7 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
                     sat_calls: r.sat_calls,
                     explored: r.explored,
                     total_partitions: r.total_partitions,
-                    partition: r.solutions.first().map(|s| partition_string(&s.partition)),
+                    partition: r.solutions.first().map(|s| partition_compact(&s.partition)),
                     paper_optimum: None,
                     paper_seconds: None,
                     paper_explored: None,

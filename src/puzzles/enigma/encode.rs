@@ -261,8 +261,8 @@ pub fn encode_board<DB: ClauseDatabase>(
                 .map(|i| (0..n).map(|j| (i != j).then(|| db.fresh())).collect())
                 .collect();
             // 2. exactly one per row and column, no fixed point
-            for i in 0..n {
-                let row: Vec<Lit> = p[i].iter().flatten().copied().collect();
+            for (i, row) in p.iter().enumerate() {
+                let row: Vec<Lit> = row.iter().flatten().copied().collect();
                 amo::exactly_one(db, &row, amo::AmoEncoding::Ladder);
                 let col: Vec<Lit> = (0..n).filter_map(|k| p[k][i]).collect();
                 amo::exactly_one(db, &col, amo::AmoEncoding::Ladder);
@@ -272,9 +272,9 @@ pub fn encode_board<DB: ClauseDatabase>(
     };
     let cell = |i: usize, j: usize| i * n + j;
     // 2. Rule 2: p_ij → column i = row j, cell by cell: x[k][i] = x[j][k]
-    for i in 0..n {
-        for j in 0..n {
-            if let Some(l) = p[i][j] {
+    for (i, row) in p.iter().enumerate() {
+        for (j, &l) in row.iter().enumerate() {
+            if let Some(l) = l {
                 for k in 0..n {
                     let (a, b) = (cell(k, i), cell(j, k));
                     if a != b {
@@ -346,10 +346,10 @@ pub fn encode_board<DB: ClauseDatabase>(
             }
             _ => None,
         };
-        for v in 1..=ub as usize {
+        for (v, &used_v) in used.iter().enumerate().skip(1) {
             for t in 0..=cells {
                 // premise: [c_{v+1} ≥ t], or for t = 0 "v is used"
-                let premise = if t == 0 { Some(used[v]) } else { ge(v + 1, t) };
+                let premise = if t == 0 { Some(used_v) } else { ge(v + 1, t) };
                 let Some(premise) = premise else { break };
                 if opts.redundant.occ3 {
                     // occurrence of v ≥ 3: [c_{v+1} ≥ t] → [c_v ≥ t+3]

@@ -177,6 +177,23 @@ pub fn partition_string(parts: &[usize]) -> String {
     format!("{{{}}}", s.join(", "))
 }
 
+/// A partition with runs of equal parts abbreviated: `{2×13, 3}` (runs of
+/// up to 3 are written out).
+pub fn partition_compact(parts: &[usize]) -> String {
+    let mut out: Vec<String> = vec![];
+    let mut i = 0;
+    while i < parts.len() {
+        let run = parts[i..].iter().take_while(|&&p| p == parts[i]).count();
+        if run > 3 {
+            out.push(format!("{}×{run}", parts[i]));
+        } else {
+            out.extend(std::iter::repeat(parts[i].to_string()).take(run));
+        }
+        i += run;
+    }
+    format!("{{{}}}", out.join(", "))
+}
+
 /// Algorithm 1, first half: the sets of cells forced equal by `p` (orbits of
 /// (i, j) → (p(j), i)), each as a list of `(row, column)`, in the order of
 /// their first cell (row-major).

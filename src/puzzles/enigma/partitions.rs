@@ -142,7 +142,7 @@ impl CycleMatrix {
     }
     /// The weight of `close[i][s]` in UBNVAL: e − ⌊ℓ/2⌋ with e = i+1, ℓ = i−s+1.
     pub fn weight(i: usize, s: usize) -> usize {
-        i + 1 - (i - s + 1) / 2
+        i + 1 - (i - s).div_ceil(2)
     }
     /// Per row, the unary number "this row's contribution to UBNVAL":
     /// `[d_i ≥ t] ↔ ⋁ { close[i][s] : weight(i, s) ≥ t }`.
