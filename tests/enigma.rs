@@ -244,3 +244,63 @@ mod board {
         assert_eq!(s.solve(&[]).unwrap(), puzzlesat::solver::Outcome::Unsat);
     }
 }
+
+/// The command line: every method prints the same optimum; n = 1, 2 are
+/// reported infeasible (exit 20), out-of-range n is an error (exit 2).
+#[test]
+fn command_line() {
+    use std::process::Command;
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    for method in ["partitions", "reference", "board"] {
+        let (code, out, _) = run(&[
+            "solve", "enigma", "-n", "6", "--method", method, "--json", "-q",
+        ]);
+        assert_eq!(code, Some(10), "{method}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["status"], "optimal", "{method}");
+        assert_eq!(v["objective"], 180, "{method}");
+        assert_eq!(
+            v["solutions"][0]["partition"],
+            serde_json::json!([2, 2, 2]),
+            "{method}"
+        );
+        let (code, out, _) = run(&["solve", "enigma", "-n", "2", "--method", method]);
+        assert_eq!(code, Some(20), "{method}");
+        assert!(out.contains("no solution exists"), "{method}: {out}");
+    }
+    let (code, out, _) = run(&["solve", "enigma", "-n", "4", "--method", "board", "-q"]);
+    assert_eq!(code, Some(10));
+    assert!(
+        out.contains("total: 40")
+            && out.contains("partition: {2, 2}")
+            && out.contains("(1 2)(3 4)"),
+        "{out}"
+    );
+    let (code, _, err) = run(&["solve", "enigma", "-n", "0"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("out of range"), "{err}");
+    let (code, _, err) = run(&[
+        "solve",
+        "enigma",
+        "-n",
+        "5",
+        "--method",
+        "board",
+        "--symmetry",
+        "none",
+        "--redundant",
+        "ubnval",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("needs --symmetry cycles"), "{err}");
+}
