@@ -13,7 +13,7 @@
 //!    to canonical representatives of cycle types (C9–C11, the
 //!    [`CycleMatrix`] of the partitions method);
 //! 4. **redundant constraints** (`--redundant`): occurrence counters
-//!    `c_v = #{cells ≥ v}` (exact totalizers) with
+//!    `c_v = #{cells ≥ v}` (exact totalizers, `int::sum_capped`) with
 //!    - `occ3`: every used value occurs at least 3 times (Properties 1–2):
 //!      `[c_{v+1} ≥ t] → [c_v ≥ t+3]`;
 //!    - `ubnval` (needs `--symmetry cycles`): the number of values is at
@@ -37,14 +37,13 @@ use std::fmt;
 use std::str::FromStr;
 
 use puzzlesat_encodings::bool::Reify;
-use puzzlesat_encodings::int::{EqInt, IntVar, NeInt};
+use puzzlesat_encodings::int::{sum_capped, Directions, EqInt, IntVar, NeInt};
 use puzzlesat_encodings::{amo, ClauseDatabase};
 use rustsat::types::Lit;
 use serde::Serialize;
 
 use super::model::max_ubnval;
 use super::partitions::CycleMatrix;
-use super::unary::{unary_sum, Directions};
 use crate::drive::{Objective, Sense};
 
 /// `--symmetry`: which permutations the board CNF allows.
@@ -225,6 +224,25 @@ pub struct BoardCnf {
     pub names: Vec<(String, Lit)>,
 }
 
+/// The order literals `[Σ ≥ 1], …` of `min(Σ, cap)` over unary numbers
+/// given by their order literals (the core's capped totalizer,
+/// `int::sum_capped`, with the requested directions).
+pub fn unary_sum<DB: ClauseDatabase>(
+    db: &mut DB,
+    leaves: &[Vec<Lit>],
+    cap: usize,
+    dirs: Directions,
+) -> Vec<Lit> {
+    let xs: Vec<IntVar> = leaves
+        .iter()
+        .map(|l| IntVar::from_order_lits(db, 0, l.clone()))
+        .collect();
+    let refs: Vec<&IntVar> = xs.iter().collect();
+    sum_capped(db, &refs, cap as i64, dirs)
+        .order_lits()
+        .to_vec()
+}
+
 /// Builds the board CNF of side n.
 pub fn encode_board<DB: ClauseDatabase>(
     db: &mut DB,
@@ -324,7 +342,7 @@ pub fn encode_board<DB: ClauseDatabase>(
         let mut c: Vec<Vec<Lit>> = vec![vec![], vec![t_lit; cells]]; // c[v][t-1] = [c_v ≥ t]
         for v in 2..=ub {
             let leaves: Vec<Vec<Lit>> = x.iter().map(|xc| vec![xc.ge(v)]).collect();
-            let out = unary_sum(db, &leaves, cells, Directions::EXACT);
+            let out = unary_sum(db, &leaves, cells, Directions::BOTH);
             db.add(&[!used[v as usize], out[0]]); // used_v ↔ c_v ≥ 1
             db.add(&[used[v as usize], !out[0]]);
             objective_terms.extend(out.iter().map(|&l| (l, 1u64)));
@@ -342,7 +360,7 @@ pub fn encode_board<DB: ClauseDatabase>(
         let q: Option<Vec<Lit>> = match (&cycles, opts.dominance) {
             (Some(m), Dominance::Counts) => {
                 let threes: Vec<Vec<Lit>> = (2..n).map(|i| vec![m.close[i][i - 2]]).collect();
-                Some(unary_sum(db, &threes, n / 3, Directions::EXACT))
+                Some(unary_sum(db, &threes, n / 3, Directions::BOTH))
             }
             _ => None,
         };

@@ -21,7 +21,6 @@ pub mod model;
 pub mod paper;
 pub mod partitions;
 pub mod reference;
-pub mod unary;
 
 use puzzlesat_encodings::{Assignment, Cnf};
 use serde::Serialize;

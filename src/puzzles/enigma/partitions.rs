@@ -369,8 +369,9 @@ pub fn solve_partitions(
 mod tests {
     use super::*;
     use crate::drive::enumerate;
+    use crate::puzzles::enigma::encode::unary_sum;
     use crate::puzzles::enigma::model::{max_ubnval, partitions_without_ones, ubnval};
-    use crate::puzzles::enigma::unary::{unary_sum, Directions};
+    use puzzlesat_encodings::int::Directions;
 
     #[test]
     fn one_model_per_cycle_type() {
@@ -403,7 +404,7 @@ mod tests {
             let mut cnf = Cnf::new();
             let m = CycleMatrix::encode(&mut cnf, n);
             let leaves = m.ubnval_leaves(&mut cnf);
-            let out = unary_sum(&mut cnf, &leaves, max_ubnval(n), Directions::EXACT);
+            let out = unary_sum(&mut cnf, &leaves, max_ubnval(n), Directions::BOTH);
             let p = Derangement::canonical(&parts);
             for i in 0..n {
                 let j = p.apply(i);
