@@ -32,7 +32,7 @@ pub const REFERENCE_MAX_N: usize = 400;
 /// One line for `puzzlesat list`.
 pub const ABOUT: &str = "enigma: Enigma 1225 'rows are columns' on an n×n board (Cambazard, O'Sullivan & Smith)
   solve enigma -n N [--method partitions|board|reference] [--table A..B]
-  board CNF options: --symmetry none|cycles (cycles) --redundant none|occ3,ubnval (occ3,ubnval) --dominance none|counts (counts)
+  board CNF options: --symmetry none|cycles (cycles) --redundant none|occ3,ubnval,gcd (occ3,ubnval,gcd) --dominance none|counts (counts)
   partitions options: --score-bound orbits|paper (orbits) --no-warm-start
   dimacs enigma -n N [--bound T] [board options]; decode enigma -n N --model OUT [board options]";
 
@@ -121,8 +121,8 @@ pub struct Args {
     /// board CNF: permutation symmetry breaking, none or cycles
     #[arg(long, default_value = "cycles")]
     pub symmetry: Symmetry,
-    /// board CNF: redundant constraints, a list of occ3, ubnval (or none, all)
-    #[arg(long, default_value = "occ3,ubnval")]
+    /// board CNF: redundant constraints, a list of occ3, ubnval, gcd (or none, all)
+    #[arg(long, default_value = "occ3,ubnval,gcd")]
     pub redundant: Redundant,
     /// board CNF: dominance constraints, none or counts
     #[arg(long, default_value = "counts")]

@@ -18,6 +18,9 @@
 //!      `[c_{v+1} ≥ t] → [c_v ≥ t+3]`;
 //!    - `ubnval` (needs `--symmetry cycles`): the number of values is at
 //!      most UBNVAL of the permutation (Property 4);
+//!    - `gcd` (refines `ubnval`): UBNVAL counts min(a, b) orbits shared by
+//!      two cycles of lengths a, b; there are gcd(a, b), so a 2-cycle and an
+//!      odd cycle share one, not two: values ≤ UBNVAL − n₂·n_odd;
 //! 5. **dominance** (`--dominance counts`): only size-3 orbits (one per
 //!    3-cycle) make a value occur fewer than 4 times; relabelling the values
 //!    in the order of their occurrence counts keeps every rule and never
@@ -36,7 +39,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use puzzlesat_encodings::bool::Reify;
+use puzzlesat_encodings::bool::{Or, Reify};
 use puzzlesat_encodings::int::{sum_capped, Directions, EqInt, IntVar, NeInt};
 use puzzlesat_encodings::{amo, ClauseDatabase};
 use rustsat::types::Lit;
@@ -84,6 +87,8 @@ pub struct Redundant {
     pub occ3: bool,
     /// number of values ≤ UBNVAL(π)
     pub ubnval: bool,
+    /// number of values ≤ UBNVAL(π) − (#2-cycles)·(#odd cycles)
+    pub gcd: bool,
 }
 
 impl Redundant {
@@ -91,6 +96,7 @@ impl Redundant {
     pub const ALL: Redundant = Redundant {
         occ3: true,
         ubnval: true,
+        gcd: true,
     };
 }
 
@@ -102,6 +108,9 @@ impl fmt::Display for Redundant {
         }
         if self.ubnval {
             v.push("ubnval");
+        }
+        if self.gcd {
+            v.push("gcd");
         }
         if v.is_empty() {
             v.push("none");
@@ -119,8 +128,9 @@ impl FromStr for Redundant {
                 "none" => {}
                 "occ3" => r.occ3 = true,
                 "ubnval" => r.ubnval = true,
+                "gcd" => r.gcd = true,
                 "all" => r = Redundant::ALL,
-                _ => return Err(format!("unknown redundant constraint '{part}' (expected a list of occ3, ubnval; or none, all)")),
+                _ => return Err(format!("unknown redundant constraint '{part}' (expected a list of occ3, ubnval, gcd; or none, all)")),
             }
         }
         Ok(r)
@@ -178,6 +188,7 @@ impl BoardOptions {
         redundant: Redundant {
             occ3: false,
             ubnval: false,
+            gcd: false,
         },
         dominance: Dominance::None,
     };
@@ -189,6 +200,9 @@ impl BoardOptions {
     };
     /// Rejects combinations that need the canonical permutation.
     pub fn validate(&self) -> Result<(), String> {
+        if self.redundant.gcd && !self.redundant.ubnval {
+            return Err("--redundant gcd refines ubnval: use --redundant ubnval,gcd".into());
+        }
         if self.redundant.ubnval && self.symmetry != Symmetry::Cycles {
             return Err("--redundant ubnval needs --symmetry cycles (UBNVAL is read off the canonical cycle layout)".into());
         }
@@ -399,6 +413,40 @@ pub fn encode_board<DB: ClauseDatabase>(
                 match u.get(k) {
                     Some(&l) => db.add(&[!used[k + 1], l]),
                     None => db.add(&[!used[k + 1]]),
+                }
+            }
+            if opts.redundant.gcd {
+                // UBNVAL counts min(a, b) orbits shared by cycles a, b; there
+                // are gcd(a, b): a 2-cycle and an odd cycle share 1, not 2, so
+                // values ≤ UBNVAL − n₂·n_odd:
+                // used_{K+1} ∧ [n₂ ≥ a] ∧ [n_odd ≥ b] → UBNVAL ≥ K+1+a·b
+                let twos: Vec<Vec<Lit>> = (1..n).map(|i| vec![m.close[i][i - 1]]).collect();
+                let odds: Vec<Vec<Lit>> = (0..n)
+                    .map(|i| {
+                        (0..i)
+                            .filter(|s| (i - s) % 2 == 0)
+                            .map(|s| m.close[i][s])
+                            .collect::<Vec<_>>()
+                    })
+                    .filter(|l| !l.is_empty())
+                    .map(|l| {
+                        vec![if l.len() == 1 {
+                            l[0]
+                        } else {
+                            Or(l).reified(db)
+                        }]
+                    })
+                    .collect();
+                let n2 = unary_sum(db, &twos, n / 2, Directions::BOTH);
+                let nodd = unary_sum(db, &odds, n / 3, Directions::BOTH);
+                for k in 1..ub as usize {
+                    for (a, &ta) in n2.iter().enumerate() {
+                        for (b, &tb) in nodd.iter().enumerate() {
+                            let mut cl = vec![!used[k + 1], !ta, !tb];
+                            cl.extend(u.get(k + (a + 1) * (b + 1)).copied());
+                            db.add(&cl);
+                        }
+                    }
                 }
             }
         }

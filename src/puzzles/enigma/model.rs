@@ -455,6 +455,14 @@ mod tests {
                 assert_eq!(sizes, orbit_sizes(&parts), "{parts:?}");
                 assert_eq!(optimal_board(&p).total(), score_of_sizes(&sizes));
                 assert!(sizes.len() <= ubnval(&parts), "Property 4 for {parts:?}");
+                // the board CNF's `--redundant gcd`: a 2-cycle and an odd
+                // cycle share one orbit where UBNVAL counts two
+                let twos = parts.iter().filter(|&&p| p == 2).count();
+                let odds = parts.iter().filter(|&&p| p % 2 == 1).count();
+                assert!(
+                    sizes.len() <= ubnval(&parts) - twos * odds,
+                    "gcd bound for {parts:?}"
+                );
                 if let Some((total, _)) = best_for_cycle_type(&parts) {
                     assert!(total <= score_bound(n, sizes.len()));
                 }
