@@ -171,6 +171,7 @@ mod board {
                 redundant: Redundant {
                     occ3: true,
                     ubnval: false,
+                    gcd: false,
                 },
                 dominance: Dominance::Counts,
                 ..BoardOptions::NAIVE
