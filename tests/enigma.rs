@@ -186,6 +186,29 @@ mod board {
         }
     }
 
+    /// `--all` on the plain CNF counts exactly the optimal boards brute force finds.
+    #[test]
+    fn all_optimal_boards_match_brute_force() {
+        for n in 3..=5 {
+            let p = Enigma {
+                n,
+                opts: BoardOptions::NAIVE,
+            };
+            let opts = RunOptions {
+                all: true,
+                ..RunOptions::default()
+            };
+            let r = run::run(&p, &opts, Limits::default(), &mut std::io::sink()).unwrap();
+            let brute = brute_force(n).unwrap();
+            assert_eq!(r.status, Status::All, "n = {n}");
+            assert_eq!(r.count, Some(brute.best_count), "n = {n}");
+            for s in &r.solutions {
+                p.check(s).unwrap();
+                assert_eq!(Some(s.total), brute.best.as_ref().map(|(t, _)| *t));
+            }
+        }
+    }
+
     /// The full board CNF proves Table 2's optima up to n = 8, the real puzzle.
     #[test]
     fn full_board_cnf_proves_n_3_to_8() {
