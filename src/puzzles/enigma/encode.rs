@@ -27,6 +27,10 @@
 //!    lowers the total (rearrangement inequality), so some optimal board has
 //!    non-decreasing counts, and in it every value above the number q of
 //!    3-cycles occurs at least 4 times: `[c_{v+1} ≥ t] ∧ [q < v] → [c_v ≥ t+4]`;
+//!    with `--symmetry cycles` also every value above s₆ = q + n₂² + n₅ at
+//!    least 6 times (orbits of fewer than 6 cells: a 3-cycle's odd orbit, a
+//!    2-cycle's diagonal orbit and the 2 shared by two 2-cycles, a 5-cycle's
+//!    odd orbit; a value on two orbits has ≥ 6 cells);
 //! 6. **objective**: total = Σ_v c_v = n² + Σ_{v ≥ 2} Σ_t [c_v ≥ t] over the
 //!    counters' outputs (or over the cells' order literals when no counter
 //!    is built), maximised by the core driver.
@@ -378,6 +382,29 @@ pub fn encode_board<DB: ClauseDatabase>(
             }
             _ => None,
         };
+        // s6 = q + n₂² + n₅ bounds the number of values occurring fewer than
+        // 6 times (single orbits of size 3, 4 or 5: a 3-cycle's odd orbit, a
+        // 2-cycle's diagonal orbit or one of the 2 shared by two 2-cycles,
+        // a 5-cycle's odd orbit; anything else has ≥ 6 cells)
+        let s6: Option<Vec<Lit>> = match (&cycles, &q) {
+            (Some(m), Some(q)) => {
+                let twos: Vec<Vec<Lit>> = (1..n).map(|i| vec![m.close[i][i - 1]]).collect();
+                let n2 = unary_sum(db, &twos, n / 2, Directions::BOTH);
+                // n₂² in unary: [n₂² ≥ k] = [n₂ ≥ ⌈√k⌉]
+                let sq: Vec<Lit> = (1..=n2.len() * n2.len())
+                    .map(|k| n2[(1..).find(|a| a * a >= k).expect("k ≤ len²") - 1])
+                    .collect();
+                let fives: Vec<Vec<Lit>> = (4..n).map(|i| vec![m.close[i][i - 4]]).collect();
+                let n5 = unary_sum(db, &fives, n / 5, Directions::BOTH);
+                Some(unary_sum(
+                    db,
+                    &[q.clone(), sq, n5],
+                    ub as usize,
+                    Directions::BOTH,
+                ))
+            }
+            _ => None,
+        };
         for (v, &used_v) in used.iter().enumerate().skip(1) {
             for t in 0..=cells {
                 // premise: [c_{v+1} ≥ t], or for t = 0 "v is used"
@@ -399,6 +426,13 @@ pub fn encode_board<DB: ClauseDatabase>(
                     if let Some(mut cl) = cond {
                         cl.push(!premise);
                         cl.extend(ge(v, t + 4));
+                        db.add(&cl);
+                    }
+                    // v above s6 → occurrence ≥ 6: [s6 ≥ v] ∨ ¬premise ∨ [c_v ≥ t+6]
+                    if let Some(s6) = &s6 {
+                        let mut cl: Vec<Lit> = s6.get(v - 1).copied().into_iter().collect();
+                        cl.push(!premise);
+                        cl.extend(ge(v, t + 6));
                         db.add(&cl);
                     }
                 }
