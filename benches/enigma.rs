@@ -65,7 +65,7 @@ fn board(c: &mut Criterion) {
             assert_eq!((r.status, r.objective), (Status::Optimal, Some(544)));
         })
     });
-    // the largest n the board method proves (about 26 s an iteration)
+    // the largest n the board method proves in seconds (about 7 s an iteration)
     let p = Enigma {
         n: 10,
         opts: BoardOptions::FULL,
