@@ -152,6 +152,8 @@ pub enum PuzzleCmd {
     RookTour(crate::puzzles::rook_tour::cli::Args),
     /// Alien Tiles: fewest clicks to a goal, or the hardest goal
     AlienTiles(crate::puzzles::alien_tiles::cli::Args),
+    /// Enigma 1225 "rows are columns" on an n×n board
+    Enigma(crate::puzzles::enigma::cli::Args),
 }
 
 impl PuzzleCmd {
@@ -160,6 +162,7 @@ impl PuzzleCmd {
         match self {
             PuzzleCmd::RookTour(a) => a,
             PuzzleCmd::AlienTiles(a) => a,
+            PuzzleCmd::Enigma(a) => a,
         }
     }
 }
@@ -169,6 +172,7 @@ impl PuzzleCmd {
 pub const LIST: &[&str] = &[
     crate::puzzles::rook_tour::ABOUT,
     crate::puzzles::alien_tiles::ABOUT,
+    crate::puzzles::enigma::cli::ABOUT,
 ];
 
 /// What `solve` prints and returns for any puzzle.

@@ -4,3 +4,4 @@
 
 pub mod rook_tour;
 pub mod alien_tiles;
+pub mod enigma;

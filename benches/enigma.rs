@@ -1,0 +1,90 @@
+//! Enigma 1225: `--method partitions` at n = 20, 40, 55, the reference
+//! search at n = 55 and 200, and `--method board` (all options) at n = 8
+//! (the real puzzle) and n = 10 (the largest n it proves). Every iteration
+//! asserts the proven optimum (Table 2 of Cambazard, O'Sullivan & Smith).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use puzzlesat::puzzles::enigma::encode::BoardOptions;
+use puzzlesat::puzzles::enigma::paper::table2_row;
+use puzzlesat::puzzles::enigma::partitions::{solve_partitions, BoundKind};
+use puzzlesat::puzzles::enigma::reference::solve_reference;
+use puzzlesat::puzzles::enigma::Enigma;
+use puzzlesat::run::{self, RunOptions, Status};
+use puzzlesat::solver::{Limits, SolverKind};
+
+fn partitions(c: &mut Criterion) {
+    let mut g = c.benchmark_group("enigma-partitions");
+    g.sample_size(10);
+    for n in [20, 40, 55] {
+        let want = table2_row(n).unwrap().optimum;
+        g.bench_function(format!("n={n}"), |b| {
+            b.iter(|| {
+                let r = solve_partitions(
+                    n,
+                    BoundKind::Orbits,
+                    true,
+                    Default::default(),
+                    &SolverKind::Batsat,
+                    Limits::default(),
+                )
+                .unwrap();
+                assert_eq!((r.status.as_str(), r.optimum), ("optimal", Some(want)));
+            })
+        });
+    }
+    g.finish();
+}
+
+fn reference(c: &mut Criterion) {
+    let mut g = c.benchmark_group("enigma-reference");
+    g.sample_size(10);
+    for (n, want) in [(55, table2_row(55).unwrap().optimum), (200, 200_020_000)] {
+        g.bench_function(format!("n={n}"), |b| {
+            b.iter(|| assert_eq!(solve_reference(n).best.map(|(t, _, _)| t), Some(want)))
+        });
+    }
+    g.finish();
+}
+
+fn board(c: &mut Criterion) {
+    let mut g = c.benchmark_group("enigma-board");
+    g.sample_size(10);
+    let p = Enigma {
+        n: 8,
+        opts: BoardOptions::FULL,
+    };
+    g.bench_function("n=8 full", |b| {
+        b.iter(|| {
+            let r = run::run(
+                &p,
+                &RunOptions::default(),
+                Limits::default(),
+                &mut std::io::sink(),
+            )
+            .unwrap();
+            assert_eq!((r.status, r.objective), (Status::Optimal, Some(544)));
+        })
+    });
+    // the largest n the board method proves in seconds (about 7 s an iteration)
+    let p = Enigma {
+        n: 10,
+        opts: BoardOptions::FULL,
+    };
+    g.measurement_time(std::time::Duration::from_secs(30));
+    g.bench_function("n=10 full", |b| {
+        b.iter(|| {
+            let r = run::run(
+                &p,
+                &RunOptions::default(),
+                Limits::default(),
+                &mut std::io::sink(),
+            )
+            .unwrap();
+            assert_eq!((r.status, r.objective), (Status::Optimal, Some(1300)));
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, partitions, reference, board);
+criterion_main!(benches);

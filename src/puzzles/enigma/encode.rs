@@ -1,0 +1,519 @@
+//! `--method board`: the whole board in CNF, after the basic and improved
+//! models of Cambazard, O'Sullivan & Smith (Figs. 4 and 5), compiled as
+//! passes:
+//!
+//! 1. **variables**: cells `x_ij ∈ 1..ub` in the order encoding (ub =
+//!    the largest UBNVAL over cycle types, Property 4), the permutation
+//!    matrix `p_ij` ("column i equals row j");
+//! 2. **rules**: exactly one `p` per row and column, no fixed point (C5, C6);
+//!    Rule 2 as `p_ij → x_ki = x_jk` for every k (C2; the converse is implied
+//!    by Rule 1, see below); Rule 1 as "rows i, i' differ somewhere" (C1);
+//!    Rule 3 as "value v+1 used → v occurs" (C3, C4);
+//! 3. **symmetry breaking** (`--symmetry cycles`): the permutation restricted
+//!    to canonical representatives of cycle types (C9–C11, the
+//!    [`CycleMatrix`] of the partitions method);
+//! 4. **redundant constraints** (`--redundant`): occurrence counters
+//!    `c_v = #{cells ≥ v}` (exact totalizers, `int::sum_capped`) with
+//!    - `occ3`: every used value occurs at least 3 times (Properties 1–2):
+//!      `[c_{v+1} ≥ t] → [c_v ≥ t+3]`;
+//!    - `ubnval` (needs `--symmetry cycles`): the number of values is at
+//!      most UBNVAL of the permutation (Property 4);
+//!    - `gcd` (refines `ubnval`): UBNVAL counts min(a, b) orbits shared by
+//!      two cycles of lengths a, b; there are gcd(a, b), so a 2-cycle and an
+//!      odd cycle share one, not two: values ≤ UBNVAL − n₂·n_odd;
+//! 5. **dominance** (`--dominance counts`): only size-3 orbits (one per
+//!    3-cycle) make a value occur fewer than 4 times; relabelling the values
+//!    in the order of their occurrence counts keeps every rule and never
+//!    lowers the total (rearrangement inequality), so some optimal board has
+//!    non-decreasing counts, and in it every value above the number q of
+//!    3-cycles occurs at least 4 times: `[c_{v+1} ≥ t] ∧ [q < v] → [c_v ≥ t+4]`;
+//!    with `--symmetry cycles` also every value above s₆ = q + n₂² + n₅ at
+//!    least 6 times (orbits of fewer than 6 cells: a 3-cycle's odd orbit, a
+//!    2-cycle's diagonal orbit and the 2 shared by two 2-cycles, a 5-cycle's
+//!    odd orbit; a value on two orbits has ≥ 6 cells);
+//! 6. **objective**: total = Σ_v c_v = n² + Σ_{v ≥ 2} Σ_t [c_v ≥ t] over the
+//!    counters' outputs (or over the cells' order literals when no counter
+//!    is built), maximised by the core driver.
+//!
+//! Rule 2's converse ("column i = row j → p_ij") is not needed: in a board
+//! with distinct rows the columns matched by the rows are distinct, so the
+//! matching is the permutation itself, and a row equal to its own column
+//! would repeat a column.
+
+use std::fmt;
+use std::str::FromStr;
+
+use puzzlesat_encodings::bool::{Or, Reify};
+use puzzlesat_encodings::int::{sum_capped, Directions, EqInt, IntVar, NeInt};
+use puzzlesat_encodings::{amo, ClauseDatabase};
+use rustsat::types::Lit;
+use serde::Serialize;
+
+use super::model::max_ubnval;
+use super::partitions::CycleMatrix;
+use crate::drive::{Objective, Sense};
+
+/// `--symmetry`: which permutations the board CNF allows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Symmetry {
+    /// every derangement
+    None,
+    /// canonical representatives of cycle types (C9–C11)
+    #[default]
+    Cycles,
+}
+
+impl fmt::Display for Symmetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Symmetry::None => "none",
+            Symmetry::Cycles => "cycles",
+        })
+    }
+}
+
+impl FromStr for Symmetry {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "none" => Ok(Symmetry::None),
+            "cycles" => Ok(Symmetry::Cycles),
+            _ => Err(format!("unknown symmetry '{s}' (expected none or cycles)")),
+        }
+    }
+}
+
+/// `--redundant`: which redundant constraints to add.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Redundant {
+    /// every used value occurs ≥ 3 times
+    pub occ3: bool,
+    /// number of values ≤ UBNVAL(π)
+    pub ubnval: bool,
+    /// number of values ≤ UBNVAL(π) − (#2-cycles)·(#odd cycles)
+    pub gcd: bool,
+}
+
+impl Redundant {
+    /// Everything.
+    pub const ALL: Redundant = Redundant {
+        occ3: true,
+        ubnval: true,
+        gcd: true,
+    };
+}
+
+impl fmt::Display for Redundant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut v = vec![];
+        if self.occ3 {
+            v.push("occ3");
+        }
+        if self.ubnval {
+            v.push("ubnval");
+        }
+        if self.gcd {
+            v.push("gcd");
+        }
+        if v.is_empty() {
+            v.push("none");
+        }
+        f.write_str(&v.join(","))
+    }
+}
+
+impl FromStr for Redundant {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut r = Redundant::default();
+        for part in s.split(',').map(str::trim) {
+            match part {
+                "none" => {}
+                "occ3" => r.occ3 = true,
+                "ubnval" => r.ubnval = true,
+                "gcd" => r.gcd = true,
+                "all" => r = Redundant::ALL,
+                _ => return Err(format!("unknown redundant constraint '{part}' (expected a list of occ3, ubnval, gcd; or none, all)")),
+            }
+        }
+        Ok(r)
+    }
+}
+
+/// `--dominance`: constraints that keep at least one optimal board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dominance {
+    /// none
+    None,
+    /// values ordered by occurrence count (every value above the number of
+    /// 3-cycles occurs ≥ 4 times)
+    #[default]
+    Counts,
+}
+
+impl fmt::Display for Dominance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dominance::None => "none",
+            Dominance::Counts => "counts",
+        })
+    }
+}
+
+impl FromStr for Dominance {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "none" => Ok(Dominance::None),
+            "counts" => Ok(Dominance::Counts),
+            _ => Err(format!("unknown dominance '{s}' (expected none or counts)")),
+        }
+    }
+}
+
+/// The options of the board CNF.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct BoardOptions {
+    /// permutation symmetry breaking
+    pub symmetry: Symmetry,
+    /// redundant constraints
+    pub redundant: Redundant,
+    /// dominance constraints
+    pub dominance: Dominance,
+}
+
+impl BoardOptions {
+    /// The plain model (Fig. 4 of the paper): no symmetry breaking, no
+    /// redundant or dominance constraints.
+    pub const NAIVE: BoardOptions = BoardOptions {
+        symmetry: Symmetry::None,
+        redundant: Redundant {
+            occ3: false,
+            ubnval: false,
+            gcd: false,
+        },
+        dominance: Dominance::None,
+    };
+    /// Everything on.
+    pub const FULL: BoardOptions = BoardOptions {
+        symmetry: Symmetry::Cycles,
+        redundant: Redundant::ALL,
+        dominance: Dominance::Counts,
+    };
+    /// Rejects combinations that need the canonical permutation.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.redundant.gcd && !self.redundant.ubnval {
+            return Err("--redundant gcd refines ubnval: use --redundant ubnval,gcd".into());
+        }
+        if self.redundant.ubnval && self.symmetry != Symmetry::Cycles {
+            return Err("--redundant ubnval needs --symmetry cycles (UBNVAL is read off the canonical cycle layout)".into());
+        }
+        Ok(())
+    }
+    /// True if occurrence counters are built.
+    pub fn counters(&self) -> bool {
+        self.redundant.occ3 || self.redundant.ubnval || self.dominance == Dominance::Counts
+    }
+}
+
+/// What decoding needs.
+#[derive(Clone, Debug)]
+pub struct BoardMap {
+    /// side
+    pub n: usize,
+    /// cells, row-major
+    pub x: Vec<IntVar>,
+    /// `p[i][j]`: column i equals row j (None: fixed false)
+    pub p: Vec<Vec<Option<Lit>>>,
+}
+
+/// The encoded board: map, objective, and the literals a solution is told
+/// apart by (the cells' order literals).
+pub struct BoardCnf {
+    /// variable map
+    pub map: BoardMap,
+    /// total, to maximise
+    pub objective: Objective,
+    /// cells' order literals
+    pub primary: Vec<Lit>,
+    /// names for `--map`
+    pub names: Vec<(String, Lit)>,
+}
+
+/// The order literals `[Σ ≥ 1], …` of `min(Σ, cap)` over unary numbers
+/// given by their order literals (the core's capped totalizer,
+/// `int::sum_capped`, with the requested directions).
+pub fn unary_sum<DB: ClauseDatabase>(
+    db: &mut DB,
+    leaves: &[Vec<Lit>],
+    cap: usize,
+    dirs: Directions,
+) -> Vec<Lit> {
+    let xs: Vec<IntVar> = leaves
+        .iter()
+        .map(|l| IntVar::from_order_lits(db, 0, l.clone()))
+        .collect();
+    let refs: Vec<&IntVar> = xs.iter().collect();
+    sum_capped(db, &refs, cap as i64, dirs)
+        .order_lits()
+        .to_vec()
+}
+
+/// Builds the board CNF of side n.
+pub fn encode_board<DB: ClauseDatabase>(
+    db: &mut DB,
+    n: usize,
+    opts: BoardOptions,
+) -> Result<BoardCnf, String> {
+    opts.validate()?;
+    let ub = max_ubnval(n).max(1) as i64;
+    // 1. variables
+    let mut x: Vec<IntVar> = (0..n * n).map(|_| IntVar::new(db, 1, ub)).collect();
+    let cycles = match opts.symmetry {
+        Symmetry::Cycles => Some(CycleMatrix::encode(db, n)),
+        Symmetry::None => None,
+    };
+    let p: Vec<Vec<Option<Lit>>> = match &cycles {
+        // 3. symmetry breaking: the canonical matrix (already constrained)
+        Some(m) => (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        if j == i + 1 {
+                            Some(m.next[i])
+                        } else if j < i {
+                            Some(m.close[i][j])
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            })
+            .collect(),
+        None => {
+            let p: Vec<Vec<Option<Lit>>> = (0..n)
+                .map(|i| (0..n).map(|j| (i != j).then(|| db.fresh())).collect())
+                .collect();
+            // 2. exactly one per row and column, no fixed point
+            for (i, row) in p.iter().enumerate() {
+                let row: Vec<Lit> = row.iter().flatten().copied().collect();
+                amo::exactly_one(db, &row, amo::AmoEncoding::Ladder);
+                let col: Vec<Lit> = (0..n).filter_map(|k| p[k][i]).collect();
+                amo::exactly_one(db, &col, amo::AmoEncoding::Ladder);
+            }
+            p
+        }
+    };
+    let cell = |i: usize, j: usize| i * n + j;
+    // 2. Rule 2: p_ij → column i = row j, cell by cell: x[k][i] = x[j][k]
+    for (i, row) in p.iter().enumerate() {
+        for (j, &l) in row.iter().enumerate() {
+            if let Some(l) = l {
+                for k in 0..n {
+                    let (a, b) = (cell(k, i), cell(j, k));
+                    if a != b {
+                        EqInt(&x[a], &x[b]).implied_by(db, l);
+                    }
+                }
+            }
+        }
+    }
+    // Rule 1: rows i < i' differ in some column
+    for i in 0..n {
+        for i2 in i + 1..n {
+            let mut some = vec![];
+            for k in 0..n {
+                let d = db.fresh();
+                NeInt(&x[cell(i, k)], &x[cell(i2, k)]).implied_by(db, d);
+                some.push(d);
+            }
+            db.add(&some);
+        }
+    }
+    // Rule 3: value v+1 on the board → value v on the board
+    // used[v] ↔ some cell ≥ v (v = 1..ub; used[0] is a placeholder)
+    let mut used: Vec<Lit> = vec![db.true_lit()];
+    for v in 1..=ub {
+        let u = db.fresh();
+        let mut back = vec![!u];
+        for c in &x {
+            db.add(&[!c.ge(v), u]); // [x ≥ v] → used_v
+            back.push(c.ge(v));
+        }
+        db.add(&back); // used_v → some [x ≥ v]
+        used.push(u);
+    }
+    for v in 2..=ub {
+        let mut some = vec![!used[v as usize]];
+        for c in x.iter_mut() {
+            some.push(c.eq(db, v - 1));
+        }
+        db.add(&some);
+    }
+    // 4./5. counters c_v = #{cells ≥ v}, v = 2..ub (c_1 = n²)
+    let cells = n * n;
+    let mut objective_terms = vec![];
+    if opts.counters() {
+        let t_lit = db.true_lit();
+        let mut c: Vec<Vec<Lit>> = vec![vec![], vec![t_lit; cells]]; // c[v][t-1] = [c_v ≥ t]
+        for v in 2..=ub {
+            let leaves: Vec<Vec<Lit>> = x.iter().map(|xc| vec![xc.ge(v)]).collect();
+            let out = unary_sum(db, &leaves, cells, Directions::BOTH);
+            db.add(&[!used[v as usize], out[0]]); // used_v ↔ c_v ≥ 1
+            db.add(&[used[v as usize], !out[0]]);
+            objective_terms.extend(out.iter().map(|&l| (l, 1u64)));
+            c.push(out);
+        }
+        // [c_v ≥ t]: true for t = 0, None (false) past the cells
+        let ge = |v: usize, t: usize| -> Option<Lit> {
+            if t == 0 {
+                Some(t_lit)
+            } else {
+                c.get(v).and_then(|o| o.get(t - 1)).copied()
+            }
+        };
+        // q = number of 3-cycles (exact unary count), for dominance
+        let q: Option<Vec<Lit>> = match (&cycles, opts.dominance) {
+            (Some(m), Dominance::Counts) => {
+                let threes: Vec<Vec<Lit>> = (2..n).map(|i| vec![m.close[i][i - 2]]).collect();
+                Some(unary_sum(db, &threes, n / 3, Directions::BOTH))
+            }
+            _ => None,
+        };
+        // s6 = q + n₂² + n₅ bounds the number of values occurring fewer than
+        // 6 times (single orbits of size 3, 4 or 5: a 3-cycle's odd orbit, a
+        // 2-cycle's diagonal orbit or one of the 2 shared by two 2-cycles,
+        // a 5-cycle's odd orbit; anything else has ≥ 6 cells)
+        let s6: Option<Vec<Lit>> = match (&cycles, &q) {
+            (Some(m), Some(q)) => {
+                let twos: Vec<Vec<Lit>> = (1..n).map(|i| vec![m.close[i][i - 1]]).collect();
+                let n2 = unary_sum(db, &twos, n / 2, Directions::BOTH);
+                // n₂² in unary: [n₂² ≥ k] = [n₂ ≥ ⌈√k⌉]
+                let sq: Vec<Lit> = (1..=n2.len() * n2.len())
+                    .map(|k| n2[(1..).find(|a| a * a >= k).expect("k ≤ len²") - 1])
+                    .collect();
+                let fives: Vec<Vec<Lit>> = (4..n).map(|i| vec![m.close[i][i - 4]]).collect();
+                let n5 = unary_sum(db, &fives, n / 5, Directions::BOTH);
+                Some(unary_sum(
+                    db,
+                    &[q.clone(), sq, n5],
+                    ub as usize,
+                    Directions::BOTH,
+                ))
+            }
+            _ => None,
+        };
+        for (v, &used_v) in used.iter().enumerate().skip(1) {
+            for t in 0..=cells {
+                // premise: [c_{v+1} ≥ t], or for t = 0 "v is used"
+                let premise = if t == 0 { Some(used_v) } else { ge(v + 1, t) };
+                let Some(premise) = premise else { break };
+                if opts.redundant.occ3 {
+                    // occurrence of v ≥ 3: [c_{v+1} ≥ t] → [c_v ≥ t+3]
+                    let mut cl = vec![!premise];
+                    cl.extend(ge(v, t + 3));
+                    db.add(&cl);
+                }
+                if opts.dominance == Dominance::Counts {
+                    // v above the number q of 3-cycles → occurrence ≥ 4:
+                    // [q ≥ v] ∨ ¬premise ∨ [c_v ≥ t+4]
+                    let cond: Option<Vec<Lit>> = match &q {
+                        Some(q) => Some(q.get(v - 1).map(|&l| vec![l]).unwrap_or_default()),
+                        None => (v > n / 3).then(Vec::new),
+                    };
+                    if let Some(mut cl) = cond {
+                        cl.push(!premise);
+                        cl.extend(ge(v, t + 4));
+                        db.add(&cl);
+                    }
+                    // v above s6 → occurrence ≥ 6: [s6 ≥ v] ∨ ¬premise ∨ [c_v ≥ t+6]
+                    if let Some(s6) = &s6 {
+                        let mut cl: Vec<Lit> = s6.get(v - 1).copied().into_iter().collect();
+                        cl.push(!premise);
+                        cl.extend(ge(v, t + 6));
+                        db.add(&cl);
+                    }
+                }
+            }
+        }
+        if opts.redundant.ubnval {
+            let m = cycles.as_ref().expect("validated");
+            let leaves = m.ubnval_leaves(db);
+            let u = unary_sum(db, &leaves, ub as usize, Directions::DOWN);
+            // used_{K+1} → UBNVAL ≥ K+1
+            for k in 1..ub as usize {
+                match u.get(k) {
+                    Some(&l) => db.add(&[!used[k + 1], l]),
+                    None => db.add(&[!used[k + 1]]),
+                }
+            }
+            if opts.redundant.gcd {
+                // UBNVAL counts min(a, b) orbits shared by cycles a, b; there
+                // are gcd(a, b): a 2-cycle and an odd cycle share 1, not 2, so
+                // values ≤ UBNVAL − n₂·n_odd:
+                // used_{K+1} ∧ [n₂ ≥ a] ∧ [n_odd ≥ b] → UBNVAL ≥ K+1+a·b
+                let twos: Vec<Vec<Lit>> = (1..n).map(|i| vec![m.close[i][i - 1]]).collect();
+                let odds: Vec<Vec<Lit>> = (0..n)
+                    .map(|i| {
+                        (0..i)
+                            .filter(|s| (i - s) % 2 == 0)
+                            .map(|s| m.close[i][s])
+                            .collect::<Vec<_>>()
+                    })
+                    .filter(|l| !l.is_empty())
+                    .map(|l| {
+                        vec![if l.len() == 1 {
+                            l[0]
+                        } else {
+                            Or(l).reified(db)
+                        }]
+                    })
+                    .collect();
+                let n2 = unary_sum(db, &twos, n / 2, Directions::BOTH);
+                let nodd = unary_sum(db, &odds, n / 3, Directions::BOTH);
+                for k in 1..ub as usize {
+                    for (a, &ta) in n2.iter().enumerate() {
+                        for (b, &tb) in nodd.iter().enumerate() {
+                            let mut cl = vec![!used[k + 1], !ta, !tb];
+                            cl.extend(u.get(k + (a + 1) * (b + 1)).copied());
+                            db.add(&cl);
+                        }
+                    }
+                }
+            }
+        }
+    } else {
+        for xc in &x {
+            objective_terms.extend(xc.order_lits().iter().map(|&l| (l, 1u64)));
+        }
+    }
+    let objective = Objective {
+        sense: Sense::Maximize,
+        terms: objective_terms,
+        offset: cells as i64,
+    };
+    let primary: Vec<Lit> = x.iter().flat_map(|c| c.order_lits().to_vec()).collect();
+    let mut names = vec![];
+    for i in 0..n {
+        for j in 0..n {
+            for (t, &l) in x[cell(i, j)].order_lits().iter().enumerate() {
+                names.push((format!("x[{}][{}]>={}", i + 1, j + 1, t + 2), l));
+            }
+        }
+    }
+    for (i, row) in p.iter().enumerate() {
+        for (j, l) in row.iter().enumerate() {
+            if let Some(l) = l {
+                names.push((format!("p[{}][{}]", i + 1, j + 1), *l));
+            }
+        }
+    }
+    Ok(BoardCnf {
+        map: BoardMap { n, x, p },
+        objective,
+        primary,
+        names,
+    })
+}

@@ -1,0 +1,168 @@
+//! Enigma 1225 ("rows are columns"), generalised to n×n, after Cambazard,
+//! O'Sullivan & Smith, "A Constraint-based Approach to Enigma 1225", and
+//! Csenki, "Enigma 1225: Prolog-assisted solution of a puzzle using discrete
+//! mathematics" (2006).
+//!
+//! Three methods reach the proven optimum, and every board they print passes
+//! [`check::check_board`] (the three rules, from the statement):
+//! - `board` ([`encode`]): the whole board in CNF, optimised by the core
+//!   driver (this module's [`Enigma`] implements [`Puzzle`]);
+//! - `partitions` ([`partitions`]): SAT over canonical cycle types with an
+//!   UBNVAL bound, each model scored by Algorithm 1;
+//! - `reference` ([`reference`]): the structured search, no SAT.
+//!
+//! [`brute`] enumerates every board for n ≤ 5 from the rules alone.
+
+pub mod brute;
+pub mod check;
+pub mod cli;
+pub mod encode;
+pub mod model;
+pub mod paper;
+pub mod partitions;
+pub mod reference;
+
+use puzzlesat_encodings::{Assignment, Cnf};
+use serde::Serialize;
+
+use crate::puzzle::{Encoded, Puzzle};
+use encode::{encode_board, BoardMap, BoardOptions};
+use model::{partition_string, Board, Derangement};
+
+/// A checked solution, as printed (text or `--json`) by every method.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EnigmaSolution {
+    /// side
+    pub n: usize,
+    /// the board, rows of cells
+    pub board: Vec<Vec<u32>>,
+    /// sum of the cells
+    pub total: u64,
+    /// 1-based images: column i equals row `permutation[i-1]`
+    pub permutation: Vec<usize>,
+    /// the permutation in cycle notation
+    pub cycles: String,
+    /// its cycle type
+    pub partition: Vec<usize>,
+}
+
+impl EnigmaSolution {
+    /// From a board and its column-to-row permutation.
+    pub fn new(board: &Board, p: &Derangement) -> Self {
+        EnigmaSolution {
+            n: board.n,
+            board: board.rows.clone(),
+            total: board.total(),
+            permutation: p.images().iter().map(|&j| j + 1).collect(),
+            cycles: p.to_string(),
+            partition: p.cycle_type(),
+        }
+    }
+    /// Checks the board against the rules and the stated permutation and
+    /// total against the board.
+    pub fn check(&self) -> Result<(), String> {
+        let b = Board::from_rows(self.board.clone());
+        if b.n != self.n {
+            return Err(format!("the board has {} rows, expected {}", b.n, self.n));
+        }
+        let p = check::check_board(&b)?;
+        let images: Vec<usize> = p.images().iter().map(|&j| j + 1).collect();
+        if images != self.permutation {
+            return Err(format!(
+                "the stated permutation {:?} is not the board's {}",
+                self.permutation, p
+            ));
+        }
+        if b.total() != self.total {
+            return Err(format!(
+                "the stated total {} is not the board's {}",
+                self.total,
+                b.total()
+            ));
+        }
+        Ok(())
+    }
+    /// Grid, total, permutation and partition.
+    pub fn render(&self) -> String {
+        format!(
+            "{}\ntotal: {}\npermutation (column i = row p(i)): {}\npartition: {}",
+            Board::from_rows(self.board.clone()).grid(),
+            self.total,
+            self.cycles,
+            partition_string(&self.partition)
+        )
+    }
+}
+
+/// The board method as a [`Puzzle`]: side n and the CNF options.
+#[derive(Clone, Debug)]
+pub struct Enigma {
+    /// side
+    pub n: usize,
+    /// encoding options
+    pub opts: BoardOptions,
+}
+
+impl Puzzle for Enigma {
+    type Solution = EnigmaSolution;
+    type Map = BoardMap;
+
+    fn describe(&self) -> String {
+        format!(
+            "enigma n={} method=board symmetry={} redundant={} dominance={}",
+            self.n, self.opts.symmetry, self.opts.redundant, self.opts.dominance
+        )
+    }
+
+    fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<BoardMap>> {
+        let b = encode_board(cnf, self.n, self.opts).map_err(anyhow::Error::msg)?;
+        Ok(Encoded {
+            map: b.map,
+            objective: Some(b.objective),
+            primary: b.primary,
+            names: b.names,
+        })
+    }
+
+    fn decode(&self, map: &BoardMap, model: &Assignment) -> EnigmaSolution {
+        let n = map.n;
+        let rows: Vec<Vec<u32>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| map.x[i * n + j].value(model) as u32)
+                    .collect()
+            })
+            .collect();
+        let board = Board::from_rows(rows);
+        // the model's permutation (0 where a row of the matrix is empty: the
+        // checker then reports the mismatch)
+        let images: Vec<usize> = map
+            .p
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .position(|l| l.is_some_and(|l| model.lit(l)))
+                    .map_or(0, |j| j + 1)
+            })
+            .collect();
+        let mut sol =
+            match Derangement::from_images(images.iter().map(|&j| j.saturating_sub(1)).collect()) {
+                Some(p) if !images.contains(&0) => EnigmaSolution::new(&board, &p),
+                _ => EnigmaSolution::new(&board, &Derangement::canonical(&[n])),
+            };
+        sol.permutation = images;
+        sol
+    }
+
+    fn check(&self, sol: &EnigmaSolution) -> Result<(), String> {
+        sol.check()
+    }
+
+    fn render(&self, sol: &EnigmaSolution) -> String {
+        sol.render()
+    }
+
+    fn objective_of(&self, sol: &EnigmaSolution) -> Option<i64> {
+        Some(sol.total as i64)
+    }
+}
