@@ -232,6 +232,26 @@ pub fn print_text<P: Puzzle>(p: &P, r: &Report<P::Solution>, out: &mut dyn Write
     )
 }
 
+/// Encodes `p`; with `bound`, adds the decision constraint "objective at
+/// least (maximise) / at most (minimise) `bound`" — the formula `dimacs
+/// --bound` writes and `decode --bound` reads models of.
+pub fn encode_with_bound<P: Puzzle>(p: &P, bound: Option<i64>, pb: PbEncoding) -> anyhow::Result<(Cnf, Encoded<P::Map>)> {
+    let (mut cnf, enc, _) = encode(p)?;
+    if let Some(b) = bound {
+        let Some(obj) = &enc.objective else {
+            bail!("--bound: {} has no objective", p.describe());
+        };
+        let terms: Vec<(rustsat::types::Lit, usize)> = obj.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
+        let s = b - obj.offset;
+        match obj.sense {
+            Sense::Maximize => puzzlesat_encodings::pb::at_least(&mut cnf, &terms, s.max(0) as usize, pb),
+            Sense::Minimize if s < 0 => cnf.add(&[]),
+            Sense::Minimize => puzzlesat_encodings::pb::at_most(&mut cnf, &terms, s as usize, pb),
+        }
+    }
+    Ok((cnf, enc))
+}
+
 /// Writes the puzzle's CNF as DIMACS with a header. With `bound`, the
 /// objective is turned into the decision constraint "objective at least
 /// (max) / at most (min) `bound`". Returns the encoding (for the var map).
@@ -256,19 +276,7 @@ pub fn export_formula<P: Puzzle>(
     format: Format,
     out: &mut dyn Write,
 ) -> anyhow::Result<Encoded<P::Map>> {
-    let (mut cnf, enc, _) = encode(p)?;
-    if let Some(b) = bound {
-        let Some(obj) = &enc.objective else {
-            bail!("--bound: {} has no objective", p.describe());
-        };
-        let terms: Vec<(rustsat::types::Lit, usize)> = obj.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
-        let s = b - obj.offset;
-        match obj.sense {
-            Sense::Maximize => puzzlesat_encodings::pb::at_least(&mut cnf, &terms, s.max(0) as usize, pb),
-            Sense::Minimize if s < 0 => cnf.add(&[]),
-            Sense::Minimize => puzzlesat_encodings::pb::at_most(&mut cnf, &terms, s as usize, pb),
-        }
-    }
+    let (cnf, enc) = encode_with_bound(p, bound, pb)?;
     let c = cnf.counts();
     let mut header = vec![
         format!("puzzlesat {} ({})", env!("CARGO_PKG_VERSION"), format_flag(format)),
@@ -320,11 +328,17 @@ fn format_flag(format: Format) -> &'static str {
     }
 }
 
-/// Decodes an external solver's output for `p` (re-encoding it to get the
-/// variable map), checks the solution, and returns it (None for UNSAT /
+/// Decodes an external solver's output for `p` (re-encoding it, with the
+/// same `bound` as the export, to get the variable map and the formula the
+/// model must satisfy), checks the solution, and returns it (None for UNSAT /
 /// UNKNOWN, reported in the returned status).
-pub fn decode_output<P: Puzzle>(p: &P, text: &str) -> anyhow::Result<(Status, Option<P::Solution>)> {
-    let (cnf, enc, _) = encode(p)?;
+pub fn decode_output<P: Puzzle>(
+    p: &P,
+    text: &str,
+    bound: Option<i64>,
+    pb: PbEncoding,
+) -> anyhow::Result<(Status, Option<P::Solution>)> {
+    let (cnf, enc) = encode_with_bound(p, bound, pb)?;
     match solver_output::parse(text, cnf.n_vars())? {
         SolverAnswer::Sat(model) => {
             if !model.satisfies(cnf.clauses()) {

@@ -62,6 +62,9 @@ pub struct Common {
     /// file format for `dimacs` (set from its `--wcnf` / `--opb` flags)
     #[arg(skip)]
     pub format: Format,
+    /// for `decode`: the `--bound` the decoded formula was exported with
+    #[arg(skip)]
+    pub decode_bound: Option<i64>,
 }
 
 impl Common {
@@ -127,6 +130,9 @@ pub enum Command {
         /// the solver's output file (required; clap forbids required global options)
         #[arg(long, global = true)]
         model: Option<PathBuf>,
+        /// the `--bound` the formula was exported with (`dimacs --bound`)
+        #[arg(long, global = true)]
+        bound: Option<i64>,
     },
     /// solve a DIMACS CNF file: SAT-competition output, exit code 10/20/0
     Sat(sat::SatArgs),
@@ -227,7 +233,7 @@ pub fn dimacs_generic<P: Puzzle>(
 /// `decode` for any puzzle.
 pub fn decode_generic<P: Puzzle>(p: &P, common: &Common, model: &PathBuf) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(model).with_context(|| format!("reading {}", model.display()))?;
-    let (status, sol) = run::decode_output(p, &text).with_context(|| format!("decoding {}", model.display()))?;
+    let (status, sol) = run::decode_output(p, &text, common.decode_bound, common.objective_encoding).with_context(|| format!("decoding {}", model.display()))?;
     let mut out = std::io::stdout().lock();
     if common.json {
         serde_json::to_writer(&mut out, &serde_json::json!({ "puzzle": p.describe(), "status": status, "solution": sol }))?;
@@ -276,8 +282,12 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             puzzle.command().dimacs(common, output.as_ref(), map.as_ref(), *bound)
         }
         Command::Sat(args) => sat::sat(common, &args.file, !args.no_model),
-        Command::Decode { puzzle, model } => {
+        Command::Decode { puzzle, model, bound } => {
             let model = model.as_ref().context("decode needs --model FILE (the solver's output)")?;
+            let common = &Common {
+                decode_bound: *bound,
+                ..common.clone()
+            };
             puzzle.command().decode(common, model)
         }
     }
