@@ -233,7 +233,7 @@ pub fn dimacs_generic<P: Puzzle>(
 /// `decode` for any puzzle.
 pub fn decode_generic<P: Puzzle>(p: &P, common: &Common, model: &PathBuf) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(model).with_context(|| format!("reading {}", model.display()))?;
-    let (status, sol) = run::decode_output(p, &text, common.decode_bound, common.objective_encoding).with_context(|| format!("decoding {}", model.display()))?;
+    let (status, sol) = run::decode_output(p, &text, common.decode_bound, common.objective_encoding).with_context(|| format!("decoding {} (decode needs the options the CNF was exported with, including --bound)", model.display()))?;
     let mut out = std::io::stdout().lock();
     if common.json {
         serde_json::to_writer(&mut out, &serde_json::json!({ "puzzle": p.describe(), "status": status, "solution": sol }))?;
