@@ -133,18 +133,25 @@ pub trait PuzzleCommand {
 /// The puzzles: one variant each (add a line here and in [`PuzzleCmd::command`]
 /// and [`LIST`]).
 #[derive(Debug, Subcommand)]
-pub enum PuzzleCmd {}
+pub enum PuzzleCmd {
+    /// magic squares: find, count, complete
+    Magic(crate::puzzles::magic::cli::Args),
+}
 
 impl PuzzleCmd {
     /// The puzzle's command handlers.
     pub fn command(&self) -> &dyn PuzzleCommand {
-        match *self {}
+        match self {
+            PuzzleCmd::Magic(a) => a,
+        }
     }
 }
 
 /// `puzzlesat list`: one entry per puzzle (name, parameters, encodings and
 /// defaults), contributed by each puzzle module's `ABOUT`.
-pub const LIST: &[&str] = &[];
+pub const LIST: &[&str] = &[
+    crate::puzzles::magic::ABOUT,
+];
 
 /// What `solve` prints and returns for any puzzle.
 pub fn solve_generic<P: Puzzle>(p: &P, common: &Common, all: bool, limit: Option<u64>) -> anyhow::Result<ExitCode> {

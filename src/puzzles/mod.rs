@@ -1,3 +1,5 @@
 //! One module per puzzle family: `model` (instance and solution types),
 //! `encode` (its CNF variants), `check` (independent checker), and where the
 //! analysis gives one, `reference` (structured non-SAT solver).
+
+pub mod magic;
