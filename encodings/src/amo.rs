@@ -6,7 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::ClauseDatabase;
+use crate::{Assignment, Checker, ClauseDatabase};
 use rustsat::encodings::am1::{self, Encode as _};
 use rustsat::types::Lit;
 
@@ -81,8 +81,12 @@ pub fn at_most_one<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], enc: AmoEncodi
         let r = match enc {
             AmoEncoding::Pairwise => unreachable!(),
             AmoEncoding::Ladder => am1::Ladder::from_iter(it).encode(col, vm),
-            AmoEncoding::Commander => am1::Commander::<4, am1::Pairwise>::from_iter(it).encode(col, vm),
-            AmoEncoding::Bimander => am1::Bimander::<4, am1::Pairwise>::from_iter(it).encode(col, vm),
+            AmoEncoding::Commander => {
+                am1::Commander::<4, am1::Pairwise>::from_iter(it).encode(col, vm)
+            }
+            AmoEncoding::Bimander => {
+                am1::Bimander::<4, am1::Pairwise>::from_iter(it).encode(col, vm)
+            }
             AmoEncoding::Bitwise => am1::Bitwise::from_iter(it).encode(col, vm),
         };
         r.expect("in-memory clause buffer cannot run out of memory")
@@ -93,4 +97,35 @@ pub fn at_most_one<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], enc: AmoEncodi
 pub fn exactly_one<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], enc: AmoEncoding) {
     db.add(lits);
     at_most_one(db, lits, enc);
+}
+
+/// "At most one" (or, with `exactly`, "exactly one") of `lits` as data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtMostOne {
+    /// the literals (a repeated literal counts twice, so it is forced false)
+    pub lits: Vec<Lit>,
+    /// exactly one instead of at most one
+    pub exactly: bool,
+}
+
+impl AtMostOne {
+    /// Posts the constraint with the given encoding.
+    pub fn post<DB: ClauseDatabase>(&self, db: &mut DB, enc: AmoEncoding) {
+        if self.exactly {
+            exactly_one(db, &self.lits, enc)
+        } else {
+            at_most_one(db, &self.lits, enc)
+        }
+    }
+}
+
+impl Checker for AtMostOne {
+    fn check(&self, a: &Assignment) -> Result<(), String> {
+        let count = self.lits.iter().filter(|&&l| a.lit(l)).count();
+        match (count, self.exactly) {
+            (0, true) => Err("no literal is true (exactly one expected)".into()),
+            (0 | 1, _) => Ok(()),
+            (n, _) => Err(format!("{n} literals are true (at most one expected)")),
+        }
+    }
 }

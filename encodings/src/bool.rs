@@ -158,6 +158,24 @@ impl Checker for Or {
         }
     }
 }
+impl Checker for Implies {
+    fn check(&self, a: &Assignment) -> Result<(), String> {
+        if !a.lit(self.0) || a.lit(self.1) {
+            Ok(())
+        } else {
+            Err(format!("{} is true but {} is false", self.0, self.1))
+        }
+    }
+}
+impl Checker for Equiv {
+    fn check(&self, a: &Assignment) -> Result<(), String> {
+        if a.lit(self.0) == a.lit(self.1) {
+            Ok(())
+        } else {
+            Err(format!("{} and {} differ", self.0, self.1))
+        }
+    }
+}
 impl Checker for Xor {
     fn check(&self, a: &Assignment) -> Result<(), String> {
         if self.0.iter().filter(|&&l| a.lit(l)).count() % 2 == 1 {
@@ -183,19 +201,28 @@ mod tests {
         })
     }
 
-    fn check_reified<C: Reify>(make: impl Fn(&[Lit]) -> C, arity: usize, truth: impl Fn(&[bool]) -> bool) {
+    fn check_reified<C: Reify>(
+        make: impl Fn(&[Lit]) -> C,
+        arity: usize,
+        truth: impl Fn(&[bool]) -> bool,
+    ) {
         let mut cnf = Cnf::new();
         let xs = cnf.fresh_lits(arity);
         let r = cnf.fresh();
         make(&xs).reify(&mut cnf, r);
         for bits in 0u32..1 << arity {
             let vals: Vec<bool> = (0..arity).map(|i| bits >> i & 1 == 1).collect();
-            let mut fixed: Vec<(Lit, bool)> = xs.iter().copied().zip(vals.iter().copied()).collect();
+            let mut fixed: Vec<(Lit, bool)> =
+                xs.iter().copied().zip(vals.iter().copied()).collect();
             let expect = truth(&vals);
             fixed.push((r, expect));
             assert!(satisfiable_with(&cnf, &fixed), "{vals:?} with r = {expect}");
             fixed.last_mut().unwrap().1 = !expect;
-            assert!(!satisfiable_with(&cnf, &fixed), "{vals:?} with r = {}", !expect);
+            assert!(
+                !satisfiable_with(&cnf, &fixed),
+                "{vals:?} with r = {}",
+                !expect
+            );
         }
     }
 
@@ -204,7 +231,11 @@ mod tests {
         for n in 0..4 {
             check_reified(|x| And(x.to_vec()), n, |v| v.iter().all(|&b| b));
             check_reified(|x| Or(x.to_vec()), n, |v| v.iter().any(|&b| b));
-            check_reified(|x| Xor(x.to_vec()), n, |v| v.iter().filter(|&&b| b).count() % 2 == 1);
+            check_reified(
+                |x| Xor(x.to_vec()),
+                n,
+                |v| v.iter().filter(|&&b| b).count() % 2 == 1,
+            );
         }
         check_reified(|x| Implies(x[0], x[1]), 2, |v| !v[0] || v[1]);
         check_reified(|x| Equiv(x[0], x[1]), 2, |v| v[0] == v[1]);

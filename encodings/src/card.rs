@@ -9,12 +9,24 @@
 //!   "Cardinality networks: a theoretical and empirical study", Constraints
 //!   16(2), 2011).
 //!
+//! The last two are written here ([`SeqCounter`] in `card/seq_counter.rs`,
+//! [`CardNetwork`] in `card/network.rs`); all three are built lazily, only
+//! as far as the bounds asked so far need, in the direction each bound
+//! needs, and all three make unit propagation enforce arc consistency
+//! (checked exhaustively on small inputs in `tests/propagation.rs`).
+//!
 //! Repeated literals count once per occurrence.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{ClauseDatabase, EncodeError};
+mod network;
+mod seq_counter;
+
+pub use network::{CardNetwork, Output};
+pub use seq_counter::SeqCounter;
+
+use crate::{Assignment, Checker, ClauseDatabase, EncodeError};
 use rustsat::encodings::card::{BoundLower, BoundUpper, Totalizer};
 use rustsat::types::Lit;
 
@@ -79,19 +91,31 @@ pub struct Card {
 #[derive(Debug)]
 enum Inner {
     Totalizer(Totalizer),
+    SeqCounter(SeqCounter),
+    /// the inputs, and the current network (rebuilt wider when a bound
+    /// needs more outputs than it counts)
+    Network(Vec<Lit>, Option<CardNetwork>),
+}
+
+impl Inner {
+    /// The network counting at least `j` outputs exactly.
+    fn network<'a>(xs: &[Lit], net: &'a mut Option<CardNetwork>, j: usize) -> &'a mut CardNetwork {
+        if !matches!(net, Some(n) if n.capacity() >= j) {
+            *net = Some(CardNetwork::new(xs, j));
+        }
+        net.as_mut().expect("just built")
+    }
 }
 
 impl Card {
     /// A counter over `lits` (nothing is encoded until a bound is asked for).
+    /// Every encoding supports every input today; the `Result` is kept for
+    /// encoders with restrictions ([`EncodeError::Unsupported`]).
     pub fn new(enc: CardEncoding, lits: &[Lit]) -> Result<Self, EncodeError> {
         let inner = match enc {
             CardEncoding::Totalizer => Inner::Totalizer(Totalizer::from_iter(lits.iter().copied())),
-            other => {
-                return Err(EncodeError::Unsupported {
-                    encoder: other.name(),
-                    what: "incremental counting (not yet implemented)".into(),
-                })
-            }
+            CardEncoding::SeqCounter => Inner::SeqCounter(SeqCounter::new(lits)),
+            CardEncoding::CardNetwork => Inner::Network(lits.to_vec(), None),
         };
         Ok(Card {
             enc,
@@ -116,14 +140,27 @@ impl Card {
         }
         match &mut self.inner {
             Inner::Totalizer(t) => {
-                db.with_rustsat(|col, vm| t.encode_ub(k..=k, col, vm)).expect("buffer");
+                db.with_rustsat(|col, vm| t.encode_ub(k..=k, col, vm))
+                    .expect("buffer");
                 t.enforce_ub(k).expect("encoded just above")
+            }
+            Inner::SeqCounter(c) => vec![!c.at_least_lit_up(db, k + 1)],
+            Inner::Network(xs, net) => {
+                match Inner::network(xs, net, k + 1).at_least_output(db, k + 1, true) {
+                    Output::Lit(l) => vec![!l],
+                    Output::Const(false) => vec![],
+                    Output::Const(true) => vec![!db.true_lit()], // always more than k
+                }
             }
         }
     }
 
     /// Assumptions enforcing `Σ ≥ k` (empty when trivially true).
-    pub fn at_least<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize) -> Result<Vec<Lit>, Infeasible> {
+    pub fn at_least<DB: ClauseDatabase>(
+        &mut self,
+        db: &mut DB,
+        k: usize,
+    ) -> Result<Vec<Lit>, Infeasible> {
         if k == 0 {
             return Ok(vec![]);
         }
@@ -132,8 +169,17 @@ impl Card {
         }
         match &mut self.inner {
             Inner::Totalizer(t) => {
-                db.with_rustsat(|col, vm| t.encode_lb(k..=k, col, vm)).expect("buffer");
+                db.with_rustsat(|col, vm| t.encode_lb(k..=k, col, vm))
+                    .expect("buffer");
                 t.enforce_lb(k).map_err(|_| Infeasible)
+            }
+            Inner::SeqCounter(c) => Ok(vec![c.at_least_lit_down(db, k)]),
+            Inner::Network(xs, net) => {
+                match Inner::network(xs, net, k).at_least_output(db, k, false) {
+                    Output::Lit(l) => Ok(vec![l]),
+                    Output::Const(true) => Ok(vec![]),
+                    Output::Const(false) => Err(Infeasible),
+                }
             }
         }
     }
@@ -147,7 +193,12 @@ fn post_units<DB: ClauseDatabase>(db: &mut DB, r: Result<Vec<Lit>, Infeasible>) 
 }
 
 /// Posts `Σ lits ≤ k`.
-pub fn at_most<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: CardEncoding) -> Result<(), EncodeError> {
+pub fn at_most<DB: ClauseDatabase>(
+    db: &mut DB,
+    lits: &[Lit],
+    k: usize,
+    enc: CardEncoding,
+) -> Result<(), EncodeError> {
     let mut c = Card::new(enc, lits)?;
     let units = c.at_most(db, k);
     post_units(db, Ok(units));
@@ -155,7 +206,12 @@ pub fn at_most<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: Car
 }
 
 /// Posts `Σ lits ≥ k` (an empty clause if `k > lits.len()`).
-pub fn at_least<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: CardEncoding) -> Result<(), EncodeError> {
+pub fn at_least<DB: ClauseDatabase>(
+    db: &mut DB,
+    lits: &[Lit],
+    k: usize,
+    enc: CardEncoding,
+) -> Result<(), EncodeError> {
     let mut c = Card::new(enc, lits)?;
     let r = c.at_least(db, k);
     post_units(db, r);
@@ -163,7 +219,12 @@ pub fn at_least<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: Ca
 }
 
 /// Posts `Σ lits = k`.
-pub fn exactly<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: CardEncoding) -> Result<(), EncodeError> {
+pub fn exactly<DB: ClauseDatabase>(
+    db: &mut DB,
+    lits: &[Lit],
+    k: usize,
+    enc: CardEncoding,
+) -> Result<(), EncodeError> {
     let mut c = Card::new(enc, lits)?;
     let ub = c.at_most(db, k);
     post_units(db, Ok(ub));
@@ -172,3 +233,74 @@ pub fn exactly<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], k: usize, enc: Car
     Ok(())
 }
 
+/// The comparison of a cardinality or pseudo-Boolean constraint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cmp {
+    /// `Σ ≤ k`
+    Le,
+    /// `Σ ≥ k`
+    Ge,
+    /// `Σ = k`
+    Eq,
+}
+
+impl Cmp {
+    /// Does `value cmp k` hold?
+    pub fn holds(self, value: usize, k: usize) -> bool {
+        match self {
+            Cmp::Le => value <= k,
+            Cmp::Ge => value >= k,
+            Cmp::Eq => value == k,
+        }
+    }
+    /// The symbol.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Cmp::Le => "≤",
+            Cmp::Ge => "≥",
+            Cmp::Eq => "=",
+        }
+    }
+}
+
+/// A cardinality constraint as data: `Σ lits cmp k` (repeated literals
+/// count once per occurrence).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cardinality {
+    /// the counted literals
+    pub lits: Vec<Lit>,
+    /// the comparison
+    pub cmp: Cmp,
+    /// the bound
+    pub k: usize,
+}
+
+impl Cardinality {
+    /// Posts the constraint with the given encoding.
+    pub fn post<DB: ClauseDatabase>(
+        &self,
+        db: &mut DB,
+        enc: CardEncoding,
+    ) -> Result<(), EncodeError> {
+        match self.cmp {
+            Cmp::Le => at_most(db, &self.lits, self.k, enc),
+            Cmp::Ge => at_least(db, &self.lits, self.k, enc),
+            Cmp::Eq => exactly(db, &self.lits, self.k, enc),
+        }
+    }
+}
+
+impl Checker for Cardinality {
+    fn check(&self, a: &Assignment) -> Result<(), String> {
+        let count = self.lits.iter().filter(|&&l| a.lit(l)).count();
+        if self.cmp.holds(count, self.k) {
+            Ok(())
+        } else {
+            Err(format!(
+                "{count} true literals, expected {} {}",
+                self.cmp.symbol(),
+                self.k
+            ))
+        }
+    }
+}

@@ -19,6 +19,12 @@ pub enum EncodeError {
         /// the unsupported parameter combination
         what: String,
     },
+    /// Malformed input to an encoder (e.g. a list that is not a permutation).
+    #[error("invalid input: {what}")]
+    Invalid {
+        /// what is wrong
+        what: String,
+    },
     /// A structure would exceed a size guard.
     #[error("{what} has {size} elements, over the limit of {limit}")]
     TooLarge {
@@ -41,7 +47,6 @@ pub struct Counts {
     /// literal occurrences over all clauses
     pub literals: usize,
 }
-
 
 /// Fresh variables in, clauses out. Implemented by [`Cnf`] and by the solver
 /// session of the main crate, so an encoder never knows where its clauses go.
@@ -258,6 +263,8 @@ mod tests {
         assert!(cnf.n_vars() > 4);
         let next = cnf.fresh();
         // no clause may mention the variable handed out after the encoder ran
-        assert!(cnf.clauses().all(|c| c.iter().all(|l| l.var() != next.var())));
+        assert!(cnf
+            .clauses()
+            .all(|c| c.iter().all(|l| l.var() != next.var())));
     }
 }

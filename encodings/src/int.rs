@@ -10,6 +10,12 @@
 
 use std::collections::HashMap;
 
+mod arith;
+mod log;
+
+pub use arith::{max, plus, plus_in, sum, sum_capped, Directions};
+pub use log::{LogCmp, LogInt};
+
 use crate::bool::{add_implied, Reify};
 use crate::{Assignment, Checker, ClauseDatabase};
 use rustsat::types::Lit;
@@ -225,6 +231,17 @@ impl Checker for EqInt<'_> {
             Ok(())
         } else {
             Err(format!("{x} ≠ {y}"))
+        }
+    }
+}
+
+impl Checker for NeInt<'_> {
+    fn check(&self, a: &Assignment) -> Result<(), String> {
+        let (x, y) = (self.0.value(a), self.1.value(a));
+        if x != y {
+            Ok(())
+        } else {
+            Err(format!("both are {x}"))
         }
     }
 }

@@ -8,8 +8,8 @@
 //! | module | what |
 //! | --- | --- |
 //! | [`db`] | the [`ClauseDatabase`] trait, the in-memory [`Cnf`], the bridge to RustSAT's encoders |
-//! | [`bool`] | Boolean helpers with reification: and, or, implication, equivalence, xor |
-//! | [`int`] | order-encoded integers with cached direct literals; comparisons, max, sums; log encoding |
+//! | [`bool`](mod@bool) | Boolean helpers with reification: and, or, implication, equivalence, xor |
+//! | [`int`] | order-encoded integers with cached direct literals; comparisons, max, sums (exact, range-restricted, capped); log (binary) encoding |
 //! | [`amo`] | at-most-one / exactly-one encodings behind one option |
 //! | [`card`] | cardinality encodings (totalizer, sequential counter, cardinality network) |
 //! | [`pb`] | pseudo-Boolean encodings (generalized totalizer, binary adder, dynamic polynomial watchdog) |
@@ -26,6 +26,12 @@ pub mod int;
 pub mod lex;
 pub mod pb;
 pub mod perm;
+
+#[cfg(test)]
+extern crate self as puzzlesat_encodings;
+#[cfg(test)]
+#[path = "../tests/common/mod.rs"]
+pub(crate) mod testutil;
 
 pub use check::{Assignment, Checker};
 pub use db::{ClauseDatabase, Cnf, EncodeError};

@@ -15,8 +15,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::card::Infeasible;
-use crate::ClauseDatabase;
+use crate::card::{Cmp, Infeasible};
+use crate::{Assignment, Checker, ClauseDatabase};
 use rustsat::encodings::pb::{BinaryAdder, BoundUpper, DynamicPolyWatchdog, GeneralizedTotalizer};
 use rustsat::types::Lit;
 
@@ -57,7 +57,9 @@ impl FromStr for PbEncoding {
         Self::ALL
             .into_iter()
             .find(|e| e.name() == s)
-            .ok_or_else(|| format!("unknown pseudo-Boolean encoding '{s}' (expected one of: gte, adder, dpw)"))
+            .ok_or_else(|| {
+                format!("unknown pseudo-Boolean encoding '{s}' (expected one of: gte, adder, dpw)")
+            })
     }
 }
 
@@ -82,7 +84,8 @@ impl UpperEncoder {
         fn go<E: BoundUpper, DB: ClauseDatabase>(e: &mut E, db: &mut DB, k: usize) -> Vec<Lit> {
             // DPW enforces only bounds it can encode exactly; ask for the
             // coarse bound and keep the exact one (coarse_ub(k) == k for the others)
-            db.with_rustsat(|col, vm| e.encode_ub(k..=k, col, vm)).expect("buffer");
+            db.with_rustsat(|col, vm| e.encode_ub(k..=k, col, vm))
+                .expect("buffer");
             e.enforce_ub(k).expect("bound encoded just above")
         }
         match self {
@@ -97,20 +100,60 @@ impl UpperEncoder {
 #[derive(Debug)]
 pub struct Pb {
     enc: PbEncoding,
+    /// normalised terms: one per variable, positive weights
     terms: Vec<(Lit, usize)>,
+    /// the constant part taken out by normalisation (`w·l + w·¬l = w`)
+    offset: usize,
+    /// sum of the normalised weights
+    norm_total: usize,
+    /// sum of the weights as given
     total: usize,
     upper: Option<UpperEncoder>,
     lower: Option<UpperEncoder>,
 }
 
+/// Merges the terms of each variable: repeated literals add their weights,
+/// and `a·l + b·¬l = min(a, b) + (a − min)·l + (b − min)·¬l` moves the
+/// common part into a constant. (RustSAT's encoders keep one weight per
+/// literal, so they must never see a literal twice.)
+fn normalise(terms: &[(Lit, usize)]) -> (Vec<(Lit, usize)>, usize) {
+    let mut by_var: std::collections::BTreeMap<u32, (usize, usize)> = Default::default();
+    for &(l, w) in terms {
+        let e = by_var.entry(l.var().idx32()).or_default();
+        if l.is_pos() {
+            e.0 += w;
+        } else {
+            e.1 += w;
+        }
+    }
+    let mut offset = 0;
+    let mut out = Vec::with_capacity(by_var.len());
+    for (v, (pos, neg)) in by_var {
+        let common = pos.min(neg);
+        offset += common;
+        let var = rustsat::types::Var::new(v);
+        if pos > common {
+            out.push((var.pos_lit(), pos - common));
+        }
+        if neg > common {
+            out.push((var.neg_lit(), neg - common));
+        }
+    }
+    (out, offset)
+}
+
 impl Pb {
-    /// A sum over `terms` (weights must be positive; zero weights are dropped).
+    /// A sum over `terms` (weights must be positive; zero weights are
+    /// dropped; repeated and complementary literals are merged).
     pub fn new(enc: PbEncoding, terms: &[(Lit, usize)]) -> Self {
-        let terms: Vec<(Lit, usize)> = terms.iter().copied().filter(|&(_, w)| w > 0).collect();
         let total = terms.iter().map(|&(_, w)| w).sum();
+        let (terms, offset) = normalise(terms);
+        let norm_total = terms.iter().map(|&(_, w)| w).sum();
         Pb {
             enc,
             terms,
+            offset,
+            norm_total,
             total,
             upper: None,
             lower: None,
@@ -125,9 +168,13 @@ impl Pb {
         self.total
     }
 
-    /// Assumptions enforcing `Σ ≤ k` (empty when trivially true).
+    /// Assumptions enforcing `Σ ≤ k` (empty when trivially true; the false
+    /// constant when impossible, e.g. below the constant part of `l + ¬l`).
     pub fn at_most<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize) -> Vec<Lit> {
-        if k >= self.total {
+        let Some(k) = k.checked_sub(self.offset) else {
+            return vec![!db.true_lit()];
+        };
+        if k >= self.norm_total {
             return vec![];
         }
         let (enc, terms) = (self.enc, &self.terms);
@@ -137,18 +184,23 @@ impl Pb {
     }
 
     /// Assumptions enforcing `Σ ≥ k` (empty when trivially true).
-    pub fn at_least<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize) -> Result<Vec<Lit>, Infeasible> {
+    pub fn at_least<DB: ClauseDatabase>(
+        &mut self,
+        db: &mut DB,
+        k: usize,
+    ) -> Result<Vec<Lit>, Infeasible> {
+        let k = k.saturating_sub(self.offset);
         if k == 0 {
             return Ok(vec![]);
         }
-        if k > self.total {
+        if k > self.norm_total {
             return Err(Infeasible);
         }
         let (enc, terms) = (self.enc, &self.terms);
         Ok(self
             .lower
             .get_or_insert_with(|| UpperEncoder::new(enc, terms.iter().map(|&(l, w)| (!l, w))))
-            .at_most(db, self.total - k))
+            .at_most(db, self.norm_total - k))
     }
 }
 
@@ -167,7 +219,12 @@ pub fn at_most<DB: ClauseDatabase>(db: &mut DB, terms: &[(Lit, usize)], k: usize
 }
 
 /// Posts `Σ wᵢ·lᵢ ≥ k`.
-pub fn at_least<DB: ClauseDatabase>(db: &mut DB, terms: &[(Lit, usize)], k: usize, enc: PbEncoding) {
+pub fn at_least<DB: ClauseDatabase>(
+    db: &mut DB,
+    terms: &[(Lit, usize)],
+    k: usize,
+    enc: PbEncoding,
+) {
     let mut pb = Pb::new(enc, terms);
     let r = pb.at_least(db, k);
     post_units(db, r);
@@ -180,4 +237,50 @@ pub fn exactly<DB: ClauseDatabase>(db: &mut DB, terms: &[(Lit, usize)], k: usize
     post_units(db, Ok(r));
     let r = pb.at_least(db, k);
     post_units(db, r);
+}
+
+/// A pseudo-Boolean constraint as data: `Σ wᵢ·lᵢ cmp k` (positive weights;
+/// a repeated literal adds its weights).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Linear {
+    /// weighted literals
+    pub terms: Vec<(Lit, usize)>,
+    /// the comparison
+    pub cmp: Cmp,
+    /// the bound
+    pub k: usize,
+}
+
+impl Linear {
+    /// Posts the constraint with the given encoding.
+    pub fn post<DB: ClauseDatabase>(&self, db: &mut DB, enc: PbEncoding) {
+        match self.cmp {
+            Cmp::Le => at_most(db, &self.terms, self.k, enc),
+            Cmp::Ge => at_least(db, &self.terms, self.k, enc),
+            Cmp::Eq => exactly(db, &self.terms, self.k, enc),
+        }
+    }
+    /// The weighted sum under an assignment.
+    pub fn value(&self, a: &Assignment) -> usize {
+        self.terms
+            .iter()
+            .filter(|&&(l, _)| a.lit(l))
+            .map(|&(_, w)| w)
+            .sum()
+    }
+}
+
+impl Checker for Linear {
+    fn check(&self, a: &Assignment) -> Result<(), String> {
+        let v = self.value(a);
+        if self.cmp.holds(v, self.k) {
+            Ok(())
+        } else {
+            Err(format!(
+                "weighted sum {v}, expected {} {}",
+                self.cmp.symbol(),
+                self.k
+            ))
+        }
+    }
 }
