@@ -13,6 +13,7 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use serde::Serialize;
 
 use crate::drive::{self, Sense, Strategy};
+use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
 use crate::puzzle::{Encoded, Puzzle};
 use crate::solver::{Limits, Session, SolverKind, SolverStats};
@@ -238,6 +239,21 @@ pub fn export_dimacs<P: Puzzle>(
     pb: PbEncoding,
     out: &mut dyn Write,
 ) -> anyhow::Result<Encoded<P::Map>> {
+    export_formula(p, bound, pb, Format::Cnf, out)
+}
+
+/// [`export_dimacs`] in a chosen format: DIMACS CNF, or, for a puzzle with
+/// an objective, MaxSAT WCNF (the objective as soft unit clauses: minimise
+/// Σ w·[l] becomes soft `¬l` of weight w, maximise becomes soft `l`) or OPB
+/// (the objective as `min:`, negated when maximising). The header records
+/// how the file's optimum maps back to the puzzle's objective.
+pub fn export_formula<P: Puzzle>(
+    p: &P,
+    bound: Option<i64>,
+    pb: PbEncoding,
+    format: Format,
+    out: &mut dyn Write,
+) -> anyhow::Result<Encoded<P::Map>> {
     let (mut cnf, enc, _) = encode(p)?;
     if let Some(b) = bound {
         let Some(obj) = &enc.objective else {
@@ -253,7 +269,7 @@ pub fn export_dimacs<P: Puzzle>(
     }
     let c = cnf.counts();
     let mut header = vec![
-        format!("puzzlesat {}", env!("CARGO_PKG_VERSION")),
+        format!("puzzlesat {} ({})", env!("CARGO_PKG_VERSION"), format_flag(format)),
         format!("instance: {}", p.describe()),
         format!("vars {} clauses {} literals {}", c.vars, c.clauses, c.literals),
     ];
@@ -261,9 +277,45 @@ pub fn export_dimacs<P: Puzzle>(
         header.push(format!("decision: objective bound {b}"));
     }
     let mut buf = std::io::BufWriter::new(out);
-    crate::io::dimacs::write_cnf(&mut buf, &cnf, &header)?;
+    match (format, &enc.objective) {
+        (Format::Cnf, _) => dimacs::write_cnf(&mut buf, &cnf, &header)?,
+        (Format::Wcnf | Format::Opb, None) => bail!("{}: {} has no objective (write plain DIMACS)", format_flag(format), p.describe()),
+        (Format::Wcnf, Some(obj)) => {
+            let total: u64 = obj.terms.iter().map(|&(_, w)| w).sum();
+            let soft: Vec<(rustsat::types::Lit, u64)> = match obj.sense {
+                Sense::Minimize => obj.terms.iter().map(|&(l, w)| (!l, w)).collect(),
+                Sense::Maximize => obj.terms.clone(),
+            };
+            header.push(match obj.sense {
+                Sense::Minimize => format!("objective (minimise) = {} + cost", obj.offset),
+                Sense::Maximize => format!("objective (maximise) = {} - cost", obj.offset + total as i64),
+            });
+            dimacs::write_wcnf(&mut buf, &cnf, &soft, &header)?;
+        }
+        (Format::Opb, Some(obj)) => {
+            let sign = match obj.sense {
+                Sense::Minimize => 1,
+                Sense::Maximize => -1,
+            };
+            let terms: Vec<(rustsat::types::Lit, i64)> = obj.terms.iter().map(|&(l, w)| (l, sign * w as i64)).collect();
+            header.push(match obj.sense {
+                Sense::Minimize => format!("objective (minimise) = {} + literal objective", obj.offset),
+                Sense::Maximize => format!("objective (maximise) = {} - literal objective", obj.offset),
+            });
+            dimacs::write_opb(&mut buf, &cnf, &terms, &header)?;
+        }
+    }
     buf.flush()?;
     Ok(enc)
+}
+
+/// The flag that selects a format, for messages and headers.
+fn format_flag(format: Format) -> &'static str {
+    match format {
+        Format::Cnf => "dimacs cnf",
+        Format::Wcnf => "--wcnf",
+        Format::Opb => "--opb",
+    }
 }
 
 /// Decodes an external solver's output for `p` (re-encoding it to get the

@@ -12,7 +12,10 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use puzzlesat_encodings::pb::PbEncoding;
 
+pub mod sat;
+
 use crate::drive::Strategy;
+use crate::io::dimacs::Format;
 use crate::puzzle::Puzzle;
 use crate::run::{self, RunOptions, Status};
 use crate::solver::{Limits, SolverKind};
@@ -56,6 +59,9 @@ pub struct Common {
     /// bound search: sat-unsat, unsat-sat, binary
     #[arg(long, global = true, default_value = "sat-unsat")]
     pub strategy: Strategy,
+    /// file format for `dimacs` (set from its `--wcnf` / `--opb` flags)
+    #[arg(skip)]
+    pub format: Format,
 }
 
 impl Common {
@@ -106,6 +112,12 @@ pub enum Command {
         /// decision version: objective at least (maximise) / at most (minimise) this
         #[arg(long, global = true)]
         bound: Option<i64>,
+        /// write MaxSAT WCNF (2022 format): clauses hard, objective as soft units
+        #[arg(long, global = true, conflicts_with = "opb")]
+        wcnf: bool,
+        /// write OPB: objective as `min:`, clauses as linear constraints
+        #[arg(long, global = true)]
+        opb: bool,
     },
     /// decode an external solver's `s`/`v` output into a checked solution
     Decode {
@@ -116,6 +128,8 @@ pub enum Command {
         #[arg(long, global = true)]
         model: PathBuf,
     },
+    /// solve a DIMACS CNF file: SAT-competition output, exit code 10/20/0
+    Sat(sat::SatArgs),
 }
 
 /// What each puzzle's argument struct can do. Most implementations call the
@@ -189,7 +203,7 @@ pub fn dimacs_generic<P: Puzzle>(
         Some(path) => Box::new(File::create(path).with_context(|| format!("creating {}", path.display()))?),
         None => Box::new(std::io::stdout().lock()),
     };
-    let enc = run::export_dimacs(p, bound, common.objective_encoding, &mut out)?;
+    let enc = run::export_formula(p, bound, common.objective_encoding, common.format, &mut out)?;
     if let Some(path) = map {
         let names: serde_json::Map<String, serde_json::Value> = enc
             .names
@@ -237,7 +251,23 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Solve { puzzle } => puzzle.command().solve(common),
-        Command::Dimacs { puzzle, output, map, bound } => puzzle.command().dimacs(common, output.as_ref(), map.as_ref(), *bound),
+        Command::Dimacs {
+            puzzle,
+            output,
+            map,
+            bound,
+            wcnf,
+            opb,
+        } => {
+            let format = match (wcnf, opb) {
+                (true, _) => Format::Wcnf,
+                (_, true) => Format::Opb,
+                _ => Format::Cnf,
+            };
+            let common = &Common { format, ..common.clone() };
+            puzzle.command().dimacs(common, output.as_ref(), map.as_ref(), *bound)
+        }
+        Command::Sat(args) => sat::sat(common, &args.file, !args.no_model),
         Command::Decode { puzzle, model } => puzzle.command().decode(common, model),
     }
 }

@@ -1,16 +1,32 @@
-//! BatSat (a MiniSat descendant in pure Rust) through `rustsat-batsat`:
-//! incremental, assumptions, unsat cores.
+//! BatSat (a MiniSat descendant in pure Rust, Eén & Sörensson, "An
+//! Extensible SAT-solver", SAT 2003) through `rustsat-batsat`:
+//! incremental, assumptions, unsat cores. The time limit and the interrupt
+//! flag are polled by BatSat's `Callbacks::stop` hook, which the search
+//! consults between conflicts; statistics come from BatSat's counters.
 
+use batsat::SolverInterface;
 use puzzlesat_encodings::Assignment;
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::{Lit, TernaryVal, Var};
 
 use super::{Backend, Limits, Outcome, SolverError, SolverStats};
 
+/// BatSat callbacks whose `stop()` answers the run's [`Limits`].
+#[derive(Default)]
+pub struct LimitCallbacks {
+    limits: Limits,
+}
+
+impl batsat::Callbacks for LimitCallbacks {
+    fn stop(&self) -> bool {
+        self.limits.expired()
+    }
+}
+
 /// The BatSat backend.
 #[derive(Default)]
 pub struct Batsat {
-    solver: rustsat_batsat::BasicSolver,
+    solver: rustsat_batsat::Solver<LimitCallbacks>,
     core: Vec<Lit>,
 }
 
@@ -27,18 +43,24 @@ impl Backend for Batsat {
     }
     fn reserve(&mut self, n_vars: u32) {
         if n_vars > 0 {
-            self.solver.reserve(Var::new(n_vars - 1)).expect("batsat reserve");
+            // batsat's reserve only allocates variables: it cannot fail
+            let _ = self.solver.reserve(Var::new(n_vars - 1));
         }
     }
     fn add_clause(&mut self, lits: &[Lit]) -> Result<(), SolverError> {
         self.solver.add_clause_ref(lits).map_err(failed)
     }
-    fn solve(&mut self, assumptions: &[Lit], _limits: &Limits) -> Result<Outcome, SolverError> {
+    fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Result<Outcome, SolverError> {
         self.core.clear();
-        match self.solver.solve_assumps(assumptions).map_err(failed)? {
+        self.solver.batsat_mut().cb_mut().limits = limits.clone();
+        let answer = self.solver.solve_assumps(assumptions).map_err(failed)?;
+        // drop the shared flag: a later solve gets its own limits
+        self.solver.batsat_mut().cb_mut().limits = Limits::default();
+        match answer {
             SolverResult::Sat => Ok(Outcome::Sat),
             SolverResult::Unsat => {
-                self.core = self.solver.core().map_err(failed)?;
+                // rustsat's core is the clause of negated failed assumptions
+                self.core = self.solver.core().map_err(failed)?.into_iter().map(|l| !l).collect();
                 Ok(Outcome::Unsat)
             }
             SolverResult::Interrupted => Ok(Outcome::Unknown),
@@ -56,7 +78,12 @@ impl Backend for Batsat {
         self.core.clone()
     }
     fn stats(&self) -> SolverStats {
-        SolverStats::default()
+        let s = self.solver.batsat_ref();
+        SolverStats {
+            conflicts: Some(s.num_conflicts()),
+            decisions: Some(s.num_decisions()),
+            propagations: Some(s.num_propagations()),
+        }
     }
     fn is_incremental(&self) -> bool {
         true

@@ -4,13 +4,29 @@
 //! and implements [`ClauseDatabase`] so encoders can add clauses (bounds,
 //! blocking clauses) between solves.
 //!
-//! RustSAT's `Solve` is not object-safe, hence this trait. Backends:
-//! `batsat` (default, incremental), `varisat` (incremental), `splr`
-//! (one-shot: no assumptions, re-solved from scratch with assumptions as
-//! units), `cadical` (feature `cadical`), `external:<cmd>` (any DIMACS
-//! solver as a subprocess), `portfolio` (races backends on threads).
+//! RustSAT's `Solve` is not object-safe, hence this trait. Backends, one
+//! file each:
+//!
+//! | backend | incremental | failed assumptions | time limit / interrupt | statistics |
+//! | --- | --- | --- | --- | --- |
+//! | [`batsat`] (default) | yes | core from final conflict | yes / yes | conflicts, decisions, propagations |
+//! | [`varisat`] | yes | core from final conflict | checked between solves only | none |
+//! | [`splr`] | no: re-solved from scratch, assumptions as unit clauses | all assumptions | yes (whole seconds) / between solves | none |
+//! | [`cadical`] (feature `cadical`) | yes | core (`failed`) | yes / yes | none |
+//! | [`external`] | no: CNF file + subprocess | all assumptions | yes / yes (the process is killed) | none |
+//! | [`portfolio`] | yes (one worker thread per embedded backend) | the winner's | yes / yes (each worker as far as its backend allows) | the winner's |
+//!
+//! A clause a backend refuses (e.g. a literal out of its range) is not a
+//! panic: [`Session`] keeps the error and returns it from the next
+//! [`Session::solve`].
 
 pub mod batsat;
+#[cfg(feature = "cadical")]
+pub mod cadical;
+pub mod external;
+pub mod portfolio;
+pub mod splr;
+pub mod varisat;
 
 use std::fmt;
 use std::str::FromStr;
@@ -46,6 +62,14 @@ pub enum SolverError {
     /// the backend exists but was not compiled in
     #[error("solver '{0}' is not compiled in: rebuild with `--features {0}`")]
     NotCompiled(String),
+    /// an external solver binary could not be started
+    #[error("external solver '{command}' could not be started: {message}")]
+    NotFound {
+        /// the command as given
+        command: String,
+        /// why (e.g. not on PATH)
+        message: String,
+    },
     /// the backend failed
     #[error("{solver}: {message}")]
     Failed {
@@ -170,8 +194,24 @@ impl SolverKind {
     pub fn create(&self) -> Result<Box<dyn Backend>, SolverError> {
         match self {
             SolverKind::Batsat => Ok(Box::new(batsat::Batsat::default())),
-            other => Err(SolverError::NotCompiled(other.to_string())),
+            SolverKind::Varisat => Ok(Box::new(varisat::Varisat::default())),
+            SolverKind::Splr => Ok(Box::new(splr::Splr::default())),
+            #[cfg(feature = "cadical")]
+            SolverKind::Cadical => Ok(Box::new(cadical::Cadical::default())),
+            #[cfg(not(feature = "cadical"))]
+            SolverKind::Cadical => Err(SolverError::NotCompiled("cadical".into())),
+            SolverKind::External(cmd) => Ok(Box::new(external::External::new(cmd)?)),
+            SolverKind::Portfolio => Ok(Box::new(portfolio::Portfolio::new(&portfolio::members()))),
         }
+    }
+    /// The embedded backends compiled into this binary (no external, no
+    /// portfolio): what the portfolio races and the shared tests cover.
+    pub fn embedded() -> Vec<SolverKind> {
+        let mut v = vec![SolverKind::Batsat, SolverKind::Varisat, SolverKind::Splr];
+        if cfg!(feature = "cadical") {
+            v.push(SolverKind::Cadical);
+        }
+        v
     }
 }
 
@@ -184,6 +224,8 @@ pub struct Session {
     n_vars: u32,
     counts: Counts,
     true_lit: Option<Lit>,
+    /// a clause the backend refused, reported by the next solve
+    refused: Option<SolverError>,
     /// time limit and interrupt for every solve
     pub limits: Limits,
     /// number of solve calls so far
@@ -195,17 +237,22 @@ pub struct Session {
 impl Session {
     /// A session of `kind` holding the clauses of `cnf`.
     pub fn new(kind: &SolverKind, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
-        let mut backend = kind.create()?;
+        Self::with_backend(kind.create()?, kind.clone(), cnf, limits)
+    }
+    /// A session around a backend built by the caller (e.g. a backend
+    /// configured by hand, or a test double), holding the clauses of `cnf`.
+    pub fn with_backend(mut backend: Box<dyn Backend>, kind: SolverKind, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
         backend.reserve(cnf.n_vars());
         for c in cnf.clauses() {
             backend.add_clause(c)?;
         }
         Ok(Session {
             backend,
-            kind: kind.clone(),
+            kind,
             n_vars: cnf.n_vars(),
             counts: cnf.counts(),
             true_lit: None,
+            refused: None,
             limits,
             solve_calls: 0,
             solve_time: Duration::ZERO,
@@ -220,9 +267,17 @@ impl Session {
         self.backend.name()
     }
     /// Solves under assumptions.
+    /// A clause the backend refused since the last solve is returned here
+    /// as the error (the session should then be dropped).
     pub fn solve(&mut self, assumptions: &[Lit]) -> Result<Outcome, SolverError> {
+        if let Some(e) = self.refused.take() {
+            return Err(e);
+        }
         if self.limits.expired() {
             return Ok(Outcome::Unknown);
+        }
+        for a in assumptions {
+            self.n_vars = self.n_vars.max(a.var().idx32() + 1);
         }
         let t = Instant::now();
         self.backend.reserve(self.n_vars);
@@ -302,9 +357,9 @@ impl ClauseDatabase for Session {
         self.counts.literals += lits.len();
         self.backend.reserve(self.n_vars);
         if let Err(e) = self.backend.add_clause(lits) {
-            // adding to an in-process solver does not fail; an external
-            // backend buffers clauses. Record loudly rather than lose it.
-            panic!("backend refused a clause: {e}");
+            // `ClauseDatabase::add` cannot fail: keep the first refusal and
+            // report it from the next solve, so no answer is given without it
+            self.refused.get_or_insert(e);
         }
     }
     fn counts(&self) -> Counts {
@@ -321,5 +376,67 @@ impl ClauseDatabase for Session {
         self.add(&[t]);
         self.true_lit = Some(t);
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A backend that refuses every clause longer than two literals.
+    struct Picky(batsat::Batsat);
+
+    impl Backend for Picky {
+        fn name(&self) -> String {
+            "picky".into()
+        }
+        fn reserve(&mut self, n_vars: u32) {
+            self.0.reserve(n_vars)
+        }
+        fn add_clause(&mut self, lits: &[Lit]) -> Result<(), SolverError> {
+            if lits.len() > 2 {
+                return Err(SolverError::Failed {
+                    solver: "picky".into(),
+                    message: format!("refuses a clause of {} literals", lits.len()),
+                });
+            }
+            self.0.add_clause(lits)
+        }
+        fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Result<Outcome, SolverError> {
+            self.0.solve(assumptions, limits)
+        }
+        fn model(&self, n_vars: u32) -> Result<Assignment, SolverError> {
+            self.0.model(n_vars)
+        }
+        fn failed_assumptions(&self) -> Vec<Lit> {
+            self.0.failed_assumptions()
+        }
+        fn stats(&self) -> SolverStats {
+            self.0.stats()
+        }
+        fn is_incremental(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_refused_clause_is_an_error_at_the_next_solve() {
+        let mut s = Session::with_backend(Box::new(Picky(batsat::Batsat::default())), SolverKind::Batsat, &Cnf::new(), Limits::default()).unwrap();
+        let x = s.fresh_lits(3);
+        s.add(&[x[0], x[1]]);
+        assert_eq!(s.solve(&[]).unwrap(), Outcome::Sat);
+        s.add(&x); // refused: must not panic, must not be lost silently
+        let err = s.solve(&[]).unwrap_err();
+        assert!(err.to_string().contains("refuses a clause of 3 literals"), "{err}");
+    }
+
+    #[test]
+    fn solver_names_parse_and_print() {
+        for name in ["batsat", "varisat", "splr", "cadical", "portfolio", "external:cadical -q"] {
+            let kind: SolverKind = name.parse().unwrap();
+            assert_eq!(kind.to_string(), name);
+        }
+        assert!("external:".parse::<SolverKind>().is_err());
+        assert!("minisat".parse::<SolverKind>().is_err());
     }
 }

@@ -1,0 +1,265 @@
+//! The DIMACS path end to end: the malformed-input corpus (`tests/cnf/bad`,
+//! every file an error with the right line number, never a panic), the
+//! write → read round trip (proptest), WCNF / OPB writers, solver-output
+//! parsing, and the `puzzlesat sat` command run as a process on the corpus
+//! with every embedded backend (exit codes 10/20, `s`/`v` lines, models
+//! checked clause by clause here again).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use proptest::prelude::*;
+use puzzlesat::io::dimacs::{read_cnf, read_cnf_file, write_cnf, write_opb, write_wcnf, DimacsError};
+use puzzlesat::io::solver_output::{parse, parse_minisat, write_model, SolverAnswer};
+use puzzlesat::solver::SolverKind;
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use rustsat::types::Lit;
+
+fn cnf_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cnf")
+}
+
+fn lit(x: i32) -> Lit {
+    Lit::from_ipasir(x).unwrap()
+}
+
+/// Every malformed file, with the line its error must name.
+const BAD: &[(&str, usize, &str)] = &[
+    ("clause-before-header.cnf", 1, "before the 'p cnf' line"),
+    ("bad-var-count.cnf", 2, "bad variable count"),
+    ("not-cnf-header.cnf", 1, "expected 'p cnf VARS CLAUSES'"),
+    ("header-extra-field.cnf", 1, "expected 'p cnf VARS CLAUSES'"),
+    ("literal-out-of-range.cnf", 2, "exceeds the declared 2 variables"),
+    ("not-an-integer.cnf", 3, "'a' is not an integer literal"),
+    ("float-literal.cnf", 2, "'1.5' is not an integer literal"),
+    ("unterminated-clause.cnf", 4, "not terminated by 0"),
+    ("fewer-clauses.cnf", 3, "header declares 3 clauses, found 2"),
+    ("more-clauses.cnf", 3, "header declares 1 clauses, found 2"),
+    ("second-header.cnf", 2, "second 'p' line"),
+    ("too-many-vars.cnf", 1, "more than the"),
+    ("literal-overflow.cnf", 2, "is not an integer literal"),
+    ("literal-i64-min.cnf", 2, "exceeds the declared"),
+    ("no-header.cnf", 2, "no 'p cnf' line"),
+    ("negative-var-count.cnf", 1, "bad variable count"),
+    ("not-utf8.cnf", 2, "not UTF-8"),
+    ("empty-file.cnf", 1, "no 'p cnf' line"),
+    ("lone-minus.cnf", 2, "'-' is not an integer literal"),
+];
+
+#[test]
+fn malformed_corpus_gives_line_numbers() {
+    let listed: Vec<&str> = BAD.iter().map(|b| b.0).collect();
+    for entry in std::fs::read_dir(cnf_dir().join("bad")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(listed.contains(&name.as_str()), "tests/cnf/bad/{name} has no expected error in BAD");
+    }
+    for &(name, line, what) in BAD {
+        let bytes = std::fs::read(cnf_dir().join("bad").join(name)).unwrap();
+        match read_cnf(&bytes[..]) {
+            Err(DimacsError::Malformed { line: l, what: w }) => {
+                assert_eq!(l, line, "{name}: {w}");
+                assert!(w.contains(what), "{name}: '{w}' should mention '{what}'");
+            }
+            other => panic!("{name}: expected a malformed-line error, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn sat_command_reports_malformed_files() {
+    for &(name, line, _) in BAD {
+        let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+            .arg("sat")
+            .arg(cnf_dir().join("bad").join(name))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(&format!("line {line}:")), "{name}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat")).args(["sat", "/nonexistent.cnf"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("opening /nonexistent.cnf"));
+}
+
+#[test]
+fn satlib_percent_line_ends_the_formula() {
+    let cnf = read_cnf_file(&cnf_dir().join("satlib-end.cnf")).unwrap();
+    assert_eq!(cnf.len(), 2);
+    assert_eq!(cnf.n_vars(), 3);
+}
+
+fn arb_cnf() -> impl Strategy<Value = (u32, Vec<Vec<i32>>)> {
+    (1u32..12).prop_flat_map(|n| {
+        let lit = (1..=n as i32, any::<bool>()).prop_map(|(v, neg)| if neg { -v } else { v });
+        (Just(n), prop::collection::vec(prop::collection::vec(lit, 0..5), 0..12))
+    })
+}
+
+proptest! {
+    /// DIMACS write → read gives back the same formula.
+    #[test]
+    fn dimacs_round_trip((n, clauses) in arb_cnf()) {
+        let mut cnf = Cnf::new();
+        for c in &clauses {
+            cnf.add(&c.iter().map(|&x| lit(x)).collect::<Vec<_>>());
+        }
+        use rustsat::instances::ManageVars;
+        cnf.increase_next_free(rustsat::types::Var::new(n));
+        let mut buf = Vec::new();
+        write_cnf(&mut buf, &cnf, &["a header".into(), "two lines".into()]).unwrap();
+        let back = read_cnf(&buf[..]).unwrap();
+        prop_assert_eq!(back.n_vars(), cnf.n_vars());
+        prop_assert_eq!(back.clauses().collect::<Vec<_>>(), cnf.clauses().collect::<Vec<_>>());
+    }
+
+    /// Model write → parse gives back the same assignment.
+    #[test]
+    fn model_round_trip(values in prop::collection::vec(any::<bool>(), 0..40)) {
+        let a = Assignment::from_values(values.clone());
+        let mut buf = b"c comment\ns SATISFIABLE\n".to_vec();
+        write_model(&mut buf, &a).unwrap();
+        let parsed = parse(std::str::from_utf8(&buf).unwrap(), values.len() as u32).unwrap();
+        prop_assert_eq!(parsed, SolverAnswer::Sat(a));
+    }
+}
+
+fn small_cnf() -> Cnf {
+    let mut cnf = Cnf::new();
+    cnf.add(&[lit(1), lit(-2)]);
+    cnf.add(&[lit(2), lit(3)]);
+    cnf
+}
+
+#[test]
+fn wcnf_2022_format() {
+    let mut out = Vec::new();
+    write_wcnf(&mut out, &small_cnf(), &[(lit(1), 3), (lit(-3), 2), (lit(2), 0)], &["min x".into()]).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), "c min x\nh 1 -2 0\nh 2 3 0\n3 1 0\n2 -3 0\n");
+}
+
+#[test]
+fn opb_format() {
+    let mut out = Vec::new();
+    let constant = write_opb(&mut out, &small_cnf(), &[(lit(1), 3), (lit(-3), 2)], &[]).unwrap();
+    assert_eq!(constant, 2);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "* #variable= 3 #constraint= 2\n* literal objective = OPB objective + 2\nmin: +3 x1 -2 x3 ;\n+1 x1 -1 x2 >= 0 ;\n+1 x2 +1 x3 >= 1 ;\n"
+    );
+}
+
+#[test]
+fn solver_output_errors_have_line_numbers() {
+    let cases: &[(&str, usize, &str)] = &[
+        ("c x\ns SATISFIABLE\nv 1 -2\n", 3, "not terminated by 0"),
+        ("s SATISFIABLE\nv 1 x 0\n", 2, "'x' is not a literal"),
+        ("s SATISFIABLE\nv 1 4 0\n", 2, "exceeds the formula's 3 variables"),
+        ("s SATISFIABLE\nv 1 -1 0\n", 2, "assigned both ways"),
+        ("s SATISFIABLE\nv 1 0\nv 2 0\n", 3, "after the terminating 0"),
+        ("s SATISFIABLE\ns SATISFIABLE\n", 2, "second 's' line"),
+        ("c nothing\n", 1, "no 's' status line"),
+        ("s MAYBE\n", 1, "unknown status 'MAYBE'"),
+        ("", 1, "no 's' status line"),
+    ];
+    for &(text, line, what) in cases {
+        match parse(text, 3) {
+            Err(DimacsError::Malformed { line: l, what: w }) => {
+                assert_eq!(l, line, "{text:?}: {w}");
+                assert!(w.contains(what), "{text:?}: {w}");
+            }
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
+    assert_eq!(parse("s UNSATISFIABLE\n", 3).unwrap(), SolverAnswer::Unsat);
+    assert_eq!(parse("s UNKNOWN\n", 3).unwrap(), SolverAnswer::Unknown);
+    assert_eq!(parse_minisat("UNSAT\n", 3).unwrap(), SolverAnswer::Unsat);
+    assert_eq!(parse_minisat("INDET\n", 3).unwrap(), SolverAnswer::Unknown);
+    assert_eq!(
+        parse_minisat("SAT\n1 -2 3 0\n", 3).unwrap(),
+        SolverAnswer::Sat(Assignment::from_values(vec![true, false, true]))
+    );
+    assert!(parse_minisat("", 3).is_err());
+    assert!(parse_minisat("SAT\n1 -2 3\n", 3).is_err());
+    assert!(parse_minisat("YES\n", 3).is_err());
+}
+
+/// Runs `puzzlesat sat FILE --solver S`; returns exit code and stdout.
+fn run_sat(file: &Path, solver: &str) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(["sat", "--solver", solver])
+        .arg(file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty() || !stderr.contains("panicked"), "{stderr}");
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap())
+}
+
+fn expected() -> Vec<(PathBuf, bool)> {
+    std::fs::read_to_string(cnf_dir().join("EXPECTED"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (name, status) = l.split_once(' ').unwrap();
+            (cnf_dir().join(name), status.trim() == "SAT")
+        })
+        .collect()
+}
+
+/// `puzzlesat sat` on the whole corpus with every embedded backend: status
+/// line, exit code, and the printed model satisfies every clause.
+#[test]
+fn sat_command_on_the_corpus() {
+    for kind in SolverKind::embedded().into_iter().chain([SolverKind::Portfolio]) {
+        let solver = kind.to_string();
+        for (path, sat) in expected() {
+            let (code, stdout) = run_sat(&path, &solver);
+            let cnf = read_cnf_file(&path).unwrap();
+            if sat {
+                assert_eq!(code, 10, "{solver} {}: {stdout}", path.display());
+                let SolverAnswer::Sat(model) = parse(&stdout, cnf.n_vars()).unwrap() else {
+                    panic!("{solver} {}: not SAT: {stdout}", path.display());
+                };
+                assert_eq!(model.len(), cnf.n_vars() as usize);
+                assert!(model.satisfies(cnf.clauses()), "{solver} {}", path.display());
+            } else {
+                assert_eq!(code, 20, "{solver} {}: {stdout}", path.display());
+                assert_eq!(parse(&stdout, cnf.n_vars()).unwrap(), SolverAnswer::Unsat);
+            }
+        }
+    }
+}
+
+#[test]
+fn sat_command_timeout_and_json() {
+    let php = cnf_dir().join("php-7-6.cnf");
+    // a zero time limit answers UNKNOWN with exit code 0
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(["sat", "--timeout", "0"])
+        .arg(&php)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).lines().any(|l| l == "s UNKNOWN"));
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(["sat", "--json"])
+        .arg(&php)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(20));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["status"], "unsat");
+    assert_eq!(doc["vars"], 42);
+    assert_eq!(doc["clauses"], 7 + 6 * 21);
+    // an unknown solver is a clear error
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(["sat", "--solver", "minisat"])
+        .arg(&php)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown solver 'minisat'"));
+}
