@@ -11,7 +11,11 @@
 //! - **cells** (`--encoding`): `direct` — one-hot literals `[F = v]` with
 //!   exactly-one per cell and per value (the all-different as a permutation
 //!   matrix); `order` — order-encoded integers (Tamura et al. 2009) whose
-//!   direct literals are channelled to the ladder, with exactly-one per value.
+//!   direct literals are channelled to the ladder, with exactly-one per value;
+//!   `digits` — `F − 1 = n·high + low` with both base-`n` digits
+//!   order-encoded (the compact order encoding of Tanjo, Tamura & Banbara,
+//!   "A compact and efficient SAT-encoding of finite domain CSP", SAT 2011),
+//!   each direct literal the conjunction of two digit literals.
 //! - **line sums** (`--sum`): pseudo-Boolean over the direct literals weighted
 //!   by value (`gte`, `adder`, `dpw` — the core's encoders), posted as two
 //!   upper bounds, `Σ (F−1) ≤ S−n` and `Σ (n²−F) ≤ n·n²−S` (each cell has
@@ -19,7 +23,9 @@
 //!   `unary` — a balanced tree of order-encoded partial sums (the
 //!   totalizer's unary merging, Bailleux & Boufkhad 2003, over integers
 //!   rather than bits), each node's domain cut to the sums that `k`
-//!   distinct values of a line can take, the root posted as `x + y = S`.
+//!   distinct values of a line can take, the root posted as `x + y = S`;
+//!   with `digits`, one tree per digit and `n·Σ high + Σ low = S − n` at
+//!   the root (the carry of the low digits is implied).
 //! - **symmetry** (`--symmetry`): `order` — the seed's three constraints;
 //!   `lex-leader` — `x ≤lex σ(x)` for the 7 non-identity symmetries of the
 //!   square (Crawford, Ginsberg, Luks & Roy, KR 1996), and with
@@ -33,6 +39,7 @@ use puzzlesat_encodings::amo::{self, AmoEncoding};
 use puzzlesat_encodings::bool::Reify;
 use puzzlesat_encodings::int::{self, IntVar};
 use puzzlesat_encodings::pb::{self, PbEncoding};
+use puzzlesat_encodings::lex;
 use puzzlesat_encodings::perm::{self, Perm};
 use puzzlesat_encodings::{Assignment, ClauseDatabase};
 use rustsat::types::Lit;
@@ -77,6 +84,8 @@ named_enum!(
         Direct = "direct",
         /// order-encoded integer, direct literals channelled
         Order = "order",
+        /// two base-n digits, each order-encoded (compact order encoding)
+        Digits = "digits",
     }
 );
 
@@ -89,7 +98,8 @@ named_enum!(
         Adder = "adder",
         /// dynamic polynomial watchdog over the weighted direct literals
         Dpw = "dpw",
-        /// tree of order-encoded partial sums (needs `--encoding order`)
+        /// tree of order-encoded partial sums (of values with `--encoding
+        /// order`, of each digit with `--encoding digits`)
         Unary = "unary",
     }
 );
@@ -182,10 +192,36 @@ impl CellMap {
 }
 
 /// The cells of one encoding: direct literals always, order-encoded
-/// integers with `--encoding order`.
+/// integers with `--encoding order`, two order-encoded digits with
+/// `--encoding digits`.
 struct Cells {
     direct: Vec<Vec<Lit>>,
     ints: Option<Vec<IntVar>>,
+    /// `[high, low]`: `F − 1 = n·high + low`, both in `0..n`
+    digits: Option<Vec<[IntVar; 2]>>,
+}
+
+impl Cells {
+    /// The literals of each cell in an order whose lex order is the order
+    /// of the cell's value, the block length, and the complement map on a
+    /// block: position `j` of a sub-block of length `sub` goes to the
+    /// reversed position, negated if `negate`.
+    fn lex_blocks(&self) -> (Vec<Lit>, usize, usize, bool) {
+        if let Some(ints) = &self.ints {
+            let k = ints[0].order_lits().len();
+            (ints.iter().flat_map(|x| x.order_lits().iter().copied()).collect(), k, k, true)
+        } else if let Some(digits) = &self.digits {
+            let sub = digits[0][0].order_lits().len();
+            let xs = digits
+                .iter()
+                .flat_map(|[hi, lo]| hi.order_lits().iter().chain(lo.order_lits()).copied())
+                .collect();
+            (xs, 2 * sub, sub, true)
+        } else {
+            let k = self.direct[0].len();
+            (self.direct.iter().flat_map(|d| d.iter().rev().copied()).collect(), k, k, false)
+        }
+    }
 }
 
 /// The sum of the `k` largest of `1..=m`.
@@ -209,8 +245,8 @@ pub fn encode<DB: ClauseDatabase>(db: &mut DB, givens: &Givens, o: &Options) -> 
     if n == 0 {
         bail!("the order n must be at least 1");
     }
-    if o.sum == SumEncoding::Unary && o.cells != CellEncoding::Order {
-        bail!("--sum unary adds order-encoded integers: it needs --encoding order");
+    if o.sum == SumEncoding::Unary && o.cells == CellEncoding::Direct {
+        bail!("--sum unary adds order-encoded integers: it needs --encoding order or digits");
     }
     if o.complement && o.symmetry != Symmetry::LexLeader {
         bail!("--complement is broken by lex-leader constraints: it needs --symmetry lex-leader");
@@ -250,7 +286,11 @@ fn cell_variables<DB: ClauseDatabase>(db: &mut DB, n: usize, o: &Options) -> Cel
             for lits in &direct {
                 amo::exactly_one(db, lits, o.amo); // one value per cell
             }
-            Cells { direct, ints: None }
+            Cells {
+                direct,
+                ints: None,
+                digits: None,
+            }
         }
         CellEncoding::Order => {
             let mut ints: Vec<IntVar> = (0..n * n).map(|_| IntVar::new(db, 1, m)).collect();
@@ -261,6 +301,34 @@ fn cell_variables<DB: ClauseDatabase>(db: &mut DB, n: usize, o: &Options) -> Cel
             Cells {
                 direct,
                 ints: Some(ints),
+                digits: None,
+            }
+        }
+        CellEncoding::Digits => {
+            let mut digits: Vec<[IntVar; 2]> = (0..n * n)
+                .map(|_| [IntVar::new(db, 0, n as i64 - 1), IntVar::new(db, 0, n as i64 - 1)])
+                .collect();
+            let mut direct = vec![];
+            for [hi, lo] in digits.iter_mut() {
+                let his: Vec<Lit> = (0..n as i64).map(|d| hi.eq(db, d)).collect();
+                let los: Vec<Lit> = (0..n as i64).map(|d| lo.eq(db, d)).collect();
+                let mut lits = Vec::with_capacity(n * n);
+                for &h in &his {
+                    for &l in &los {
+                        // [F = n·h + l + 1] ↔ [high = h] ∧ [low = l]
+                        let d = db.fresh();
+                        db.add(&[!d, h]);
+                        db.add(&[!d, l]);
+                        db.add(&[d, !h, !l]);
+                        lits.push(d);
+                    }
+                }
+                direct.push(lits);
+            }
+            Cells {
+                direct,
+                ints: None,
+                digits: Some(digits),
             }
         }
     }
@@ -284,9 +352,13 @@ fn line_sum<DB: ClauseDatabase>(db: &mut DB, cells: &mut Cells, line: &[usize], 
         SumEncoding::Adder => PbEncoding::Adder,
         SumEncoding::Dpw => PbEncoding::Dpw,
         SumEncoding::Unary => {
-            let ints = cells.ints.as_ref().expect("checked in encode: unary sums need order cells");
-            let xs: Vec<&IntVar> = line.iter().map(|&c| &ints[c]).collect();
-            unary_sum_eq(db, &xs, target, m);
+            if let Some(digits) = &cells.digits {
+                digit_sum_eq(db, digits, line, target);
+            } else {
+                let ints = cells.ints.as_ref().expect("checked in encode: unary sums need integer cells");
+                let xs: Vec<&IntVar> = line.iter().map(|&c| &ints[c]).collect();
+                unary_sum_eq(db, &xs, target, m);
+            }
             return;
         }
     };
@@ -329,6 +401,23 @@ fn unary_sum_eq<DB: ClauseDatabase>(db: &mut DB, xs: &[&IntVar], target: i64, m:
     }
 }
 
+/// `Σ F = target` over digit cells: with `H = Σ high` and `L = Σ low`
+/// (balanced unary sums, `int::sum`), `n·H + L = target − len`, posted as
+/// `[H ≥ h] → [L ≤ t − n·h]` and `[H ≤ h] → [L ≥ t − n·h]` (so `L` only
+/// takes the values `t − n·H`: the carry of the low digits is implied).
+fn digit_sum_eq<DB: ClauseDatabase>(db: &mut DB, digits: &[[IntVar; 2]], line: &[usize], target: i64) {
+    let base = digits[0][0].ub() + 1;
+    let t = target - line.len() as i64;
+    let his: Vec<&IntVar> = line.iter().map(|&c| &digits[c][0]).collect();
+    let los: Vec<&IntVar> = line.iter().map(|&c| &digits[c][1]).collect();
+    let high = int::sum(db, &his);
+    let low = int::sum(db, &los);
+    for h in high.lb()..=high.ub() + 1 {
+        db.add(&[!high.ge(h), !low.ge(t - base * h + 1)]); // H ≥ h → L ≤ t − n·h
+        db.add(&[high.ge(h), low.ge(t - base * (h - 1))]); // H ≤ h−1 → L ≥ t − n·(h−1)
+    }
+}
+
 /// The partial sum of `xs` (part of a line of `len` cells summing to
 /// `target`), its domain cut by [`partial_bounds`].
 fn partial_sum<DB: ClauseDatabase>(db: &mut DB, xs: &[&IntVar], len: i64, target: i64, m: i64) -> IntVar {
@@ -347,9 +436,14 @@ fn partial_sum<DB: ClauseDatabase>(db: &mut DB, xs: &[&IntVar], len: i64, target
 
 /// `F_a < F_b`.
 fn less<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, a: usize, b: usize) {
-    match &cells.ints {
-        Some(ints) => int::lt(&ints[a], &ints[b]).post(db),
-        None => {
+    match (&cells.ints, &cells.digits) {
+        (Some(ints), _) => int::lt(&ints[a], &ints[b]).post(db),
+        (None, Some(digits)) => {
+            // (high, low) of a before (high, low) of b, lexicographically
+            let lits = |c: usize| -> Vec<Lit> { digits[c].iter().flat_map(|d| d.order_lits().iter().copied()).collect() };
+            lex::lex_lt(db, &lits(a), &lits(b));
+        }
+        (None, None) => {
             let m = cells.direct[a].len();
             for v in 0..m {
                 for w in 0..=v {
@@ -404,23 +498,19 @@ pub fn square_symmetries(n: usize) -> anyhow::Result<Vec<Perm>> {
 /// composed maps are posted as literal images (`lex_leader_images`).
 fn lex_leader<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, n: usize, complement: bool) -> anyhow::Result<()> {
     let m = n * n;
-    let (xs, k): (Vec<Lit>, usize) = match &cells.ints {
-        Some(ints) => (ints.iter().flat_map(|x| x.order_lits().iter().copied()).collect(), m - 1),
-        None => (cells.direct.iter().flat_map(|d| d.iter().rev().copied()).collect(), m),
-    };
+    let (xs, k, sub, negate) = cells.lex_blocks();
     let group = square_symmetries(n)?;
     let lifted: Vec<Perm> = group.iter().map(|g| g.lift_blocks(k)).collect();
     perm::lex_leader(db, &xs, &lifted);
     if complement {
-        // position j of a block ↦ the reversed position, negated for order literals
-        let negate = cells.ints.is_some();
+        // position j of a sub-block ↦ the reversed position, negated for order literals
         let images: Vec<Vec<Lit>> = group
             .iter()
             .map(|g| {
                 (0..m)
                     .flat_map(|c| (0..k).map(move |j| (c, j)))
                     .map(|(c, j)| {
-                        let l = xs[g.apply(c as u32) as usize * k + (k - 1 - j)];
+                        let l = xs[g.apply(c as u32) as usize * k + j / sub * sub + (sub - 1 - j % sub)];
                         if negate {
                             !l
                         } else {
