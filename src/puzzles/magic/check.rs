@@ -15,10 +15,18 @@ pub fn check_square(n: usize, sq: &Square) -> Result<(), String> {
     for (r, row) in sq.cells.iter().enumerate() {
         for (c, &v) in row.iter().enumerate() {
             if v == 0 || v > max {
-                return Err(format!("cell ({}, {}) holds {v}, outside 1..={max}", r + 1, c + 1));
+                return Err(format!(
+                    "cell ({}, {}) holds {v}, outside 1..={max}",
+                    r + 1,
+                    c + 1
+                ));
             }
             if std::mem::replace(&mut seen[v as usize], true) {
-                return Err(format!("value {v} appears twice (again at ({}, {}))", r + 1, c + 1));
+                return Err(format!(
+                    "value {v} appears twice (again at ({}, {}))",
+                    r + 1,
+                    c + 1
+                ));
             }
         }
     }
@@ -52,7 +60,11 @@ pub fn check_givens(g: &Givens, sq: &Square) -> Result<(), String> {
             if let Some(v) = given {
                 let got = sq.cells.get(r).and_then(|row| row.get(c)).copied();
                 if got != Some(v) {
-                    return Err(format!("cell ({}, {}) is given as {v} but holds {got:?}", r + 1, c + 1));
+                    return Err(format!(
+                        "cell ({}, {}) is given as {v} but holds {got:?}",
+                        r + 1,
+                        c + 1
+                    ));
                 }
             }
         }

@@ -21,10 +21,10 @@ pub struct Args {
     /// with --all: stop after this many
     #[arg(long)]
     pub limit: Option<u64>,
-    /// cell representation: direct (one-hot), order (order-encoded integers)
-    #[arg(long, default_value = "order")]
+    /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits)
+    #[arg(long, default_value = "digits")]
     pub encoding: CellEncoding,
-    /// line sums: gte, adder, dpw (pseudo-Boolean over direct literals), unary (order-encoded partial sums)
+    /// line sums: gte, adder, dpw (pseudo-Boolean over direct literals), unary (order-encoded partial sums of values or digits)
     #[arg(long, default_value = "unary")]
     pub sum: SumEncoding,
     /// at-most-one encoding of the exactly-one constraints
@@ -61,11 +61,17 @@ impl Args {
         };
         let givens = match (&self.given, self.n) {
             (Some(path), n) => {
-                let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("reading {}", path.display()))?;
                 let g = Givens::parse(&text).with_context(|| format!("in {}", path.display()))?;
                 if let Some(n) = n {
                     if n != g.n {
-                        bail!("-n {n} but {} holds a {}×{} square", path.display(), g.n, g.n);
+                        bail!(
+                            "-n {n} but {} holds a {}×{} square",
+                            path.display(),
+                            g.n,
+                            g.n
+                        );
                     }
                 }
                 g
@@ -84,7 +90,13 @@ impl PuzzleCommand for Args {
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
         solve_generic(&self.puzzle()?, common, self.all, self.limit)
     }
-    fn dimacs(&self, common: &Common, output: Option<&PathBuf>, map: Option<&PathBuf>, bound: Option<i64>) -> anyhow::Result<ExitCode> {
+    fn dimacs(
+        &self,
+        common: &Common,
+        output: Option<&PathBuf>,
+        map: Option<&PathBuf>,
+        bound: Option<i64>,
+    ) -> anyhow::Result<ExitCode> {
         dimacs_generic(&self.puzzle()?, common, output, map, bound)
     }
     fn decode(&self, common: &Common, model: &PathBuf) -> anyhow::Result<ExitCode> {

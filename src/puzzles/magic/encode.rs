@@ -38,8 +38,8 @@ use anyhow::bail;
 use puzzlesat_encodings::amo::{self, AmoEncoding};
 use puzzlesat_encodings::bool::Reify;
 use puzzlesat_encodings::int::{self, IntVar};
-use puzzlesat_encodings::pb::{self, PbEncoding};
 use puzzlesat_encodings::lex;
+use puzzlesat_encodings::pb::{self, PbEncoding};
 use puzzlesat_encodings::perm::{self, Perm};
 use puzzlesat_encodings::{Assignment, ClauseDatabase};
 use rustsat::types::Lit;
@@ -139,7 +139,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            cells: CellEncoding::Order,
+            cells: CellEncoding::Digits,
             sum: SumEncoding::Unary,
             amo: AmoEncoding::Ladder,
             symmetry: Symmetry::None,
@@ -186,7 +186,11 @@ impl CellMap {
     pub fn values(&self, a: &Assignment) -> Vec<u32> {
         self.direct
             .iter()
-            .map(|lits| lits.iter().position(|&l| a.lit(l)).map_or(0, |i| i as u32 + 1))
+            .map(|lits| {
+                lits.iter()
+                    .position(|&l| a.lit(l))
+                    .map_or(0, |i| i as u32 + 1)
+            })
             .collect()
     }
 }
@@ -209,7 +213,14 @@ impl Cells {
     fn lex_blocks(&self) -> (Vec<Lit>, usize, usize, bool) {
         if let Some(ints) = &self.ints {
             let k = ints[0].order_lits().len();
-            (ints.iter().flat_map(|x| x.order_lits().iter().copied()).collect(), k, k, true)
+            (
+                ints.iter()
+                    .flat_map(|x| x.order_lits().iter().copied())
+                    .collect(),
+                k,
+                k,
+                true,
+            )
         } else if let Some(digits) = &self.digits {
             let sub = digits[0][0].order_lits().len();
             let xs = digits
@@ -219,7 +230,15 @@ impl Cells {
             (xs, 2 * sub, sub, true)
         } else {
             let k = self.direct[0].len();
-            (self.direct.iter().flat_map(|d| d.iter().rev().copied()).collect(), k, k, false)
+            (
+                self.direct
+                    .iter()
+                    .flat_map(|d| d.iter().rev().copied())
+                    .collect(),
+                k,
+                k,
+                false,
+            )
         }
     }
 }
@@ -240,7 +259,11 @@ fn partial_bounds(m: i64, len: i64, k: i64, target: i64) -> (i64, i64) {
 }
 
 /// Compiles a magic-square instance into `db`.
-pub fn encode<DB: ClauseDatabase>(db: &mut DB, givens: &Givens, o: &Options) -> anyhow::Result<CellMap> {
+pub fn encode<DB: ClauseDatabase>(
+    db: &mut DB,
+    givens: &Givens,
+    o: &Options,
+) -> anyhow::Result<CellMap> {
     let n = givens.n;
     if n == 0 {
         bail!("the order n must be at least 1");
@@ -306,7 +329,12 @@ fn cell_variables<DB: ClauseDatabase>(db: &mut DB, n: usize, o: &Options) -> Cel
         }
         CellEncoding::Digits => {
             let mut digits: Vec<[IntVar; 2]> = (0..n * n)
-                .map(|_| [IntVar::new(db, 0, n as i64 - 1), IntVar::new(db, 0, n as i64 - 1)])
+                .map(|_| {
+                    [
+                        IntVar::new(db, 0, n as i64 - 1),
+                        IntVar::new(db, 0, n as i64 - 1),
+                    ]
+                })
                 .collect();
             let mut direct = vec![];
             for [hi, lo] in digits.iter_mut() {
@@ -345,7 +373,14 @@ fn all_different<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, enc: AmoEncodin
 }
 
 /// Pass 3: `Σ_{c ∈ line} F_c = target`.
-fn line_sum<DB: ClauseDatabase>(db: &mut DB, cells: &mut Cells, line: &[usize], target: i64, m: i64, enc: SumEncoding) {
+fn line_sum<DB: ClauseDatabase>(
+    db: &mut DB,
+    cells: &mut Cells,
+    line: &[usize],
+    target: i64,
+    m: i64,
+    enc: SumEncoding,
+) {
     let len = line.len() as i64;
     let pb_enc = match enc {
         SumEncoding::Gte => PbEncoding::Gte,
@@ -355,7 +390,10 @@ fn line_sum<DB: ClauseDatabase>(db: &mut DB, cells: &mut Cells, line: &[usize], 
             if let Some(digits) = &cells.digits {
                 digit_sum_eq(db, digits, line, target);
             } else {
-                let ints = cells.ints.as_ref().expect("checked in encode: unary sums need integer cells");
+                let ints = cells
+                    .ints
+                    .as_ref()
+                    .expect("checked in encode: unary sums need integer cells");
                 let xs: Vec<&IntVar> = line.iter().map(|&c| &ints[c]).collect();
                 unary_sum_eq(db, &xs, target, m);
             }
@@ -405,7 +443,12 @@ fn unary_sum_eq<DB: ClauseDatabase>(db: &mut DB, xs: &[&IntVar], target: i64, m:
 /// (balanced unary sums, `int::sum`), `n·H + L = target − len`, posted as
 /// `[H ≥ h] → [L ≤ t − n·h]` and `[H ≤ h] → [L ≥ t − n·h]` (so `L` only
 /// takes the values `t − n·H`: the carry of the low digits is implied).
-fn digit_sum_eq<DB: ClauseDatabase>(db: &mut DB, digits: &[[IntVar; 2]], line: &[usize], target: i64) {
+fn digit_sum_eq<DB: ClauseDatabase>(
+    db: &mut DB,
+    digits: &[[IntVar; 2]],
+    line: &[usize],
+    target: i64,
+) {
     let base = digits[0][0].ub() + 1;
     let t = target - line.len() as i64;
     let his: Vec<&IntVar> = line.iter().map(|&c| &digits[c][0]).collect();
@@ -420,7 +463,13 @@ fn digit_sum_eq<DB: ClauseDatabase>(db: &mut DB, digits: &[[IntVar; 2]], line: &
 
 /// The partial sum of `xs` (part of a line of `len` cells summing to
 /// `target`), its domain cut by [`partial_bounds`].
-fn partial_sum<DB: ClauseDatabase>(db: &mut DB, xs: &[&IntVar], len: i64, target: i64, m: i64) -> IntVar {
+fn partial_sum<DB: ClauseDatabase>(
+    db: &mut DB,
+    xs: &[&IntVar],
+    len: i64,
+    target: i64,
+    m: i64,
+) -> IntVar {
     let (lo, hi) = partial_bounds(m, len, xs.len() as i64, target);
     if xs.len() == 1 {
         // a single cell: post its bounds, reuse it
@@ -440,7 +489,12 @@ fn less<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, a: usize, b: usize) {
         (Some(ints), _) => int::lt(&ints[a], &ints[b]).post(db),
         (None, Some(digits)) => {
             // (high, low) of a before (high, low) of b, lexicographically
-            let lits = |c: usize| -> Vec<Lit> { digits[c].iter().flat_map(|d| d.order_lits().iter().copied()).collect() };
+            let lits = |c: usize| -> Vec<Lit> {
+                digits[c]
+                    .iter()
+                    .flat_map(|d| d.order_lits().iter().copied())
+                    .collect()
+            };
             lex::lex_lt(db, &lits(a), &lits(b));
         }
         (None, None) => {
@@ -455,7 +509,12 @@ fn less<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, a: usize, b: usize) {
 }
 
 /// Pass 4: symmetry breaking.
-fn symmetry_breaking<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, n: usize, o: &Options) -> anyhow::Result<()> {
+fn symmetry_breaking<DB: ClauseDatabase>(
+    db: &mut DB,
+    cells: &Cells,
+    n: usize,
+    o: &Options,
+) -> anyhow::Result<()> {
     let at = |r: usize, c: usize| (r - 1) * n + (c - 1);
     match o.symmetry {
         Symmetry::None => {}
@@ -484,7 +543,10 @@ pub fn square_symmetries(n: usize) -> anyhow::Result<Vec<Perm>> {
             transpose[r * n + c] = cell(c, r);
         }
     }
-    Ok(perm::closure(&[Perm::from_images(turn)?, Perm::from_images(transpose)?], 8)?)
+    Ok(perm::closure(
+        &[Perm::from_images(turn)?, Perm::from_images(transpose)?],
+        8,
+    )?)
 }
 
 /// The lex-leader constraints. The lex vector lists each cell's literals,
@@ -496,7 +558,12 @@ pub fn square_symmetries(n: usize) -> anyhow::Result<Vec<Perm>> {
 /// onto itself reversed — `[F' ≥ v] = ¬[F ≥ n²+2−v]` for order literals,
 /// `[F' = v] = [F = n²+1−v]` for direct ones — so with `complement` the 8
 /// composed maps are posted as literal images (`lex_leader_images`).
-fn lex_leader<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, n: usize, complement: bool) -> anyhow::Result<()> {
+fn lex_leader<DB: ClauseDatabase>(
+    db: &mut DB,
+    cells: &Cells,
+    n: usize,
+    complement: bool,
+) -> anyhow::Result<()> {
     let m = n * n;
     let (xs, k, sub, negate) = cells.lex_blocks();
     let group = square_symmetries(n)?;
@@ -510,7 +577,8 @@ fn lex_leader<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, n: usize, compleme
                 (0..m)
                     .flat_map(|c| (0..k).map(move |j| (c, j)))
                     .map(|(c, j)| {
-                        let l = xs[g.apply(c as u32) as usize * k + j / sub * sub + (sub - 1 - j % sub)];
+                        let l = xs
+                            [g.apply(c as u32) as usize * k + j / sub * sub + (sub - 1 - j % sub)];
                         if negate {
                             !l
                         } else {
@@ -554,6 +622,9 @@ mod tests {
         for e in SumEncoding::ALL {
             assert_eq!(e.name().parse::<SumEncoding>(), Ok(*e));
         }
-        assert!("nope".parse::<Symmetry>().unwrap_err().contains("none, order, lex-leader"));
+        assert!("nope"
+            .parse::<Symmetry>()
+            .unwrap_err()
+            .contains("none, order, lex-leader"));
     }
 }

@@ -62,7 +62,9 @@ pub enum GivenError {
         expected: usize,
     },
     /// a token that is neither a number nor a free-cell mark
-    #[error("line {line}: '{token}' is not a value (expected 1..={max}, or 0 . _ for a free cell)")]
+    #[error(
+        "line {line}: '{token}' is not a value (expected 1..={max}, or 0 . _ for a free cell)"
+    )]
     BadToken {
         /// 1-based line
         line: usize,
@@ -195,8 +197,14 @@ mod tests {
         let cases = [
             ("1 2 3\n4 5\n6 7 8\n", "line 2: 2 cells, expected 3"),
             ("1 2 3\n4 x 6\n7 8 9\n", "line 2: 'x' is not a value"),
-            ("1 2 3\n\n4 10 6\n7 8 9\n", "line 3: value 10 is outside 1..=9"),
-            ("1 2 3\n4 5 6\n7 8 1\n", "line 3: value 1 is already given on line 1"),
+            (
+                "1 2 3\n\n4 10 6\n7 8 9\n",
+                "line 3: value 10 is outside 1..=9",
+            ),
+            (
+                "1 2 3\n4 5 6\n7 8 1\n",
+                "line 3: value 1 is already given on line 1",
+            ),
             ("1 2 3\n4 5 6\n", "2 rows of 3 cells"),
             ("# nothing\n\n", "no rows"),
             ("1 -2 3\n4 5 6\n7 8 9\n", "line 1: '-2' is not a value"),

@@ -81,7 +81,9 @@ impl Search<'_> {
             let n = self.n;
             let sq = Square {
                 n,
-                cells: (0..n).map(|r| self.value[r * n..(r + 1) * n].to_vec()).collect(),
+                cells: (0..n)
+                    .map(|r| self.value[r * n..(r + 1) * n].to_vec())
+                    .collect(),
             };
             (self.on_square)(&sq);
             return;
@@ -100,7 +102,9 @@ impl Search<'_> {
             (1..=(self.n * self.n) as u32).collect()
         };
         for v in candidates {
-            if self.used[v as usize] || (self.pinned[v as usize] && self.givens.cells[r][c] != Some(v)) {
+            if self.used[v as usize]
+                || (self.pinned[v as usize] && self.givens.cells[r][c] != Some(v))
+            {
                 continue;
             }
             if self.place(cell, v) {
