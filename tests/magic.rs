@@ -343,3 +343,18 @@ fn clause_counts_of_the_default_encoding() {
         .collect();
     assert_eq!(sizes, vec![(368, 1428), (1137, 5445), (2728, 15604)]);
 }
+
+#[test]
+fn orders_one_and_two_under_every_encoding_and_symmetry() {
+    for o in encodings() {
+        for symmetry in Symmetry::ALL {
+            let o = Options {
+                symmetry: *symmetry,
+                complement: *symmetry == Symmetry::LexLeader,
+                ..o
+            };
+            assert_eq!(count(1, o), 1, "{o}");
+            assert_eq!(count(2, o), 0, "{o}");
+        }
+    }
+}
