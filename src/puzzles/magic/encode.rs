@@ -37,6 +37,7 @@ use std::str::FromStr;
 use anyhow::bail;
 use puzzlesat_encodings::amo::{self, AmoEncoding};
 use puzzlesat_encodings::bool::Reify;
+use puzzlesat_encodings::card::{self, CardEncoding};
 use puzzlesat_encodings::int::{self, IntVar};
 use puzzlesat_encodings::lex;
 use puzzlesat_encodings::pb::{self, PbEncoding};
@@ -131,6 +132,9 @@ pub struct Options {
     pub complement: bool,
     /// the seed's redundant constraint `Σ F = n·S` (the sum of all cells)
     pub total: bool,
+    /// redundant (digits only): each digit value is the high digit of
+    /// exactly `n` cells and the low digit of exactly `n` cells
+    pub digit_counts: bool,
     /// restrict to associative squares: `F[r][c] + F[n−1−r][n−1−c] = n²+1`
     /// (not redundant: a subclass that exists for n odd or n ≡ 0 mod 4)
     pub associative: bool,
@@ -145,6 +149,7 @@ impl Default for Options {
             symmetry: Symmetry::None,
             complement: false,
             total: false,
+            digit_counts: false,
             associative: false,
         }
     }
@@ -160,6 +165,7 @@ impl fmt::Display for Options {
         for (on, name) in [
             (self.complement, "complement"),
             (self.total, "total"),
+            (self.digit_counts, "digit-counts"),
             (self.associative, "associative"),
         ] {
             if on {
@@ -290,6 +296,9 @@ pub fn encode<DB: ClauseDatabase>(
     if o.total {
         let all: Vec<usize> = (0..n * n).collect();
         line_sum(db, &mut cells, &all, m * (m + 1) / 2, m, o.sum);
+    }
+    if o.digit_counts {
+        digit_counts(db, &mut cells, n)?;
     }
     if o.associative {
         associative(db, &cells, n);
@@ -589,6 +598,26 @@ fn lex_leader<DB: ClauseDatabase>(
             })
             .collect();
         perm::lex_leader_images(db, &xs, &images);
+    }
+    Ok(())
+}
+
+/// Redundant: `|{c : high_c = d}| = |{c : low_c = d}| = n` for every digit
+/// `d` (the `n` values `n·d+1 … n·d+n` share the high digit `d`; the `n`
+/// values `d+1, n+d+1, …` share the low digit `d`), as totalizers.
+fn digit_counts<DB: ClauseDatabase>(
+    db: &mut DB,
+    cells: &mut Cells,
+    n: usize,
+) -> anyhow::Result<()> {
+    let Some(digits) = cells.digits.as_mut() else {
+        bail!("--digit-counts counts digits: it needs --encoding digits");
+    };
+    for which in 0..2 {
+        for d in 0..n as i64 {
+            let lits: Vec<Lit> = digits.iter_mut().map(|c| c[which].eq(db, d)).collect();
+            card::exactly(db, &lits, n, CardEncoding::Totalizer)?;
+        }
     }
     Ok(())
 }
