@@ -5,7 +5,7 @@
 //! passed the independent checker inside the runner.
 //!
 //! `cargo bench --bench magic`; `MAGIC_BENCH_N=N` changes the order of the
-//! "find" benchmark (default 10, the frontier of the default encoding);
+//! "find" benchmark (default 13, the frontier of the default encoding);
 //! `MAGIC_BENCH_FULL=0` skips the single timed run counting all 7040.
 
 use std::time::{Duration, Instant};
@@ -37,6 +37,7 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10).warm_up_time(Duration::from_millis(1));
     let seed_order = Options {
         cells: CellEncoding::Order,
+        digit_counts: false,
         symmetry: Symmetry::Order,
         ..Default::default()
     };
@@ -48,6 +49,7 @@ fn bench(c: &mut Criterion) {
     if std::env::var("MAGIC_BENCH_FULL").as_deref() != Ok("0") {
         let order_cells = Options {
             cells: CellEncoding::Order,
+            digit_counts: false,
             ..Default::default()
         };
         let t = Instant::now();
@@ -60,7 +62,7 @@ fn bench(c: &mut Criterion) {
     let n: usize = std::env::var("MAGIC_BENCH_N")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(10);
+        .unwrap_or(13);
     g.bench_function(format!("find-n{n}"), |b| {
         b.iter(|| {
             let p = Magic::new(n, Options::default());

@@ -47,6 +47,7 @@ fn encodings() -> Vec<Options> {
             v.push(Options {
                 cells,
                 sum,
+                digit_counts: cells == CellEncoding::Digits,
                 ..Default::default()
             });
         }
@@ -158,6 +159,7 @@ fn order_four_has_7040_squares_by_reference_and_880_with_the_seed_order() {
     // the order cells enumerate fastest (the digits' search is slower here)
     let o = Options {
         cells: CellEncoding::Order,
+        digit_counts: false,
         symmetry: Symmetry::Order,
         ..Default::default()
     };
@@ -179,6 +181,7 @@ fn order_four_lex_leader_counts_are_the_orbit_counts() {
     assert_eq!(orbits(true), 616);
     let lex = |complement| Options {
         cells: CellEncoding::Order,
+        digit_counts: false,
         symmetry: Symmetry::LexLeader,
         complement,
         ..Default::default()
@@ -224,6 +227,7 @@ fn redundant_and_restricting_flags() {
     // associative squares of order 4: opposite cells sum to 17
     let assoc = Options {
         cells: CellEncoding::Order,
+        digit_counts: false,
         associative: true,
         symmetry: Symmetry::Order,
         ..Default::default()
@@ -330,6 +334,13 @@ fn bad_options_and_files_are_errors_with_locations() {
         .puzzle()
         .unwrap();
     assert!(run::encode(&p).is_err());
+    // digit counts need digit cells
+    let o = Options {
+        cells: CellEncoding::Order,
+        digit_counts: true,
+        ..Default::default()
+    };
+    assert!(run::encode(&Magic::new(3, o)).is_err());
 }
 
 #[test]
@@ -341,7 +352,7 @@ fn clause_counts_of_the_default_encoding() {
             (cnf.counts().vars, cnf.counts().clauses)
         })
         .collect();
-    assert_eq!(sizes, vec![(368, 1428), (1137, 5445), (2728, 15604)]);
+    assert_eq!(sizes, vec![(494, 1872), (1489, 6885), (3538, 19144)]);
 }
 
 #[test]

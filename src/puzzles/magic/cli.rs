@@ -39,9 +39,9 @@ pub struct Args {
     /// the seed's redundant constraint: the sum of all cells is n·S
     #[arg(long)]
     pub total: bool,
-    /// redundant, with --encoding digits: each digit value occurs n times as high and as low digit
+    /// with --encoding digits: leave out the redundant digit counts (each digit value n times as high and as low digit)
     #[arg(long)]
-    pub digit_counts: bool,
+    pub no_digit_counts: bool,
     /// restrict to associative squares (opposite cells sum to n²+1): NOT redundant, a subclass
     #[arg(long)]
     pub associative: bool,
@@ -60,7 +60,7 @@ impl Args {
             symmetry: self.symmetry,
             complement: self.complement,
             total: self.total,
-            digit_counts: self.digit_counts,
+            digit_counts: self.encoding == CellEncoding::Digits && !self.no_digit_counts,
             associative: self.associative,
         };
         let givens = match (&self.given, self.n) {

@@ -149,7 +149,7 @@ impl Default for Options {
             symmetry: Symmetry::None,
             complement: false,
             total: false,
-            digit_counts: false,
+            digit_counts: true,
             associative: false,
         }
     }

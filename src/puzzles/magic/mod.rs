@@ -25,7 +25,7 @@ pub use model::{magic_sum, Givens, Square};
 pub const ABOUT: &str = "magic — magic squares: n×n holding 1..n² once, rows, columns and diagonals summing to n(n²+1)/2
   solve magic -n N [--all] [--limit K] [--given FILE]
   --encoding direct|order|digits (digits)   --sum gte|adder|dpw|unary (unary)   --amo pairwise|ladder|... (ladder)
-  --symmetry none|order|lex-leader (none)   --complement   --total   --digit-counts   --associative";
+  --symmetry none|order|lex-leader (none)   --complement   --total   --no-digit-counts   --associative";
 
 /// A magic-square instance with its encoding options.
 #[derive(Clone, Debug)]
