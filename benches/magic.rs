@@ -44,8 +44,8 @@ fn bench(c: &mut Criterion) {
     g.bench_function("count-n4-order", |b| {
         b.iter(|| assert_eq!(count(4, seed_order), 880))
     });
-    // the full count takes about 50 s: timed once (ten criterion samples would
-    // take over eight minutes); MAGIC_BENCH_FULL=0 skips it
+    // the full count takes 15–50 s: timed once (ten criterion samples would
+    // take minutes); MAGIC_BENCH_FULL=0 skips it
     if std::env::var("MAGIC_BENCH_FULL").as_deref() != Ok("0") {
         let order_cells = Options {
             cells: CellEncoding::Order,
