@@ -160,6 +160,8 @@ pub enum PuzzleCmd {
     AlienTiles(crate::puzzles::alien_tiles::cli::Args),
     /// Enigma 1225 "rows are columns" on an n×n board
     Enigma(crate::puzzles::enigma::cli::Args),
+    /// magic squares: find, count, complete
+    Magic(crate::puzzles::magic::cli::Args),
 }
 
 impl PuzzleCmd {
@@ -169,6 +171,7 @@ impl PuzzleCmd {
             PuzzleCmd::RookTour(a) => a,
             PuzzleCmd::AlienTiles(a) => a,
             PuzzleCmd::Enigma(a) => a,
+            PuzzleCmd::Magic(a) => a,
         }
     }
 }
@@ -179,6 +182,7 @@ pub const LIST: &[&str] = &[
     crate::puzzles::rook_tour::ABOUT,
     crate::puzzles::alien_tiles::ABOUT,
     crate::puzzles::enigma::cli::ABOUT,
+    crate::puzzles::magic::ABOUT,
 ];
 
 /// What `solve` prints and returns for any puzzle.

@@ -5,3 +5,4 @@
 pub mod rook_tour;
 pub mod alien_tiles;
 pub mod enigma;
+pub mod magic;

@@ -1,0 +1,109 @@
+//! `puzzlesat solve|dimacs|decode magic ...`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use puzzlesat_encodings::amo::AmoEncoding;
+
+use super::{CellEncoding, Givens, Magic, Options, SumEncoding, Symmetry};
+use crate::cli::{decode_generic, dimacs_generic, solve_generic, Common, PuzzleCommand};
+
+/// Magic squares: n×n, 1..n² once each, all lines summing to n(n²+1)/2.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// order of the square (taken from --given if omitted)
+    #[arg(short)]
+    pub n: Option<usize>,
+    /// enumerate every solution (the count is exact when it ends on UNSAT)
+    #[arg(long)]
+    pub all: bool,
+    /// with --all: stop after this many
+    #[arg(long)]
+    pub limit: Option<u64>,
+    /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits)
+    #[arg(long, default_value = "digits")]
+    pub encoding: CellEncoding,
+    /// line sums: gte, adder, dpw (pseudo-Boolean over direct literals), unary (order-encoded partial sums of values or digits)
+    #[arg(long, default_value = "unary")]
+    pub sum: SumEncoding,
+    /// at-most-one encoding of the exactly-one constraints
+    #[arg(long, default_value = "ladder")]
+    pub amo: AmoEncoding,
+    /// symmetry breaking: none, order (the seed's three constraints), lex-leader (8 symmetries)
+    #[arg(long, default_value = "none")]
+    pub symmetry: Symmetry,
+    /// with --symmetry lex-leader: also break the complement map v -> n²+1-v
+    #[arg(long)]
+    pub complement: bool,
+    /// the seed's redundant constraint: the sum of all cells is n·S
+    #[arg(long)]
+    pub total: bool,
+    /// with --encoding digits: leave out the redundant digit counts (each digit value n times as high and as low digit)
+    #[arg(long)]
+    pub no_digit_counts: bool,
+    /// restrict to associative squares (opposite cells sum to n²+1): NOT redundant, a subclass
+    #[arg(long)]
+    pub associative: bool,
+    /// completion: a file of n lines of n cells (a value, or 0 . _ for free)
+    #[arg(long)]
+    pub given: Option<PathBuf>,
+}
+
+impl Args {
+    /// The instance these arguments describe.
+    pub fn puzzle(&self) -> anyhow::Result<Magic> {
+        let options = Options {
+            cells: self.encoding,
+            sum: self.sum,
+            amo: self.amo,
+            symmetry: self.symmetry,
+            complement: self.complement,
+            total: self.total,
+            digit_counts: self.encoding == CellEncoding::Digits && !self.no_digit_counts,
+            associative: self.associative,
+        };
+        let givens = match (&self.given, self.n) {
+            (Some(path), n) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("reading {}", path.display()))?;
+                let g = Givens::parse(&text).with_context(|| format!("in {}", path.display()))?;
+                if let Some(n) = n {
+                    if n != g.n {
+                        bail!(
+                            "-n {n} but {} holds a {}×{} square",
+                            path.display(),
+                            g.n,
+                            g.n
+                        );
+                    }
+                }
+                g
+            }
+            (None, Some(n)) => Givens::free(n),
+            (None, None) => bail!("give the order with -n N (or a --given file)"),
+        };
+        if givens.n == 0 {
+            bail!("the order n must be at least 1");
+        }
+        Ok(Magic { givens, options })
+    }
+}
+
+impl PuzzleCommand for Args {
+    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
+        solve_generic(&self.puzzle()?, common, self.all, self.limit)
+    }
+    fn dimacs(
+        &self,
+        common: &Common,
+        output: Option<&PathBuf>,
+        map: Option<&PathBuf>,
+        bound: Option<i64>,
+    ) -> anyhow::Result<ExitCode> {
+        dimacs_generic(&self.puzzle()?, common, output, map, bound)
+    }
+    fn decode(&self, common: &Common, model: &PathBuf) -> anyhow::Result<ExitCode> {
+        decode_generic(&self.puzzle()?, common, model)
+    }
+}

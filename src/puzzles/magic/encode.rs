@@ -1,0 +1,659 @@
+//! The CNF of a magic square, compiled as a list of passes over one
+//! database: cell variables → all-different → line sums → givens →
+//! symmetry breaking → redundant constraints.
+//!
+//! The model is Schulte & Smolka's (the Mozart/Oz tutorial, §7.3): a
+//! variable `F_rc ∈ 1..n²` per cell, all different, every row, column and
+//! main diagonal summing to `S = n(n²+1)/2`, the three order constraints
+//! `F11 < Fnn, Fn1 < F1n, F11 < Fn1` against the 8 symmetries of the square,
+//! and the redundant constraint `n·S = Σ F`.
+//!
+//! - **cells** (`--encoding`): `direct` — one-hot literals `[F = v]` with
+//!   exactly-one per cell and per value (the all-different as a permutation
+//!   matrix); `order` — order-encoded integers (Tamura et al. 2009) whose
+//!   direct literals are channelled to the ladder, with exactly-one per value;
+//!   `digits` — `F − 1 = n·high + low` with both base-`n` digits
+//!   order-encoded (the compact order encoding of Tanjo, Tamura & Banbara,
+//!   "A compact and efficient SAT-encoding of finite domain CSP", SAT 2011),
+//!   each direct literal the conjunction of two digit literals.
+//! - **line sums** (`--sum`): pseudo-Boolean over the direct literals weighted
+//!   by value (`gte`, `adder`, `dpw` — the core's encoders), posted as two
+//!   upper bounds, `Σ (F−1) ≤ S−n` and `Σ (n²−F) ≤ n·n²−S` (each cell has
+//!   exactly one value, so the second is the lower bound `Σ F ≥ S`); or
+//!   `unary` — a balanced tree of order-encoded partial sums (the
+//!   totalizer's unary merging, Bailleux & Boufkhad 2003, over integers
+//!   rather than bits), each node's domain cut to the sums that `k`
+//!   distinct values of a line can take, the root posted as `x + y = S`;
+//!   with `digits`, one tree per digit and `n·Σ high + Σ low = S − n` at
+//!   the root (the carry of the low digits is implied).
+//! - **symmetry** (`--symmetry`): `order` — the seed's three constraints;
+//!   `lex-leader` — `x ≤lex σ(x)` for the 7 non-identity symmetries of the
+//!   square (Crawford, Ginsberg, Luks & Roy, KR 1996), and with
+//!   `--complement` also for the 8 maps `F ↦ n²+1−F∘σ`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use anyhow::bail;
+use puzzlesat_encodings::amo::{self, AmoEncoding};
+use puzzlesat_encodings::bool::Reify;
+use puzzlesat_encodings::card::{self, CardEncoding};
+use puzzlesat_encodings::int::{self, IntVar};
+use puzzlesat_encodings::lex;
+use puzzlesat_encodings::pb::{self, PbEncoding};
+use puzzlesat_encodings::perm::{self, Perm};
+use puzzlesat_encodings::{Assignment, ClauseDatabase};
+use rustsat::types::Lit;
+
+use super::model::{magic_sum, Givens};
+use super::reference::lines;
+
+macro_rules! named_enum {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $s:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name { $($(#[$vdoc])* $variant),+ }
+        impl $name {
+            /// Every variant.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// The option name.
+            pub fn name(self) -> &'static str {
+                match self { $($name::$variant => $s),+ }
+            }
+        }
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+        impl FromStr for $name {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                Self::ALL.iter().copied().find(|e| e.name() == s).ok_or_else(|| {
+                    let names: Vec<&str> = Self::ALL.iter().map(|e| e.name()).collect();
+                    format!("unknown value '{s}' (expected one of: {})", names.join(", "))
+                })
+            }
+        }
+    };
+}
+
+named_enum!(
+    /// How a cell's value is represented.
+    CellEncoding {
+        /// one-hot literals, exactly-one per cell and per value
+        Direct = "direct",
+        /// order-encoded integer, direct literals channelled
+        Order = "order",
+        /// two base-n digits, each order-encoded (compact order encoding)
+        Digits = "digits",
+    }
+);
+
+named_enum!(
+    /// How a line sum `Σ F = S` is encoded.
+    SumEncoding {
+        /// generalized totalizer over the weighted direct literals
+        Gte = "gte",
+        /// binary adder over the weighted direct literals
+        Adder = "adder",
+        /// dynamic polynomial watchdog over the weighted direct literals
+        Dpw = "dpw",
+        /// tree of order-encoded partial sums (of values with `--encoding
+        /// order`, of each digit with `--encoding digits`)
+        Unary = "unary",
+    }
+);
+
+named_enum!(
+    /// Which symmetries of the square are broken.
+    Symmetry {
+        /// none: every magic square is a solution
+        None = "none",
+        /// the seed's F11 < Fnn, Fn1 < F1n, F11 < Fn1
+        Order = "order",
+        /// lex-leader constraints for the 8 symmetries of the square
+        LexLeader = "lex-leader",
+    }
+);
+
+/// Every encoding option of a magic-square instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// cell representation
+    pub cells: CellEncoding,
+    /// line-sum encoding
+    pub sum: SumEncoding,
+    /// at-most-one encoding of the exactly-one constraints
+    pub amo: AmoEncoding,
+    /// symmetry breaking
+    pub symmetry: Symmetry,
+    /// also break the complement symmetry `F ↦ n²+1−F` (with `lex-leader`)
+    pub complement: bool,
+    /// the seed's redundant constraint `Σ F = n·S` (the sum of all cells)
+    pub total: bool,
+    /// redundant (digits only): each digit value is the high digit of
+    /// exactly `n` cells and the low digit of exactly `n` cells
+    pub digit_counts: bool,
+    /// restrict to associative squares: `F[r][c] + F[n−1−r][n−1−c] = n²+1`
+    /// (not redundant: a subclass that exists for n odd or n ≡ 0 mod 4)
+    pub associative: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            cells: CellEncoding::Digits,
+            sum: SumEncoding::Unary,
+            amo: AmoEncoding::Ladder,
+            symmetry: Symmetry::None,
+            complement: false,
+            total: false,
+            digit_counts: true,
+            associative: false,
+        }
+    }
+}
+
+impl fmt::Display for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "encoding={} sum={} amo={} symmetry={}",
+            self.cells, self.sum, self.amo, self.symmetry
+        )?;
+        for (on, name) in [
+            (self.complement, "complement"),
+            (self.total, "total"),
+            (self.digit_counts, "digit-counts"),
+            (self.associative, "associative"),
+        ] {
+            if on {
+                write!(f, " +{name}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The variable map: the direct literal `[F_c = v]` of every cell
+/// (row-major) and value, `direct[c][v−1]`.
+#[derive(Clone, Debug)]
+pub struct CellMap {
+    /// order
+    pub n: usize,
+    /// `direct[c][v−1] = [F_c = v]`
+    pub direct: Vec<Vec<Lit>>,
+}
+
+impl CellMap {
+    /// The value of every cell under a model (0 if no direct literal is
+    /// true, which the checker then rejects).
+    pub fn values(&self, a: &Assignment) -> Vec<u32> {
+        self.direct
+            .iter()
+            .map(|lits| {
+                lits.iter()
+                    .position(|&l| a.lit(l))
+                    .map_or(0, |i| i as u32 + 1)
+            })
+            .collect()
+    }
+}
+
+/// The cells of one encoding: direct literals always, order-encoded
+/// integers with `--encoding order`, two order-encoded digits with
+/// `--encoding digits`.
+struct Cells {
+    direct: Vec<Vec<Lit>>,
+    ints: Option<Vec<IntVar>>,
+    /// `[high, low]`: `F − 1 = n·high + low`, both in `0..n`
+    digits: Option<Vec<[IntVar; 2]>>,
+}
+
+impl Cells {
+    /// The literals of each cell in an order whose lex order is the order
+    /// of the cell's value, the block length, and the complement map on a
+    /// block: position `j` of a sub-block of length `sub` goes to the
+    /// reversed position, negated if `negate`.
+    fn lex_blocks(&self) -> (Vec<Lit>, usize, usize, bool) {
+        if let Some(ints) = &self.ints {
+            let k = ints[0].order_lits().len();
+            (
+                ints.iter()
+                    .flat_map(|x| x.order_lits().iter().copied())
+                    .collect(),
+                k,
+                k,
+                true,
+            )
+        } else if let Some(digits) = &self.digits {
+            let sub = digits[0][0].order_lits().len();
+            let xs = digits
+                .iter()
+                .flat_map(|[hi, lo]| hi.order_lits().iter().chain(lo.order_lits()).copied())
+                .collect();
+            (xs, 2 * sub, sub, true)
+        } else {
+            let k = self.direct[0].len();
+            (
+                self.direct
+                    .iter()
+                    .flat_map(|d| d.iter().rev().copied())
+                    .collect(),
+                k,
+                k,
+                false,
+            )
+        }
+    }
+}
+
+/// The sum of the `k` largest of `1..=m`.
+fn top(m: i64, k: i64) -> i64 {
+    k * m - k * (k - 1) / 2
+}
+
+/// The range of the sum of `k` of the `len` distinct cells of a line summing
+/// to `target`, values in `1..=m`: at least the `k` smallest values and what
+/// the other `len−k` cells cannot cover, at most symmetrically.
+fn partial_bounds(m: i64, len: i64, k: i64, target: i64) -> (i64, i64) {
+    let rest = len - k;
+    let lo = (k * (k + 1) / 2).max(target - top(m, rest));
+    let hi = top(m, k).min(target - rest * (rest + 1) / 2);
+    (lo, hi)
+}
+
+/// Compiles a magic-square instance into `db`.
+pub fn encode<DB: ClauseDatabase>(
+    db: &mut DB,
+    givens: &Givens,
+    o: &Options,
+) -> anyhow::Result<CellMap> {
+    let n = givens.n;
+    if n == 0 {
+        bail!("the order n must be at least 1");
+    }
+    if o.sum == SumEncoding::Unary && o.cells == CellEncoding::Direct {
+        bail!("--sum unary adds order-encoded integers: it needs --encoding order or digits");
+    }
+    if o.complement && o.symmetry != Symmetry::LexLeader {
+        bail!("--complement is broken by lex-leader constraints: it needs --symmetry lex-leader");
+    }
+    let m = (n * n) as i64;
+    let s = magic_sum(n) as i64;
+    let mut cells = cell_variables(db, n, o);
+    all_different(db, &cells, o.amo);
+    for line in lines(n) {
+        line_sum(db, &mut cells, &line, s, m, o.sum);
+    }
+    for (c, given) in givens.cells.iter().flatten().enumerate() {
+        if let Some(v) = *given {
+            db.unit(cells.direct[c][v as usize - 1]);
+        }
+    }
+    symmetry_breaking(db, &cells, n, o)?;
+    if o.total {
+        let all: Vec<usize> = (0..n * n).collect();
+        line_sum(db, &mut cells, &all, m * (m + 1) / 2, m, o.sum);
+    }
+    if o.digit_counts {
+        digit_counts(db, &mut cells, n)?;
+    }
+    if o.associative {
+        associative(db, &cells, n);
+    }
+    Ok(CellMap {
+        n,
+        direct: cells.direct,
+    })
+}
+
+/// Pass 1: a variable per cell.
+fn cell_variables<DB: ClauseDatabase>(db: &mut DB, n: usize, o: &Options) -> Cells {
+    let m = (n * n) as i64;
+    match o.cells {
+        CellEncoding::Direct => {
+            let direct: Vec<Vec<Lit>> = (0..n * n).map(|_| db.fresh_lits(m as usize)).collect();
+            for lits in &direct {
+                amo::exactly_one(db, lits, o.amo); // one value per cell
+            }
+            Cells {
+                direct,
+                ints: None,
+                digits: None,
+            }
+        }
+        CellEncoding::Order => {
+            let mut ints: Vec<IntVar> = (0..n * n).map(|_| IntVar::new(db, 1, m)).collect();
+            let direct = ints
+                .iter_mut()
+                .map(|x| (1..=m).map(|v| x.eq(db, v)).collect())
+                .collect();
+            Cells {
+                direct,
+                ints: Some(ints),
+                digits: None,
+            }
+        }
+        CellEncoding::Digits => {
+            let mut digits: Vec<[IntVar; 2]> = (0..n * n)
+                .map(|_| {
+                    [
+                        IntVar::new(db, 0, n as i64 - 1),
+                        IntVar::new(db, 0, n as i64 - 1),
+                    ]
+                })
+                .collect();
+            let mut direct = vec![];
+            for [hi, lo] in digits.iter_mut() {
+                let his: Vec<Lit> = (0..n as i64).map(|d| hi.eq(db, d)).collect();
+                let los: Vec<Lit> = (0..n as i64).map(|d| lo.eq(db, d)).collect();
+                let mut lits = Vec::with_capacity(n * n);
+                for &h in &his {
+                    for &l in &los {
+                        // [F = n·h + l + 1] ↔ [high = h] ∧ [low = l]
+                        let d = db.fresh();
+                        db.add(&[!d, h]);
+                        db.add(&[!d, l]);
+                        db.add(&[d, !h, !l]);
+                        lits.push(d);
+                    }
+                }
+                direct.push(lits);
+            }
+            Cells {
+                direct,
+                ints: None,
+                digits: Some(digits),
+            }
+        }
+    }
+}
+
+/// Pass 2: every value is taken by exactly one cell (with one value per
+/// cell, a permutation matrix: the all-different).
+fn all_different<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, enc: AmoEncoding) {
+    let m = cells.direct.len();
+    for v in 0..m {
+        let column: Vec<Lit> = cells.direct.iter().map(|lits| lits[v]).collect();
+        amo::exactly_one(db, &column, enc);
+    }
+}
+
+/// Pass 3: `Σ_{c ∈ line} F_c = target`.
+fn line_sum<DB: ClauseDatabase>(
+    db: &mut DB,
+    cells: &mut Cells,
+    line: &[usize],
+    target: i64,
+    m: i64,
+    enc: SumEncoding,
+) {
+    let len = line.len() as i64;
+    let pb_enc = match enc {
+        SumEncoding::Gte => PbEncoding::Gte,
+        SumEncoding::Adder => PbEncoding::Adder,
+        SumEncoding::Dpw => PbEncoding::Dpw,
+        SumEncoding::Unary => {
+            if let Some(digits) = &cells.digits {
+                digit_sum_eq(db, digits, line, target);
+            } else {
+                let ints = cells
+                    .ints
+                    .as_ref()
+                    .expect("checked in encode: unary sums need integer cells");
+                let xs: Vec<&IntVar> = line.iter().map(|&c| &ints[c]).collect();
+                unary_sum_eq(db, &xs, target, m);
+            }
+            return;
+        }
+    };
+    // Σ (F−1) ≤ target − len
+    let up: Vec<(Lit, usize)> = line
+        .iter()
+        .flat_map(|&c| (1..=m).map(move |v| (c, v)))
+        .map(|(c, v)| (cells.direct[c][v as usize - 1], (v - 1) as usize))
+        .collect();
+    // Σ (m−F) ≤ len·m − target, i.e. Σ F ≥ target
+    let down: Vec<(Lit, usize)> = line
+        .iter()
+        .flat_map(|&c| (1..=m).map(move |v| (c, v)))
+        .map(|(c, v)| (cells.direct[c][v as usize - 1], (m - v) as usize))
+        .collect();
+    if target < len || target > len * m {
+        db.add(&[]);
+        return;
+    }
+    pb::at_most(db, &up, (target - len) as usize, pb_enc);
+    pb::at_most(db, &down, (len * m - target) as usize, pb_enc);
+}
+
+/// `Σ xs = target` for distinct order-encoded integers in `1..=m`, as a
+/// balanced tree of bounded unary adders with `x + y = target` at the root.
+fn unary_sum_eq<DB: ClauseDatabase>(db: &mut DB, xs: &[&IntVar], target: i64, m: i64) {
+    let len = xs.len() as i64;
+    if xs.len() == 1 {
+        xs[0].post_ge(db, target);
+        xs[0].post_le(db, target);
+        return;
+    }
+    let half = xs.len() / 2;
+    let left = partial_sum(db, &xs[..half], len, target, m);
+    let right = partial_sum(db, &xs[half..], len, target, m);
+    // x + y = target: [x ≥ i] → [y ≤ target − i] and [x ≤ i−1] → [y ≥ target − i + 1]
+    for i in left.lb()..=left.ub() + 1 {
+        db.add(&[!left.ge(i), !right.ge(target - i + 1)]);
+        db.add(&[left.ge(i), right.ge(target - i + 1)]);
+    }
+}
+
+/// `Σ F = target` over digit cells: with `H = Σ high` and `L = Σ low`
+/// (balanced unary sums, `int::sum`), `n·H + L = target − len`, posted as
+/// `[H ≥ h] → [L ≤ t − n·h]` and `[H ≤ h] → [L ≥ t − n·h]` (so `L` only
+/// takes the values `t − n·H`: the carry of the low digits is implied).
+fn digit_sum_eq<DB: ClauseDatabase>(
+    db: &mut DB,
+    digits: &[[IntVar; 2]],
+    line: &[usize],
+    target: i64,
+) {
+    let base = digits[0][0].ub() + 1;
+    let t = target - line.len() as i64;
+    let his: Vec<&IntVar> = line.iter().map(|&c| &digits[c][0]).collect();
+    let los: Vec<&IntVar> = line.iter().map(|&c| &digits[c][1]).collect();
+    let high = int::sum(db, &his);
+    let low = int::sum(db, &los);
+    for h in high.lb()..=high.ub() + 1 {
+        db.add(&[!high.ge(h), !low.ge(t - base * h + 1)]); // H ≥ h → L ≤ t − n·h
+        db.add(&[high.ge(h), low.ge(t - base * (h - 1))]); // H ≤ h−1 → L ≥ t − n·(h−1)
+    }
+}
+
+/// The partial sum of `xs` (part of a line of `len` cells summing to
+/// `target`), its domain cut by [`partial_bounds`].
+fn partial_sum<DB: ClauseDatabase>(
+    db: &mut DB,
+    xs: &[&IntVar],
+    len: i64,
+    target: i64,
+    m: i64,
+) -> IntVar {
+    let (lo, hi) = partial_bounds(m, len, xs.len() as i64, target);
+    if xs.len() == 1 {
+        // a single cell: post its bounds, reuse it
+        xs[0].post_ge(db, lo);
+        xs[0].post_le(db, hi);
+        return xs[0].clone();
+    }
+    let half = xs.len() / 2;
+    let x = partial_sum(db, &xs[..half], len, target, m);
+    let y = partial_sum(db, &xs[half..], len, target, m);
+    int::plus_in(db, &x, &y, lo, hi)
+}
+
+/// `F_a < F_b`.
+fn less<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, a: usize, b: usize) {
+    match (&cells.ints, &cells.digits) {
+        (Some(ints), _) => int::lt(&ints[a], &ints[b]).post(db),
+        (None, Some(digits)) => {
+            // (high, low) of a before (high, low) of b, lexicographically
+            let lits = |c: usize| -> Vec<Lit> {
+                digits[c]
+                    .iter()
+                    .flat_map(|d| d.order_lits().iter().copied())
+                    .collect()
+            };
+            lex::lex_lt(db, &lits(a), &lits(b));
+        }
+        (None, None) => {
+            let m = cells.direct[a].len();
+            for v in 0..m {
+                for w in 0..=v {
+                    db.add(&[!cells.direct[a][v], !cells.direct[b][w]]); // F_a = v → F_b ≠ w ≤ v
+                }
+            }
+        }
+    }
+}
+
+/// Pass 4: symmetry breaking.
+fn symmetry_breaking<DB: ClauseDatabase>(
+    db: &mut DB,
+    cells: &Cells,
+    n: usize,
+    o: &Options,
+) -> anyhow::Result<()> {
+    let at = |r: usize, c: usize| (r - 1) * n + (c - 1);
+    match o.symmetry {
+        Symmetry::None => {}
+        Symmetry::Order => {
+            if n > 1 {
+                less(db, cells, at(1, 1), at(n, n));
+                less(db, cells, at(n, 1), at(1, n));
+                less(db, cells, at(1, 1), at(n, 1));
+            }
+        }
+        Symmetry::LexLeader => lex_leader(db, cells, n, o.complement)?,
+    }
+    Ok(())
+}
+
+/// The 8 symmetries of the square as permutations of the cells (row-major),
+/// identity first: the group generated by a quarter turn and the transpose.
+pub fn square_symmetries(n: usize) -> anyhow::Result<Vec<Perm>> {
+    let cell = |r: usize, c: usize| (r * n + c) as u32;
+    let mut turn = vec![0; n * n];
+    let mut transpose = vec![0; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            // position (r, c) takes the value of (n−1−c, r): a quarter turn
+            turn[r * n + c] = cell(n - 1 - c, r);
+            transpose[r * n + c] = cell(c, r);
+        }
+    }
+    Ok(perm::closure(
+        &[Perm::from_images(turn)?, Perm::from_images(transpose)?],
+        8,
+    )?)
+}
+
+/// The lex-leader constraints. The lex vector lists each cell's literals,
+/// cells row-major, ordered so that lex order on a cell's block is the
+/// order of its value: the order literals `[F ≥ 2], …, [F ≥ n²]` (order
+/// cells), or the direct literals `[F = n²], …, [F = 1]` (direct cells, a
+/// larger value sets an earlier position). A geometric symmetry permutes
+/// whole blocks (`lift_blocks`); the complement `F ↦ n²+1−F` maps a block
+/// onto itself reversed — `[F' ≥ v] = ¬[F ≥ n²+2−v]` for order literals,
+/// `[F' = v] = [F = n²+1−v]` for direct ones — so with `complement` the 8
+/// composed maps are posted as literal images (`lex_leader_images`).
+fn lex_leader<DB: ClauseDatabase>(
+    db: &mut DB,
+    cells: &Cells,
+    n: usize,
+    complement: bool,
+) -> anyhow::Result<()> {
+    let m = n * n;
+    let (xs, k, sub, negate) = cells.lex_blocks();
+    let group = square_symmetries(n)?;
+    let lifted: Vec<Perm> = group.iter().map(|g| g.lift_blocks(k)).collect();
+    perm::lex_leader(db, &xs, &lifted);
+    if complement {
+        // position j of a sub-block ↦ the reversed position, negated for order literals
+        let images: Vec<Vec<Lit>> = group
+            .iter()
+            .map(|g| {
+                (0..m)
+                    .flat_map(|c| (0..k).map(move |j| (c, j)))
+                    .map(|(c, j)| {
+                        let l = xs
+                            [g.apply(c as u32) as usize * k + j / sub * sub + (sub - 1 - j % sub)];
+                        if negate {
+                            !l
+                        } else {
+                            l
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        perm::lex_leader_images(db, &xs, &images);
+    }
+    Ok(())
+}
+
+/// Redundant: `|{c : high_c = d}| = |{c : low_c = d}| = n` for every digit
+/// `d` (the `n` values `n·d+1 … n·d+n` share the high digit `d`; the `n`
+/// values `d+1, n+d+1, …` share the low digit `d`), as totalizers.
+fn digit_counts<DB: ClauseDatabase>(
+    db: &mut DB,
+    cells: &mut Cells,
+    n: usize,
+) -> anyhow::Result<()> {
+    let Some(digits) = cells.digits.as_mut() else {
+        bail!("--digit-counts counts digits: it needs --encoding digits");
+    };
+    for which in 0..2 {
+        for d in 0..n as i64 {
+            let lits: Vec<Lit> = digits.iter_mut().map(|c| c[which].eq(db, d)).collect();
+            card::exactly(db, &lits, n, CardEncoding::Totalizer)?;
+        }
+    }
+    Ok(())
+}
+
+/// The associative restriction: opposite cells sum to `n²+1`.
+fn associative<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, n: usize) {
+    let m = n * n;
+    for c in 0..m {
+        let opp = m - 1 - c;
+        for v in 0..m {
+            // [F_c = v] → [F_opp = m+1−v]  (values 1-based: index m−1−v)
+            db.add(&[!cells.direct[c][v], cells.direct[opp][m - 1 - v]]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_bounds_of_order_three() {
+        // two cells of a 3-line summing to 15 over 1..9: 15−9 = 6 ≤ x+y ≤ 15−1 = 14
+        assert_eq!(partial_bounds(9, 3, 2, 15), (6, 14));
+        assert_eq!(partial_bounds(9, 3, 1, 15), (1, 9));
+        assert_eq!(partial_bounds(9, 3, 3, 15), (15, 15));
+    }
+
+    #[test]
+    fn option_names_round_trip() {
+        for e in SumEncoding::ALL {
+            assert_eq!(e.name().parse::<SumEncoding>(), Ok(*e));
+        }
+        assert!("nope"
+            .parse::<Symmetry>()
+            .unwrap_err()
+            .contains("none, order, lex-leader"));
+    }
+}

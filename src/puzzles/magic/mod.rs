@@ -1,0 +1,95 @@
+//! Magic squares (Schulte & Smolka, "Finite domain constraint programming in
+//! Oz. A tutorial", §7.3 — the seed of this puzzle): an `n×n` grid holding
+//! `1..=n²` once each, every row, column and main diagonal summing to
+//! `S = n(n²+1)/2`; optionally with given cells (completion).
+//!
+//! - [`model`]: instance, solution, the `--given` file format;
+//! - [`encode`]: the CNF variants (cells, line sums, symmetry, redundancy);
+//! - [`check`]: the independent checker from the definition;
+//! - [`reference`]: a structured depth-first enumerator used to cross-check;
+//! - [`cli`]: `puzzlesat solve magic ...`.
+
+pub mod check;
+pub mod cli;
+pub mod encode;
+pub mod model;
+pub mod reference;
+
+use puzzlesat_encodings::{Assignment, Cnf};
+
+use crate::puzzle::{Encoded, Puzzle};
+pub use encode::{CellEncoding, CellMap, Options, SumEncoding, Symmetry};
+pub use model::{magic_sum, Givens, Square};
+
+/// One line for `puzzlesat list`.
+pub const ABOUT: &str = "magic — magic squares: n×n holding 1..n² once, rows, columns and diagonals summing to n(n²+1)/2
+  solve magic -n N [--all] [--limit K] [--given FILE]
+  --encoding direct|order|digits (digits)   --sum gte|adder|dpw|unary (unary)   --amo pairwise|ladder|... (ladder)
+  --symmetry none|order|lex-leader (none)   --complement   --total   --no-digit-counts   --associative";
+
+/// A magic-square instance with its encoding options.
+#[derive(Clone, Debug)]
+pub struct Magic {
+    /// order and pinned cells
+    pub givens: Givens,
+    /// encoding options
+    pub options: Options,
+}
+
+impl Magic {
+    /// The free square of order `n`.
+    pub fn new(n: usize, options: Options) -> Self {
+        Magic {
+            givens: Givens::free(n),
+            options,
+        }
+    }
+}
+
+impl Puzzle for Magic {
+    type Solution = Square;
+    type Map = CellMap;
+
+    fn describe(&self) -> String {
+        let given = match self.givens.count() {
+            0 => String::new(),
+            k => format!(" given={k}"),
+        };
+        format!("magic n={}{given} {}", self.givens.n, self.options)
+    }
+
+    fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<CellMap>> {
+        let map = encode::encode(cnf, &self.givens, &self.options)?;
+        let n = map.n;
+        let mut names = vec![];
+        for (c, lits) in map.direct.iter().enumerate() {
+            for (v, &l) in lits.iter().enumerate() {
+                names.push((format!("F{}_{}={}", c / n + 1, c % n + 1, v + 1), l));
+            }
+        }
+        Ok(Encoded {
+            primary: map.direct.iter().flatten().copied().collect(),
+            map,
+            objective: None,
+            names,
+        })
+    }
+
+    fn decode(&self, map: &CellMap, model: &Assignment) -> Square {
+        let n = map.n;
+        let values = map.values(model);
+        Square {
+            n,
+            cells: values.chunks(n).map(|r| r.to_vec()).collect(),
+        }
+    }
+
+    fn check(&self, sol: &Square) -> Result<(), String> {
+        check::check_square(self.givens.n, sol)?;
+        check::check_givens(&self.givens, sol)
+    }
+
+    fn render(&self, sol: &Square) -> String {
+        sol.to_string()
+    }
+}
