@@ -136,37 +136,34 @@ pub fn run<P: Puzzle>(p: &P, opts: &RunOptions, limits: Limits, progress: &mut d
         stats: SolverStats::default(),
     };
     let mut assumptions = vec![];
-    match (&enc.objective, opts.first) {
-        (Some(obj), false) => {
-            let separate = |m: &Assignment, s: &mut Session| p.separate(&enc.map, m, s);
-            let opt = drive::optimize_lazy(&mut session, obj, opts.objective_encoding, opts.strategy, separate, |_, v, secs| {
-                let _ = writeln!(progress, "c improved: objective {v} after {secs:.2}s");
-            })?;
-            report.bound = Some(opt.bound);
-            report.objective = opt.value();
-            report.status = match (&opt.best, opt.proven) {
-                (Some(_), true) => Status::Optimal,
-                (Some(_), false) => Status::Sat,
-                (None, true) => Status::Unsat,
-                (None, false) => Status::Unknown,
-            };
-            if let Some((model, v)) = &opt.best {
-                report.solutions.push(decode_checked(p, &enc, model)?);
-                if opts.all && opt.proven {
-                    // enumerate the optimal solutions: fix the objective to its optimum
-                    let terms: Vec<(rustsat::types::Lit, usize)> =
-                        obj.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
-                    let s = (v - obj.offset) as usize;
-                    let mut pb = puzzlesat_encodings::pb::Pb::new(opts.objective_encoding, &terms);
-                    assumptions = match obj.sense {
-                        Sense::Maximize => pb.at_least(&mut session, s).unwrap_or_default(),
-                        Sense::Minimize => pb.at_most(&mut session, s),
-                    };
-                    report.solutions.clear();
-                }
+    if let (Some(obj), false) = (&enc.objective, opts.first) {
+        let separate = |m: &Assignment, s: &mut Session| p.separate(&enc.map, m, s);
+        let opt = drive::optimize_lazy(&mut session, obj, opts.objective_encoding, opts.strategy, separate, |_, v, secs| {
+            let _ = writeln!(progress, "c improved: objective {v} after {secs:.2}s");
+        })?;
+        report.bound = Some(opt.bound);
+        report.objective = opt.value();
+        report.status = match (&opt.best, opt.proven) {
+            (Some(_), true) => Status::Optimal,
+            (Some(_), false) => Status::Sat,
+            (None, true) => Status::Unsat,
+            (None, false) => Status::Unknown,
+        };
+        if let Some((model, v)) = &opt.best {
+            report.solutions.push(decode_checked(p, &enc, model)?);
+            if opts.all && opt.proven {
+                // enumerate the optimal solutions: fix the objective to its optimum
+                let terms: Vec<(rustsat::types::Lit, usize)> =
+                    obj.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
+                let s = (v - obj.offset) as usize;
+                let mut pb = puzzlesat_encodings::pb::Pb::new(opts.objective_encoding, &terms);
+                assumptions = match obj.sense {
+                    Sense::Maximize => pb.at_least(&mut session, s).unwrap_or_default(),
+                    Sense::Minimize => pb.at_most(&mut session, s),
+                };
+                report.solutions.clear();
             }
         }
-        _ => {}
     }
     let enumerate = opts.all && !matches!(report.status, Status::Unsat | Status::Unknown | Status::Sat);
     if enc.objective.is_none() || opts.first || enumerate {

@@ -147,7 +147,7 @@ pub trait PuzzleCommand {
     /// `dimacs`
     fn dimacs(&self, common: &Common, output: Option<&PathBuf>, map: Option<&PathBuf>, bound: Option<i64>) -> anyhow::Result<ExitCode>;
     /// `decode`
-    fn decode(&self, common: &Common, model: &PathBuf) -> anyhow::Result<ExitCode>;
+    fn decode(&self, common: &Common, model: &std::path::Path) -> anyhow::Result<ExitCode>;
 }
 
 /// The puzzles: one variant each (add a line here and in [`PuzzleCmd::command`]
@@ -235,7 +235,7 @@ pub fn dimacs_generic<P: Puzzle>(
 }
 
 /// `decode` for any puzzle.
-pub fn decode_generic<P: Puzzle>(p: &P, common: &Common, model: &PathBuf) -> anyhow::Result<ExitCode> {
+pub fn decode_generic<P: Puzzle>(p: &P, common: &Common, model: &std::path::Path) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(model).with_context(|| format!("reading {}", model.display()))?;
     let (status, sol) = run::decode_output(p, &text, common.decode_bound, common.objective_encoding).with_context(|| format!("decoding {} (decode needs the options the CNF was exported with, including --bound)", model.display()))?;
     let mut out = std::io::stdout().lock();

@@ -252,7 +252,7 @@ impl PuzzleCommand for Args {
         dimacs_generic(&p, common, output, map, bound).context("alien-tiles dimacs")
     }
 
-    fn decode(&self, common: &Common, model: &PathBuf) -> anyhow::Result<ExitCode> {
+    fn decode(&self, common: &Common, model: &std::path::Path) -> anyhow::Result<ExitCode> {
         decode_generic(&self.puzzle()?, common, model)
     }
 }

@@ -486,7 +486,7 @@ impl PuzzleCommand for Args {
         dimacs_generic(&p, common, output, map, bound)
     }
 
-    fn decode(&self, common: &Common, model: &PathBuf) -> anyhow::Result<ExitCode> {
+    fn decode(&self, common: &Common, model: &std::path::Path) -> anyhow::Result<ExitCode> {
         if matches!(self.method, Some(m) if m != Method::Board) {
             bail!(
                 "decode reads models of the board CNF: --method {} has no single CNF",

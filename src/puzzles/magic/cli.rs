@@ -103,7 +103,7 @@ impl PuzzleCommand for Args {
     ) -> anyhow::Result<ExitCode> {
         dimacs_generic(&self.puzzle()?, common, output, map, bound)
     }
-    fn decode(&self, common: &Common, model: &PathBuf) -> anyhow::Result<ExitCode> {
+    fn decode(&self, common: &Common, model: &std::path::Path) -> anyhow::Result<ExitCode> {
         decode_generic(&self.puzzle()?, common, model)
     }
 }
