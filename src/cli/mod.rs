@@ -12,6 +12,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use puzzlesat_encodings::pb::PbEncoding;
 
+pub mod progress;
 pub mod sat;
 
 use crate::drive::Strategy;
@@ -68,6 +69,15 @@ pub struct Common {
 }
 
 impl Common {
+    /// Where the runner's progress lines go: nowhere with `-q`, else a
+    /// spinner on stderr ([`progress::Progress`]).
+    pub fn progress(&self) -> Box<dyn Write> {
+        if self.quiet {
+            Box::new(std::io::sink())
+        } else {
+            Box::new(progress::Progress::stderr())
+        }
+    }
     /// Limits from `--timeout`, with Ctrl-C wired to the interrupt flag.
     pub fn limits(&self) -> Limits {
         let limits = Limits::with_timeout(self.timeout.map(Duration::from_secs_f64));
@@ -188,8 +198,7 @@ pub const LIST: &[&str] = &[
 /// What `solve` prints and returns for any puzzle.
 pub fn solve_generic<P: Puzzle>(p: &P, common: &Common, all: bool, limit: Option<u64>) -> anyhow::Result<ExitCode> {
     let opts = common.run_options(all, limit);
-    let mut progress: Box<dyn Write> = if common.quiet { Box::new(std::io::sink()) } else { Box::new(std::io::stderr()) };
-    let report = run::run(p, &opts, common.limits(), &mut progress)?;
+    let report = run::run(p, &opts, common.limits(), &mut common.progress())?;
     let mut out = std::io::stdout().lock();
     if common.json {
         serde_json::to_writer(&mut out, &report)?;

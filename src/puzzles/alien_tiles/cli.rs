@@ -163,12 +163,7 @@ impl PuzzleCommand for Args {
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
         let p = self.puzzle()?;
         let opts = common.run_options(self.all, self.limit);
-        let mut progress: Box<dyn Write> = if common.quiet {
-            Box::new(std::io::sink())
-        } else {
-            Box::new(std::io::stderr())
-        };
-        let report = run::run(&p, &opts, common.limits(), &mut progress)?;
+        let report = run::run(&p, &opts, common.limits(), &mut common.progress())?;
         cross_check_reachability(&p, &report)?;
         let census = self.all.then(|| census(&report.solutions, p.c));
         let mut out = std::io::stdout().lock();
