@@ -17,6 +17,8 @@ use crate::puzzle::Puzzle;
 use crate::run::{self, RunOptions, Status};
 use crate::solver::{Limits, SolverKind};
 
+pub mod experiment;
+
 /// SAT encodings of combinatorial puzzles.
 #[derive(Debug, Parser)]
 #[command(name = "puzzlesat", version, about, long_about = None)]
@@ -116,6 +118,8 @@ pub enum Command {
         #[arg(long, global = true)]
         model: PathBuf,
     },
+    /// run a grid of solves (spec file or flags), collect, summarise, plot
+    Experiment(experiment::Args),
 }
 
 /// What each puzzle's argument struct can do. Most implementations call the
@@ -232,5 +236,6 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve { puzzle } => puzzle.command().solve(common),
         Command::Dimacs { puzzle, output, map, bound } => puzzle.command().dimacs(common, output.as_ref(), map.as_ref(), *bound),
         Command::Decode { puzzle, model } => puzzle.command().decode(common, model),
+        Command::Experiment(args) => args.run(common),
     }
 }
