@@ -67,7 +67,10 @@ impl Fixture {
 }
 
 fn puzzlesat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_puzzlesat")).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn rows(out: &Path) -> Vec<Row> {
@@ -84,12 +87,16 @@ fn table(out: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(out.join("rows.csv")).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let keep: Vec<usize> =
-        (0..header.len()).filter(|&i| !["wall_seconds", "peak_rss_mib"].contains(&header[i])).collect();
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| !["wall_seconds", "peak_rss_mib"].contains(&header[i]))
+        .collect();
     std::iter::once(header.join(","))
         .chain(lines.map(|l| {
             let cells: Vec<&str> = l.split(',').collect();
-            keep.iter().map(|&i| cells.get(i).copied().unwrap_or("")).collect::<Vec<_>>().join(",")
+            keep.iter()
+                .map(|&i| cells.get(i).copied().unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join(",")
         }))
         .collect()
 }
@@ -101,30 +108,59 @@ fn status_of<'a>(rows: &'a [Row], mode: &str) -> &'a Row {
 #[test]
 fn failing_workers_are_recorded_and_the_grid_finishes() {
     let f = Fixture::new();
-    let python = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
-    let modes = if python { r#"["ok", "crash", "hang", "bad", "hog"]"# } else { r#"["ok", "crash", "hang", "bad"]"# };
-    let spec = f.spec("s.toml", &format!("sizes = [4]\ntimeout = 0.5\nmemory = 256\njobs = 2\n[vary]\nmode = {modes}\n"), "out");
+    let python = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let modes = if python {
+        r#"["ok", "crash", "hang", "bad", "hog"]"#
+    } else {
+        r#"["ok", "crash", "hang", "bad"]"#
+    };
+    let spec = f.spec(
+        "s.toml",
+        &format!("sizes = [4]\ntimeout = 0.5\nmemory = 256\njobs = 2\n[vary]\nmode = {modes}\n"),
+        "out",
+    );
     let o = puzzlesat(&["experiment", spec.to_str().unwrap(), "-q", "--no-plots"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let rows = rows(&f.path("out"));
     assert_eq!(rows.len(), if python { 5 } else { 4 });
     let ok = status_of(&rows, "ok");
-    assert_eq!((ok.status.as_str(), ok.objective, ok.clauses, ok.conflicts), ("optimal", Some(20), Some(160), Some(44)));
+    assert_eq!(
+        (ok.status.as_str(), ok.objective, ok.clauses, ok.conflicts),
+        ("optimal", Some(20), Some(160), Some(44))
+    );
     assert!(ok.peak_rss_mib.is_some_and(|m| m > 0.0));
     let crash = status_of(&rows, "crash");
     assert_eq!(crash.status, "crash");
-    assert_eq!(crash.message.as_deref(), Some("killed by signal 11: thread 'main' panicked at src/x.rs"));
+    assert_eq!(
+        crash.message.as_deref(),
+        Some("killed by signal 11: thread 'main' panicked at src/x.rs")
+    );
     let hang = status_of(&rows, "hang");
-    assert_eq!((hang.status.as_str(), hang.exit.as_str()), ("timeout", "killed at timeout"));
+    assert_eq!(
+        (hang.status.as_str(), hang.exit.as_str()),
+        ("timeout", "killed at timeout")
+    );
     // killed at the hard limit (0.5 s + 2 s grace), not after the worker's 60 s
     assert!(hang.wall_seconds.unwrap() < 30.0);
     let bad = status_of(&rows, "bad");
-    assert_eq!((bad.status.as_str(), bad.message.as_deref()), ("error", Some("error: invalid value 'x' for '--mode'")));
+    assert_eq!(
+        (bad.status.as_str(), bad.message.as_deref()),
+        ("error", Some("error: invalid value 'x' for '--mode'"))
+    );
     if python {
         assert_eq!(status_of(&rows, "hog").status, "memout");
     }
     // the summary counts them
-    let o = puzzlesat(&["experiment", spec.to_str().unwrap(), "-q", "--report", "--no-plots"]);
+    let o = puzzlesat(&[
+        "experiment",
+        spec.to_str().unwrap(),
+        "-q",
+        "--report",
+        "--no-plots",
+    ]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("mode=crash"), "{text}");
     assert!(text.contains("1 timeout"), "{text}");
@@ -146,19 +182,29 @@ fn a_killed_grid_resumes_to_the_same_table_without_duplicates() {
         .unwrap();
     let jsonl = f.path("resume").join("rows.jsonl");
     let start = Instant::now();
-    while std::fs::read_to_string(&jsonl).map(|t| t.lines().count()).unwrap_or(0) < 3 {
+    while std::fs::read_to_string(&jsonl)
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+        < 3
+    {
         assert!(start.elapsed() < Duration::from_secs(60), "no rows written");
         std::thread::sleep(Duration::from_millis(20));
     }
     child.kill().unwrap();
     child.wait().unwrap();
     let done_before = rows(&f.path("resume")).len();
-    assert!((3..10).contains(&done_before), "killed mid-grid: {done_before} rows");
+    assert!(
+        (3..10).contains(&done_before),
+        "killed mid-grid: {done_before} rows"
+    );
 
     let o = puzzlesat(&["experiment", spec.to_str().unwrap(), "--no-plots"]);
     assert!(o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains(&format!("{done_before} of 10 rows already in")), "{err}");
+    assert!(
+        err.contains(&format!("{done_before} of 10 rows already in")),
+        "{err}"
+    );
     let resumed = rows(&f.path("resume"));
     let ids: std::collections::BTreeSet<_> = resumed.iter().map(|r| r.id.clone()).collect();
     assert_eq!((resumed.len(), ids.len()), (10, 10), "no duplicates");
@@ -174,28 +220,68 @@ fn emitted_jobs_collected_give_the_in_process_table() {
     let f = Fixture::new();
     let body = "name = \"tiny\"\nsizes = [2, 3]\ntimeout = 0.5\n[vary]\nencoding = [\"a\", \"b\"]\nmode = [\"ok\", \"crash\", \"bad\"]\n";
     let here = f.spec("here.toml", body, "here");
-    let o = puzzlesat(&["experiment", here.to_str().unwrap(), "-q", "--no-plots", "--jobs", "2"]);
+    let o = puzzlesat(&[
+        "experiment",
+        here.to_str().unwrap(),
+        "-q",
+        "--no-plots",
+        "--jobs",
+        "2",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 
     let there = f.spec("there.toml", body, "there");
     let jobs = f.path("jobs.txt");
-    let o = puzzlesat(&["experiment", there.to_str().unwrap(), "--emit-jobs", jobs.to_str().unwrap()]);
+    let o = puzzlesat(&[
+        "experiment",
+        there.to_str().unwrap(),
+        "--emit-jobs",
+        jobs.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let lines: Vec<String> = std::fs::read_to_string(&jobs).unwrap().lines().map(String::from).collect();
+    let lines: Vec<String> = std::fs::read_to_string(&jobs)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
     assert_eq!(lines.len(), 12);
-    assert!(lines[0].contains(" solve fake -n 2 --encoding a --mode ok --timeout 0.5 --seed 0 --json"), "{}", lines[0]);
+    assert!(
+        lines[0].contains(" solve fake -n 2 --encoding a --mode ok --timeout 0.5 --seed 0 --json"),
+        "{}",
+        lines[0]
+    );
     // what GNU parallel or a Slurm array task does with each line
     for line in &lines[..7] {
         Command::new("sh").args(["-c", line]).status().unwrap();
     }
     let jobs_dir = f.path("there").join("jobs");
-    let o = puzzlesat(&["experiment", there.to_str().unwrap(), "--collect", jobs_dir.to_str().unwrap(), "--no-plots"]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("collected 7 new rows"), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = puzzlesat(&[
+        "experiment",
+        there.to_str().unwrap(),
+        "--collect",
+        jobs_dir.to_str().unwrap(),
+        "--no-plots",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("collected 7 new rows"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     for line in &lines[7..] {
         Command::new("sh").args(["-c", line]).status().unwrap();
     }
-    let o = puzzlesat(&["experiment", there.to_str().unwrap(), "--collect", jobs_dir.to_str().unwrap(), "--no-plots"]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("collected 5 new rows (0 rows have no output yet)"));
+    let o = puzzlesat(&[
+        "experiment",
+        there.to_str().unwrap(),
+        "--collect",
+        jobs_dir.to_str().unwrap(),
+        "--no-plots",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("collected 5 new rows") && err.contains("(0 rows have no output yet)"),
+        "{err}"
+    );
     assert_eq!(table(&f.path("there")), table(&f.path("here")));
     let collected = rows(&f.path("there"));
     assert_eq!(collected.iter().filter(|r| r.status == "crash").count(), 4);
@@ -231,15 +317,27 @@ fn flag_form_summarises_and_plots() {
     assert!(text.contains("# fake — puzzle fake, 16 rows"), "{text}");
     let line_a = text.lines().find(|l| l.starts_with("encoding=a")).unwrap();
     let cells: Vec<&str> = line_a.split_whitespace().collect();
-    assert_eq!((cells[1], cells[2], cells[6]), ("8", "8", "135"), "{line_a}");
-    assert!(text.lines().any(|l| l.starts_with("5 ") && l.contains("=25 (250 cl)")), "{text}");
+    assert_eq!(
+        (cells[1], cells[2], cells[6]),
+        ("8", "8", "135"),
+        "{line_a}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("5 ") && l.contains("=25 (250 cl)")),
+        "{text}"
+    );
     let seeds: std::collections::BTreeSet<u64> = rows(&out).iter().map(|r| r.seed).collect();
     assert_eq!(seeds, [0, 1].into());
     if puzzlesat::experiment::plot::ensure_font().is_ok() {
         for name in ["time", "clauses", "cactus"] {
             for ext in ["svg", "png"] {
                 let p = out.join("plots").join(format!("{name}.{ext}"));
-                assert!(std::fs::metadata(&p).is_ok_and(|m| m.len() > 1000), "{}", p.display());
+                assert!(
+                    std::fs::metadata(&p).is_ok_and(|m| m.len() > 1000),
+                    "{}",
+                    p.display()
+                );
             }
         }
         let svg = std::fs::read_to_string(out.join("plots/clauses.svg")).unwrap();

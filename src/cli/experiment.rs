@@ -73,10 +73,13 @@ impl Args {
         let mut g = match (&self.spec, &self.puzzle) {
             (Some(path), _) => Grid::from_file(path)?,
             (None, Some(puzzle)) => {
-                let spec = toml::from_str(&format!("puzzle = {}", toml::Value::String(puzzle.clone())))?;
+                let spec =
+                    toml::from_str(&format!("puzzle = {}", toml::Value::String(puzzle.clone())))?;
                 Grid::from_spec(spec, puzzle)?
             }
-            (None, None) => bail!("give a spec file (see experiments/) or --puzzle NAME with --sizes and --vary"),
+            (None, None) => bail!(
+                "give a spec file (see experiments/) or --puzzle NAME with --sizes and --vary"
+            ),
         };
         if let Some(p) = &self.puzzle {
             g.puzzle = p.clone();
@@ -138,9 +141,16 @@ impl Args {
     /// Runs the command.
     pub fn run(&self, common: &Common) -> anyhow::Result<ExitCode> {
         let grid = self.grid(common)?;
-        let params: Vec<String> = grid.expand().first().map(|j| j.params.iter().map(|(k, _)| k.clone()).collect()).unwrap_or_default();
+        let params: Vec<String> = grid
+            .expand()
+            .first()
+            .map(|j| j.params.iter().map(|(k, _)| k.clone()).collect())
+            .unwrap_or_default();
         if let Some(file) = &self.emit_jobs {
-            let dir = self.jobs_dir.clone().unwrap_or_else(|| grid.out.join("jobs"));
+            let dir = self
+                .jobs_dir
+                .clone()
+                .unwrap_or_else(|| grid.out.join("jobs"));
             let n = experiment::emit_jobs(&grid, file, &dir)?;
             eprintln!(
                 "wrote {n} commands to {} (outputs into {}); run them, e.g. `parallel -j 2 < {}`, then `puzzlesat experiment {} --collect {}`",
@@ -156,10 +166,19 @@ impl Args {
         let mut interrupted = false;
         if let Some(dir) = &self.collect {
             let (added, missing) = experiment::collect(&grid, &mut store, dir)?;
-            eprintln!("collected {added} new rows from {} ({missing} rows have no output yet)", dir.display());
+            eprintln!(
+                "collected {added} new rows from {} ({missing} rows have no output yet)",
+                dir.display()
+            );
         } else if !self.report {
             let limits = common.limits();
-            let counts = experiment::run_grid(&grid, &mut store, common.quiet, common.verbose > 0, limits.interrupt.clone())?;
+            let counts = experiment::run_grid(
+                &grid,
+                &mut store,
+                common.quiet,
+                common.verbose > 0,
+                limits.interrupt.clone(),
+            )?;
             interrupted = counts.interrupted;
             if !common.quiet {
                 eprintln!(
@@ -168,7 +187,11 @@ impl Args {
                     counts.ran,
                     counts.failed,
                     counts.skipped,
-                    if interrupted { ", INTERRUPTED (rerun to resume)" } else { "" },
+                    if interrupted {
+                        ", INTERRUPTED (rerun to resume)"
+                    } else {
+                        ""
+                    },
                     grid.out.join("rows.csv").display()
                 );
             }
@@ -184,14 +207,24 @@ impl Args {
             experiment::summary::print(&grid, &rows, &mut out)?;
             if !self.no_plots {
                 match experiment::plot::write_all(&grid, &rows, &grid.out.join("plots")) {
-                    Ok(files) if !files.is_empty() => {
-                        writeln!(out, "plots: {}", files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(" "))?
-                    }
+                    Ok(files) if !files.is_empty() => writeln!(
+                        out,
+                        "plots: {}",
+                        files
+                            .iter()
+                            .map(|f| f.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    )?,
                     Ok(_) => {}
                     Err(e) => eprintln!("warning: no plots: {e:#}"),
                 }
             }
         }
-        Ok(if interrupted { ExitCode::from(130) } else { ExitCode::SUCCESS })
+        Ok(if interrupted {
+            ExitCode::from(130)
+        } else {
+            ExitCode::SUCCESS
+        })
     }
 }

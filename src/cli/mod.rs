@@ -119,7 +119,7 @@ pub enum Command {
         model: PathBuf,
     },
     /// run a grid of solves (spec file or flags), collect, summarise, plot
-    Experiment(experiment::Args),
+    Experiment(Box<experiment::Args>),
 }
 
 /// What each puzzle's argument struct can do. Most implementations call the

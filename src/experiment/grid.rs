@@ -113,9 +113,14 @@ pub struct Job {
 impl Grid {
     /// Reads a spec file.
     pub fn from_file(path: &Path) -> anyhow::Result<Self> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let spec: SpecFile = toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "experiment".into());
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let spec: SpecFile =
+            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "experiment".into());
         Self::from_spec(spec, &stem).with_context(|| format!("in {}", path.display()))
     }
 
@@ -125,8 +130,13 @@ impl Grid {
         let size_param = spec.size.unwrap_or_else(|| "n".to_string());
         let sizes = match spec.sizes {
             None => vec![],
-            Some(SizesField::Text(t)) => parse_values(&t).with_context(|| format!("sizes = {t:?}"))?,
-            Some(SizesField::List(l)) => l.iter().map(|v| value_text(v, "sizes")).collect::<anyhow::Result<_>>()?,
+            Some(SizesField::Text(t)) => {
+                parse_values(&t).with_context(|| format!("sizes = {t:?}"))?
+            }
+            Some(SizesField::List(l)) => l
+                .iter()
+                .map(|v| value_text(v, "sizes"))
+                .collect::<anyhow::Result<_>>()?,
         };
         let fixed = spec
             .fixed
@@ -136,14 +146,27 @@ impl Grid {
         let vary = spec
             .vary
             .iter()
-            .map(|(k, vs)| Ok((k.clone(), vs.iter().map(|v| value_text(v, k)).collect::<anyhow::Result<Vec<_>>>()?)))
+            .map(|(k, vs)| {
+                Ok((
+                    k.clone(),
+                    vs.iter()
+                        .map(|v| value_text(v, k))
+                        .collect::<anyhow::Result<Vec<_>>>()?,
+                ))
+            })
             .collect::<anyhow::Result<Vec<_>>>()?;
         let grid = Grid {
-            out: spec.out.unwrap_or_else(|| PathBuf::from("results").join(&name)),
+            out: spec
+                .out
+                .unwrap_or_else(|| PathBuf::from("results").join(&name)),
             name,
             question: spec.question,
             puzzle: spec.puzzle,
-            size_param: if sizes.is_empty() { String::new() } else { size_param },
+            size_param: if sizes.is_empty() {
+                String::new()
+            } else {
+                size_param
+            },
             sizes,
             fixed,
             vary,
@@ -165,13 +188,19 @@ impl Grid {
     /// Checks names and values (clear errors instead of odd command lines).
     pub fn validate(&self) -> anyhow::Result<()> {
         if self.puzzle.is_empty() || self.puzzle.starts_with('-') {
-            bail!("puzzle {:?}: expected a `solve` subcommand such as enigma", self.puzzle);
+            bail!(
+                "puzzle {:?}: expected a `solve` subcommand such as enigma",
+                self.puzzle
+            );
         }
         if self.repeats == 0 {
             bail!("repeats must be at least 1");
         }
         if !(self.timeout > 0.0 && self.timeout.is_finite()) {
-            bail!("timeout must be a positive number of seconds, not {}", self.timeout);
+            bail!(
+                "timeout must be a positive number of seconds, not {}",
+                self.timeout
+            );
         }
         if self.jobs == 0 {
             bail!("jobs must be at least 1");
@@ -212,8 +241,11 @@ impl Grid {
     /// instances of every configuration come first), then the varied options
     /// (first one outermost), then repeats.
     pub fn expand(&self) -> Vec<Job> {
-        let sizes: Vec<Option<&String>> =
-            if self.sizes.is_empty() { vec![None] } else { self.sizes.iter().map(Some).collect() };
+        let sizes: Vec<Option<&String>> = if self.sizes.is_empty() {
+            vec![None]
+        } else {
+            self.sizes.iter().map(Some).collect()
+        };
         let mut combos: Vec<Vec<(String, String)>> = vec![vec![]];
         for (k, vs) in &self.vary {
             combos = combos
@@ -237,7 +269,12 @@ impl Grid {
                     }
                     params.extend(self.fixed.iter().cloned());
                     params.extend(combo.iter().cloned());
-                    jobs.push(Job::new(&self.puzzle, params, repeat, self.seed + u64::from(repeat)));
+                    jobs.push(Job::new(
+                        &self.puzzle,
+                        params,
+                        repeat,
+                        self.seed + u64::from(repeat),
+                    ));
                 }
             }
         }
@@ -248,7 +285,9 @@ impl Grid {
     pub fn command_line(&self, job: &Job) -> Vec<String> {
         let mut cmd = match &self.command {
             Some(c) => c.clone(),
-            None => vec![std::env::current_exe().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| "puzzlesat".into())],
+            None => vec![std::env::current_exe()
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_else(|_| "puzzlesat".into())],
         };
         cmd.push("solve".into());
         cmd.push(self.puzzle.clone());
@@ -262,7 +301,13 @@ impl Grid {
                 }
             }
         }
-        cmd.extend(["--timeout".into(), format_seconds(self.timeout), "--seed".into(), job.seed.to_string(), "--json".into()]);
+        cmd.extend([
+            "--timeout".into(),
+            format_seconds(self.timeout),
+            "--seed".into(),
+            job.seed.to_string(),
+            "--json".into(),
+        ]);
         cmd
     }
 }
@@ -273,10 +318,20 @@ pub const DEFAULT_MEMORY_MIB: u64 = 8192;
 impl Job {
     /// A job with its key and id computed.
     pub fn new(puzzle: &str, params: Vec<(String, String)>, repeat: u32, seed: u64) -> Self {
-        let sorted: BTreeMap<&str, &str> = params.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        let key = serde_json::json!({ "puzzle": puzzle, "params": sorted, "repeat": repeat }).to_string();
+        let sorted: BTreeMap<&str, &str> = params
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let key =
+            serde_json::json!({ "puzzle": puzzle, "params": sorted, "repeat": repeat }).to_string();
         let id = format!("{:016x}", fnv1a(key.as_bytes()));
-        Job { params, repeat, seed, key, id }
+        Job {
+            params,
+            repeat,
+            seed,
+            key,
+            id,
+        }
     }
 }
 
@@ -325,8 +380,14 @@ pub fn parse_values(text: &str) -> anyhow::Result<Vec<String>> {
     let text = text.trim();
     if let Some((a, b)) = text.split_once("..") {
         let b = b.strip_prefix('=').unwrap_or(b);
-        let lo: i64 = a.trim().parse().with_context(|| format!("range start {a:?} is not an integer"))?;
-        let hi: i64 = b.trim().parse().with_context(|| format!("range end {b:?} is not an integer"))?;
+        let lo: i64 = a
+            .trim()
+            .parse()
+            .with_context(|| format!("range start {a:?} is not an integer"))?;
+        let hi: i64 = b
+            .trim()
+            .parse()
+            .with_context(|| format!("range end {b:?} is not an integer"))?;
         if lo > hi {
             bail!("empty range {text} (ranges are inclusive: 3..8 is 3 to 8)");
         }
@@ -352,7 +413,9 @@ pub fn parse_assignment(text: &str) -> anyhow::Result<(String, Vec<String>)> {
 /// Quotes a word for a POSIX shell (emitted job lines).
 pub fn shell_quote(word: &str) -> String {
     let safe = !word.is_empty()
-        && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c));
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c));
     if safe {
         word.to_string()
     } else {
@@ -384,8 +447,15 @@ mod tests {
         let jobs = g.expand();
         assert_eq!(jobs.len(), 2 * 2 * 3 * 2);
         // sizes outermost, then vary (sorted by name in a TOML table: solver, symmetry), then repeats
-        let first: Vec<_> = jobs[0].params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        assert_eq!(first, ["n=3", "method=board", "solver=batsat", "symmetry=none"]);
+        let first: Vec<_> = jobs[0]
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        assert_eq!(
+            first,
+            ["n=3", "method=board", "solver=batsat", "symmetry=none"]
+        );
         assert_eq!((jobs[0].repeat, jobs[1].repeat, jobs[1].seed), (0, 1, 1));
         assert_eq!(jobs[12].params[0], ("n".into(), "4".into()));
         let ids: std::collections::BTreeSet<_> = jobs.iter().map(|j| &j.id).collect();
@@ -399,8 +469,18 @@ mod tests {
 
     #[test]
     fn key_ignores_parameter_order_and_bool_flags() {
-        let a = Job::new("p", vec![("a".into(), "1".into()), ("b".into(), "2".into())], 0, 0);
-        let b = Job::new("p", vec![("b".into(), "2".into()), ("a".into(), "1".into())], 0, 0);
+        let a = Job::new(
+            "p",
+            vec![("a".into(), "1".into()), ("b".into(), "2".into())],
+            0,
+            0,
+        );
+        let b = Job::new(
+            "p",
+            vec![("b".into(), "2".into()), ("a".into(), "1".into())],
+            0,
+            0,
+        );
         assert_eq!(a.id, b.id);
         assert_ne!(a.id, Job::new("p", a.params.clone(), 1, 0).id);
         let g = spec("puzzle = \"magic\"\nsizes = [3]\n[vary]\nall = [true, false]").unwrap();
@@ -413,7 +493,10 @@ mod tests {
     fn no_sizes_no_vary_is_one_row() {
         let g = spec("puzzle = \"rook-tour\"\n[fixed]\ninstance = \"instances/x.toml\"").unwrap();
         assert_eq!(g.expand().len(), 1);
-        assert_eq!(g.expand()[0].params, vec![("instance".to_string(), "instances/x.toml".to_string())]);
+        assert_eq!(
+            g.expand()[0].params,
+            vec![("instance".to_string(), "instances/x.toml".to_string())]
+        );
     }
 
     #[test]

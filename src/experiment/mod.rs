@@ -48,18 +48,40 @@ pub struct RunCounts {
 /// ETA) goes to stderr unless `quiet`; with `verbose`, one line per row.
 /// Raising `interrupt` kills the running workers and returns (their rows
 /// are not recorded, so a rerun does them).
-pub fn run_grid(grid: &Grid, store: &mut Store, quiet: bool, verbose: bool, interrupt: Arc<AtomicBool>) -> anyhow::Result<RunCounts> {
+pub fn run_grid(
+    grid: &Grid,
+    store: &mut Store,
+    quiet: bool,
+    verbose: bool,
+    interrupt: Arc<AtomicBool>,
+) -> anyhow::Result<RunCounts> {
     let jobs = grid.expand();
     let todo: Vec<&Job> = jobs.iter().filter(|j| !store.contains(&j.id)).collect();
-    let mut counts = RunCounts { skipped: jobs.len() - todo.len(), ..RunCounts::default() };
+    let mut counts = RunCounts {
+        skipped: jobs.len() - todo.len(),
+        ..RunCounts::default()
+    };
     if !quiet && counts.skipped > 0 {
-        eprintln!("{}: {} of {} rows already in {}, running the other {}", grid.name, counts.skipped, jobs.len(), store.dir().display(), todo.len());
+        eprintln!(
+            "{}: {} of {} rows already in {}, running the other {}",
+            grid.name,
+            counts.skipped,
+            jobs.len(),
+            store.dir().display(),
+            todo.len()
+        );
     }
-    let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(todo.len() as u64) };
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(todo.len() as u64)
+    };
     bar.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} rows, {msg}, {elapsed} elapsed, ETA {eta}")
-            .expect("valid template")
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} rows, {msg}, {elapsed} elapsed, ETA {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
     );
     bar.set_prefix(grid.name.clone());
     bar.set_message("0 failed");
@@ -74,7 +96,9 @@ pub fn run_grid(grid: &Grid, store: &mut Store, quiet: bool, verbose: bool, inte
                 if interrupt.load(Ordering::SeqCst) {
                     break;
                 }
-                let Some(job) = queue.lock().expect("queue lock").pop_front() else { break };
+                let Some(job) = queue.lock().expect("queue lock").pop_front() else {
+                    break;
+                };
                 let outcome = worker::run(grid, job, runs_dir, interrupt);
                 if tx.send((job, outcome)).is_err() {
                     break;
@@ -98,7 +122,13 @@ pub fn run_grid(grid: &Grid, store: &mut Store, quiet: bool, verbose: bool, inte
                 counts.failed += 1;
             }
             if verbose {
-                bar.println(format!("{} {}: {} ({:.2}s)", job.id, row.config(&param_keys(job)), row.status, row.time()));
+                bar.println(format!(
+                    "{} {}: {} ({:.2}s)",
+                    job.id,
+                    row.config(&param_keys(job)),
+                    row.status,
+                    row.time()
+                ));
             }
             store.push(row)?;
             bar.set_message(format!("{} failed", counts.failed));
@@ -128,7 +158,11 @@ pub fn emit_jobs(grid: &Grid, file: &Path, dir: &Path) -> anyhow::Result<usize> 
     let mut text = String::new();
     let jobs = grid.expand();
     for job in &jobs {
-        let cmd: Vec<String> = grid.command_line(job).iter().map(|w| grid::shell_quote(w)).collect();
+        let cmd: Vec<String> = grid
+            .command_line(job)
+            .iter()
+            .map(|w| grid::shell_quote(w))
+            .collect();
         let ulimit = match grid.memory_mib {
             Some(m) => format!("ulimit -v {} && ", m * 1024),
             None => String::new(),
@@ -160,15 +194,27 @@ pub fn collect(grid: &Grid, store: &mut Store, dir: &Path) -> anyhow::Result<(us
             missing += usize::from(!store.contains(&job.id));
             continue;
         };
-        let rc: i32 = rc.trim().parse().with_context(|| format!("{}: not an exit code", base.with_extension("rc").display()))?;
-        let read = |ext: &str| std::fs::read(base.with_extension(ext)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+        let rc: i32 = rc.trim().parse().with_context(|| {
+            format!("{}: not an exit code", base.with_extension("rc").display())
+        })?;
+        let read = |ext: &str| {
+            std::fs::read(base.with_extension(ext))
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default()
+        };
         let exit = match rc {
             // GNU timeout: 124 after SIGTERM, 137 when it had to SIGKILL
             124 | 137 => Exit::TimedOut,
             c if c > 128 => Exit::Signal(c - 128),
             c => Exit::Code(c),
         };
-        let outcome = Outcome { stdout: read("json"), stderr: read("err"), exit, wall_seconds: None, peak_rss_kib: None };
+        let outcome = Outcome {
+            stdout: read("json"),
+            stderr: read("err"),
+            exit,
+            wall_seconds: None,
+            peak_rss_kib: None,
+        };
         if store.push(Row::from_outcome(grid, job, &outcome))? {
             added += 1;
         }

@@ -34,8 +34,11 @@ const FONT_PATHS: &[&str] = &[
 pub fn ensure_font() -> anyhow::Result<()> {
     static FONT: OnceLock<Result<(), String>> = OnceLock::new();
     FONT.get_or_init(|| {
-        let candidates: Vec<PathBuf> =
-            std::env::var_os("PUZZLESAT_FONT").map(PathBuf::from).into_iter().chain(FONT_PATHS.iter().map(PathBuf::from)).collect();
+        let candidates: Vec<PathBuf> = std::env::var_os("PUZZLESAT_FONT")
+            .map(PathBuf::from)
+            .into_iter()
+            .chain(FONT_PATHS.iter().map(PathBuf::from))
+            .collect();
         for path in &candidates {
             if let Ok(bytes) = std::fs::read(path) {
                 let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
@@ -44,7 +47,10 @@ pub fn ensure_font() -> anyhow::Result<()> {
                 }
             }
         }
-        Err(format!("no TrueType font found for the plots (set PUZZLESAT_FONT to a .ttf file; tried {})", FONT_PATHS.join(", ")))
+        Err(format!(
+            "no TrueType font found for the plots (set PUZZLESAT_FONT to a .ttf file; tried {})",
+            FONT_PATHS.join(", ")
+        ))
     })
     .clone()
     .map_err(|e| anyhow!(e))
@@ -74,7 +80,11 @@ fn per_size(grid: &Grid, rows: &[Row], value: impl Fn(&[&Row]) -> Option<f64>) -
                 .iter()
                 .zip(&xs)
                 .filter_map(|(s, &x)| {
-                    let at: Vec<&Row> = g.iter().copied().filter(|r| r.params.get(&grid.size_param) == Some(s)).collect();
+                    let at: Vec<&Row> = g
+                        .iter()
+                        .copied()
+                        .filter(|r| r.params.get(&grid.size_param) == Some(s))
+                        .collect();
                     value(&at).map(|y| (x, y))
                 })
                 .collect();
@@ -85,9 +95,21 @@ fn per_size(grid: &Grid, rows: &[Row], value: impl Fn(&[&Row]) -> Option<f64>) -
 
 /// The series of the three plots.
 pub fn series(grid: &Grid, rows: &[Row]) -> [(String, Vec<Series>); 3] {
-    let time = per_size(grid, rows, |at| median(&mut at.iter().filter(|r| r.solved()).map(|r| r.time()).collect::<Vec<_>>()));
+    let time = per_size(grid, rows, |at| {
+        median(
+            &mut at
+                .iter()
+                .filter(|r| r.solved())
+                .map(|r| r.time())
+                .collect::<Vec<_>>(),
+        )
+    });
     let clauses = per_size(grid, rows, |at| {
-        let c: Vec<f64> = at.iter().filter_map(|r| r.clauses).map(|c| c as f64).collect();
+        let c: Vec<f64> = at
+            .iter()
+            .filter_map(|r| r.clauses)
+            .map(|c| c as f64)
+            .collect();
         (!c.is_empty()).then(|| c.iter().sum::<f64>() / c.len() as f64)
     });
     let cactus = by_config(grid, rows)
@@ -95,10 +117,20 @@ pub fn series(grid: &Grid, rows: &[Row]) -> [(String, Vec<Series>); 3] {
         .map(|(config, g)| {
             let mut t: Vec<f64> = g.iter().filter(|r| r.solved()).map(|r| r.time()).collect();
             t.sort_by(f64::total_cmp);
-            (config, t.into_iter().enumerate().map(|(i, t)| ((i + 1) as f64, t)).collect())
+            (
+                config,
+                t.into_iter()
+                    .enumerate()
+                    .map(|(i, t)| ((i + 1) as f64, t))
+                    .collect(),
+            )
         })
         .collect();
-    [("time".into(), time), ("clauses".into(), clauses), ("cactus".into(), cactus)]
+    [
+        ("time".into(), time),
+        ("clauses".into(), clauses),
+        ("cactus".into(), cactus),
+    ]
 }
 
 /// Writes `time`, `clauses` (when the grid has sizes) and `cactus`, as
@@ -110,7 +142,11 @@ pub fn write_all(grid: &Grid, rows: &[Row], dir: &Path) -> anyhow::Result<Vec<Pa
     ensure_font()?;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let (_, numeric) = size_positions(grid);
-    let size_label = if grid.size_param.is_empty() { "size".to_string() } else { grid.size_param.clone() };
+    let size_label = if grid.size_param.is_empty() {
+        "size".to_string()
+    } else {
+        grid.size_param.clone()
+    };
     let mut written = vec![];
     for (name, series) in series(grid, rows) {
         let is_cactus = name == "cactus";
@@ -119,22 +155,40 @@ pub fn write_all(grid: &Grid, rows: &[Row], dir: &Path) -> anyhow::Result<Vec<Pa
         }
         let plot = Plot {
             title: match name.as_str() {
-                "time" => format!("{}: seconds (encode + solve, median) vs {size_label}", grid.name),
+                "time" => format!(
+                    "{}: seconds (encode + solve, median) vs {size_label}",
+                    grid.name
+                ),
                 "clauses" => format!("{}: CNF clauses vs {size_label}", grid.name),
                 _ => format!("{}: instances solved vs time (cactus)", grid.name),
             },
-            x_label: if is_cactus { "instances solved".into() } else { size_label.clone() },
-            y_label: if name == "clauses" { "clauses (log)".into() } else { "seconds (log)".into() },
-            x_names: if is_cactus || numeric { None } else { Some(grid.sizes.clone()) },
+            x_label: if is_cactus {
+                "instances solved".into()
+            } else {
+                size_label.clone()
+            },
+            y_label: if name == "clauses" {
+                "clauses (log)".into()
+            } else {
+                "seconds (log)".into()
+            },
+            x_names: if is_cactus || numeric {
+                None
+            } else {
+                Some(grid.sizes.clone())
+            },
             series,
         };
         let svg = dir.join(format!("{name}.svg"));
-        plot.draw(SVGBackend::new(&svg, (900, 560)).into_drawing_area()).with_context(|| format!("drawing {}", svg.display()))?;
+        plot.draw(SVGBackend::new(&svg, (900, 560)).into_drawing_area())
+            .with_context(|| format!("drawing {}", svg.display()))?;
         let png = dir.join(format!("{name}.png"));
         {
             let root = BitMapBackend::new(&png, (900, 560)).into_drawing_area();
-            plot.draw(root.clone()).with_context(|| format!("drawing {}", png.display()))?;
-            root.present().map_err(|e| anyhow!("writing {}: {e}", png.display()))?;
+            plot.draw(root.clone())
+                .with_context(|| format!("drawing {}", png.display()))?;
+            root.present()
+                .map_err(|e| anyhow!("writing {}: {e}", png.display()))?;
         }
         written.push(svg);
         written.push(png);
@@ -160,7 +214,12 @@ impl Plot {
         let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("{e:?}");
         root.fill(&WHITE).map_err(err)?;
         let points = self.series.iter().flat_map(|(_, p)| p.iter());
-        let (mut x0, mut x1, mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        let (mut x0, mut x1, mut y0, mut y1) = (
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        );
         for &(x, y) in points {
             x0 = x0.min(x);
             x1 = x1.max(x);
@@ -172,7 +231,9 @@ impl Plot {
             (x0, x1, y0, y1) = (0.0, 1.0, 1.0, 10.0);
         }
         let pad = ((x1 - x0) * 0.05).max(0.5);
-        let (y0, y1) = ((y0.max(1e-4)) / 1.5, (y1.max(1e-4)) * 1.5);
+        // whole decades, so the log axis always has labelled ticks
+        let y0 = 10f64.powf(y0.max(1e-4).log10().floor()) * 0.999;
+        let y1 = 10f64.powf((y1.max(1e-4) * 1.2).log10().ceil());
         let mut chart = ChartBuilder::on(&root)
             .caption(&self.title, ("sans-serif", 20))
             .margin(12)
@@ -182,13 +243,15 @@ impl Plot {
             .map_err(err)?;
         let names = self.x_names.clone();
         let x_fmt = move |x: &f64| match &names {
-            Some(n) if (x - x.round()).abs() < 1e-6 && *x >= 0.0 => n.get(x.round() as usize).cloned().unwrap_or_default(),
+            Some(n) if (x - x.round()).abs() < 1e-6 && *x >= 0.0 => {
+                n.get(x.round() as usize).cloned().unwrap_or_default()
+            }
             Some(_) => String::new(),
             None if (x - x.round()).abs() < 1e-6 => format!("{}", x.round() as i64),
             None => String::new(),
         };
         let y_fmt = |y: &f64| {
-            if *y >= 1e5 || *y < 1e-2 {
+            if *y >= 1e5 || *y < 1e-3 {
                 format!("{y:.0e}")
             } else {
                 format!("{}", (y * 1000.0).round() / 1000.0)
@@ -209,8 +272,12 @@ impl Plot {
                 .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
                 .map_err(err)?
                 .label(label.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
-            chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled()))).map_err(err)?;
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                });
+            chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                .map_err(err)?;
         }
         chart
             .configure_series_labels()

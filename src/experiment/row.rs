@@ -40,6 +40,17 @@ pub struct Outcome {
 /// `error`).
 pub const SOLVED: &[&str] = &["optimal", "sat", "unsat", "all"];
 
+/// What a worker that ran out of memory under the address-space limit
+/// prints: Rust's allocation failure, C/C++ and Python's.
+const MEMORY_FAILURES: &[&str] = &[
+    "memory allocation of",
+    "out of memory",
+    "Out of memory",
+    "Cannot allocate memory",
+    "bad_alloc",
+    "MemoryError",
+];
+
 /// One run's results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
@@ -153,7 +164,9 @@ impl Row {
             conflicts: None,
             decisions: None,
             propagations: None,
-            peak_rss_mib: out.peak_rss_kib.map(|k| (k as f64 / 1024.0 * 10.0).round() / 10.0),
+            peak_rss_mib: out
+                .peak_rss_kib
+                .map(|k| (k as f64 / 1024.0 * 10.0).round() / 10.0),
             exit: match out.exit {
                 Exit::Code(c) => format!("exit {c}"),
                 Exit::Signal(s) => format!("signal {s}"),
@@ -162,8 +175,18 @@ impl Row {
             timeout: grid.timeout,
             version: concat!("puzzlesat ", env!("CARGO_PKG_VERSION")).into(),
         };
-        let report = out.stdout.lines().rev().find_map(|l| serde_json::from_str::<ReportFields>(l.trim()).ok());
-        let last_err = out.stderr.lines().rev().map(str::trim).find(|l| !l.is_empty()).map(|l| l.chars().take(300).collect::<String>());
+        let report = out
+            .stdout
+            .lines()
+            .rev()
+            .find_map(|l| serde_json::from_str::<ReportFields>(l.trim()).ok());
+        let last_err = out
+            .stderr
+            .lines()
+            .rev()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .map(|l| l.chars().take(300).collect::<String>());
         match (out.exit, report) {
             (Exit::TimedOut, _) => {
                 row.status = "timeout".into();
@@ -187,9 +210,7 @@ impl Row {
                 row.propagations = r.stats.propagations;
             }
             (exit, None) => {
-                let memory = out.stderr.contains("memory allocation")
-                    || out.stderr.contains("out of memory")
-                    || out.stderr.contains("Cannot allocate memory");
+                let memory = MEMORY_FAILURES.iter().any(|m| out.stderr.contains(m));
                 row.status = match exit {
                     _ if memory => "memout",
                     Exit::Signal(_) => "crash",
@@ -226,8 +247,15 @@ impl Row {
 
     /// The row's options other than the size, as "k=v k=v" (in `names` order).
     pub fn config(&self, names: &[String]) -> String {
-        let parts: Vec<String> =
-            names.iter().map(|k| format!("{k}={}", self.params.get(k).map(String::as_str).unwrap_or("-"))).collect();
+        let parts: Vec<String> = names
+            .iter()
+            .map(|k| {
+                format!(
+                    "{k}={}",
+                    self.params.get(k).map(String::as_str).unwrap_or("-")
+                )
+            })
+            .collect();
         if parts.is_empty() {
             "all".into()
         } else {
@@ -270,7 +298,10 @@ pub fn csv_header(param_names: &[String]) -> String {
     let mut cols: Vec<String> = vec!["experiment".into(), "puzzle".into()];
     cols.extend(param_names.iter().cloned());
     cols.extend(CSV_TAIL.iter().map(|s| s.to_string()));
-    cols.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(",")
+    cols.iter()
+        .map(|c| csv_field(c))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// One CSV line (no newline) with the columns of [`csv_header`].
@@ -279,7 +310,11 @@ pub fn csv_line(row: &Row, param_names: &[String]) -> String {
         v.as_ref().map(T::to_string).unwrap_or_default()
     }
     let mut cols: Vec<String> = vec![row.experiment.clone(), row.puzzle.clone()];
-    cols.extend(param_names.iter().map(|k| row.params.get(k).cloned().unwrap_or_default()));
+    cols.extend(
+        param_names
+            .iter()
+            .map(|k| row.params.get(k).cloned().unwrap_or_default()),
+    );
     cols.extend([
         row.repeat.to_string(),
         row.seed.to_string(),
@@ -306,7 +341,10 @@ pub fn csv_line(row: &Row, param_names: &[String]) -> String {
         row.version.clone(),
         row.id.clone(),
     ]);
-    cols.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(",")
+    cols.iter()
+        .map(|c| csv_field(c))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// RFC 4180 quoting.
@@ -323,11 +361,21 @@ mod tests {
     use super::*;
 
     fn grid() -> Grid {
-        Grid::from_spec(toml::from_str("puzzle = \"p\"\nsizes = [3]\ntimeout = 5").unwrap(), "t").unwrap()
+        Grid::from_spec(
+            toml::from_str("puzzle = \"p\"\nsizes = [3]\ntimeout = 5").unwrap(),
+            "t",
+        )
+        .unwrap()
     }
 
     fn outcome(stdout: &str, stderr: &str, exit: Exit) -> Outcome {
-        Outcome { stdout: stdout.into(), stderr: stderr.into(), exit, wall_seconds: Some(0.5), peak_rss_kib: Some(2048) }
+        Outcome {
+            stdout: stdout.into(),
+            stderr: stderr.into(),
+            exit,
+            wall_seconds: Some(0.5),
+            peak_rss_kib: Some(2048),
+        }
     }
 
     #[test]
@@ -336,7 +384,15 @@ mod tests {
         let job = &g.expand()[0];
         let json = r#"{"puzzle":"p n=3","solver":"batsat","status":"optimal","objective":15,"bound":15,"solutions":[[1]],"count":null,"vars":10,"clauses":20,"literals":50,"encode_seconds":0.1,"solve_seconds":0.2,"sat_calls":3,"stats":{"conflicts":7,"decisions":8,"propagations":9}}"#;
         let row = Row::from_outcome(&g, job, &outcome(json, "c improved", Exit::Code(10)));
-        assert_eq!((row.status.as_str(), row.objective, row.clauses, row.conflicts), ("optimal", Some(15), Some(20), Some(7)));
+        assert_eq!(
+            (
+                row.status.as_str(),
+                row.objective,
+                row.clauses,
+                row.conflicts
+            ),
+            ("optimal", Some(15), Some(20), Some(7))
+        );
         assert_eq!(row.peak_rss_mib, Some(2.0));
         assert!((row.time() - 0.3).abs() < 1e-9);
         let header = csv_header(&["n".into()]);
@@ -353,11 +409,33 @@ mod tests {
         let r = status(outcome("", "", Exit::TimedOut));
         assert_eq!((r.status.as_str(), r.time()), ("timeout", 5.0));
         let r = status(outcome("", "boom\n", Exit::Signal(11)));
-        assert_eq!((r.status.as_str(), r.message.as_deref()), ("crash", Some("killed by signal 11: boom")));
-        assert_eq!(status(outcome("", "memory allocation of 8 bytes failed", Exit::Signal(6))).status, "memout");
+        assert_eq!(
+            (r.status.as_str(), r.message.as_deref()),
+            ("crash", Some("killed by signal 11: boom"))
+        );
+        assert_eq!(
+            status(outcome(
+                "",
+                "memory allocation of 8 bytes failed",
+                Exit::Signal(6)
+            ))
+            .status,
+            "memout"
+        );
         let r = status(outcome("", "error: unknown flag --x\n\n", Exit::Code(2)));
-        assert_eq!((r.status.as_str(), r.message.as_deref()), ("error", Some("error: unknown flag --x")));
-        assert_eq!(status(outcome("not json", "", Exit::Code(0))).message.as_deref(), Some("no JSON report on stdout"));
-        assert!(csv_line(&r, &[]).contains("\"error: unknown flag --x\"") || csv_line(&r, &[]).contains("error: unknown flag --x"));
+        assert_eq!(
+            (r.status.as_str(), r.message.as_deref()),
+            ("error", Some("error: unknown flag --x"))
+        );
+        assert_eq!(
+            status(outcome("not json", "", Exit::Code(0)))
+                .message
+                .as_deref(),
+            Some("no JSON report on stdout")
+        );
+        assert!(
+            csv_line(&r, &[]).contains("\"error: unknown flag --x\"")
+                || csv_line(&r, &[]).contains("error: unknown flag --x")
+        );
     }
 }

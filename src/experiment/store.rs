@@ -32,11 +32,13 @@ impl Store {
     /// Opens (creating) `dir`, loading the rows already recorded. The CSV's
     /// parameter columns are `param_names`, then any others the old rows have.
     pub fn open(dir: &Path, param_names: &[String]) -> anyhow::Result<Store> {
-        std::fs::create_dir_all(dir.join("runs")).with_context(|| format!("creating {}", dir.display()))?;
+        std::fs::create_dir_all(dir.join("runs"))
+            .with_context(|| format!("creating {}", dir.display()))?;
         let jsonl_path = dir.join("rows.jsonl");
         let mut rows = vec![];
         if jsonl_path.exists() {
-            let text = std::fs::read_to_string(&jsonl_path).with_context(|| format!("reading {}", jsonl_path.display()))?;
+            let text = std::fs::read_to_string(&jsonl_path)
+                .with_context(|| format!("reading {}", jsonl_path.display()))?;
             let lines: Vec<&str> = text.lines().collect();
             let mut torn = false;
             for (i, line) in lines.iter().enumerate() {
@@ -47,7 +49,11 @@ impl Store {
                     Ok(r) => rows.push(r),
                     // the last line of a file cut by a kill: drop it, the run is redone
                     Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => torn = true,
-                    Err(e) => bail!("{} line {}: not a result row ({e})", jsonl_path.display(), i + 1),
+                    Err(e) => bail!(
+                        "{} line {}: not a result row ({e})",
+                        jsonl_path.display(),
+                        i + 1
+                    ),
                 }
             }
             if torn {
@@ -56,7 +62,8 @@ impl Store {
                     clean.push_str(&serde_json::to_string(r)?);
                     clean.push('\n');
                 }
-                std::fs::write(&jsonl_path, clean).with_context(|| format!("rewriting {}", jsonl_path.display()))?;
+                std::fs::write(&jsonl_path, clean)
+                    .with_context(|| format!("rewriting {}", jsonl_path.display()))?;
             }
         }
         let mut index = HashMap::new();
@@ -68,7 +75,11 @@ impl Store {
             }
         }
         let mut names = param_names.to_vec();
-        let extra: BTreeSet<&String> = unique.iter().flat_map(|r| r.params.keys()).filter(|k| !param_names.contains(k)).collect();
+        let extra: BTreeSet<&String> = unique
+            .iter()
+            .flat_map(|r| r.params.keys())
+            .filter(|k| !param_names.contains(k))
+            .collect();
         names.extend(extra.into_iter().cloned());
         let jsonl = OpenOptions::new()
             .create(true)
@@ -76,8 +87,16 @@ impl Store {
             .open(&jsonl_path)
             .with_context(|| format!("opening {}", jsonl_path.display()))?;
         let csv_path = dir.join("rows.csv");
-        let csv = File::create(&csv_path).with_context(|| format!("creating {}", csv_path.display()))?;
-        let mut store = Store { dir: dir.to_path_buf(), param_names: names, rows: unique, index, jsonl, csv };
+        let csv =
+            File::create(&csv_path).with_context(|| format!("creating {}", csv_path.display()))?;
+        let mut store = Store {
+            dir: dir.to_path_buf(),
+            param_names: names,
+            rows: unique,
+            index,
+            jsonl,
+            csv,
+        };
         store.write_csv_all()?;
         Ok(store)
     }
@@ -105,11 +124,15 @@ impl Store {
         }
         let mut line = serde_json::to_string(&row)?;
         line.push('\n');
-        self.jsonl.write_all(line.as_bytes()).context("appending to rows.jsonl")?;
+        self.jsonl
+            .write_all(line.as_bytes())
+            .context("appending to rows.jsonl")?;
         self.jsonl.flush()?;
         let mut csv = csv_line(&row, &self.param_names);
         csv.push('\n');
-        self.csv.write_all(csv.as_bytes()).context("appending to rows.csv")?;
+        self.csv
+            .write_all(csv.as_bytes())
+            .context("appending to rows.csv")?;
         self.csv.flush()?;
         self.index.insert(row.id.clone(), self.rows.len());
         self.rows.push(row);
@@ -119,18 +142,27 @@ impl Store {
     /// Rewrites the CSV with the rows of `jobs` first, in grid order, then
     /// any other rows the folder holds (from an earlier, different grid).
     pub fn finish(&mut self, jobs: &[Job]) -> anyhow::Result<()> {
-        let mut order: Vec<usize> = jobs.iter().filter_map(|j| self.index.get(&j.id).copied()).collect();
+        let mut order: Vec<usize> = jobs
+            .iter()
+            .filter_map(|j| self.index.get(&j.id).copied())
+            .collect();
         let in_grid: BTreeSet<usize> = order.iter().copied().collect();
         order.extend((0..self.rows.len()).filter(|i| !in_grid.contains(i)));
         let rows: Vec<Row> = order.iter().map(|&i| self.rows[i].clone()).collect();
-        self.index = rows.iter().enumerate().map(|(i, r)| (r.id.clone(), i)).collect();
+        self.index = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id.clone(), i))
+            .collect();
         self.rows = rows;
         self.write_csv_all()
     }
 
     /// The rows of `jobs`, in grid order (those recorded).
     pub fn grid_rows(&self, jobs: &[Job]) -> Vec<Row> {
-        jobs.iter().filter_map(|j| self.index.get(&j.id).map(|&i| self.rows[i].clone())).collect()
+        jobs.iter()
+            .filter_map(|j| self.index.get(&j.id).map(|&i| self.rows[i].clone()))
+            .collect()
     }
 
     fn write_csv_all(&mut self) -> anyhow::Result<()> {
@@ -142,7 +174,10 @@ impl Store {
             text.push('\n');
         }
         std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
-        self.csv = OpenOptions::new().append(true).open(&path).with_context(|| format!("opening {}", path.display()))?;
+        self.csv = OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
         Ok(())
     }
 }

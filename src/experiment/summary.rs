@@ -31,7 +31,11 @@ pub fn median(values: &mut [f64]) -> Option<f64> {
     }
     values.sort_by(f64::total_cmp);
     let n = values.len();
-    Some(if n % 2 == 1 { values[n / 2] } else { (values[n / 2 - 1] + values[n / 2]) / 2.0 })
+    Some(if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    })
 }
 
 fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
@@ -52,7 +56,11 @@ fn count(v: Option<f64>) -> String {
 }
 
 /// Prints a table with aligned columns (first column left-aligned).
-pub fn print_table(out: &mut dyn Write, header: &[String], lines: &[Vec<String>]) -> std::io::Result<()> {
+pub fn print_table(
+    out: &mut dyn Write,
+    header: &[String],
+    lines: &[Vec<String>],
+) -> std::io::Result<()> {
     let mut width: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for l in lines {
         for (i, c) in l.iter().enumerate() {
@@ -63,12 +71,26 @@ pub fn print_table(out: &mut dyn Write, header: &[String], lines: &[Vec<String>]
         cells
             .iter()
             .enumerate()
-            .map(|(i, c)| if i == 0 { format!("{c:<w$}", w = width[i]) } else { format!("{c:>w$}", w = width[i]) })
+            .map(|(i, c)| {
+                if i == 0 {
+                    format!("{c:<w$}", w = width[i])
+                } else {
+                    format!("{c:>w$}", w = width[i])
+                }
+            })
             .collect::<Vec<_>>()
             .join("  ")
     };
     writeln!(out, "{}", fmt(header))?;
-    writeln!(out, "{}", width.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  "))?;
+    writeln!(
+        out,
+        "{}",
+        width
+            .iter()
+            .map(|w| "-".repeat(*w))
+            .collect::<Vec<_>>()
+            .join("  ")
+    )?;
     for l in lines {
         writeln!(out, "{}", fmt(l))?;
     }
@@ -77,7 +99,13 @@ pub fn print_table(out: &mut dyn Write, header: &[String], lines: &[Vec<String>]
 
 /// The summary tables of `rows` (the grid's rows, in grid order).
 pub fn print(grid: &Grid, rows: &[Row], out: &mut dyn Write) -> std::io::Result<()> {
-    writeln!(out, "# {} — puzzle {}, {} rows", grid.name, grid.puzzle, rows.len())?;
+    writeln!(
+        out,
+        "# {} — puzzle {}, {} rows",
+        grid.name,
+        grid.puzzle,
+        rows.len()
+    )?;
     if let Some(q) = &grid.question {
         writeln!(out, "# {}", q.trim())?;
     }
@@ -85,11 +113,22 @@ pub fn print(grid: &Grid, rows: &[Row], out: &mut dyn Write) -> std::io::Result<
         return writeln!(out, "(no rows yet)");
     }
     let groups = by_config(grid, rows);
-    let header: Vec<String> =
-        ["configuration", "rows", "solved", "median s", "total s", "mean vars", "mean clauses", "failures"].map(String::from).into();
+    let header: Vec<String> = [
+        "configuration",
+        "rows",
+        "solved",
+        "median s",
+        "total s",
+        "mean vars",
+        "mean clauses",
+        "failures",
+    ]
+    .map(String::from)
+    .into();
     let mut lines = vec![];
     for (config, g) in &groups {
-        let mut solved_times: Vec<f64> = g.iter().filter(|r| r.solved()).map(|r| r.time()).collect();
+        let mut solved_times: Vec<f64> =
+            g.iter().filter(|r| r.solved()).map(|r| r.time()).collect();
         let total: f64 = g.iter().map(|r| r.time()).sum();
         let mut failures: BTreeMap<&str, usize> = BTreeMap::new();
         for r in g.iter().filter(|r| !r.solved()) {
@@ -103,7 +142,15 @@ pub fn print(grid: &Grid, rows: &[Row], out: &mut dyn Write) -> std::io::Result<
             secs(Some(total)),
             count(mean(g.iter().filter_map(|r| r.vars).map(|v| v as f64))),
             count(mean(g.iter().filter_map(|r| r.clauses).map(|v| v as f64))),
-            if failures.is_empty() { "-".into() } else { failures.iter().map(|(k, v)| format!("{v} {k}")).collect::<Vec<_>>().join(", ") },
+            if failures.is_empty() {
+                "-".into()
+            } else {
+                failures
+                    .iter()
+                    .map(|(k, v)| format!("{v} {k}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
         ]);
     }
     print_table(out, &header, &lines)?;
@@ -118,10 +165,16 @@ pub fn print(grid: &Grid, rows: &[Row], out: &mut dyn Write) -> std::io::Result<
     for size in &grid.sizes {
         let mut line = vec![size.clone()];
         for (_, g) in &groups {
-            let at: Vec<&&Row> = g.iter().filter(|r| r.params.get(&grid.size_param) == Some(size)).collect();
+            let at: Vec<&&Row> = g
+                .iter()
+                .filter(|r| r.params.get(&grid.size_param) == Some(size))
+                .collect();
             let mut t: Vec<f64> = at.iter().filter(|r| r.solved()).map(|r| r.time()).collect();
             let clauses = mean(at.iter().filter_map(|r| r.clauses).map(|v| v as f64));
-            let answer = at.iter().find(|r| r.solved()).and_then(|r| r.objective.or(r.count.map(|c| c as i64)));
+            let answer = at
+                .iter()
+                .find(|r| r.solved())
+                .and_then(|r| r.objective.or(r.count.map(|c| c as i64)));
             let cell = match (median(&mut t), at.first()) {
                 (_, None) => "".into(),
                 (None, Some(r)) => format!("{} ({} cl)", r.status, count(clauses)),

@@ -25,20 +25,34 @@ pub fn hard_limit(timeout: f64) -> f64 {
 
 /// Runs `job` and waits for it; `None` if `interrupt` was raised (the worker
 /// is killed and no row should be written, so a rerun does the job again).
-pub fn run(grid: &Grid, job: &Job, runs_dir: &Path, interrupt: &AtomicBool) -> anyhow::Result<Option<Outcome>> {
+pub fn run(
+    grid: &Grid,
+    job: &Job,
+    runs_dir: &Path,
+    interrupt: &AtomicBool,
+) -> anyhow::Result<Option<Outcome>> {
     let argv = grid.command_line(job);
     let out_path = runs_dir.join(format!("{}.json", job.id));
     let err_path = runs_dir.join(format!("{}.err", job.id));
-    let stdout = File::create(&out_path).with_context(|| format!("creating {}", out_path.display()))?;
-    let stderr = File::create(&err_path).with_context(|| format!("creating {}", err_path.display()))?;
+    let stdout =
+        File::create(&out_path).with_context(|| format!("creating {}", out_path.display()))?;
+    let stderr =
+        File::create(&err_path).with_context(|| format!("creating {}", err_path.display()))?;
     let mut cmd = Command::new(&argv[0]);
-    cmd.args(&argv[1..]).stdin(Stdio::null()).stdout(stdout).stderr(stderr).process_group(0);
+    cmd.args(&argv[1..])
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .process_group(0);
     let memory_bytes = grid.memory_mib.map(|m| m.saturating_mul(1 << 20));
     // SAFETY: only async-signal-safe system calls between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
             if let Some(bytes) = memory_bytes {
-                let lim = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+                let lim = libc::rlimit {
+                    rlim_cur: bytes as libc::rlim_t,
+                    rlim_max: bytes as libc::rlim_t,
+                };
                 if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
@@ -50,7 +64,9 @@ pub fn run(grid: &Grid, job: &Job, runs_dir: &Path, interrupt: &AtomicBool) -> a
         });
     }
     let start = Instant::now();
-    let child = cmd.spawn().with_context(|| format!("starting worker {}", argv[0]))?;
+    let child = cmd
+        .spawn()
+        .with_context(|| format!("starting worker {}", argv[0]))?;
     let pid = child.id() as libc::pid_t;
     let hard = Duration::from_secs_f64(hard_limit(grid.timeout));
     let mut nap = Duration::from_millis(1);
@@ -85,7 +101,11 @@ pub fn run(grid: &Grid, job: &Job, runs_dir: &Path, interrupt: &AtomicBool) -> a
     } else {
         Exit::Code(libc::WEXITSTATUS(status))
     };
-    let read = |p: &Path| std::fs::read(p).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+    let read = |p: &Path| {
+        std::fs::read(p)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default()
+    };
     Ok(Some(Outcome {
         stdout: read(&out_path),
         stderr: read(&err_path),
@@ -102,7 +122,12 @@ fn has_exited(pid: libc::pid_t) -> anyhow::Result<bool> {
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
         // SAFETY: valid pointer to a local; pid is our unreaped child.
         let r = unsafe {
-            libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT)
+            libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            )
         };
         if r == 0 {
             // SAFETY: waitid succeeded, si_pid is set (0 if nothing ended)
