@@ -124,7 +124,7 @@ fn failing_workers_are_recorded_and_the_grid_finishes() {
     );
     let o = puzzlesat(&["experiment", spec.to_str().unwrap(), "-q", "--no-plots"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let rows = rows(&f.path("out"));
+    let rows = self::rows(&f.path("out"));
     assert_eq!(rows.len(), if python { 5 } else { 4 });
     let ok = status_of(&rows, "ok");
     assert_eq!(
@@ -153,6 +153,28 @@ fn failing_workers_are_recorded_and_the_grid_finishes() {
     if python {
         assert_eq!(status_of(&rows, "hog").status, "memout");
     }
+    // --retry reruns the rows with a status, the others stay
+    let o = puzzlesat(&[
+        "experiment",
+        spec.to_str().unwrap(),
+        "--retry",
+        "crash,error",
+        "--no-plots",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("2 rows with status crash or error will be run again")
+            && err.contains("ran 2 rows"),
+        "{err}"
+    );
+    let again = self::rows(&f.path("out"));
+    assert_eq!(again.len(), rows.len());
+    assert_eq!(status_of(&again, "crash").status, "crash");
+    assert_eq!(
+        status_of(&again, "ok"),
+        ok,
+        "rows not retried are kept as they were"
+    );
     // the summary counts them
     let o = puzzlesat(&[
         "experiment",

@@ -59,6 +59,9 @@ pub struct Args {
     /// merge the outputs of emitted commands found in DIR into the results
     #[arg(long, value_name = "DIR")]
     pub collect: Option<PathBuf>,
+    /// rerun the recorded rows with these statuses (e.g. timeout,error) instead of skipping them
+    #[arg(long, value_name = "STATUS,...", value_delimiter = ',')]
+    pub retry: Vec<String>,
     /// only summarise (and plot) the rows already recorded
     #[arg(long)]
     pub report: bool,
@@ -171,6 +174,16 @@ impl Args {
                 dir.display()
             );
         } else if !self.report {
+            if !self.retry.is_empty() {
+                let n = store.forget(&grid.expand(), |r| self.retry.contains(&r.status))?;
+                if !common.quiet {
+                    eprintln!(
+                        "{}: {n} rows with status {} will be run again",
+                        grid.name,
+                        self.retry.join(" or ")
+                    );
+                }
+            }
             let limits = common.limits();
             let counts = experiment::run_grid(
                 &grid,

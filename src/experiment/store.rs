@@ -139,6 +139,38 @@ impl Store {
         Ok(true)
     }
 
+    /// Drops the recorded rows of `jobs` that `pred` selects (e.g. timeouts,
+    /// to rerun them with a longer limit), rewriting both files. Returns how
+    /// many were dropped.
+    pub fn forget(&mut self, jobs: &[Job], pred: impl Fn(&Row) -> bool) -> anyhow::Result<usize> {
+        let ids: BTreeSet<&str> = jobs.iter().map(|j| j.id.as_str()).collect();
+        let before = self.rows.len();
+        self.rows
+            .retain(|r| !(ids.contains(r.id.as_str()) && pred(r)));
+        let dropped = before - self.rows.len();
+        if dropped > 0 {
+            self.index = self
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.id.clone(), i))
+                .collect();
+            let path = self.dir.join("rows.jsonl");
+            let mut text = String::new();
+            for r in &self.rows {
+                text.push_str(&serde_json::to_string(r)?);
+                text.push('\n');
+            }
+            std::fs::write(&path, text).with_context(|| format!("rewriting {}", path.display()))?;
+            self.jsonl = OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .with_context(|| format!("opening {}", path.display()))?;
+            self.write_csv_all()?;
+        }
+        Ok(dropped)
+    }
+
     /// Rewrites the CSV with the rows of `jobs` first, in grid order, then
     /// any other rows the folder holds (from an earlier, different grid).
     pub fn finish(&mut self, jobs: &[Job]) -> anyhow::Result<()> {
