@@ -35,6 +35,10 @@ pub struct SpecFile {
     /// options varied in the grid: `flag = [values]`
     #[serde(default)]
     pub vary: BTreeMap<String, Vec<toml::Value>>,
+    /// combinations left out of the cross product: each table lists
+    /// `flag = value` pairs, and a job matching all of them is skipped
+    #[serde(default)]
+    pub exclude: Vec<BTreeMap<String, toml::Value>>,
     /// runs per grid point (each with seed = seed + repeat)
     pub repeats: Option<u32>,
     /// wall-clock limit per run, seconds
@@ -79,6 +83,8 @@ pub struct Grid {
     pub fixed: Vec<(String, String)>,
     /// varied options, each with its values
     pub vary: Vec<(String, Vec<String>)>,
+    /// combinations left out (a job matching every pair of one entry)
+    pub exclude: Vec<Vec<(String, String)>>,
     /// runs per grid point
     pub repeats: u32,
     /// wall-clock limit per run, seconds
@@ -155,7 +161,17 @@ impl Grid {
                 ))
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
+        let exclude = spec
+            .exclude
+            .iter()
+            .map(|t| {
+                t.iter()
+                    .map(|(k, v)| Ok((k.clone(), value_text(v, k)?)))
+                    .collect::<anyhow::Result<Vec<_>>>()
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let grid = Grid {
+            exclude,
             out: spec
                 .out
                 .unwrap_or_else(|| PathBuf::from("results").join(&name)),
@@ -224,6 +240,13 @@ impl Grid {
                 bail!("parameter {name:?} is given twice (size, fixed or vary)");
             }
         }
+        for entry in &self.exclude {
+            for (k, _) in entry {
+                if !seen.contains(k.as_str()) {
+                    bail!("exclude: {k:?} is not a parameter of the grid");
+                }
+            }
+        }
         for (k, vs) in &self.vary {
             if vs.is_empty() {
                 bail!("vary {k}: no values");
@@ -269,6 +292,9 @@ impl Grid {
                     }
                     params.extend(self.fixed.iter().cloned());
                     params.extend(combo.iter().cloned());
+                    if self.excluded(&params) {
+                        continue;
+                    }
                     jobs.push(Job::new(
                         &self.puzzle,
                         params,
@@ -279,6 +305,13 @@ impl Grid {
             }
         }
         jobs
+    }
+
+    /// Whether some `exclude` entry matches every one of its pairs in `params`.
+    fn excluded(&self, params: &[(String, String)]) -> bool {
+        self.exclude
+            .iter()
+            .any(|e| !e.is_empty() && e.iter().all(|pair| params.contains(pair)))
     }
 
     /// The worker's program and arguments for `job`.
@@ -487,6 +520,40 @@ mod tests {
         let jobs = g.expand();
         assert!(g.command_line(&jobs[0]).contains(&"--all".to_string()));
         assert!(!g.command_line(&jobs[1]).contains(&"--all".to_string()));
+    }
+
+    #[test]
+    fn excluded_combinations_are_left_out() {
+        let g = spec(
+            r#"puzzle = "magic"
+               sizes = [3, 4]
+               exclude = [{ encoding = "direct", sum = "unary" }, { n = 4, sum = "gte" }]
+               [vary]
+               encoding = ["direct", "order"]
+               sum = ["gte", "unary"]"#,
+        )
+        .unwrap();
+        let jobs: Vec<String> = g
+            .expand()
+            .iter()
+            .map(|j| {
+                j.params
+                    .iter()
+                    .map(|(_, v)| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(
+            jobs,
+            [
+                "3 direct gte",
+                "3 order gte",
+                "3 order unary",
+                "4 order unary"
+            ]
+        );
+        assert!(spec("puzzle = \"m\"\nexclude = [{ x = 1 }]").is_err());
     }
 
     #[test]

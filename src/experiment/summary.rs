@@ -155,37 +155,95 @@ pub fn print(grid: &Grid, rows: &[Row], out: &mut dyn Write) -> std::io::Result<
     }
     print_table(out, &header, &lines)?;
     if grid.size_param.is_empty() {
-        return Ok(());
+        return print_failures(&groups, out);
     }
-    // size × configuration: median seconds (solved rows), clauses, and the answers
-    writeln!(out)?;
-    let mut header = vec![grid.size_param.clone()];
-    header.extend(groups.iter().map(|(c, _)| c.clone()));
-    let mut lines = vec![];
-    for size in &grid.sizes {
-        let mut line = vec![size.clone()];
-        for (_, g) in &groups {
-            let at: Vec<&&Row> = g
+    // configuration × size: median seconds with the answer, then clauses
+    for (title, cell) in [
+        (
+            "median seconds (=answer: objective or count)",
+            time_cell as CellFn,
+        ),
+        ("clauses", clauses_cell),
+    ] {
+        writeln!(out)?;
+        let mut header = vec![title.to_string()];
+        header.extend(
+            grid.sizes
                 .iter()
-                .filter(|r| r.params.get(&grid.size_param) == Some(size))
-                .collect();
-            let mut t: Vec<f64> = at.iter().filter(|r| r.solved()).map(|r| r.time()).collect();
-            let clauses = mean(at.iter().filter_map(|r| r.clauses).map(|v| v as f64));
+                .map(|s| format!("{}={s}", grid.size_param)),
+        );
+        let lines: Vec<Vec<String>> = groups
+            .iter()
+            .map(|(config, g)| {
+                let mut line = vec![config.clone()];
+                for size in &grid.sizes {
+                    let at: Vec<&Row> = g
+                        .iter()
+                        .copied()
+                        .filter(|r| r.params.get(&grid.size_param) == Some(size))
+                        .collect();
+                    line.push(if at.is_empty() {
+                        String::new()
+                    } else {
+                        cell(&at)
+                    });
+                }
+                line
+            })
+            .collect();
+        print_table(out, &header, &lines)?;
+    }
+    print_failures(&groups, out)
+}
+
+type CellFn = fn(&[&Row]) -> String;
+
+/// Median time of the solved rows and their answer, else the status.
+fn time_cell(at: &[&Row]) -> String {
+    let mut t: Vec<f64> = at.iter().filter(|r| r.solved()).map(|r| r.time()).collect();
+    match median(&mut t) {
+        None => at[0].status.clone(),
+        Some(m) => {
             let answer = at
                 .iter()
                 .find(|r| r.solved())
                 .and_then(|r| r.objective.or(r.count.map(|c| c as i64)));
-            let cell = match (median(&mut t), at.first()) {
-                (_, None) => "".into(),
-                (None, Some(r)) => format!("{} ({} cl)", r.status, count(clauses)),
-                (Some(m), Some(_)) => {
-                    let answer = answer.map(|a| format!(" ={a}")).unwrap_or_default();
-                    format!("{}s{answer} ({} cl)", secs(Some(m)), count(clauses))
-                }
-            };
-            line.push(cell);
+            format!(
+                "{}{}",
+                secs(Some(m)),
+                answer.map(|a| format!(" ={a}")).unwrap_or_default()
+            )
         }
-        lines.push(line);
     }
-    print_table(out, &header, &lines)
+}
+
+/// Mean clauses of the rows that report them.
+fn clauses_cell(at: &[&Row]) -> String {
+    count(mean(at.iter().filter_map(|r| r.clauses).map(|v| v as f64)))
+}
+
+/// Per configuration and failure status: how many, and the first message.
+fn print_failures(groups: &[(String, Vec<&Row>)], out: &mut dyn Write) -> std::io::Result<()> {
+    let mut first = true;
+    for (config, g) in groups {
+        let mut seen: Vec<(&str, usize, Option<&str>)> = vec![];
+        for r in g.iter().filter(|r| !r.solved()) {
+            match seen.iter_mut().find(|(s, _, _)| *s == r.status) {
+                Some((_, n, _)) => *n += 1,
+                None => seen.push((r.status.as_str(), 1, r.message.as_deref())),
+            }
+        }
+        for (status, n, msg) in seen {
+            if first {
+                writeln!(out, "\nnot solved:")?;
+                first = false;
+            }
+            writeln!(
+                out,
+                "  {config}: {n} {status}{}",
+                msg.map(|m| format!(" (first: {m})")).unwrap_or_default()
+            )?;
+        }
+    }
+    Ok(())
 }
