@@ -289,6 +289,21 @@ fn emitted_jobs_collected_give_the_in_process_table() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+    // emitting again leaves out the rows already collected
+    let jobs2 = f.path("jobs2.txt");
+    puzzlesat(&[
+        "experiment",
+        there.to_str().unwrap(),
+        "--emit-jobs",
+        jobs2.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&jobs2)
+            .unwrap()
+            .lines()
+            .collect::<Vec<_>>(),
+        lines[7..]
+    );
     for line in &lines[7..] {
         Command::new("sh").args(["-c", line]).status().unwrap();
     }

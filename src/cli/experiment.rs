@@ -154,7 +154,13 @@ impl Args {
                 .jobs_dir
                 .clone()
                 .unwrap_or_else(|| grid.out.join("jobs"));
-            let n = experiment::emit_jobs(&grid, file, &dir)?;
+            // rows already recorded (a resumed grid) are not emitted again
+            let recorded = match grid.out.join("rows.jsonl").exists() {
+                true => Some(Store::open(&grid.out, &params)?),
+                false => None,
+            };
+            let done = |j: &experiment::Job| recorded.as_ref().is_some_and(|s| s.contains(&j.id));
+            let n = experiment::emit_jobs(&grid, file, &dir, &done)?;
             eprintln!(
                 "wrote {n} commands to {} (outputs into {}); run them, e.g. `parallel -j 2 < {}`, then `puzzlesat experiment {} --collect {}`",
                 file.display(),

@@ -150,13 +150,19 @@ fn param_keys(job: &Job) -> Vec<String> {
 /// Writes one shell line per row of `grid` to `file`: the worker command
 /// under `ulimit -v` (memory guard) and `timeout` (wall-clock limit), its
 /// stdout, stderr and exit code into `dir/<id>.json`, `.err`, `.rc` — what
-/// [`collect`] reads. Returns the number of lines.
-pub fn emit_jobs(grid: &Grid, file: &Path, dir: &Path) -> anyhow::Result<usize> {
+/// [`collect`] reads. Rows that `done` says are recorded already are left
+/// out (the cluster form of resuming). Returns the number of lines.
+pub fn emit_jobs(
+    grid: &Grid,
+    file: &Path,
+    dir: &Path,
+    done: &dyn Fn(&Job) -> bool,
+) -> anyhow::Result<usize> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let dir = std::path::absolute(dir).with_context(|| format!("resolving {}", dir.display()))?;
     let q = |p: &Path| grid::shell_quote(&p.to_string_lossy());
     let mut text = String::new();
-    let jobs = grid.expand();
+    let jobs: Vec<Job> = grid.expand().into_iter().filter(|j| !done(j)).collect();
     for job in &jobs {
         let cmd: Vec<String> = grid
             .command_line(job)

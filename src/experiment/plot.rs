@@ -175,16 +175,25 @@ pub fn write_all(grid: &Grid, rows: &[Row], dir: &Path) -> anyhow::Result<Vec<Pa
             x_names: if is_cactus || numeric {
                 None
             } else {
-                Some(grid.sizes.clone())
+                Some(
+                    grid.sizes
+                        .iter()
+                        .map(|s| super::summary::short_label(s))
+                        .collect(),
+                )
             },
             series,
         };
+        let size = (
+            900,
+            CHART_HEIGHT + LEGEND_LINE * plot.series.len() as u32 + 10,
+        );
         let svg = dir.join(format!("{name}.svg"));
-        plot.draw(SVGBackend::new(&svg, (900, 560)).into_drawing_area())
+        plot.draw(SVGBackend::new(&svg, size).into_drawing_area())
             .with_context(|| format!("drawing {}", svg.display()))?;
         let png = dir.join(format!("{name}.png"));
         {
-            let root = BitMapBackend::new(&png, (900, 560)).into_drawing_area();
+            let root = BitMapBackend::new(&png, size).into_drawing_area();
             plot.draw(root.clone())
                 .with_context(|| format!("drawing {}", png.display()))?;
             root.present()
@@ -195,6 +204,31 @@ pub fn write_all(grid: &Grid, rows: &[Row], dir: &Path) -> anyhow::Result<Vec<Pa
     }
     Ok(written)
 }
+
+/// Tableau's ten colours (told apart easily, also in print), then plotters'
+/// 99-colour palette.
+fn series_color(i: usize) -> RGBAColor {
+    const TABLEAU: [(u8, u8, u8); 10] = [
+        (31, 119, 180),
+        (255, 127, 14),
+        (44, 160, 44),
+        (214, 39, 40),
+        (148, 103, 189),
+        (140, 86, 75),
+        (227, 119, 194),
+        (127, 127, 127),
+        (188, 189, 34),
+        (23, 190, 207),
+    ];
+    match TABLEAU.get(i) {
+        Some(&(r, g, b)) => RGBColor(r, g, b).to_rgba(),
+        None => Palette99::pick(i).to_rgba(),
+    }
+}
+
+/// Height of the chart; the legend goes below it, one line per series.
+const CHART_HEIGHT: u32 = 520;
+const LEGEND_LINE: u32 = 20;
 
 /// One plot, drawable on any backend.
 struct Plot {
@@ -213,6 +247,7 @@ impl Plot {
     {
         let err = |e: DrawingAreaErrorKind<DB::ErrorType>| anyhow!("{e:?}");
         root.fill(&WHITE).map_err(err)?;
+        let (chart_area, legend_area) = root.split_vertically(CHART_HEIGHT);
         let points = self.series.iter().flat_map(|(_, p)| p.iter());
         let (mut x0, mut x1, mut y0, mut y1) = (
             f64::INFINITY,
@@ -234,7 +269,7 @@ impl Plot {
         // whole decades, so the log axis always has labelled ticks
         let y0 = 10f64.powf(y0.max(1e-4).log10().floor()) * 0.999;
         let y1 = 10f64.powf((y1.max(1e-4) * 1.2).log10().ceil());
-        let mut chart = ChartBuilder::on(&root)
+        let mut chart = ChartBuilder::on(&chart_area)
             .caption(&self.title, ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(40)
@@ -267,26 +302,36 @@ impl Plot {
             .draw()
             .map_err(err)?;
         for (i, (label, pts)) in self.series.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
+            let color = series_color(i);
             chart
                 .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
-                .map_err(err)?
-                .label(label.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-                });
+                .map_err(err)?;
             chart
                 .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
                 .map_err(err)?;
+            // the legend, below the chart where it hides no data
+            let y = (LEGEND_LINE * i as u32 + LEGEND_LINE / 2) as i32;
+            legend_area
+                .draw(&PathElement::new(
+                    vec![(80, y), (110, y)],
+                    color.stroke_width(3),
+                ))
+                .map_err(err)?;
+            legend_area
+                .draw(&Circle::new((95, y), 4, color.filled()))
+                .map_err(err)?;
+            legend_area
+                .draw(&Text::new(
+                    if pts.is_empty() {
+                        format!("{label} (no point: nothing solved)")
+                    } else {
+                        label.clone()
+                    },
+                    (120, y - 7),
+                    ("sans-serif", 14).into_font().color(&BLACK),
+                ))
+                .map_err(err)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 14))
-            .draw()
-            .map_err(err)?;
         root.present().map_err(err)?;
         Ok(())
     }

@@ -170,7 +170,7 @@ pub fn print(grid: &Grid, rows: &[Row], out: &mut dyn Write) -> std::io::Result<
         header.extend(
             grid.sizes
                 .iter()
-                .map(|s| format!("{}={s}", grid.size_param)),
+                .map(|s| format!("{}={}", grid.size_param, short_label(s))),
         );
         let lines: Vec<Vec<String>> = groups
             .iter()
@@ -197,6 +197,16 @@ pub fn print(grid: &Grid, rows: &[Row], out: &mut dyn Write) -> std::io::Result<
 }
 
 type CellFn = fn(&[&Row]) -> String;
+
+/// A size value for a column head or an axis: a file path by its stem.
+pub fn short_label(value: &str) -> String {
+    if value.contains('/') {
+        if let Some(stem) = std::path::Path::new(value).file_stem() {
+            return stem.to_string_lossy().into_owned();
+        }
+    }
+    value.to_string()
+}
 
 /// Median time of the solved rows and their answer, else the status.
 fn time_cell(at: &[&Row]) -> String {
