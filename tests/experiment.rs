@@ -359,10 +359,16 @@ fn flag_form_summarises_and_plots() {
         ("8", "8", "135"),
         "{line_a}"
     );
-    assert!(
-        text.lines()
-            .any(|l| l.starts_with("5 ") && l.contains("=25 (250 cl)")),
-        "{text}"
+    // configuration × size tables: times with answers, then clauses
+    let a_lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("encoding=a"))
+        .collect();
+    assert_eq!(a_lines.len(), 3, "{text}");
+    assert!(a_lines[1].ends_with("0.051 =25"), "{text}");
+    assert_eq!(
+        a_lines[2].split_whitespace().collect::<Vec<_>>(),
+        ["encoding=a", "40", "90", "160", "250"]
     );
     let seeds: std::collections::BTreeSet<u64> = rows(&out).iter().map(|r| r.seed).collect();
     assert_eq!(seeds, [0, 1].into());

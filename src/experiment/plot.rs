@@ -85,7 +85,8 @@ fn per_size(grid: &Grid, rows: &[Row], value: impl Fn(&[&Row]) -> Option<f64>) -
                         .copied()
                         .filter(|r| r.params.get(&grid.size_param) == Some(s))
                         .collect();
-                    value(&at).map(|y| (x, y))
+                    // a log axis has no place for 0 (e.g. no CNF at all)
+                    value(&at).filter(|&y| y > 0.0).map(|y| (x, y))
                 })
                 .collect();
             (config, points)

@@ -228,9 +228,28 @@ impl Row {
         row
     }
 
-    /// Solved: an answer that a longer run would not change.
+    /// Solved: an answer that a longer run would not change. A `sat` row of
+    /// an optimisation run whose objective is short of its proven bound is
+    /// not solved (the worker's time limit came before the optimality proof).
     pub fn solved(&self) -> bool {
-        SOLVED.contains(&self.status.as_str())
+        SOLVED.contains(&self.status.as_str()) && !self.unproven()
+    }
+
+    /// A `sat` answer of an optimisation run without the optimality proof.
+    pub fn unproven(&self) -> bool {
+        self.status == "sat"
+            && self.objective.is_some()
+            && self.bound.is_some()
+            && self.objective != self.bound
+    }
+
+    /// The status for summaries: `sat` without the proof reads `sat (not proven)`.
+    pub fn status_label(&self) -> String {
+        if self.unproven() {
+            "sat (not proven)".into()
+        } else {
+            self.status.clone()
+        }
     }
 
     /// Time the summaries use: encode + solve as the worker measured them;
@@ -406,6 +425,15 @@ mod tests {
         let g = grid();
         let job = &g.expand()[0];
         let status = |o: Outcome| Row::from_outcome(&g, job, &o);
+        let unproven = r#"{"status":"sat","objective":702,"bound":760,"vars":1,"clauses":2}"#;
+        let r = status(outcome(unproven, "", Exit::Code(10)));
+        assert!(!r.solved() && r.unproven());
+        assert_eq!(
+            (r.time(), r.status_label().as_str()),
+            (5.0, "sat (not proven)")
+        );
+        let decision = r#"{"status":"sat","objective":null,"bound":null}"#;
+        assert!(status(outcome(decision, "", Exit::Code(10))).solved());
         let r = status(outcome("", "", Exit::TimedOut));
         assert_eq!((r.status.as_str(), r.time()), ("timeout", 5.0));
         let r = status(outcome("", "boom\n", Exit::Signal(11)));

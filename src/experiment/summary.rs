@@ -130,9 +130,9 @@ pub fn print(grid: &Grid, rows: &[Row], out: &mut dyn Write) -> std::io::Result<
         let mut solved_times: Vec<f64> =
             g.iter().filter(|r| r.solved()).map(|r| r.time()).collect();
         let total: f64 = g.iter().map(|r| r.time()).sum();
-        let mut failures: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut failures: BTreeMap<String, usize> = BTreeMap::new();
         for r in g.iter().filter(|r| !r.solved()) {
-            *failures.entry(r.status.as_str()).or_default() += 1;
+            *failures.entry(r.status_label()).or_default() += 1;
         }
         lines.push(vec![
             config.clone(),
@@ -212,7 +212,10 @@ pub fn short_label(value: &str) -> String {
 fn time_cell(at: &[&Row]) -> String {
     let mut t: Vec<f64> = at.iter().filter(|r| r.solved()).map(|r| r.time()).collect();
     match median(&mut t) {
-        None => at[0].status.clone(),
+        None => match (at[0].unproven(), at[0].objective, at[0].bound) {
+            (true, Some(v), Some(b)) => format!("sat {v} (bound {b})"),
+            _ => at[0].status_label(),
+        },
         Some(m) => {
             let answer = at
                 .iter()
@@ -236,11 +239,12 @@ fn clauses_cell(at: &[&Row]) -> String {
 fn print_failures(groups: &[(String, Vec<&Row>)], out: &mut dyn Write) -> std::io::Result<()> {
     let mut first = true;
     for (config, g) in groups {
-        let mut seen: Vec<(&str, usize, Option<&str>)> = vec![];
+        let mut seen: Vec<(String, usize, Option<&str>)> = vec![];
         for r in g.iter().filter(|r| !r.solved()) {
-            match seen.iter_mut().find(|(s, _, _)| *s == r.status) {
+            let label = r.status_label();
+            match seen.iter_mut().find(|(s, _, _)| *s == label) {
                 Some((_, n, _)) => *n += 1,
-                None => seen.push((r.status.as_str(), 1, r.message.as_deref())),
+                None => seen.push((label, 1, r.message.as_deref())),
             }
         }
         for (status, n, msg) in seen {
