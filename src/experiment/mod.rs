@@ -130,7 +130,11 @@ pub fn run_grid(
                     row.time()
                 ));
             }
-            store.push(row)?;
+            if let Err(e) = store.push(row) {
+                // cannot record (disk full?): stop the workers, keep what is written
+                interrupt.store(true, Ordering::SeqCst);
+                return Err(e);
+            }
             bar.set_message(format!("{} failed", counts.failed));
             bar.inc(1);
         }

@@ -180,12 +180,19 @@ impl Row {
             .lines()
             .rev()
             .find_map(|l| serde_json::from_str::<ReportFields>(l.trim()).ok());
-        let last_err = out
+        // the line that says what went wrong: the last `error…` or panic
+        // line (clap ends with a usage hint), else the last line
+        let lines: Vec<&str> = out
             .stderr
             .lines()
-            .rev()
             .map(str::trim)
-            .find(|l| !l.is_empty())
+            .filter(|l| !l.is_empty())
+            .collect();
+        let last_err = lines
+            .iter()
+            .rev()
+            .find(|l| l.to_ascii_lowercase().starts_with("error") || l.contains("panicked"))
+            .or(lines.last())
             .map(|l| l.chars().take(300).collect::<String>());
         match (out.exit, report) {
             (Exit::TimedOut, _) => {
@@ -449,6 +456,12 @@ mod tests {
             ))
             .status,
             "memout"
+        );
+        let clap = "error: unexpected argument '--x' found\n\nUsage: puzzlesat solve\n\nFor more information, try '--help'.\n";
+        let r = status(outcome("", clap, Exit::Code(2)));
+        assert_eq!(
+            r.message.as_deref(),
+            Some("error: unexpected argument '--x' found")
         );
         let r = status(outcome("", "error: unknown flag --x\n\n", Exit::Code(2)));
         assert_eq!(

@@ -118,7 +118,7 @@ pub fn print(grid: &Grid, rows: &[Row], out: &mut dyn Write) -> std::io::Result<
         "rows",
         "solved",
         "median s",
-        "total s",
+        "PAR1 s",
         "mean vars",
         "mean clauses",
         "failures",
@@ -214,6 +214,9 @@ fn time_cell(at: &[&Row]) -> String {
     match median(&mut t) {
         None => match (at[0].unproven(), at[0].objective, at[0].bound) {
             (true, Some(v), Some(b)) => format!("sat {v} (bound {b})"),
+            _ if at[0].status == "partial" && at[0].count.is_some() => {
+                format!("partial >={}", at[0].count.unwrap_or(0))
+            }
             _ => at[0].status_label(),
         },
         Some(m) => {
