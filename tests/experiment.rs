@@ -191,7 +191,7 @@ fn failing_workers_are_recorded_and_the_grid_finishes() {
 #[test]
 fn a_killed_grid_resumes_to_the_same_table_without_duplicates() {
     let f = Fixture::new();
-    let body = "name = \"r\"\nsizes = \"1..5\"\ntimeout = 20\n[fixed]\ndelay = 0.15\n[vary]\nencoding = [\"a\", \"b\"]\n";
+    let body = "name = \"r\"\nsizes = \"1..5\"\ntimeout = 20\n[fixed]\ndelay = 0.3\n[vary]\nencoding = [\"a\", \"b\"]\n";
     let clean = f.spec("clean.toml", body, "clean");
     let o = puzzlesat(&["experiment", clean.to_str().unwrap(), "-q", "--no-plots"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
