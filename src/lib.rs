@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod drive;
+pub mod experiment;
 pub mod io;
 pub mod puzzle;
 pub mod puzzles;

@@ -21,6 +21,8 @@ use crate::puzzle::Puzzle;
 use crate::run::{self, RunOptions, Status};
 use crate::solver::{Limits, SolverKind};
 
+pub mod experiment;
+
 /// SAT encodings of combinatorial puzzles.
 #[derive(Debug, Parser)]
 #[command(name = "puzzlesat", version, about, long_about = None)]
@@ -146,6 +148,8 @@ pub enum Command {
     },
     /// solve a DIMACS CNF file: SAT-competition output, exit code 10/20/0
     Sat(sat::SatArgs),
+    /// run a grid of solves (spec file or flags), collect, summarise, plot
+    Experiment(Box<experiment::Args>),
 }
 
 /// What each puzzle's argument struct can do. Most implementations call the
@@ -303,5 +307,6 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             puzzle.command().decode(common, model)
         }
+        Command::Experiment(args) => args.run(common),
     }
 }

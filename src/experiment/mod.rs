@@ -1,0 +1,234 @@
+//! Encoding experiments: grids of runs (puzzle × size × encoding options ×
+//! symmetry breaking × solver × repeats) → rows → JSON Lines / CSV →
+//! summary tables and plots.
+//!
+//! Every row runs `puzzlesat solve <puzzle> <flags> --timeout S --seed K
+//! --json` as an isolated worker process ([`worker`]): a crash, a blow-up
+//! or a timeout becomes a row with that status and the grid goes on. The
+//! runner is generic: the spec names the puzzle subcommand and the flags to
+//! vary, so every encoding option a puzzle exposes is an experiment axis.
+//! A grid outgrows one machine through `--emit-jobs` (one shell line per
+//! row, for GNU parallel or a Slurm array) and `--collect` (their outputs
+//! merged into the same table, by the same row builder).
+
+pub mod grid;
+pub mod plot;
+pub mod row;
+pub mod store;
+pub mod summary;
+pub mod worker;
+
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+
+pub use grid::{Grid, Job};
+pub use row::{Exit, Outcome, Row};
+pub use store::Store;
+
+/// What a run of the grid did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunCounts {
+    /// rows run now
+    pub ran: usize,
+    /// rows run now that did not solve (timeout, memout, crash, error, unknown, partial)
+    pub failed: usize,
+    /// rows skipped because they were already recorded
+    pub skipped: usize,
+    /// stopped by an interrupt before the grid was done
+    pub interrupted: bool,
+}
+
+/// Runs the rows of `grid` not yet in `store`, `grid.jobs` at a time,
+/// recording each as it finishes. A progress bar (rows done, failures,
+/// ETA) goes to stderr unless `quiet`; with `verbose`, one line per row.
+/// Raising `interrupt` kills the running workers and returns (their rows
+/// are not recorded, so a rerun does them).
+pub fn run_grid(
+    grid: &Grid,
+    store: &mut Store,
+    quiet: bool,
+    verbose: bool,
+    interrupt: Arc<AtomicBool>,
+) -> anyhow::Result<RunCounts> {
+    let jobs = grid.expand();
+    let todo: Vec<&Job> = jobs.iter().filter(|j| !store.contains(&j.id)).collect();
+    let mut counts = RunCounts {
+        skipped: jobs.len() - todo.len(),
+        ..RunCounts::default()
+    };
+    if !quiet && counts.skipped > 0 {
+        eprintln!(
+            "{}: {} of {} rows already in {}, running the other {}",
+            grid.name,
+            counts.skipped,
+            jobs.len(),
+            store.dir().display(),
+            todo.len()
+        );
+    }
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(todo.len() as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} rows, {msg}, {elapsed} elapsed, ETA {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(grid.name.clone());
+    bar.set_message("0 failed");
+    let runs_dir = store.dir().join("runs");
+    let queue = Mutex::new(todo.into_iter().collect::<VecDeque<&Job>>());
+    let (tx, rx) = mpsc::channel::<(&Job, anyhow::Result<Option<Outcome>>)>();
+    let result = std::thread::scope(|scope| -> anyhow::Result<()> {
+        for _ in 0..grid.jobs {
+            let tx = tx.clone();
+            let (queue, interrupt, runs_dir) = (&queue, &interrupt, &runs_dir);
+            scope.spawn(move || loop {
+                if interrupt.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Some(job) = queue.lock().expect("queue lock").pop_front() else {
+                    break;
+                };
+                let outcome = worker::run(grid, job, runs_dir, interrupt);
+                if tx.send((job, outcome)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for (job, outcome) in rx {
+            let outcome = match outcome {
+                Ok(Some(o)) => o,
+                Ok(None) => continue, // interrupted: not recorded
+                Err(e) => {
+                    // the worker could not even start: a setup error, not a row
+                    interrupt.store(true, Ordering::SeqCst);
+                    return Err(e);
+                }
+            };
+            let row = Row::from_outcome(grid, job, &outcome);
+            counts.ran += 1;
+            if !row.solved() {
+                counts.failed += 1;
+            }
+            if verbose {
+                bar.println(format!(
+                    "{} {}: {} ({:.2}s)",
+                    job.id,
+                    row.config(&param_keys(job)),
+                    row.status,
+                    row.time()
+                ));
+            }
+            if let Err(e) = store.push(row) {
+                // cannot record (disk full?): stop the workers, keep what is written
+                interrupt.store(true, Ordering::SeqCst);
+                return Err(e);
+            }
+            bar.set_message(format!("{} failed", counts.failed));
+            bar.inc(1);
+        }
+        Ok(())
+    });
+    bar.finish_and_clear();
+    result?;
+    counts.interrupted = interrupt.load(Ordering::SeqCst);
+    store.finish(&jobs)?;
+    Ok(counts)
+}
+
+fn param_keys(job: &Job) -> Vec<String> {
+    job.params.iter().map(|(k, _)| k.clone()).collect()
+}
+
+/// Writes one shell line per row of `grid` to `file`: the worker command
+/// under `ulimit -v` (memory guard) and `timeout` (wall-clock limit), its
+/// stdout, stderr and exit code into `dir/<id>.json`, `.err`, `.rc` — what
+/// [`collect`] reads. Rows that `done` says are recorded already are left
+/// out (the cluster form of resuming). Returns the number of lines.
+pub fn emit_jobs(
+    grid: &Grid,
+    file: &Path,
+    dir: &Path,
+    done: &dyn Fn(&Job) -> bool,
+) -> anyhow::Result<usize> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let dir = std::path::absolute(dir).with_context(|| format!("resolving {}", dir.display()))?;
+    let q = |p: &Path| grid::shell_quote(&p.to_string_lossy());
+    let mut text = String::new();
+    let jobs: Vec<Job> = grid.expand().into_iter().filter(|j| !done(j)).collect();
+    for job in &jobs {
+        let cmd: Vec<String> = grid
+            .command_line(job)
+            .iter()
+            .map(|w| grid::shell_quote(w))
+            .collect();
+        let ulimit = match grid.memory_mib {
+            Some(m) => format!("ulimit -v {} && ", m * 1024),
+            None => String::new(),
+        };
+        let base = dir.join(&job.id);
+        text.push_str(&format!(
+            "({ulimit}exec timeout -k 5 {} {}) > {} 2> {}; echo $? > {}\n",
+            grid::format_seconds(worker::hard_limit(grid.timeout)),
+            cmd.join(" "),
+            q(&base.with_extension("json")),
+            q(&base.with_extension("err")),
+            q(&base.with_extension("rc")),
+        ));
+    }
+    std::fs::write(file, text).with_context(|| format!("writing {}", file.display()))?;
+    Ok(jobs.len())
+}
+
+/// Merges the outputs of emitted jobs found in `dir` into `store`, as rows
+/// built exactly as for a run here (wall time and peak memory, not measured
+/// there, stay empty). Jobs without an exit code yet are left out. Returns
+/// (rows added, rows still missing).
+pub fn collect(grid: &Grid, store: &mut Store, dir: &Path) -> anyhow::Result<(usize, usize)> {
+    let jobs = grid.expand();
+    let (mut added, mut missing) = (0, 0);
+    for job in &jobs {
+        let base = dir.join(&job.id);
+        let Ok(rc) = std::fs::read_to_string(base.with_extension("rc")) else {
+            missing += usize::from(!store.contains(&job.id));
+            continue;
+        };
+        let rc: i32 = rc.trim().parse().with_context(|| {
+            format!("{}: not an exit code", base.with_extension("rc").display())
+        })?;
+        let read = |ext: &str| {
+            std::fs::read(base.with_extension(ext))
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default()
+        };
+        let exit = match rc {
+            // GNU timeout: 124 after SIGTERM, 137 when it had to SIGKILL
+            124 | 137 => Exit::TimedOut,
+            c if c > 128 => Exit::Signal(c - 128),
+            c => Exit::Code(c),
+        };
+        let outcome = Outcome {
+            stdout: read("json"),
+            stderr: read("err"),
+            exit,
+            wall_seconds: None,
+            peak_rss_kib: None,
+        };
+        if store.push(Row::from_outcome(grid, job, &outcome))? {
+            added += 1;
+        }
+    }
+    store.finish(&jobs)?;
+    Ok((added, missing))
+}

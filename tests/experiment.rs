@@ -1,0 +1,405 @@
+//! `puzzlesat experiment` end to end, with a fake worker (a shell script
+//! that answers like `puzzlesat solve <puzzle> ... --json`, crashes, hangs,
+//! fails or eats memory on request), so the runner is tested without any
+//! puzzle: grid expansion, failures recorded while the grid goes on, resume
+//! after a kill, and `--emit-jobs` + `--collect` giving the in-process table.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use puzzlesat::experiment::{Grid, Row};
+
+/// The fake worker. Options: -n N, --encoding a|b (clause count n²·10 or
+/// 7n), --mode ok|crash|hang|bad|hog, --delay SECONDS.
+const FAKE: &str = r#"#!/bin/sh
+[ "$1" = solve ] || { echo "error: expected solve" >&2; exit 2; }
+puzzle=$2; shift 2
+n=0; mode=ok; enc=a; delay=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -n) n=$2; shift 2;;
+    --mode) mode=$2; shift 2;;
+    --encoding) enc=$2; shift 2;;
+    --delay) delay=$2; shift 2;;
+    --timeout|--seed) shift 2;;
+    --json) shift;;
+    *) echo "error: unexpected argument '$1'" >&2; exit 2;;
+  esac
+done
+sleep "$delay"
+case "$mode" in
+  crash) echo "thread 'main' panicked at src/x.rs" >&2; kill -SEGV $$;;
+  hang) sleep 60;;
+  bad) echo "error: invalid value 'x' for '--mode'" >&2; exit 2;;
+  hog) exec python3 -c 'x = bytearray(1 << 31)';;
+esac
+if [ "$enc" = a ]; then clauses=$((n * n * 10)); else clauses=$((n * 7)); fi
+printf '{"puzzle":"%s n=%s","solver":"batsat","status":"optimal","objective":%s,"bound":%s,"solutions":[],"count":null,"vars":%s,"clauses":%s,"literals":%s,"encode_seconds":0.001,"solve_seconds":0.0%s,"sat_calls":2,"stats":{"conflicts":%s,"decisions":null,"propagations":null}}\n' \
+  "$puzzle" "$n" $((n * 5)) $((n * 5)) $((n * 3)) $clauses $((clauses * 3)) "$n" $((n * 11))
+exit 10
+"#;
+
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("fake.sh"), FAKE).unwrap();
+        Fixture { dir }
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+    /// A spec file using the fake worker, results into `out`.
+    fn spec(&self, name: &str, body: &str, out: &str) -> PathBuf {
+        let text = format!(
+            "puzzle = \"fake\"\ncommand = [\"sh\", {:?}]\nout = {:?}\n{body}",
+            self.path("fake.sh").display().to_string(),
+            self.path(out).display().to_string()
+        );
+        let p = self.path(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+fn puzzlesat(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn rows(out: &Path) -> Vec<Row> {
+    std::fs::read_to_string(out.join("rows.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The CSV without the columns measured here (wall time, peak memory),
+/// which differ run to run and are not measured for collected jobs.
+fn table(out: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(out.join("rows.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| !["wall_seconds", "peak_rss_mib"].contains(&header[i]))
+        .collect();
+    std::iter::once(header.join(","))
+        .chain(lines.map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            keep.iter()
+                .map(|&i| cells.get(i).copied().unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join(",")
+        }))
+        .collect()
+}
+
+fn status_of<'a>(rows: &'a [Row], mode: &str) -> &'a Row {
+    rows.iter().find(|r| r.params["mode"] == mode).unwrap()
+}
+
+#[test]
+fn failing_workers_are_recorded_and_the_grid_finishes() {
+    let f = Fixture::new();
+    let python = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let modes = if python {
+        r#"["ok", "crash", "hang", "bad", "hog"]"#
+    } else {
+        r#"["ok", "crash", "hang", "bad"]"#
+    };
+    let spec = f.spec(
+        "s.toml",
+        &format!("sizes = [4]\ntimeout = 0.5\nmemory = 256\njobs = 2\n[vary]\nmode = {modes}\n"),
+        "out",
+    );
+    let o = puzzlesat(&["experiment", spec.to_str().unwrap(), "-q", "--no-plots"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows = self::rows(&f.path("out"));
+    assert_eq!(rows.len(), if python { 5 } else { 4 });
+    let ok = status_of(&rows, "ok");
+    assert_eq!(
+        (ok.status.as_str(), ok.objective, ok.clauses, ok.conflicts),
+        ("optimal", Some(20), Some(160), Some(44))
+    );
+    assert!(ok.peak_rss_mib.is_some_and(|m| m > 0.0));
+    let crash = status_of(&rows, "crash");
+    assert_eq!(crash.status, "crash");
+    assert_eq!(
+        crash.message.as_deref(),
+        Some("killed by signal 11: thread 'main' panicked at src/x.rs")
+    );
+    let hang = status_of(&rows, "hang");
+    assert_eq!(
+        (hang.status.as_str(), hang.exit.as_str()),
+        ("timeout", "killed at timeout")
+    );
+    // killed at the hard limit (0.5 s + 2 s grace), not after the worker's 60 s
+    assert!(hang.wall_seconds.unwrap() < 30.0);
+    let bad = status_of(&rows, "bad");
+    assert_eq!(
+        (bad.status.as_str(), bad.message.as_deref()),
+        ("error", Some("error: invalid value 'x' for '--mode'"))
+    );
+    if python {
+        assert_eq!(status_of(&rows, "hog").status, "memout");
+    }
+    // --retry reruns the rows with a status, the others stay
+    let o = puzzlesat(&[
+        "experiment",
+        spec.to_str().unwrap(),
+        "--retry",
+        "crash,error",
+        "--no-plots",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("2 rows with status crash or error will be run again")
+            && err.contains("ran 2 rows"),
+        "{err}"
+    );
+    let again = self::rows(&f.path("out"));
+    assert_eq!(again.len(), rows.len());
+    assert_eq!(status_of(&again, "crash").status, "crash");
+    assert_eq!(
+        status_of(&again, "ok"),
+        ok,
+        "rows not retried are kept as they were"
+    );
+    // the summary counts them
+    let o = puzzlesat(&[
+        "experiment",
+        spec.to_str().unwrap(),
+        "-q",
+        "--report",
+        "--no-plots",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("mode=crash"), "{text}");
+    assert!(text.contains("1 timeout"), "{text}");
+}
+
+#[test]
+fn a_killed_grid_resumes_to_the_same_table_without_duplicates() {
+    let f = Fixture::new();
+    let body = "name = \"r\"\nsizes = \"1..5\"\ntimeout = 20\n[fixed]\ndelay = 0.3\n[vary]\nencoding = [\"a\", \"b\"]\n";
+    let clean = f.spec("clean.toml", body, "clean");
+    let o = puzzlesat(&["experiment", clean.to_str().unwrap(), "-q", "--no-plots"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(rows(&f.path("clean")).len(), 10);
+
+    let spec = f.spec("resume.toml", body, "resume");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(["experiment", spec.to_str().unwrap(), "-q", "--no-plots"])
+        .spawn()
+        .unwrap();
+    let jsonl = f.path("resume").join("rows.jsonl");
+    let start = Instant::now();
+    while std::fs::read_to_string(&jsonl)
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+        < 3
+    {
+        assert!(start.elapsed() < Duration::from_secs(60), "no rows written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let done_before = rows(&f.path("resume")).len();
+    assert!(
+        (3..10).contains(&done_before),
+        "killed mid-grid: {done_before} rows"
+    );
+
+    let o = puzzlesat(&["experiment", spec.to_str().unwrap(), "--no-plots"]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("{done_before} of 10 rows already in")),
+        "{err}"
+    );
+    let resumed = rows(&f.path("resume"));
+    let ids: std::collections::BTreeSet<_> = resumed.iter().map(|r| r.id.clone()).collect();
+    assert_eq!((resumed.len(), ids.len()), (10, 10), "no duplicates");
+    assert_eq!(table(&f.path("resume")), table(&f.path("clean")));
+    // a third run has nothing to do
+    let o = puzzlesat(&["experiment", spec.to_str().unwrap(), "--no-plots"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ran 0 rows"));
+    assert_eq!(rows(&f.path("resume")).len(), 10);
+}
+
+#[test]
+fn emitted_jobs_collected_give_the_in_process_table() {
+    let f = Fixture::new();
+    let body = "name = \"tiny\"\nsizes = [2, 3]\ntimeout = 0.5\n[vary]\nencoding = [\"a\", \"b\"]\nmode = [\"ok\", \"crash\", \"bad\"]\n";
+    let here = f.spec("here.toml", body, "here");
+    let o = puzzlesat(&[
+        "experiment",
+        here.to_str().unwrap(),
+        "-q",
+        "--no-plots",
+        "--jobs",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let there = f.spec("there.toml", body, "there");
+    let jobs = f.path("jobs.txt");
+    let o = puzzlesat(&[
+        "experiment",
+        there.to_str().unwrap(),
+        "--emit-jobs",
+        jobs.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let lines: Vec<String> = std::fs::read_to_string(&jobs)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), 12);
+    assert!(
+        lines[0].contains(" solve fake -n 2 --encoding a --mode ok --timeout 0.5 --seed 0 --json"),
+        "{}",
+        lines[0]
+    );
+    // what GNU parallel or a Slurm array task does with each line
+    for line in &lines[..7] {
+        Command::new("sh").args(["-c", line]).status().unwrap();
+    }
+    let jobs_dir = f.path("there").join("jobs");
+    let o = puzzlesat(&[
+        "experiment",
+        there.to_str().unwrap(),
+        "--collect",
+        jobs_dir.to_str().unwrap(),
+        "--no-plots",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("collected 7 new rows"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // emitting again leaves out the rows already collected
+    let jobs2 = f.path("jobs2.txt");
+    puzzlesat(&[
+        "experiment",
+        there.to_str().unwrap(),
+        "--emit-jobs",
+        jobs2.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&jobs2)
+            .unwrap()
+            .lines()
+            .collect::<Vec<_>>(),
+        lines[7..]
+    );
+    for line in &lines[7..] {
+        Command::new("sh").args(["-c", line]).status().unwrap();
+    }
+    let o = puzzlesat(&[
+        "experiment",
+        there.to_str().unwrap(),
+        "--collect",
+        jobs_dir.to_str().unwrap(),
+        "--no-plots",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("collected 5 new rows") && err.contains("(0 rows have no output yet)"),
+        "{err}"
+    );
+    assert_eq!(table(&f.path("there")), table(&f.path("here")));
+    let collected = rows(&f.path("there"));
+    assert_eq!(collected.iter().filter(|r| r.status == "crash").count(), 4);
+    assert!(collected.iter().all(|r| r.wall_seconds.is_none()));
+}
+
+#[test]
+fn flag_form_summarises_and_plots() {
+    let f = Fixture::new();
+    let out = f.path("flags");
+    let worker = format!("sh {}", f.path("fake.sh").display());
+    let o = puzzlesat(&[
+        "experiment",
+        "--puzzle",
+        "fake",
+        "--sizes",
+        "2..5",
+        "--vary",
+        "encoding=a,b",
+        "--repeats",
+        "2",
+        "--timeout",
+        "5",
+        "--worker",
+        &worker,
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    // 4 sizes × 2 encodings × 2 repeats; mean clauses of a: 10·(4+9+16+25)/4 = 135, of b: 7·3.5 = 24.5
+    assert!(text.contains("# fake — puzzle fake, 16 rows"), "{text}");
+    let line_a = text.lines().find(|l| l.starts_with("encoding=a")).unwrap();
+    let cells: Vec<&str> = line_a.split_whitespace().collect();
+    assert_eq!(
+        (cells[1], cells[2], cells[6]),
+        ("8", "8", "135"),
+        "{line_a}"
+    );
+    // configuration × size tables: times with answers, then clauses
+    let a_lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("encoding=a"))
+        .collect();
+    assert_eq!(a_lines.len(), 3, "{text}");
+    assert!(a_lines[1].ends_with("0.051 =25"), "{text}");
+    assert_eq!(
+        a_lines[2].split_whitespace().collect::<Vec<_>>(),
+        ["encoding=a", "40", "90", "160", "250"]
+    );
+    let seeds: std::collections::BTreeSet<u64> = rows(&out).iter().map(|r| r.seed).collect();
+    assert_eq!(seeds, [0, 1].into());
+    if puzzlesat::experiment::plot::ensure_font().is_ok() {
+        for name in ["time", "clauses", "cactus"] {
+            for ext in ["svg", "png"] {
+                let p = out.join("plots").join(format!("{name}.{ext}"));
+                assert!(
+                    std::fs::metadata(&p).is_ok_and(|m| m.len() > 1000),
+                    "{}",
+                    p.display()
+                );
+            }
+        }
+        let svg = std::fs::read_to_string(out.join("plots/clauses.svg")).unwrap();
+        assert!(svg.contains("encoding=a") && svg.contains("encoding=b"));
+    }
+}
+
+#[test]
+fn shipped_specs_expand() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let g = Grid::from_file(&path).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+            assert!(!g.expand().is_empty(), "{}", path.display());
+            assert!(g.question.is_some(), "{}: say what it asks", path.display());
+            n += 1;
+        }
+    }
+    assert!(n >= 6, "one spec per question of the issue");
+}
