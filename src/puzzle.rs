@@ -50,7 +50,12 @@ pub trait Puzzle {
     /// the clauses of some constraint it violates and return `true`, or
     /// return `false` to accept it. The puzzle's constraints are the CNF plus
     /// every constraint this can add (default: none, the CNF is complete).
-    fn separate<DB: ClauseDatabase>(&self, _map: &Self::Map, _model: &Assignment, _db: &mut DB) -> bool {
+    fn separate<DB: ClauseDatabase>(
+        &self,
+        _map: &Self::Map,
+        _model: &Assignment,
+        _db: &mut DB,
+    ) -> bool {
         false
     }
 }

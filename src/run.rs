@@ -92,16 +92,25 @@ pub struct Report<S: Serialize> {
 pub fn encode<P: Puzzle>(p: &P) -> anyhow::Result<(Cnf, Encoded<P::Map>, f64)> {
     let t = Instant::now();
     let mut cnf = Cnf::new();
-    let enc = p.encode(&mut cnf).with_context(|| format!("encoding {}", p.describe()))?;
+    let enc = p
+        .encode(&mut cnf)
+        .with_context(|| format!("encoding {}", p.describe()))?;
     Ok((cnf, enc, t.elapsed().as_secs_f64()))
 }
 
 /// Decodes and checks a model; a failed check is an error (never printed as
 /// a solution).
-pub fn decode_checked<P: Puzzle>(p: &P, enc: &Encoded<P::Map>, model: &Assignment) -> anyhow::Result<P::Solution> {
+pub fn decode_checked<P: Puzzle>(
+    p: &P,
+    enc: &Encoded<P::Map>,
+    model: &Assignment,
+) -> anyhow::Result<P::Solution> {
     let sol = p.decode(&enc.map, model);
     if let Err(e) = p.check(&sol) {
-        bail!("internal error: the solver's model decodes to an invalid solution ({e}):\n{}", p.render(&sol));
+        bail!(
+            "internal error: the solver's model decodes to an invalid solution ({e}):\n{}",
+            p.render(&sol)
+        );
     }
     if let (Some(obj), Some(v)) = (&enc.objective, p.objective_of(&sol)) {
         let cnf_v = obj.value(model);
@@ -114,7 +123,12 @@ pub fn decode_checked<P: Puzzle>(p: &P, enc: &Encoded<P::Map>, model: &Assignmen
 
 /// Solves (or optimises, or enumerates) `p` and returns the report. Progress
 /// lines ("improved to …") go to `progress`.
-pub fn run<P: Puzzle>(p: &P, opts: &RunOptions, limits: Limits, progress: &mut dyn Write) -> anyhow::Result<Report<P::Solution>> {
+pub fn run<P: Puzzle>(
+    p: &P,
+    opts: &RunOptions,
+    limits: Limits,
+    progress: &mut dyn Write,
+) -> anyhow::Result<Report<P::Solution>> {
     let (cnf, enc, encode_seconds) = encode(p)?;
     let counts = cnf.counts();
     let mut session = Session::new(&opts.solver, &cnf, limits)?;
@@ -138,9 +152,16 @@ pub fn run<P: Puzzle>(p: &P, opts: &RunOptions, limits: Limits, progress: &mut d
     let mut assumptions = vec![];
     if let (Some(obj), false) = (&enc.objective, opts.first) {
         let separate = |m: &Assignment, s: &mut Session| p.separate(&enc.map, m, s);
-        let opt = drive::optimize_lazy(&mut session, obj, opts.objective_encoding, opts.strategy, separate, |_, v, secs| {
-            let _ = writeln!(progress, "c improved: objective {v} after {secs:.2}s");
-        })?;
+        let opt = drive::optimize_lazy(
+            &mut session,
+            obj,
+            opts.objective_encoding,
+            opts.strategy,
+            separate,
+            |_, v, secs| {
+                let _ = writeln!(progress, "c improved: objective {v} after {secs:.2}s");
+            },
+        )?;
         report.bound = Some(opt.bound);
         report.objective = opt.value();
         report.status = match (&opt.best, opt.proven) {
@@ -165,27 +186,39 @@ pub fn run<P: Puzzle>(p: &P, opts: &RunOptions, limits: Limits, progress: &mut d
             }
         }
     }
-    let enumerate = opts.all && !matches!(report.status, Status::Unsat | Status::Unknown | Status::Sat);
+    let enumerate =
+        opts.all && !matches!(report.status, Status::Unsat | Status::Unknown | Status::Sat);
     if enc.objective.is_none() || opts.first || enumerate {
         let limit = if opts.all { opts.limit } else { Some(1) };
         let mut err = None;
         let separate = |m: &Assignment, s: &mut Session| p.separate(&enc.map, m, s);
-        let e = drive::enumerate_lazy(&mut session, &enc.primary, &assumptions, limit, separate, |m| match decode_checked(p, &enc, m) {
-            Ok(s) => {
-                report.solutions.push(s);
-                true
-            }
-            Err(e) => {
-                err = Some(e);
-                false
-            }
-        })?;
+        let e = drive::enumerate_lazy(
+            &mut session,
+            &enc.primary,
+            &assumptions,
+            limit,
+            separate,
+            |m| match decode_checked(p, &enc, m) {
+                Ok(s) => {
+                    report.solutions.push(s);
+                    true
+                }
+                Err(e) => {
+                    err = Some(e);
+                    false
+                }
+            },
+        )?;
         if let Some(e) = err {
             return Err(e);
         }
         if opts.all {
             report.count = Some(e.count);
-            report.status = if e.complete { Status::All } else { Status::Partial };
+            report.status = if e.complete {
+                Status::All
+            } else {
+                Status::Partial
+            };
         } else if enc.objective.is_none() || opts.first {
             report.status = match (e.count, e.complete) {
                 (0, true) => Status::Unsat,
@@ -205,20 +238,32 @@ pub fn run<P: Puzzle>(p: &P, opts: &RunOptions, limits: Limits, progress: &mut d
 
 /// Prints a report for people: each solution as a grid, then a summary line
 /// that says exactly what is proven.
-pub fn print_text<P: Puzzle>(p: &P, r: &Report<P::Solution>, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn print_text<P: Puzzle>(
+    p: &P,
+    r: &Report<P::Solution>,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     writeln!(out, "{}", r.puzzle)?;
     for s in &r.solutions {
         writeln!(out, "{}", p.render(s))?;
     }
     let summary = match (r.status, r.objective, r.bound, r.count) {
-        (Status::Optimal, Some(v), _, _) => format!("optimal: {v} (proven: no better solution, UNSAT)"),
-        (Status::Sat, Some(v), Some(b), _) => format!("best found: {v}, not proven optimal (proven bound {b})"),
+        (Status::Optimal, Some(v), _, _) => {
+            format!("optimal: {v} (proven: no better solution, UNSAT)")
+        }
+        (Status::Sat, Some(v), Some(b), _) => {
+            format!("best found: {v}, not proven optimal (proven bound {b})")
+        }
         (Status::Sat, _, _, _) => "solution found (checked)".to_string(),
         (Status::Unsat, _, _, _) => "no solution exists (proven: UNSAT)".to_string(),
-        (Status::Unknown, _, Some(b), _) => format!("no solution found before the limit (proven bound {b})"),
+        (Status::Unknown, _, Some(b), _) => {
+            format!("no solution found before the limit (proven bound {b})")
+        }
         (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
         (Status::All, _, _, Some(n)) => format!("exactly {n} solutions (complete: final UNSAT)"),
-        (Status::Partial, _, _, Some(n)) => format!("at least {n} solutions (enumeration stopped early)"),
+        (Status::Partial, _, _, Some(n)) => {
+            format!("at least {n} solutions (enumeration stopped early)")
+        }
         _ => format!("{:?}", r.status),
     };
     writeln!(out, "{summary}")?;
@@ -232,16 +277,23 @@ pub fn print_text<P: Puzzle>(p: &P, r: &Report<P::Solution>, out: &mut dyn Write
 /// Encodes `p`; with `bound`, adds the decision constraint "objective at
 /// least (maximise) / at most (minimise) `bound`" — the formula `dimacs
 /// --bound` writes and `decode --bound` reads models of.
-pub fn encode_with_bound<P: Puzzle>(p: &P, bound: Option<i64>, pb: PbEncoding) -> anyhow::Result<(Cnf, Encoded<P::Map>)> {
+pub fn encode_with_bound<P: Puzzle>(
+    p: &P,
+    bound: Option<i64>,
+    pb: PbEncoding,
+) -> anyhow::Result<(Cnf, Encoded<P::Map>)> {
     let (mut cnf, enc, _) = encode(p)?;
     if let Some(b) = bound {
         let Some(obj) = &enc.objective else {
             bail!("--bound: {} has no objective", p.describe());
         };
-        let terms: Vec<(rustsat::types::Lit, usize)> = obj.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
+        let terms: Vec<(rustsat::types::Lit, usize)> =
+            obj.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
         let s = b - obj.offset;
         match obj.sense {
-            Sense::Maximize => puzzlesat_encodings::pb::at_least(&mut cnf, &terms, s.max(0) as usize, pb),
+            Sense::Maximize => {
+                puzzlesat_encodings::pb::at_least(&mut cnf, &terms, s.max(0) as usize, pb)
+            }
             Sense::Minimize if s < 0 => cnf.add(&[]),
             Sense::Minimize => puzzlesat_encodings::pb::at_most(&mut cnf, &terms, s as usize, pb),
         }
@@ -276,9 +328,16 @@ pub fn export_formula<P: Puzzle>(
     let (cnf, enc) = encode_with_bound(p, bound, pb)?;
     let c = cnf.counts();
     let mut header = vec![
-        format!("puzzlesat {} ({})", env!("CARGO_PKG_VERSION"), format_flag(format)),
+        format!(
+            "puzzlesat {} ({})",
+            env!("CARGO_PKG_VERSION"),
+            format_flag(format)
+        ),
         format!("instance: {}", p.describe()),
-        format!("vars {} clauses {} literals {}", c.vars, c.clauses, c.literals),
+        format!(
+            "vars {} clauses {} literals {}",
+            c.vars, c.clauses, c.literals
+        ),
     ];
     if let Some(b) = bound {
         header.push(format!("decision: objective bound {b}"));
@@ -286,7 +345,11 @@ pub fn export_formula<P: Puzzle>(
     let mut buf = std::io::BufWriter::new(out);
     match (format, &enc.objective) {
         (Format::Cnf, _) => dimacs::write_cnf(&mut buf, &cnf, &header)?,
-        (Format::Wcnf | Format::Opb, None) => bail!("{}: {} has no objective (write plain DIMACS)", format_flag(format), p.describe()),
+        (Format::Wcnf | Format::Opb, None) => bail!(
+            "{}: {} has no objective (write plain DIMACS)",
+            format_flag(format),
+            p.describe()
+        ),
         (Format::Wcnf, Some(obj)) => {
             let total: u64 = obj.terms.iter().map(|&(_, w)| w).sum();
             let soft: Vec<(rustsat::types::Lit, u64)> = match obj.sense {
@@ -295,7 +358,10 @@ pub fn export_formula<P: Puzzle>(
             };
             header.push(match obj.sense {
                 Sense::Minimize => format!("objective (minimise) = {} + cost", obj.offset),
-                Sense::Maximize => format!("objective (maximise) = {} - cost", obj.offset + total as i64),
+                Sense::Maximize => format!(
+                    "objective (maximise) = {} - cost",
+                    obj.offset + total as i64
+                ),
             });
             dimacs::write_wcnf(&mut buf, &cnf, &soft, &header)?;
         }
@@ -304,10 +370,18 @@ pub fn export_formula<P: Puzzle>(
                 Sense::Minimize => 1,
                 Sense::Maximize => -1,
             };
-            let terms: Vec<(rustsat::types::Lit, i64)> = obj.terms.iter().map(|&(l, w)| (l, sign * w as i64)).collect();
+            let terms: Vec<(rustsat::types::Lit, i64)> = obj
+                .terms
+                .iter()
+                .map(|&(l, w)| (l, sign * w as i64))
+                .collect();
             header.push(match obj.sense {
-                Sense::Minimize => format!("objective (minimise) = {} + literal objective", obj.offset),
-                Sense::Maximize => format!("objective (maximise) = {} - literal objective", obj.offset),
+                Sense::Minimize => {
+                    format!("objective (minimise) = {} + literal objective", obj.offset)
+                }
+                Sense::Maximize => {
+                    format!("objective (maximise) = {} - literal objective", obj.offset)
+                }
             });
             dimacs::write_opb(&mut buf, &cnf, &terms, &header)?;
         }

@@ -277,7 +277,8 @@ mod board {
             })
             .collect();
         let out = format!("s SATISFIABLE\nv {} 0\n", v.join(" "));
-        let (status, sol) = run::decode_output(&p, &out, None, puzzlesat::encodings::pb::PbEncoding::Gte).unwrap();
+        let (status, sol) =
+            run::decode_output(&p, &out, None, puzzlesat::encodings::pb::PbEncoding::Gte).unwrap();
         assert_eq!(status, Status::Sat);
         let sol = sol.unwrap();
         p.check(&sol).unwrap();

@@ -159,7 +159,13 @@ pub trait PuzzleCommand {
     /// `solve`
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode>;
     /// `dimacs`
-    fn dimacs(&self, common: &Common, output: Option<&PathBuf>, map: Option<&PathBuf>, bound: Option<i64>) -> anyhow::Result<ExitCode>;
+    fn dimacs(
+        &self,
+        common: &Common,
+        output: Option<&PathBuf>,
+        map: Option<&PathBuf>,
+        bound: Option<i64>,
+    ) -> anyhow::Result<ExitCode>;
     /// `decode`
     fn decode(&self, common: &Common, model: &std::path::Path) -> anyhow::Result<ExitCode>;
 }
@@ -200,7 +206,12 @@ pub const LIST: &[&str] = &[
 ];
 
 /// What `solve` prints and returns for any puzzle.
-pub fn solve_generic<P: Puzzle>(p: &P, common: &Common, all: bool, limit: Option<u64>) -> anyhow::Result<ExitCode> {
+pub fn solve_generic<P: Puzzle>(
+    p: &P,
+    common: &Common,
+    all: bool,
+    limit: Option<u64>,
+) -> anyhow::Result<ExitCode> {
     let opts = common.run_options(all, limit);
     let report = run::run(p, &opts, common.limits(), &mut common.progress())?;
     let mut out = std::io::stdout().lock();
@@ -231,7 +242,9 @@ pub fn dimacs_generic<P: Puzzle>(
     bound: Option<i64>,
 ) -> anyhow::Result<ExitCode> {
     let mut out: Box<dyn Write> = match output {
-        Some(path) => Box::new(File::create(path).with_context(|| format!("creating {}", path.display()))?),
+        Some(path) => {
+            Box::new(File::create(path).with_context(|| format!("creating {}", path.display()))?)
+        }
         None => Box::new(std::io::stdout().lock()),
     };
     let enc = run::export_formula(p, bound, common.objective_encoding, common.format, &mut out)?;
@@ -242,18 +255,38 @@ pub fn dimacs_generic<P: Puzzle>(
             .map(|(name, lit)| (name.clone(), serde_json::Value::from(lit.to_ipasir())))
             .collect();
         let doc = serde_json::json!({ "instance": p.describe(), "variables": names });
-        std::fs::write(path, serde_json::to_string_pretty(&doc)?).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(path, serde_json::to_string_pretty(&doc)?)
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `decode` for any puzzle.
-pub fn decode_generic<P: Puzzle>(p: &P, common: &Common, model: &std::path::Path) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(model).with_context(|| format!("reading {}", model.display()))?;
-    let (status, sol) = run::decode_output(p, &text, common.decode_bound, common.objective_encoding).with_context(|| format!("decoding {} (decode needs the options the CNF was exported with, including --bound)", model.display()))?;
+pub fn decode_generic<P: Puzzle>(
+    p: &P,
+    common: &Common,
+    model: &std::path::Path,
+) -> anyhow::Result<ExitCode> {
+    let text =
+        std::fs::read_to_string(model).with_context(|| format!("reading {}", model.display()))?;
+    let (status, sol) = run::decode_output(
+        p,
+        &text,
+        common.decode_bound,
+        common.objective_encoding,
+    )
+    .with_context(|| {
+        format!(
+            "decoding {} (decode needs the options the CNF was exported with, including --bound)",
+            model.display()
+        )
+    })?;
     let mut out = std::io::stdout().lock();
     if common.json {
-        serde_json::to_writer(&mut out, &serde_json::json!({ "puzzle": p.describe(), "status": status, "solution": sol }))?;
+        serde_json::to_writer(
+            &mut out,
+            &serde_json::json!({ "puzzle": p.describe(), "status": status, "solution": sol }),
+        )?;
         writeln!(out)?;
     } else {
         match &sol {
@@ -295,12 +328,23 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
                 (_, true) => Format::Opb,
                 _ => Format::Cnf,
             };
-            let common = &Common { format, ..common.clone() };
-            puzzle.command().dimacs(common, output.as_ref(), map.as_ref(), *bound)
+            let common = &Common {
+                format,
+                ..common.clone()
+            };
+            puzzle
+                .command()
+                .dimacs(common, output.as_ref(), map.as_ref(), *bound)
         }
         Command::Sat(args) => sat::sat(common, &args.file, !args.no_model),
-        Command::Decode { puzzle, model, bound } => {
-            let model = model.as_ref().context("decode needs --model FILE (the solver's output)")?;
+        Command::Decode {
+            puzzle,
+            model,
+            bound,
+        } => {
+            let model = model
+                .as_ref()
+                .context("decode needs --model FILE (the solver's output)")?;
             let common = &Common {
                 decode_bound: *bound,
                 ..common.clone()

@@ -18,10 +18,15 @@ impl Progress {
     /// A spinner on stderr (hidden automatically when stderr is not a terminal).
     pub fn stderr() -> Self {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        bar.set_style(ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}").expect("static template"));
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}").expect("static template"),
+        );
         bar.set_message("solving");
         bar.enable_steady_tick(Duration::from_millis(200));
-        Progress { bar, pending: Vec::new() }
+        Progress {
+            bar,
+            pending: Vec::new(),
+        }
     }
 
     fn emit(&self, line: &str) {
@@ -29,7 +34,8 @@ impl Progress {
             eprintln!("{line}");
         } else {
             self.bar.println(line);
-            self.bar.set_message(line.trim_start_matches("c ").to_string());
+            self.bar
+                .set_message(line.trim_start_matches("c ").to_string());
         }
     }
 }

@@ -53,7 +53,10 @@ pub fn enumerate_lazy(
                 }
                 result.count += 1;
                 // block this projection: at least one primary literal flips
-                let block: Vec<Lit> = primary.iter().map(|&l| if model.lit(l) { !l } else { l }).collect();
+                let block: Vec<Lit> = primary
+                    .iter()
+                    .map(|&l| if model.lit(l) { !l } else { l })
+                    .collect();
                 if block.is_empty() {
                     // nothing to project on: exactly one solution class
                     on_model(&model);

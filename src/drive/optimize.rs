@@ -48,7 +48,13 @@ pub struct Objective {
 impl Objective {
     /// The objective's value under a model.
     pub fn value(&self, a: &Assignment) -> i64 {
-        self.offset + self.terms.iter().filter(|(l, _)| a.lit(*l)).map(|&(_, w)| w as i64).sum::<i64>()
+        self.offset
+            + self
+                .terms
+                .iter()
+                .filter(|(l, _)| a.lit(*l))
+                .map(|&(_, w)| w as i64)
+                .sum::<i64>()
     }
     /// The largest value the terms allow.
     pub fn max_value(&self) -> i64 {
@@ -101,7 +107,9 @@ impl FromStr for Strategy {
         Self::ALL
             .into_iter()
             .find(|e| e.name() == s)
-            .ok_or_else(|| format!("unknown strategy '{s}' (expected sat-unsat, unsat-sat or binary)"))
+            .ok_or_else(|| {
+                format!("unknown strategy '{s}' (expected sat-unsat, unsat-sat or binary)")
+            })
     }
 }
 
@@ -136,7 +144,14 @@ pub fn optimize(
     strategy: Strategy,
     on_improve: impl FnMut(&Assignment, i64, f64),
 ) -> Result<Optimum, SolverError> {
-    optimize_lazy(session, obj, pb_encoding, strategy, |_, _| false, on_improve)
+    optimize_lazy(
+        session,
+        obj,
+        pb_encoding,
+        strategy,
+        |_, _| false,
+        on_improve,
+    )
 }
 
 /// [`optimize`] with constraints added lazily: each model is first shown to
@@ -228,9 +243,21 @@ pub fn optimize_lazy(
         }
     }
     let bound = match (&best, infeasible) {
-        (_, true) => if maximize { to_obj(-1) } else { to_obj(total + 1) },
+        (_, true) => {
+            if maximize {
+                to_obj(-1)
+            } else {
+                to_obj(total + 1)
+            }
+        }
         (Some((_, v)), false) if proven => *v,
-        _ => if maximize { to_obj(hi) } else { to_obj(lo) },
+        _ => {
+            if maximize {
+                to_obj(hi)
+            } else {
+                to_obj(lo)
+            }
+        }
     };
     Ok(Optimum {
         best,

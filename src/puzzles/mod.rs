@@ -2,7 +2,7 @@
 //! `encode` (its CNF variants), `check` (independent checker), and where the
 //! analysis gives one, `reference` (structured non-SAT solver).
 
-pub mod rook_tour;
 pub mod alien_tiles;
 pub mod enigma;
 pub mod magic;
+pub mod rook_tour;
