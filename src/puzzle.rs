@@ -46,6 +46,12 @@ pub trait Puzzle {
     fn objective_of(&self, _sol: &Self::Solution) -> Option<i64> {
         None
     }
+    /// What an enumerated model stands for, in the "exactly N …" line:
+    /// `solutions`, or e.g. `symmetry classes` when lex-leader clauses keep
+    /// one representative per class.
+    fn counted_as(&self) -> &'static str {
+        "solutions"
+    }
     /// Lazily added constraints: given a model of the formula so far, add
     /// the clauses of some constraint it violates and return `true`, or
     /// return `false` to accept it. The puzzle's constraints are the CNF plus

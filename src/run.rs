@@ -260,9 +260,14 @@ pub fn print_text<P: Puzzle>(
             format!("no solution found before the limit (proven bound {b})")
         }
         (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
-        (Status::All, _, _, Some(n)) => format!("exactly {n} solutions (complete: final UNSAT)"),
+        (Status::All, _, _, Some(n)) => {
+            format!("exactly {n} {} (complete: final UNSAT)", p.counted_as())
+        }
         (Status::Partial, _, _, Some(n)) => {
-            format!("at least {n} solutions (enumeration stopped early)")
+            format!(
+                "at least {n} {} (enumeration stopped early)",
+                p.counted_as()
+            )
         }
         _ => format!("{:?}", r.status),
     };

@@ -269,18 +269,15 @@ pub fn decode_generic<P: Puzzle>(
 ) -> anyhow::Result<ExitCode> {
     let text =
         std::fs::read_to_string(model).with_context(|| format!("reading {}", model.display()))?;
-    let (status, sol) = run::decode_output(
-        p,
-        &text,
-        common.decode_bound,
-        common.objective_encoding,
-    )
-    .with_context(|| {
-        format!(
+    let (status, sol) =
+        run::decode_output(p, &text, common.decode_bound, common.objective_encoding).with_context(
+            || {
+                format!(
             "decoding {} (decode needs the options the CNF was exported with, including --bound)",
             model.display()
         )
-    })?;
+            },
+        )?;
     let mut out = std::io::stdout().lock();
     if common.json {
         serde_json::to_writer(

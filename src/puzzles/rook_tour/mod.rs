@@ -96,6 +96,13 @@ impl Puzzle for RookTour {
         Ok(())
     }
 
+    fn counted_as(&self) -> &'static str {
+        match self.opts.symmetry {
+            Symmetry::LexLeader => "symmetry classes (one lex-leader representative each)",
+            Symmetry::None => "solutions",
+        }
+    }
+
     fn render(&self, sol: &Numbering) -> String {
         let w = self.inst.n().to_string().len();
         let mut s = String::new();
