@@ -16,16 +16,9 @@ use puzzlesat::puzzles::alien_tiles::model::Grid;
 use puzzlesat::puzzles::alien_tiles::symmetry::Symmetry;
 use puzzlesat::puzzles::alien_tiles::{AlienTiles, Minimality, Task};
 use puzzlesat::run::{self, RunOptions, Status};
-use puzzlesat::solver::Limits;
 
 fn optimum(p: &AlienTiles) -> i64 {
-    let r = run::run(
-        p,
-        &RunOptions::default(),
-        Limits::default(),
-        &mut std::io::sink(),
-    )
-    .unwrap();
+    let r = run::run_quiet(p, &RunOptions::default()).unwrap();
     assert_eq!(r.status, Status::Optimal, "{}", p.describe());
     r.objective.unwrap()
 }

@@ -55,13 +55,7 @@ fn board(c: &mut Criterion) {
     };
     g.bench_function("n=8 full", |b| {
         b.iter(|| {
-            let r = run::run(
-                &p,
-                &RunOptions::default(),
-                Limits::default(),
-                &mut std::io::sink(),
-            )
-            .unwrap();
+            let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
             assert_eq!((r.status, r.objective), (Status::Optimal, Some(544)));
         })
     });
@@ -73,13 +67,7 @@ fn board(c: &mut Criterion) {
     g.measurement_time(std::time::Duration::from_secs(30));
     g.bench_function("n=10 full", |b| {
         b.iter(|| {
-            let r = run::run(
-                &p,
-                &RunOptions::default(),
-                Limits::default(),
-                &mut std::io::sink(),
-            )
-            .unwrap();
+            let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
             assert_eq!((r.status, r.objective), (Status::Optimal, Some(1300)));
         })
     });

@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use puzzlesat::puzzles::magic::{CellEncoding, Magic, Options, Symmetry};
 use puzzlesat::run::{self, RunOptions, Status};
-use puzzlesat::solver::Limits;
 
 /// Counts every solution; asserts the enumeration is complete.
 fn count(n: usize, o: Options) -> u64 {
@@ -21,13 +20,7 @@ fn count(n: usize, o: Options) -> u64 {
         all: true,
         ..Default::default()
     };
-    let r = run::run(
-        &Magic::new(n, o),
-        &opts,
-        Limits::default(),
-        &mut std::io::sink(),
-    )
-    .expect("run");
+    let r = run::run_quiet(&Magic::new(n, o), &opts).expect("run");
     assert_eq!(r.status, Status::All);
     r.count.expect("count")
 }
@@ -66,13 +59,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function(format!("find-n{n}"), |b| {
         b.iter(|| {
             let p = Magic::new(n, Options::default());
-            let r = run::run(
-                &p,
-                &RunOptions::default(),
-                Limits::default(),
-                &mut std::io::sink(),
-            )
-            .expect("run");
+            let r = run::run_quiet(&p, &RunOptions::default()).expect("run");
             assert_eq!(r.status, Status::Sat);
         })
     });

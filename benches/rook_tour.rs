@@ -9,7 +9,6 @@ use puzzlesat::puzzles::rook_tour::encode::{Encoding, Links, Options, Symmetry};
 use puzzlesat::puzzles::rook_tour::model::Instance;
 use puzzlesat::puzzles::rook_tour::RookTour;
 use puzzlesat::run::{self, RunOptions, Status};
-use puzzlesat::solver::Limits;
 use puzzlesat_encodings::amo::AmoEncoding;
 
 fn count_all(inst: &Instance, encoding: Encoding) -> u64 {
@@ -24,7 +23,7 @@ fn count_all(inst: &Instance, encoding: Encoding) -> u64 {
         all: true,
         ..RunOptions::default()
     };
-    let report = run::run(&p, &run_opts, Limits::default(), &mut std::io::sink()).unwrap();
+    let report = run::run_quiet(&p, &run_opts).unwrap();
     assert_eq!(report.status, Status::All);
     report.count.unwrap()
 }

@@ -236,6 +236,12 @@ pub fn run<P: Puzzle>(
     Ok(report)
 }
 
+/// [`run`] without a time limit and without progress output: what tests,
+/// benches and library users want when they only need the report.
+pub fn run_quiet<P: Puzzle>(p: &P, opts: &RunOptions) -> anyhow::Result<Report<P::Solution>> {
+    run(p, opts, Limits::default(), &mut std::io::sink())
+}
+
 /// Prints a report for people: each solution as a grid, then a summary line
 /// that says exactly what is proven.
 pub fn print_text<P: Puzzle>(

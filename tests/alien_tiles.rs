@@ -44,7 +44,7 @@ fn hardest(
         all,
         ..Default::default()
     };
-    run::run(&p, &opts, Limits::default(), &mut std::io::sink()).unwrap()
+    run::run_quiet(&p, &opts).unwrap()
 }
 
 #[test]
@@ -204,13 +204,7 @@ fn play(start: &Grid, goal: &Grid, c: u32, enc: GoalEncoding) -> Report<TilesSol
     )
     .unwrap();
     p.goal_encoding = enc;
-    run::run(
-        &p,
-        &RunOptions::default(),
-        Limits::default(),
-        &mut std::io::sink(),
-    )
-    .unwrap()
+    run::run_quiet(&p, &RunOptions::default()).unwrap()
 }
 
 /// The fewest clicks from `start` to `goal` by linear algebra and brute
@@ -303,13 +297,7 @@ fn every_cardinality_encoding_gives_10_for_4x4_with_3_colours() {
         let mut p = AlienTiles::new(4, 3, Task::Hardest).unwrap();
         p.symmetry = Symmetry::DoubleLex;
         p.card = card;
-        let r = run::run(
-            &p,
-            &RunOptions::default(),
-            Limits::default(),
-            &mut std::io::sink(),
-        )
-        .unwrap();
+        let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
         assert_eq!(
             (r.status, r.objective),
             (Status::Optimal, Some(10)),
@@ -423,13 +411,7 @@ fn disjoint_cut_bound_is_sound_and_optional() {
             let mut p = AlienTiles::new(n, c, Task::Hardest).unwrap();
             p.redundant = red;
             p.symmetry = Symmetry::DoubleLex;
-            let r = run::run(
-                &p,
-                &RunOptions::default(),
-                Limits::default(),
-                &mut std::io::sink(),
-            )
-            .unwrap();
+            let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
             assert_eq!(
                 (r.status, r.objective),
                 (Status::Optimal, Some(want.clicks as i64)),
@@ -443,13 +425,7 @@ fn disjoint_cut_bound_is_sound_and_optional() {
     // c | 2n − 1: the kernel is the multiples of the all-ones matrix and the
     // bound Σ_a ⌊a·n²/c⌋ is the optimum (4×4, c = 7: 45)
     let p = AlienTiles::new(4, 7, Task::Hardest).unwrap();
-    let r = run::run(
-        &p,
-        &RunOptions::default(),
-        Limits::default(),
-        &mut std::io::sink(),
-    )
-    .unwrap();
+    let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
     assert_eq!(
         (r.status, r.objective, p.cut_bound()),
         (Status::Optimal, Some(45), Some(45))

@@ -118,13 +118,7 @@ mod board {
 
     fn optimum(n: usize, opts: BoardOptions) -> (Status, Option<i64>) {
         let p = Enigma { n, opts };
-        let r = run::run(
-            &p,
-            &RunOptions::default(),
-            Limits::default(),
-            &mut std::io::sink(),
-        )
-        .unwrap();
+        let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
         for s in &r.solutions {
             p.check(s).unwrap();
         }
@@ -198,7 +192,7 @@ mod board {
                 all: true,
                 ..RunOptions::default()
             };
-            let r = run::run(&p, &opts, Limits::default(), &mut std::io::sink()).unwrap();
+            let r = run::run_quiet(&p, &opts).unwrap();
             let brute = brute_force(n).unwrap();
             assert_eq!(r.status, Status::All, "n = {n}");
             assert_eq!(r.count, Some(brute.best_count), "n = {n}");
@@ -223,7 +217,7 @@ mod board {
                 strategy: puzzlesat::drive::Strategy::Binary,
                 ..RunOptions::default()
             };
-            let r = run::run(&p, &opts, Limits::default(), &mut std::io::sink()).unwrap();
+            let r = run::run_quiet(&p, &opts).unwrap();
             for s in &r.solutions {
                 p.check(s).unwrap();
             }

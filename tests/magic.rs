@@ -13,7 +13,6 @@ use puzzlesat::puzzles::magic::{
     cli, reference, CellEncoding, Givens, Magic, Options, Square, SumEncoding, Symmetry,
 };
 use puzzlesat::run::{self, RunOptions, Status};
-use puzzlesat::solver::Limits;
 
 /// Every solution of `p`, with the proof that the list is complete.
 fn all_solutions(p: &Magic) -> Vec<Square> {
@@ -21,7 +20,7 @@ fn all_solutions(p: &Magic) -> Vec<Square> {
         all: true,
         ..Default::default()
     };
-    let r = run::run(p, &opts, Limits::default(), &mut std::io::sink()).expect("run");
+    let r = run::run_quiet(p, &opts).expect("run");
     assert_eq!(
         r.status,
         Status::All,
@@ -203,13 +202,7 @@ fn every_encoding_finds_a_checked_square() {
                 SumEncoding::Adder => 3,
             };
             let p = Magic::new(n, o);
-            let r = run::run(
-                &p,
-                &RunOptions::default(),
-                Limits::default(),
-                &mut std::io::sink(),
-            )
-            .unwrap();
+            let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
             assert_eq!(r.status, Status::Sat, "{o}");
             assert_eq!(p.check(&r.solutions[0]), Ok(()));
         }
@@ -243,13 +236,7 @@ fn redundant_and_restricting_flags() {
     assert_eq!(sols.len(), want);
     assert_eq!(want, 48);
     // no associative square of order 6 (singly even): the CNF says UNSAT quickly? only checked at n = 2 here
-    let r = run::run(
-        &Magic::new(2, assoc),
-        &RunOptions::default(),
-        Limits::default(),
-        &mut std::io::sink(),
-    )
-    .unwrap();
+    let r = run::run_quiet(&Magic::new(2, assoc), &RunOptions::default()).unwrap();
     assert_eq!(r.status, Status::Unsat);
 }
 
@@ -281,13 +268,7 @@ fn completion_files_match_the_reference() {
         givens: g,
         options: Options::default(),
     };
-    let r = run::run(
-        &p,
-        &RunOptions::default(),
-        Limits::default(),
-        &mut std::io::sink(),
-    )
-    .unwrap();
+    let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
     assert_eq!(r.status, Status::Unsat);
 }
 

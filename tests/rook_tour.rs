@@ -11,7 +11,6 @@ use puzzlesat::puzzles::rook_tour::encode::{Encoding, Links, Options, Symmetry};
 use puzzlesat::puzzles::rook_tour::model::{Instance, Numbering};
 use puzzlesat::puzzles::rook_tour::{class_of, reference, symmetry, RookTour};
 use puzzlesat::run::{self, RunOptions, Status};
-use puzzlesat::solver::Limits;
 use puzzlesat_encodings::amo::AmoEncoding;
 
 /// The encodings under test: the seed's position model (forward links only),
@@ -59,7 +58,7 @@ fn all_by_cnf(inst: &Instance, opts: Options, symmetry: Symmetry) -> Vec<Numberi
         all: true,
         ..RunOptions::default()
     };
-    let report = run::run(&p, &run_opts, Limits::default(), &mut std::io::sink()).unwrap();
+    let report = run::run_quiet(&p, &run_opts).unwrap();
     assert_eq!(report.status, Status::All, "{}", p.describe());
     assert_eq!(report.count, Some(report.solutions.len() as u64));
     let mut sols = report.solutions;
