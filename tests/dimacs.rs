@@ -47,7 +47,7 @@ const BAD: &[(&str, usize, &str)] = &[
     ("literal-i64-min.cnf", 2, "exceeds the declared"),
     ("no-header.cnf", 2, "no 'p cnf' line"),
     ("negative-var-count.cnf", 1, "bad variable count"),
-    ("not-utf8.cnf", 2, "not UTF-8"),
+    ("not-utf8.cnf", 2, "is not an integer literal"),
     ("empty-file.cnf", 1, "no 'p cnf' line"),
     ("lone-minus.cnf", 2, "'-' is not an integer literal"),
 ];

@@ -13,10 +13,12 @@ use std::time::Instant;
 
 use anyhow::bail;
 use puzzlesat_encodings::{Assignment, Cnf};
+use rustsat::instances::ManageVars;
+use rustsat::types::Var;
 
 use super::Common;
-use crate::io::dimacs::read_cnf_file;
-use crate::io::solver_output::write_model;
+use crate::io::dimacs::{read_cnf_file, used_vars};
+use crate::io::solver_output::write_model_padded;
 use crate::solver::{Outcome, Session};
 
 /// The first clause (1-based index) the assignment falsifies, if any.
@@ -29,7 +31,12 @@ pub fn first_falsified(cnf: &Cnf, model: &Assignment) -> Option<usize> {
 /// Runs `sat` on `file`; returns the competition exit code.
 pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<ExitCode> {
     let t = Instant::now();
-    let cnf = read_cnf_file(file)?;
+    let mut cnf = read_cnf_file(file)?;
+    // the header's count is a bound each literal was checked against, not a
+    // size: the backends allocate only for the variables the clauses use (a
+    // 30-byte file may declare 2^26), the model printed covers all declared
+    let declared = cnf.n_vars();
+    cnf.forget_from(Var::new(used_vars(&cnf)));
     let parse_seconds = t.elapsed().as_secs_f64();
     let mut session = Session::new(&common.solver, &cnf, common.limits())?;
     let outcome = session.solve(&[])?;
@@ -53,13 +60,13 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
             "file": file.display().to_string(),
             "status": outcome,
             "solver": session.solver_name(),
-            "vars": cnf.n_vars(),
+            "vars": declared,
             "clauses": cnf.len(),
             "parse_seconds": parse_seconds,
             "solve_seconds": session.solve_time.as_secs_f64(),
             "stats": session.stats(),
             "model": model.as_ref().filter(|_| print_model).map(|m| {
-                (0..m.len()).map(|i| if m.values()[i] { i as i64 + 1 } else { -(i as i64 + 1) }).collect::<Vec<_>>()
+                (0..declared as usize).map(|i| if m.values().get(i) == Some(&true) { i as i64 + 1 } else { -(i as i64 + 1) }).collect::<Vec<_>>()
             }),
             "model_checked": model.is_some(),
         });
@@ -76,7 +83,7 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
             writeln!(
                 out,
                 "c {} vars, {} clauses; solver {}",
-                cnf.n_vars(),
+                declared,
                 cnf.len(),
                 session.solver_name()
             )?;
@@ -101,7 +108,7 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
                 }
                 writeln!(out, "s SATISFIABLE")?;
                 if print_model {
-                    write_model(&mut out, m)?;
+                    write_model_padded(&mut out, m, declared)?;
                 }
             }
             (None, Outcome::Unsat) => writeln!(out, "s UNSATISFIABLE")?,
