@@ -14,5 +14,6 @@ pub mod puzzle;
 pub mod puzzles;
 pub mod run;
 pub mod solver;
+pub mod values;
 
 pub use puzzlesat_encodings as encodings;

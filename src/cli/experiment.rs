@@ -17,10 +17,10 @@ use crate::experiment::{self, grid, Grid, Store};
 pub struct Args {
     /// spec file (TOML, see experiments/); or describe the grid with --puzzle, --sizes, --vary
     pub spec: Option<PathBuf>,
-    /// the `solve` subcommand to run (e.g. enigma)
+    /// the `solve` subcommand to run (e.g. enigma); not with a spec file, which names its own
     #[arg(long)]
     pub puzzle: Option<String>,
-    /// values of the size parameter: 3..8 (inclusive), or 3,5,7, or file names
+    /// values of the size parameter: 3..8 (inclusive, at most 100000 values), or 3,5,7, or file names
     #[arg(long)]
     pub sizes: Option<String>,
     /// name of the size parameter (default n)
@@ -32,13 +32,13 @@ pub struct Args {
     /// an option given to every run: NAME=VALUE (repeatable; true/false for switches)
     #[arg(long, value_name = "NAME=VALUE")]
     pub fixed: Vec<String>,
-    /// runs per grid point
+    /// runs per grid point, 1 to 1000 (the grid: at most 1000000 rows)
     #[arg(long)]
     pub repeats: Option<u32>,
-    /// address-space limit per run in MiB (0: none; default 8192)
+    /// address-space limit per run in MiB (0: none; default 8192 or this process's hard limit if lower; at most that limit)
     #[arg(long, value_name = "MIB")]
     pub memory: Option<u64>,
-    /// runs in parallel on this machine
+    /// runs in parallel on this machine, 1 to 256
     #[arg(long)]
     pub jobs: Option<usize>,
     /// results folder (default results/<name>)
@@ -74,7 +74,11 @@ impl Args {
     /// The grid: the spec file's, with the flags overriding it.
     pub fn grid(&self, common: &Common) -> anyhow::Result<Grid> {
         let mut g = match (&self.spec, &self.puzzle) {
-            (Some(path), _) => Grid::from_file(path)?,
+            (Some(path), Some(puzzle)) => bail!(
+                "--puzzle {puzzle} with the spec {}: the spec names its puzzle (`puzzle = ...`); give one or the other",
+                path.display()
+            ),
+            (Some(path), None) => Grid::from_file(path)?,
             (None, Some(puzzle)) => {
                 let spec =
                     toml::from_str(&format!("puzzle = {}", toml::Value::String(puzzle.clone())))?;
@@ -84,9 +88,6 @@ impl Args {
                 "give a spec file (see experiments/) or --puzzle NAME with --sizes and --vary"
             ),
         };
-        if let Some(p) = &self.puzzle {
-            g.puzzle = p.clone();
-        }
         if let Some(s) = &self.sizes {
             g.sizes = grid::parse_values(s).with_context(|| format!("--sizes {s}"))?;
             if g.size_param.is_empty() {
@@ -123,8 +124,8 @@ impl Args {
         if common.seed != 0 {
             g.seed = common.seed;
         }
-        if let Some(m) = self.memory {
-            g.memory_mib = (m > 0).then_some(m);
+        if self.memory.is_some() {
+            g.memory_mib = grid::memory_limit(self.memory);
         }
         if let Some(j) = self.jobs {
             g.jobs = j;
@@ -174,6 +175,12 @@ impl Args {
         let mut store = Store::open(&grid.out, &params)?;
         let mut interrupted = false;
         if let Some(dir) = &self.collect {
+            if !dir.is_dir() {
+                bail!(
+                    "--collect {}: no such folder (where the emitted commands wrote their outputs)",
+                    dir.display()
+                );
+            }
             let (added, missing) = experiment::collect(&grid, &mut store, dir)?;
             eprintln!(
                 "collected {added} new rows from {} ({missing} rows have no output yet)",
