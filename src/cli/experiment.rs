@@ -21,7 +21,7 @@ pub struct Args {
     #[arg(long)]
     pub puzzle: Option<String>,
     /// values of the size parameter: 3..8 (inclusive, at most 100000 values), or 3,5,7, or file names
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub sizes: Option<String>,
     /// name of the size parameter (default n)
     #[arg(long, value_name = "NAME")]

@@ -123,8 +123,8 @@ impl Grid {
     pub fn from_file(path: &Path) -> anyhow::Result<Self> {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let spec: SpecFile =
-            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let spec: SpecFile = toml::from_str(&text)
+            .map_err(|e| anyhow::anyhow!(crate::io::toml_error(path, &text, &e)))?;
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

@@ -26,6 +26,35 @@ pub fn show(bytes: &[u8]) -> String {
     s
 }
 
+/// A message on one line: its lines joined by `; ` (TOML's messages
+/// span lines).
+pub fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// 1-based line and column (in characters) of a byte offset of `text`.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &text[..end];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// A TOML parse error of `file` as one line: `FILE:LINE:COL: message`.
+pub fn toml_error(file: &Path, text: &str, e: &toml::de::Error) -> String {
+    let (line, col) = line_col(text, e.span().map_or(0, |s| s.start));
+    format!("{}:{line}:{col}: {}", file.display(), one_line(e.message()))
+}
+
 /// Writes `path` through `write`, atomically: the bytes go to a temporary
 /// file in the same folder, which is flushed, synced and renamed over
 /// `path` only when complete. A full disk, an I/O error or a kill leaves

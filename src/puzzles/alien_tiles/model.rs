@@ -82,7 +82,11 @@ impl Grid {
             }
             for (col, v) in values.iter().enumerate() {
                 let x: u32 = v.parse().map_err(|_| {
-                    anyhow::anyhow!("line {line_no}, column {}: '{v}' is not a number", col + 1)
+                    anyhow::anyhow!(
+                        "line {line_no}, column {}: '{}' is not a number",
+                        col + 1,
+                        crate::io::show(v.as_bytes())
+                    )
                 })?;
                 if x >= c {
                     bail!(
