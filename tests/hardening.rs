@@ -28,6 +28,11 @@ fn root() -> &'static Path {
 /// that allocates without bound fails here instead of taking the machine)
 /// and a wall-clock limit (killed past it: `None`).
 fn run_limited(args: &[String], limit: Duration) -> Option<Output> {
+    run_with(args, limit, 4 << 30)
+}
+
+/// [`run_limited`] with an address-space limit of `memory` bytes.
+fn run_with(args: &[String], limit: Duration, memory: u64) -> Option<Output> {
     let mut cmd = Command::new(bin());
     cmd.args(args)
         .stdin(Stdio::null())
@@ -35,10 +40,10 @@ fn run_limited(args: &[String], limit: Duration) -> Option<Output> {
         .stderr(Stdio::piped());
     // SAFETY: only setrlimit between fork and exec.
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             let lim = libc::rlimit {
-                rlim_cur: 4 << 30,
-                rlim_max: 4 << 30,
+                rlim_cur: memory as libc::rlim_t,
+                rlim_max: memory as libc::rlim_t,
             };
             libc::setrlimit(libc::RLIMIT_AS, &lim);
             Ok(())
@@ -157,4 +162,196 @@ fn corpus_of_malformed_inputs() {
         bin().display()
     );
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
+}
+
+/// An executable shell script in `dir`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// An external solver printing 400 MiB of comments before its answer is
+/// stopped at the output cap, in bounded memory (the whole output used to
+/// be read into memory: under 1 GiB that was an abort).
+#[test]
+fn external_solver_output_is_capped_and_streamed() {
+    let dir = tempfile::tempdir().unwrap();
+    let chatty = script(
+        dir.path(),
+        "chatty",
+        "yes c | head -c 419430400\necho 's SATISFIABLE'\necho 'v 1 2 0'",
+    );
+    let cnf = dir.path().join("f.cnf");
+    std::fs::write(&cnf, "p cnf 2 1\n1 2 0\n").unwrap();
+    let args = strings(&[
+        "sat",
+        "--solver",
+        &format!("external:{}", chatty.display()),
+        &cnf.to_string_lossy(),
+    ]);
+    let out = run_with(&args, Duration::from_secs(120), 1 << 30).expect("stops by itself");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("printed more than 268435488 bytes"),
+        "{stderr}"
+    );
+    // a quiet solver's answer is still read
+    let quiet = script(dir.path(), "quiet", "echo 's SATISFIABLE'\necho 'v 1 -2 0'");
+    let args = strings(&[
+        "sat",
+        "--solver",
+        &format!("external:{}", quiet.display()),
+        &cnf.to_string_lossy(),
+    ]);
+    let out = run_with(&args, Duration::from_secs(60), 1 << 30).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The time limit stops an external solver that never answers, and the
+/// program it started too (its process group is killed).
+#[test]
+fn external_solver_time_limit_kills_the_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("still-running");
+    let slow = script(
+        dir.path(),
+        "slow",
+        &format!("(sleep 3; touch {}) &\nsleep 100", marker.display()),
+    );
+    let cnf = dir.path().join("f.cnf");
+    std::fs::write(&cnf, "p cnf 2 1\n1 2 0\n").unwrap();
+    let args = strings(&[
+        "sat",
+        "--solver",
+        &format!("external:{}", slow.display()),
+        "--timeout",
+        "1",
+        &cnf.to_string_lossy(),
+    ]);
+    let start = Instant::now();
+    let out = run_limited(&args, Duration::from_secs(60)).expect("stops by itself");
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("s UNKNOWN"));
+    std::thread::sleep(Duration::from_secs(4));
+    assert!(
+        !marker.exists(),
+        "the solver's child outlived the time limit"
+    );
+}
+
+/// A 21-byte file declaring 2^26 variables is solved in 256 MiB: nothing
+/// is allocated per declared variable (the backends used to abort).
+#[test]
+fn declared_variables_are_not_allocated() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("big.cnf");
+    std::fs::write(&cnf, "p cnf 67108864 1\n1 0\n").unwrap();
+    for solver in ["batsat", "varisat", "splr"] {
+        let args = strings(&[
+            "sat",
+            "--no-model",
+            "--solver",
+            solver,
+            &cnf.to_string_lossy(),
+        ]);
+        let out = run_with(&args, Duration::from_secs(60), 256 << 20).expect("stops");
+        assert_eq!(
+            out.status.code(),
+            Some(10),
+            "{solver}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // the model printed still covers every declared variable
+    let small = dir.path().join("small.cnf");
+    std::fs::write(&small, "p cnf 12 1\n-3 0\n").unwrap();
+    let out = run_limited(
+        &strings(&["sat", &small.to_string_lossy()]),
+        Duration::from_secs(60),
+    )
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lits: Vec<i64> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .flat_map(|l| l.split_whitespace().map(|t| t.parse::<i64>().unwrap()))
+        .collect();
+    assert_eq!(lits.len(), 13, "{stdout}");
+    assert!(lits.contains(&-3) && lits.contains(&-12) && lits.last() == Some(&0));
+}
+
+/// An experiment under a hard address-space limit below the default
+/// `--memory` runs (the default is lowered to the limit), and a run given
+/// 1 MiB is recorded as a memout, not a crash.
+#[test]
+fn experiment_memory_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("a");
+    let args = strings(&[
+        "experiment",
+        "--puzzle",
+        "enigma",
+        "--sizes",
+        "3",
+        "--no-plots",
+        "-q",
+        "--out",
+        &out_dir.to_string_lossy(),
+    ]);
+    let out = run_with(&args, Duration::from_secs(120), 4 << 30).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = std::fs::read_to_string(out_dir.join("rows.csv")).unwrap();
+    assert!(rows.contains(",optimal,"), "{rows}");
+
+    let out_dir = dir.path().join("b");
+    let args = strings(&[
+        "experiment",
+        "--puzzle",
+        "enigma",
+        "--sizes",
+        "3",
+        "--memory",
+        "1",
+        "--no-plots",
+        "-q",
+        "--out",
+        &out_dir.to_string_lossy(),
+    ]);
+    let out = run_limited(&args, Duration::from_secs(120)).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = std::fs::read_to_string(out_dir.join("rows.csv")).unwrap();
+    assert!(rows.contains(",memout,"), "{rows}");
 }
