@@ -355,3 +355,112 @@ fn experiment_memory_limits() {
     let rows = std::fs::read_to_string(out_dir.join("rows.csv")).unwrap();
     assert!(rows.contains(",memout,"), "{rows}");
 }
+
+/// PHP(12, 11) as a DIMACS file: far beyond a few seconds for every
+/// backend here.
+fn hard_cnf(dir: &Path) -> PathBuf {
+    let path = dir.join("php-12-11.cnf");
+    let mut text = Vec::new();
+    puzzlesat::io::dimacs::write_cnf(&mut text, &puzzlesat::io::generate::pigeonhole(12, 11), &[])
+        .unwrap();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Starts the binary, sends `signal` after `after`, and waits (at most 20 s).
+fn signalled(args: &[String], signal: libc::c_int, after: Duration) -> (Output, Duration) {
+    let child = Command::new(bin())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let sent = Instant::now();
+    // SAFETY: a plain system call to our own child.
+    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    let pid = child.id();
+    let watchdog = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(20));
+        // SAFETY: as above (harmless if it has exited and been reaped)
+        unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+    });
+    let out = child.wait_with_output().unwrap();
+    drop(watchdog);
+    (out, sent.elapsed())
+}
+
+/// varisat and splr (no interrupt hooks) honour `--timeout`, Ctrl-C and
+/// SIGTERM on `sat`: the search is abandoned on its thread and the answer
+/// is `s UNKNOWN`, exit 0 (they used to run until killed).
+#[test]
+fn uninterruptible_backends_honour_limits_and_signals() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = hard_cnf(dir.path());
+    let cnf = cnf.to_string_lossy();
+    for solver in ["varisat", "splr"] {
+        let args = strings(&["sat", "--solver", solver, "--timeout", "2", &cnf]);
+        let start = Instant::now();
+        let out = run_limited(&args, Duration::from_secs(30)).expect("stops at its time limit");
+        assert!(
+            start.elapsed() < Duration::from_secs(8),
+            "{solver}: {:?}",
+            start.elapsed()
+        );
+        assert_eq!(out.status.code(), Some(0), "{solver}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("s UNKNOWN"),
+            "{solver}"
+        );
+        for signal in [libc::SIGINT, libc::SIGTERM] {
+            let args = strings(&["sat", "--solver", solver, &cnf]);
+            let (out, took) = signalled(&args, signal, Duration::from_secs(1));
+            assert_eq!(out.status.code(), Some(0), "{solver}, signal {signal}");
+            assert!(
+                took < Duration::from_secs(5),
+                "{solver}, signal {signal}: {took:?}"
+            );
+            assert!(String::from_utf8_lossy(&out.stdout).contains("s UNKNOWN"));
+        }
+    }
+}
+
+/// After an abandoned solve, varisat starts afresh from its clauses: the
+/// next answers are right (a portfolio's member goes on after a lost race).
+#[test]
+fn varisat_restarts_after_an_abandoned_solve() {
+    use puzzlesat::solver::{Limits, Outcome, Session, SolverKind};
+    use puzzlesat_encodings::ClauseDatabase;
+    // PHP(12, 11) with every clause relaxed by ¬h: hard under h, easy
+    // without (varisat tries false first)
+    let php = puzzlesat::io::generate::pigeonhole(12, 11);
+    let mut s = Session::new(
+        &SolverKind::Varisat,
+        &puzzlesat_encodings::Cnf::new(),
+        Limits::default(),
+    )
+    .unwrap();
+    let h = s.fresh();
+    for c in php.clauses() {
+        let mut relaxed = c.to_vec();
+        relaxed.push(!h);
+        s.add(&relaxed);
+    }
+    s.limits = Limits::with_timeout(Some(Duration::from_millis(300)));
+    let start = Instant::now();
+    assert_eq!(s.solve(&[h]).unwrap(), Outcome::Unknown);
+    assert!(start.elapsed() < Duration::from_secs(3));
+    s.limits = Limits::default();
+    assert_eq!(s.solve(&[]).unwrap(), Outcome::Sat);
+    let m = s.model().unwrap();
+    assert!(!m.lit(h) || php.clauses().all(|c| c.iter().any(|&l| m.lit(l))));
+    s.add(&[!h]);
+    s.add(&[php.clause(0)[0]]);
+    // x is forced: assuming its negation is UNSAT
+    assert_eq!(s.solve(&[!php.clause(0)[0]]).unwrap(), Outcome::Unsat);
+    assert!(s
+        .failed_assumptions()
+        .iter()
+        .all(|&l| l == !php.clause(0)[0]));
+}
