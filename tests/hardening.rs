@@ -464,3 +464,144 @@ fn varisat_restarts_after_an_abandoned_solve() {
         .iter()
         .all(|&l| l == !php.clause(0)[0]));
 }
+
+/// Extreme values for every numeric option of every subcommand: an
+/// invalid one exits 2 with a one-line message and no panic; a valid one
+/// (listed per option) runs normally.
+#[test]
+fn cli_sweep_of_extreme_values() {
+    const EXTREMES: &[&str] = &["0", "-1", "NaN", "inf", "1e300", "18446744073709551616", ""];
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("f.cnf");
+    std::fs::write(&cnf, "p cnf 2 1\n1 2 0\n").unwrap();
+    let goal = dir.path().join("goal.txt");
+    std::fs::write(&goal, "0 1 0\n1 1 1\n0 1 0\n").unwrap();
+    let model = dir.path().join("model.txt");
+    std::fs::write(&model, "s UNSATISFIABLE\n").unwrap();
+    let out = dir.path().join("out");
+    let (cnf, goal, model, out) = (
+        cnf.to_string_lossy().into_owned(),
+        goal.to_string_lossy().into_owned(),
+        model.to_string_lossy().into_owned(),
+        out.to_string_lossy().into_owned(),
+    );
+    // (command before the option, the option, the extreme values it accepts)
+    let enigma = vec!["solve", "enigma", "-n", "3"];
+    let magic = vec!["solve", "magic", "-n", "3"];
+    let alien = vec![
+        "solve",
+        "alien-tiles",
+        "-n",
+        "3",
+        "-c",
+        "2",
+        "--goal",
+        &goal,
+    ];
+    let sat = vec!["sat", &cnf];
+    let experiment = vec![
+        "experiment",
+        "--puzzle",
+        "enigma",
+        "--sizes",
+        "3",
+        "--no-plots",
+        "-q",
+        "--out",
+        &out,
+    ];
+    let sweep: Vec<(Vec<&str>, &str, &[&str])> = vec![
+        (enigma.clone(), "--timeout", &[]),
+        (enigma.clone(), "--seed", &["0"]),
+        (vec!["solve", "enigma"], "-n", &[]),
+        (vec!["solve", "enigma"], "--table", &[]),
+        (vec!["solve", "enigma", "-n", "3", "--all"], "--limit", &[]),
+        (
+            vec!["dimacs", "enigma", "-n", "3", "-o", &out],
+            "--bound",
+            &["0", "-1"],
+        ),
+        (
+            vec!["decode", "enigma", "-n", "3", "--model", &model],
+            "--bound",
+            &["0", "-1"],
+        ),
+        (magic.clone(), "--timeout", &[]),
+        (vec!["solve", "magic"], "-n", &[]),
+        (vec!["solve", "magic", "-n", "3", "--all"], "--limit", &[]),
+        (
+            vec!["solve", "alien-tiles", "-c", "2", "--goal", &goal],
+            "-n",
+            &[],
+        ),
+        (
+            vec!["solve", "alien-tiles", "-n", "3", "--goal", &goal],
+            "-c",
+            &[],
+        ),
+        (alien.clone(), "--timeout", &[]),
+        (
+            vec![
+                "solve",
+                "rook-tour",
+                "--instance",
+                "instances/rook-empty-5x5.toml",
+                "--all",
+            ],
+            "--limit",
+            &[],
+        ),
+        (sat.clone(), "--timeout", &[]),
+        (sat.clone(), "--seed", &["0"]),
+        (experiment.clone(), "--timeout", &[]),
+        (experiment.clone(), "--repeats", &[]),
+        (experiment.clone(), "--memory", &["0"]),
+        (experiment.clone(), "--jobs", &[]),
+        (experiment.clone(), "--seed", &["0"]),
+        (
+            vec![
+                "experiment",
+                "--puzzle",
+                "enigma",
+                "--no-plots",
+                "-q",
+                "--out",
+                &out,
+            ],
+            "--sizes",
+            &["0", "-1"],
+        ),
+    ];
+    let mut failed = vec![];
+    for (prefix, option, valid) in &sweep {
+        for value in EXTREMES {
+            let mut args = strings(prefix);
+            args.push(format!("{option}={value}"));
+            let Some(run) = run_limited(&args, Duration::from_secs(60)) else {
+                failed.push(format!("{args:?}: still running after 60 s"));
+                continue;
+            };
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            let code = run.status.code();
+            let lines = stderr.lines().filter(|l| !l.trim().is_empty()).count();
+            let ok = if valid.contains(value) {
+                matches!(code, Some(0 | 10 | 20)) && !stderr.contains("panicked")
+            } else {
+                code == Some(2) && lines == 1 && !stderr.contains("panicked")
+            };
+            if !ok {
+                let first = stderr.lines().next().unwrap_or("");
+                failed.push(format!(
+                    "{} {option}={value}: exit {code:?}, {lines} lines: {first}",
+                    prefix.join(" ")
+                ));
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} failures:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
