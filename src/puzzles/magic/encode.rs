@@ -108,6 +108,22 @@ pub struct Options {
     pub associative: bool,
 }
 
+/// A quick estimate of the clauses of the order-`n` encoding with `opts`,
+/// from the parameters alone (before anything is allocated): `k·n⁵` with
+/// `k` per sum encoding, fitted below the counts measured for n = 4..12
+/// (digits + unary, the default: 6.7·n⁵ at n = 4 falling to 4.6·n⁵ at
+/// n = 12; gte and dpw grow faster than n⁵). An underestimate, so a
+/// refusal on it is never wrong by more than the fit.
+pub fn estimated_clauses(n: usize, opts: &Options) -> u64 {
+    let k = match opts.sum {
+        SumEncoding::Unary => 4,
+        SumEncoding::Adder => 10,
+        SumEncoding::Dpw => 30,
+        SumEncoding::Gte => 45,
+    };
+    (n as u64).saturating_pow(5).saturating_mul(k)
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
