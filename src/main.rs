@@ -14,10 +14,16 @@ fn main() -> ExitCode {
         {
             e.exit()
         }
-        // a usage error is one line (clap's usage hints follow it)
+        // a usage error on one line: clap's first paragraph (the error and,
+        // for a missing argument, its name), without the usage hints
         Err(e) => {
             let text = e.render().to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            let first: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            eprintln!("{}", first.join(" "));
             return ExitCode::from(2);
         }
     };

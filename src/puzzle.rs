@@ -28,7 +28,6 @@ pub trait Puzzle {
     type Solution: Serialize;
     /// Whatever `decode` needs to read a model.
     type Map;
-
     /// One line naming the instance and options, e.g. `enigma n=5 method=board`.
     fn describe(&self) -> String;
     /// Compiles the instance into `cnf` (variables → rules → symmetry
@@ -41,6 +40,12 @@ pub trait Puzzle {
     fn check(&self, sol: &Self::Solution) -> Result<(), String>;
     /// The solution drawn for people (a grid).
     fn render(&self, sol: &Self::Solution) -> String;
+    /// An estimate of the clauses `encode` adds, from the parameters alone
+    /// (checked against `--max-clauses` before anything is allocated); 0
+    /// where the parameters' own ranges keep every instance small.
+    fn estimated_clauses(&self) -> u64 {
+        0
+    }
     /// The objective value computed from the solution by the rules, to
     /// cross-check the CNF's objective (None if the puzzle has none).
     fn objective_of(&self, _sol: &Self::Solution) -> Option<i64> {

@@ -214,10 +214,12 @@ pub fn run<P: Puzzle>(
         }
         if opts.all {
             report.count = Some(e.count);
-            report.status = if e.complete {
-                Status::All
-            } else {
-                Status::Partial
+            report.status = match (e.count, e.complete) {
+                // no solution, proven: infeasible (exit 20, as without --all)
+                (0, true) => Status::Unsat,
+                (0, false) => Status::Unknown,
+                (_, true) => Status::All,
+                (_, false) => Status::Partial,
             };
         } else if enc.objective.is_none() || opts.first {
             report.status = match (e.count, e.complete) {
@@ -300,7 +302,9 @@ pub fn encode_with_bound<P: Puzzle>(
         };
         let terms: Vec<(rustsat::types::Lit, usize)> =
             obj.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
-        let s = b - obj.offset;
+        // saturating: a bound beyond i64 on either side is trivially true or
+        // false, as the saturated value makes it (never a wrapped bound)
+        let s = b.saturating_sub(obj.offset);
         match obj.sense {
             Sense::Maximize => {
                 puzzlesat_encodings::pb::at_least(&mut cnf, &terms, s.max(0) as usize, pb)

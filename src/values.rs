@@ -26,7 +26,13 @@ impl Seconds {
         if s > 0.0 && s <= Self::MAX {
             Ok(Seconds(s))
         } else {
-            Err(format!("expected {}, got {s:?}", Self::RANGE))
+            // 1e300 as written, not its 301 digits; -1 not -1.0
+            let shown = if s.is_finite() && s.abs() < 1e15 {
+                s.to_string()
+            } else {
+                format!("{s:?}")
+            };
+            Err(format!("expected {}, got {shown}", Self::RANGE))
         }
     }
     /// The value in seconds.
@@ -81,6 +87,10 @@ where
     })?;
     in_range(value, lo, hi, what)
 }
+
+/// The default `--max-clauses`: 20 million clauses, about 1.5 GB while a
+/// backend solves them (magic -n 14, 2.4 million clauses, peaks at 167 MB).
+pub const DEFAULT_MAX_CLAUSES: u64 = 20_000_000;
 
 /// Runs per grid point of an experiment.
 pub const REPEATS: (u32, u32) = (1, 1000);

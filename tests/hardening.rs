@@ -605,3 +605,204 @@ fn cli_sweep_of_extreme_values() {
         failed.join("\n")
     );
 }
+
+/// Runs the binary (4 GiB, 60 s): exit code, stdout, stderr.
+fn run_ok(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = run_limited(&strings(args), Duration::from_secs(60)).expect("ends within 60 s");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// One function maps a run's outcome to the exit code: a complete
+/// enumeration of zero solutions is infeasible (20, as without --all; it
+/// used to exit 10), infeasible 20, a timeout before any solution 0,
+/// `--all --limit 0` and `--limit` without `--all` are refused (2).
+#[test]
+fn exit_codes() {
+    let (code, out, _) = run_ok(&["solve", "magic", "-n", "2", "--all"]);
+    assert_eq!(code, Some(20), "{out}");
+    assert!(out.contains("no solution exists (proven: UNSAT)"), "{out}");
+    let (code, out, _) = run_ok(&["solve", "magic", "-n", "2", "--all", "--json"]);
+    assert_eq!(code, Some(20));
+    assert!(
+        out.contains("\"count\":0") && out.contains("\"status\":\"unsat\""),
+        "{out}"
+    );
+    assert_eq!(run_ok(&["solve", "magic", "-n", "2"]).0, Some(20));
+    let impossible = root().join("instances/magic/3x3-impossible.txt");
+    let (code, ..) = run_ok(&[
+        "solve",
+        "magic",
+        "-n",
+        "3",
+        "--given",
+        &impossible.to_string_lossy(),
+    ]);
+    assert_eq!(code, Some(20));
+    let (code, _, err) = run_ok(&["solve", "magic", "-n", "3", "--all", "--limit", "0"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("'--limit <LIMIT>'"), "{err}");
+    let (code, _, err) = run_ok(&["solve", "magic", "-n", "3", "--limit", "2"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("required arguments were not provided: --all"),
+        "{err}"
+    );
+    let (code, out, _) = run_ok(&["solve", "magic", "-n", "3", "--all", "--limit", "2"]);
+    assert_eq!(code, Some(10));
+    assert!(out.contains("at least 2 solutions"), "{out}");
+    let (code, out, _) = run_ok(&["solve", "magic", "-n", "12", "--timeout", "0.001"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("no answer before the limit"), "{out}");
+}
+
+/// SIGINT and SIGTERM stop an optimisation with the same best-so-far
+/// report (SIGTERM used to kill it silently): exit 10, "not proven optimal".
+#[test]
+fn sigint_and_sigterm_report_the_best_so_far() {
+    let args = strings(&["solve", "enigma", "-n", "12", "--method", "board", "-q"]);
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let (out, took) = signalled(&args, signal, Duration::from_secs(3));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(10), "signal {signal}: {stdout}");
+        assert!(took < Duration::from_secs(5), "signal {signal}: {took:?}");
+        assert!(
+            stdout.contains("not proven optimal (proven bound"),
+            "signal {signal}: {stdout}"
+        );
+    }
+}
+
+/// `--table A..B --timeout S` is one limit for the whole table (it used to
+/// restart for every row).
+#[test]
+fn enigma_table_honours_the_time_limit() {
+    let start = Instant::now();
+    let (code, _, err) = run_ok(&["solve", "enigma", "--table", "3..100000", "--timeout", "3"]);
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("stopped before n = "), "{err}");
+}
+
+/// A puzzle whose CNF would outgrow `--max-clauses` is refused before
+/// anything is allocated, naming the budget and the flag (magic -n 30 used
+/// to take all memory); the estimate never exceeds the real count.
+#[test]
+fn clause_budget_is_checked_before_encoding() {
+    for args in [
+        vec!["solve", "magic", "-n", "30"],
+        vec!["dimacs", "magic", "-n", "1000"],
+        vec!["solve", "magic", "-n", "12", "--sum", "gte"],
+    ] {
+        let start = Instant::now();
+        let (code, _, err) = run_ok(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("over the budget of 20000000 (--max-clauses raises it)"),
+            "{err}"
+        );
+        assert!(start.elapsed() < Duration::from_secs(2), "{args:?}");
+    }
+    let (code, ..) = run_ok(&["solve", "magic", "-n", "5", "--max-clauses", "10"]);
+    assert_eq!(code, Some(2));
+    use puzzlesat::puzzles::magic::{Options, SumEncoding};
+    for sum in [
+        SumEncoding::Unary,
+        SumEncoding::Adder,
+        SumEncoding::Dpw,
+        SumEncoding::Gte,
+    ] {
+        for n in 3..=6 {
+            let opts = Options {
+                sum,
+                ..Options::default()
+            };
+            let p = puzzlesat::puzzles::magic::Magic {
+                givens: puzzlesat::puzzles::magic::Givens::free(n),
+                options: opts.clone(),
+            };
+            let (cnf, ..) = puzzlesat::run::encode(&p).unwrap();
+            let estimate = puzzlesat::puzzles::magic::encode::estimated_clauses(n, &opts);
+            assert!(
+                estimate <= cnf.len() as u64,
+                "{sum:?} n={n}: {estimate} > {}",
+                cnf.len()
+            );
+        }
+    }
+}
+
+/// `dimacs enigma --bound` near i64::MIN writes a formula whose bound is
+/// trivially true (it wrapped into an unsatisfiable one), near i64::MAX
+/// trivially false.
+#[test]
+fn objective_bounds_do_not_overflow() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("e.cnf");
+    let cnf = cnf.to_string_lossy();
+    for (bound, answer) in [
+        ("-9223372036854775808", 10),
+        ("-9223372036854775000", 10),
+        ("9223372036854775807", 20),
+    ] {
+        let (code, _, err) = run_ok(&[
+            "dimacs",
+            "enigma",
+            "-n",
+            "5",
+            &format!("--bound={bound}"),
+            "-o",
+            &cnf,
+        ]);
+        assert_eq!(code, Some(0), "{err}");
+        let (code, ..) = run_ok(&["sat", "--no-model", &cnf]);
+        assert_eq!(code, Some(answer), "bound {bound}");
+    }
+}
+
+/// `dimacs -o` onto a full disk fails naming the file and leaves no
+/// truncated file (64 KiB tmpfs: needs root for `mount`, as CI has).
+#[test]
+fn dimacs_output_on_a_full_disk_leaves_no_truncated_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small");
+    std::fs::create_dir(&small).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+        .arg(&small)
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(
+        mounted,
+        "this test mounts a 64 KiB tmpfs: it needs `mount` and root"
+    );
+    struct Unmount<'a>(&'a Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _guard = Unmount(&small);
+    let out = small.join("magic.cnf");
+    // magic -n 6: about 1 MB of DIMACS
+    let (code, _, err) = run_ok(&["dimacs", "magic", "-n", "6", "-o", &out.to_string_lossy()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains(&format!("writing {}", out.display())), "{err}");
+    let left: Vec<_> = std::fs::read_dir(&small)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    // /dev/full (not a regular file: written directly) fails naming it
+    let (code, _, err) = run_ok(&["dimacs", "magic", "-n", "3", "-o", "/dev/full"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("/dev/full"), "{err}");
+}

@@ -119,7 +119,7 @@ impl Args {
             g.repeats = r;
         }
         if let Some(t) = common.timeout {
-            g.timeout = t;
+            g.timeout = t.get();
         }
         if common.seed != 0 {
             g.seed = common.seed;

@@ -53,8 +53,8 @@ pub struct Args {
     /// enumerate every optimal click matrix (with symmetry classes and goal states)
     #[arg(long)]
     pub all: bool,
-    /// stop enumerating after this many
-    #[arg(long)]
+    /// stop enumerating after this many (with --all; at least 1)
+    #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 }
 

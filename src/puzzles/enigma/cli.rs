@@ -19,6 +19,7 @@ use super::reference::solve_reference;
 use super::{Enigma, EnigmaSolution};
 use crate::cli::{decode_generic, dimacs_generic, exit_code, solve_generic, Common, PuzzleCommand};
 use crate::run::{self, Status};
+use crate::solver::Limits;
 
 /// Largest n for the board CNF (its objective totalizer over the occurrence
 /// counters needs several GiB from n = 12 on).
@@ -116,8 +117,8 @@ pub struct Args {
     /// board method: enumerate every optimal board
     #[arg(long)]
     pub all: bool,
-    /// board method: stop enumerating after this many
-    #[arg(long)]
+    /// board method: stop enumerating after this many (with --all; at least 1)
+    #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 }
 
@@ -187,12 +188,14 @@ pub struct MethodReport {
     pub seconds: f64,
 }
 
-/// Runs the partitions or reference method on one n; every board is checked.
+/// Runs the partitions or reference method on one n within `limits`; every
+/// board is checked.
 pub fn run_structured(
     args: &Args,
     method: Method,
     n: usize,
     common: &Common,
+    limits: Limits,
 ) -> anyhow::Result<MethodReport> {
     check_range(method, n)?;
     let (puzzle, status, best, sat_calls, explored, total_partitions, vars, clauses, seconds) =
@@ -204,7 +207,7 @@ pub fn run_structured(
                     !args.no_warm_start,
                     common.objective_encoding,
                     &common.solver,
-                    common.limits(),
+                    limits,
                 )?;
                 let status = match r.status.as_str() {
                     "optimal" => Status::Optimal,
@@ -332,13 +335,19 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
         writeln!(out, "|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")?;
     }
     let mut all_agree = true;
+    // one time limit for the whole table (not one per row)
+    let limits = common.limits();
     for n in range.from..=range.to {
+        if limits.expired() {
+            eprintln!("stopped before n = {n}: time limit or interrupt");
+            break;
+        }
         let t = Instant::now();
         let row = match method {
             Method::Board => {
                 let p = args.board_puzzle(n)?;
                 let opts = common.run_options(false, None);
-                let report = run::run(&p, &opts, common.limits(), &mut std::io::sink())?;
+                let report = run::run(&p, &opts, limits.clone(), &mut std::io::sink())?;
                 TableRow {
                     n,
                     method,
@@ -358,7 +367,7 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
                 }
             }
             _ => {
-                let r = run_structured(args, method, n, common)?;
+                let r = run_structured(args, method, n, common, limits.clone())?;
                 TableRow {
                     n,
                     method,
@@ -433,7 +442,7 @@ impl PuzzleCommand for Args {
                 if self.all {
                     bail!("--all enumerates boards of the board CNF: use it with --method board");
                 }
-                let r = run_structured(self, method, n, common)?;
+                let r = run_structured(self, method, n, common, common.limits())?;
                 let mut out = std::io::stdout().lock();
                 if common.json {
                     serde_json::to_writer(&mut out, &r)?;

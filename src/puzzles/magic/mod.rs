@@ -50,6 +50,10 @@ impl Puzzle for Magic {
     type Solution = Square;
     type Map = CellMap;
 
+    fn estimated_clauses(&self) -> u64 {
+        encode::estimated_clauses(self.givens.n, &self.options)
+    }
+
     fn describe(&self) -> String {
         let given = match self.givens.count() {
             0 => String::new(),
