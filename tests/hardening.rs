@@ -479,6 +479,7 @@ fn cli_sweep_of_extreme_values() {
     let model = dir.path().join("model.txt");
     std::fs::write(&model, "s UNSATISFIABLE\n").unwrap();
     let out = dir.path().join("out");
+    let cnf_out = dir.path().join("e.cnf").to_string_lossy().into_owned();
     let (cnf, goal, model, out) = (
         cnf.to_string_lossy().into_owned(),
         goal.to_string_lossy().into_owned(),
@@ -513,11 +514,12 @@ fn cli_sweep_of_extreme_values() {
     let sweep: Vec<(Vec<&str>, &str, &[&str])> = vec![
         (enigma.clone(), "--timeout", &[]),
         (enigma.clone(), "--seed", &["0"]),
+        (enigma.clone(), "--max-clauses", &[]),
         (vec!["solve", "enigma"], "-n", &[]),
         (vec!["solve", "enigma"], "--table", &[]),
         (vec!["solve", "enigma", "-n", "3", "--all"], "--limit", &[]),
         (
-            vec!["dimacs", "enigma", "-n", "3", "-o", &out],
+            vec!["dimacs", "enigma", "-n", "3", "-o", &cnf_out],
             "--bound",
             &["0", "-1"],
         ),
@@ -569,7 +571,9 @@ fn cli_sweep_of_extreme_values() {
                 &out,
             ],
             "--sizes",
-            &["0", "-1"],
+            // sizes may be file names: each value is a row, a bad one a
+            // failing row (only an empty list is refused)
+            &["0", "-1", "NaN", "inf", "1e300", "18446744073709551616"],
         ),
     ];
     let mut failed = vec![];
@@ -726,7 +730,7 @@ fn clause_budget_is_checked_before_encoding() {
             };
             let p = puzzlesat::puzzles::magic::Magic {
                 givens: puzzlesat::puzzles::magic::Givens::free(n),
-                options: opts.clone(),
+                options: opts,
             };
             let (cnf, ..) = puzzlesat::run::encode(&p).unwrap();
             let estimate = puzzlesat::puzzles::magic::encode::estimated_clauses(n, &opts);
