@@ -441,3 +441,55 @@ fn an_interrupted_grid_exits_130_and_resumes() {
         assert_eq!(rows(&f.path(name)).len(), 10, "signal {signal}");
     }
 }
+
+/// The global solve options given to `experiment` go to every run (they
+/// used to be accepted and ignored); the defaults add nothing.
+#[test]
+fn global_solve_options_reach_every_run() {
+    let f = Fixture::new();
+    let spec = f.spec("g.toml", "name = \"g\"\nsizes = [3, 4]\n", "g");
+    let jobs = f.path("g.jobs");
+    let emit = |extra: &[&str]| {
+        let mut args = vec![
+            "experiment",
+            spec.to_str().unwrap(),
+            "-q",
+            "--emit-jobs",
+            jobs.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let o = puzzlesat(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(&jobs).unwrap()
+    };
+    let plain = emit(&[]);
+    assert_eq!(plain.lines().count(), 2);
+    for flag in [
+        "--solver",
+        "--max-clauses",
+        "--strategy",
+        "--objective-encoding",
+    ] {
+        assert!(!plain.contains(flag), "{plain}");
+    }
+    let set = emit(&[
+        "--solver",
+        "varisat",
+        "--max-clauses",
+        "1000",
+        "--strategy",
+        "binary",
+        "--objective-encoding",
+        "adder",
+    ]);
+    for line in set.lines() {
+        for part in [
+            "--solver varisat",
+            "--max-clauses 1000",
+            "--strategy binary",
+            "--objective-encoding adder",
+        ] {
+            assert!(line.contains(part), "{part}: {line}");
+        }
+    }
+}

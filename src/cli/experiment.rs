@@ -112,6 +112,33 @@ impl Args {
                 }
             }
         }
+        // the global solve options, when set, go to every run as --fixed
+        // ones do (they used to be accepted and ignored)
+        let globals = [
+            ("solver", common.solver.to_string(), "batsat".to_string()),
+            (
+                "objective-encoding",
+                common.objective_encoding.to_string(),
+                "gte".to_string(),
+            ),
+            (
+                "strategy",
+                common.strategy.to_string(),
+                "sat-unsat".to_string(),
+            ),
+            (
+                "max-clauses",
+                common.max_clauses.to_string(),
+                crate::values::DEFAULT_MAX_CLAUSES.to_string(),
+            ),
+        ];
+        for (k, v, default) in globals {
+            if v != default {
+                g.fixed.retain(|(n, _)| n != k);
+                g.vary.retain(|(n, _)| n != k);
+                g.fixed.push((k.to_string(), v));
+            }
+        }
         if let Some(n) = &self.name {
             g.name = n.clone();
         }
