@@ -745,31 +745,46 @@ fn clause_budget_is_checked_before_encoding() {
     }
     let (code, ..) = run_ok(&["solve", "magic", "-n", "5", "--max-clauses", "10"]);
     assert_eq!(code, Some(2));
+    use puzzlesat::puzzles::magic::CellEncoding;
     use puzzlesat::puzzles::magic::{Options, SumEncoding};
-    for sum in [
-        SumEncoding::Unary,
-        SumEncoding::Adder,
-        SumEncoding::Dpw,
-        SumEncoding::Gte,
+    let mut checked = 0;
+    for cells in [
+        CellEncoding::Direct,
+        CellEncoding::Order,
+        CellEncoding::Digits,
     ] {
-        for n in 3..=6 {
-            let opts = Options {
-                sum,
-                ..Options::default()
-            };
-            let p = puzzlesat::puzzles::magic::Magic {
-                givens: puzzlesat::puzzles::magic::Givens::free(n),
-                options: opts,
-            };
-            let (cnf, ..) = puzzlesat::run::encode(&p).unwrap();
-            let estimate = puzzlesat::puzzles::magic::encode::estimated_clauses(n, &opts);
-            assert!(
-                estimate <= cnf.len() as u64,
-                "{sum:?} n={n}: {estimate} > {}",
-                cnf.len()
-            );
+        for sum in [
+            SumEncoding::Unary,
+            SumEncoding::Adder,
+            SumEncoding::Dpw,
+            SumEncoding::Gte,
+        ] {
+            for n in 3..=6 {
+                let opts = Options {
+                    cells,
+                    sum,
+                    digit_counts: cells == CellEncoding::Digits,
+                    ..Options::default()
+                };
+                let p = puzzlesat::puzzles::magic::Magic {
+                    givens: puzzlesat::puzzles::magic::Givens::free(n),
+                    options: opts,
+                };
+                // direct cells with unary sums is refused by the encoder
+                let Ok((cnf, ..)) = puzzlesat::run::encode(&p) else {
+                    continue;
+                };
+                let estimate = puzzlesat::puzzles::magic::encode::estimated_clauses(n, &opts);
+                assert!(
+                    estimate <= cnf.len() as u64,
+                    "{cells:?} {sum:?} n={n}: {estimate} > {}",
+                    cnf.len()
+                );
+                checked += 1;
+            }
         }
     }
+    assert_eq!(checked, 11 * 4);
 }
 
 /// `dimacs enigma --bound` near i64::MIN writes a formula whose bound is
