@@ -915,7 +915,8 @@ fn dimacs_leniency_matches_cadical() {
 
 /// An interrupt (SIGINT or SIGTERM) before any solution is "unknown": exit
 /// 0 with the report, on `solve` (magic -n 12: its first solution takes
-/// about 90 s) and on `sat` with the default backend.
+/// about 90 s) and on `sat` with batsat, the portfolio and an external
+/// solver.
 #[test]
 fn interrupted_before_any_solution_is_unknown() {
     let dir = tempfile::tempdir().unwrap();
@@ -930,13 +931,20 @@ fn interrupted_before_any_solution_is_unknown() {
             stdout.contains("no answer before the limit"),
             "signal {signal}: {stdout}"
         );
-        let args = strings(&["sat", &cnf.to_string_lossy()]);
-        let (out, took) = signalled(&args, signal, Duration::from_millis(500));
-        assert_eq!(out.status.code(), Some(0), "sat, signal {signal}");
-        assert!(
-            took < Duration::from_secs(5),
-            "sat, signal {signal}: {took:?}"
-        );
-        assert!(String::from_utf8_lossy(&out.stdout).contains("s UNKNOWN"));
+        // batsat's interrupt hook, the portfolio's abandoned threads, an
+        // external solver's process group (needs `cadical`, as above)
+        for solver in ["batsat", "portfolio", "external:cadical"] {
+            let args = strings(&["sat", "--solver", solver, &cnf.to_string_lossy()]);
+            let (out, took) = signalled(&args, signal, Duration::from_millis(500));
+            assert_eq!(out.status.code(), Some(0), "{solver}, signal {signal}");
+            assert!(
+                took < Duration::from_secs(5),
+                "{solver}, signal {signal}: {took:?}"
+            );
+            assert!(
+                String::from_utf8_lossy(&out.stdout).contains("s UNKNOWN"),
+                "{solver}, signal {signal}"
+            );
+        }
     }
 }
