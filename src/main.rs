@@ -4,6 +4,8 @@ use clap::Parser;
 use puzzlesat::cli::{main_with, Cli};
 
 fn main() -> ExitCode {
+    // the report's total time is the process's
+    puzzlesat::report::process_start();
     let cli = Cli::parse();
     match main_with(cli) {
         Ok(code) => code,

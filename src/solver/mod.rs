@@ -81,7 +81,8 @@ pub enum SolverError {
 }
 
 /// Statistics a backend reports where it has them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SolverStats {
     /// conflicts
     pub conflicts: Option<u64>,
@@ -140,6 +141,14 @@ pub trait Backend {
     fn stats(&self) -> SolverStats;
     /// False if every solve starts from scratch (splr, external).
     fn is_incremental(&self) -> bool;
+    /// Seeds the backend's random choices (`--seed`), so that two seeds
+    /// search differently; an error for a backend that takes no seed.
+    fn set_seed(&mut self, _seed: u64) -> Result<(), SolverError> {
+        Err(SolverError::Failed {
+            solver: self.name(),
+            message: "this solver takes no seed (--seed)".into(),
+        })
+    }
 }
 
 /// Which backend: the `--solver` option.
@@ -231,6 +240,8 @@ pub struct Session {
     pub limits: Limits,
     /// number of solve calls so far
     pub solve_calls: u32,
+    /// number of SAT answers so far (models returned)
+    pub sat_answers: u32,
     /// wall time spent inside solve calls
     pub solve_time: Duration,
 }
@@ -261,6 +272,7 @@ impl Session {
             refused: None,
             limits,
             solve_calls: 0,
+            sat_answers: 0,
             solve_time: Duration::ZERO,
         })
     }
@@ -293,6 +305,7 @@ impl Session {
         let r = self.backend.solve(assumptions, &self.limits);
         self.solve_time += t.elapsed();
         self.solve_calls += 1;
+        self.sat_answers += u32::from(matches!(r, Ok(Outcome::Sat)));
         r
     }
     /// The model of the last SAT answer.
@@ -310,6 +323,11 @@ impl Session {
     /// Does the backend keep state between solves?
     pub fn is_incremental(&self) -> bool {
         self.backend.is_incremental()
+    }
+    /// Seeds the backend (before the first solve); an error if the backend
+    /// takes no seed.
+    pub fn set_seed(&mut self, seed: u64) -> Result<(), SolverError> {
+        self.backend.set_seed(seed)
     }
 }
 
