@@ -18,5 +18,6 @@ pub mod puzzles;
 pub mod report;
 pub mod run;
 pub mod solver;
+pub mod values;
 
 pub use puzzlesat_encodings as encodings;

@@ -72,6 +72,12 @@ pub trait Puzzle {
     fn check(&self, sol: &Self::Solution) -> Result<(), String>;
     /// The solution drawn for people (a grid).
     fn render(&self, sol: &Self::Solution) -> String;
+    /// An estimate of the clauses `encode` adds, from the parameters alone
+    /// (checked against `--max-clauses` before anything is allocated); 0
+    /// where the parameters' own ranges keep every instance small.
+    fn estimated_clauses(&self) -> u64 {
+        0
+    }
     /// The objective value computed from the solution by the rules, to
     /// cross-check the CNF's objective (None if the puzzle has none).
     fn objective_of(&self, _sol: &Self::Solution) -> Option<i64> {

@@ -411,3 +411,93 @@ fn shipped_specs_expand() {
     }
     assert!(n >= 6, "one spec per question of the issue");
 }
+
+/// Ctrl-C or SIGTERM mid-grid stops the experiment with exit 130 (rerun to
+/// resume), the rows done so far kept; the rerun finishes the grid.
+#[test]
+fn an_interrupted_grid_exits_130_and_resumes() {
+    let f = Fixture::new();
+    let body = "name = \"i\"\nsizes = \"1..5\"\ntimeout = 20\n[fixed]\ndelay = 0.3\n[vary]\nencoding = [\"a\", \"b\"]\n";
+    for (signal, name) in [(libc::SIGINT, "int"), (libc::SIGTERM, "term")] {
+        let spec = f.spec(&format!("{name}.toml"), body, name);
+        let child = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+            .args(["experiment", spec.to_str().unwrap(), "-q", "--no-plots"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let jsonl = f.path(name).join("rows.jsonl");
+        let start = Instant::now();
+        while std::fs::read_to_string(&jsonl)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+            < 2
+        {
+            assert!(start.elapsed() < Duration::from_secs(60), "no rows written");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // SAFETY: a plain system call to our own child.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        let sent = Instant::now();
+        let status = child.wait_with_output().unwrap().status;
+        assert_eq!(status.code(), Some(130), "signal {signal}");
+        assert!(sent.elapsed() < Duration::from_secs(10), "signal {signal}");
+        let done = rows(&f.path(name)).len();
+        assert!((2..10).contains(&done), "signal {signal}: {done} rows");
+        let o = puzzlesat(&["experiment", spec.to_str().unwrap(), "-q", "--no-plots"]);
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(rows(&f.path(name)).len(), 10, "signal {signal}");
+    }
+}
+
+/// The global solve options given to `experiment` go to every run (they
+/// used to be accepted and ignored); the defaults add nothing.
+#[test]
+fn global_solve_options_reach_every_run() {
+    let f = Fixture::new();
+    let spec = f.spec("g.toml", "name = \"g\"\nsizes = [3, 4]\n", "g");
+    let jobs = f.path("g.jobs");
+    let emit = |extra: &[&str]| {
+        let mut args = vec![
+            "experiment",
+            spec.to_str().unwrap(),
+            "-q",
+            "--emit-jobs",
+            jobs.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let o = puzzlesat(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(&jobs).unwrap()
+    };
+    let plain = emit(&[]);
+    assert_eq!(plain.lines().count(), 2);
+    for flag in [
+        "--solver",
+        "--max-clauses",
+        "--strategy",
+        "--objective-encoding",
+    ] {
+        assert!(!plain.contains(flag), "{plain}");
+    }
+    let set = emit(&[
+        "--solver",
+        "varisat",
+        "--max-clauses",
+        "1000",
+        "--strategy",
+        "binary",
+        "--objective-encoding",
+        "adder",
+    ]);
+    for line in set.lines() {
+        for part in [
+            "--solver varisat",
+            "--max-clauses 1000",
+            "--strategy binary",
+            "--objective-encoding adder",
+        ] {
+            assert!(line.contains(part), "{part}: {line}");
+        }
+    }
+}

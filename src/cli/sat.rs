@@ -13,10 +13,12 @@ use std::time::Instant;
 
 use anyhow::bail;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use rustsat::instances::ManageVars;
+use rustsat::types::Var;
 
 use crate::front::{exit_code, Common};
-use crate::io::dimacs::read_cnf_file;
-use crate::io::solver_output::write_model;
+use crate::io::dimacs::{read_cnf_file, used_vars};
+use crate::io::solver_output::write_model_padded;
 use crate::report::{process_start, NoDetails, Report, Status, StoppedBy};
 use crate::solver::{Outcome, Session};
 
@@ -32,7 +34,12 @@ pub fn first_falsified(cnf: &Cnf, model: &Assignment) -> Option<usize> {
 /// literals) as its solution.
 pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<ExitCode> {
     let t = Instant::now();
-    let cnf = read_cnf_file(file)?;
+    let mut cnf = read_cnf_file(file)?;
+    // the header's count is a bound each literal was checked against, not a
+    // size: the backends allocate only for the variables the clauses use (a
+    // 30-byte file may declare 2^26), the model printed covers all declared
+    let declared = cnf.n_vars();
+    cnf.forget_from(Var::new(used_vars(&cnf)));
     let parse_seconds = t.elapsed().as_secs_f64();
     let t = Instant::now();
     let mut session = Session::new(&common.solver, &cnf, common.limits())?;
@@ -81,7 +88,7 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
             },
         );
     }
-    (report.vars, report.clauses, report.literals) = (counts.vars, counts.clauses, counts.literals);
+    (report.vars, report.clauses, report.literals) = (declared, counts.clauses, counts.literals);
     report.sat_calls = session.solve_calls;
     report.sat_answers = session.sat_answers;
     report.stats = session.stats();
@@ -94,9 +101,9 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
             .iter()
             .filter(|_| print_model)
             .map(|m| {
-                (0..m.len())
+                (0..declared as usize)
                     .map(|i| {
-                        if m.values()[i] {
+                        if m.values().get(i) == Some(&true) {
                             i as i64 + 1
                         } else {
                             -(i as i64 + 1)
@@ -122,7 +129,7 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
         writeln!(
             out,
             "c {} vars, {} clauses; solver {}",
-            cnf.n_vars(),
+            declared,
             cnf.len(),
             report.solver
         )?;
@@ -147,7 +154,7 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
             }
             writeln!(out, "s SATISFIABLE")?;
             if print_model {
-                write_model(&mut out, m)?;
+                write_model_padded(&mut out, m, declared)?;
             }
         }
         (None, Outcome::Unsat) => writeln!(out, "s UNSATISFIABLE")?,

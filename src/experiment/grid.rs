@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::Deserialize;
 
+use crate::values::{self, Seconds};
+
 /// Names the worker sets itself; a spec cannot use them as parameters.
 const RESERVED: &[&str] = &["timeout", "seed", "json", "quiet", "verbose"];
 
@@ -122,8 +124,8 @@ impl Grid {
     pub fn from_file(path: &Path) -> anyhow::Result<Self> {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let spec: SpecFile =
-            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let spec: SpecFile = toml::from_str(&text)
+            .map_err(|e| anyhow::anyhow!(crate::io::toml_error(path, &text, &e)))?;
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -189,11 +191,7 @@ impl Grid {
             vary,
             repeats: spec.repeats.unwrap_or(1),
             timeout: spec.timeout.unwrap_or(60.0),
-            memory_mib: match spec.memory {
-                Some(0) => None,
-                Some(m) => Some(m),
-                None => Some(DEFAULT_MEMORY_MIB),
-            },
+            memory_mib: memory_limit(spec.memory),
             seed: spec.seed,
             jobs: spec.jobs.unwrap_or(1),
             command: spec.command,
@@ -210,17 +208,24 @@ impl Grid {
                 self.puzzle
             );
         }
-        if self.repeats == 0 {
-            bail!("repeats must be at least 1");
+        let (lo, hi) = values::REPEATS;
+        values::in_range(self.repeats, lo, hi, "repeats").map_err(anyhow::Error::msg)?;
+        Seconds::new(self.timeout).map_err(|e| anyhow::anyhow!("timeout: {e}"))?;
+        let (lo, hi) = values::JOBS;
+        values::in_range(self.jobs, lo, hi, "jobs").map_err(anyhow::Error::msg)?;
+        if let Some(m) = self.memory_mib {
+            values::in_range(m, 0, values::MAX_MEMORY_MIB, "memory (MiB)")
+                .map_err(anyhow::Error::msg)?;
+            if let Some(hard) = values::hard_memory_limit_mib().filter(|&h| m > h) {
+                bail!("memory {m} MiB: above this process's hard address-space limit of {hard} MiB, which a run cannot exceed");
+            }
         }
-        if !(self.timeout > 0.0 && self.timeout.is_finite()) {
+        let rows = self.row_count();
+        if rows > values::MAX_ROWS {
             bail!(
-                "timeout must be a positive number of seconds, not {}",
-                self.timeout
+                "the grid has {rows} rows (sizes x varied values x repeats), more than the {} one experiment runs: split it",
+                values::MAX_ROWS
             );
-        }
-        if self.jobs == 0 {
-            bail!("jobs must be at least 1");
         }
         if matches!(&self.command, Some(c) if c.is_empty()) {
             bail!("command must name a program");
@@ -254,6 +259,16 @@ impl Grid {
             }
         }
         Ok(())
+    }
+
+    /// The number of rows before exclusions (sizes × varied values ×
+    /// repeats), computed without building them and saturating.
+    pub fn row_count(&self) -> u64 {
+        self.vary
+            .iter()
+            .map(|(_, vs)| vs.len() as u64)
+            .fold(self.sizes.len().max(1) as u64, u64::saturating_mul)
+            .saturating_mul(u64::from(self.repeats))
     }
 
     /// The varied parameters (not the size): what the summaries group by.
@@ -348,8 +363,22 @@ impl Grid {
     }
 }
 
-/// Default address-space limit per run.
+/// Default address-space limit per run (lowered to this process's hard
+/// limit where that is lower: a child cannot be given more).
 pub const DEFAULT_MEMORY_MIB: u64 = 8192;
+
+/// The limit per run from a spec's or `--memory`'s value: 0 is none,
+/// nothing is the default.
+pub fn memory_limit(given: Option<u64>) -> Option<u64> {
+    match given {
+        Some(0) => None,
+        Some(m) => Some(m),
+        None => Some(
+            values::hard_memory_limit_mib()
+                .map_or(DEFAULT_MEMORY_MIB, |h| h.min(DEFAULT_MEMORY_MIB)),
+        ),
+    }
+}
 
 impl Job {
     /// A job with its key and id computed.
@@ -431,6 +460,13 @@ pub fn parse_values(text: &str) -> anyhow::Result<Vec<String>> {
             .with_context(|| format!("range end {b:?} is not an integer"))?;
         if lo > hi {
             bail!("empty range {text} (ranges are inclusive: 3..8 is 3 to 8)");
+        }
+        let count = (i128::from(hi) - i128::from(lo) + 1) as u128;
+        if count > u128::from(values::MAX_RANGE_VALUES) {
+            bail!(
+                "range {text} has {count} values, more than the {} a range may have",
+                values::MAX_RANGE_VALUES
+            );
         }
         return Ok((lo..=hi).map(|v| v.to_string()).collect());
     }

@@ -8,7 +8,6 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Context;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -25,6 +24,7 @@ use crate::puzzle::Puzzle;
 use crate::report::{process_start, Details, Report, Status};
 use crate::run::{self, RunOptions};
 use crate::solver::{Limits, SolverKind};
+use crate::values::Seconds;
 
 /// A clap value parser for an option enum: `--help` and error messages list
 /// its values.
@@ -39,9 +39,12 @@ pub struct Common {
     /// SAT backend: batsat, varisat, splr, cadical, portfolio, external:<cmd or path>
     #[arg(long, global = true, default_value = "batsat")]
     pub solver: SolverKind,
-    /// wall-clock limit in seconds (the best solution so far is reported)
-    #[arg(long, global = true)]
-    pub timeout: Option<f64>,
+    /// wall-clock limit in seconds, above 0 and at most 10000000 (the best solution so far is reported)
+    #[arg(long, global = true, allow_negative_numbers = true)]
+    pub timeout: Option<Seconds>,
+    /// the most clauses a puzzle's CNF may have (checked on an estimate from the parameters before encoding), 1 to 4294967295
+    #[arg(long, global = true, default_value_t = crate::values::DEFAULT_MAX_CLAUSES, value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
+    pub max_clauses: u64,
     /// one JSON object per result on stdout
     #[arg(long, global = true)]
     pub json: bool,
@@ -75,17 +78,30 @@ impl Common {
     }
     /// Limits from `--timeout`, with Ctrl-C wired to the interrupt flag.
     pub fn limits(&self) -> Limits {
-        let limits = Limits::with_timeout(self.timeout.map(Duration::from_secs_f64));
+        let limits = Limits::with_timeout(self.timeout.map(Seconds::duration));
         let flag = limits.interrupt.clone();
         // a second handler cannot be installed (tests, experiments): ignore
         let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst));
         limits
     }
+    /// Refuses a puzzle whose CNF is estimated (from its parameters, before
+    /// anything is allocated) to exceed `--max-clauses`.
+    pub fn check_budget<P: Puzzle>(&self, p: &P) -> anyhow::Result<()> {
+        let estimate = p.estimated_clauses();
+        if estimate > self.max_clauses {
+            anyhow::bail!(
+                "{}: about {estimate} clauses estimated, over the budget of {} (--max-clauses raises it)",
+                p.describe(),
+                self.max_clauses
+            );
+        }
+        Ok(())
+    }
     /// Run options from the common flags.
     pub fn run_options(&self, all: bool, limit: Option<u64>) -> RunOptions {
         RunOptions {
             solver: self.solver.clone(),
-            timeout: self.timeout.map(Duration::from_secs_f64),
+            timeout: self.timeout.map(Seconds::duration),
             all,
             limit,
             objective_encoding: self.objective_encoding,
@@ -101,6 +117,7 @@ impl Common {
         all: bool,
         limit: Option<u64>,
     ) -> anyhow::Result<ExitCode> {
+        self.check_budget(p)?;
         let opts = self.run_options(all, limit);
         let report = run::run(p, &opts, self.limits(), &mut self.progress())?;
         self.print(report, |s| p.render(s))
@@ -158,19 +175,28 @@ pub fn dimacs_generic<P: Puzzle>(
     common: &Common,
     target: &DimacsTarget,
 ) -> anyhow::Result<ExitCode> {
-    let mut out: Box<dyn Write> = match &target.output {
-        Some(path) => Box::new(
-            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
+    common.check_budget(p)?;
+    let write_formula = |out: &mut dyn Write| {
+        run::export_formula(
+            p,
+            target.bound,
+            common.objective_encoding,
+            target.format,
+            out,
+        )
     };
-    let enc = run::export_formula(
-        p,
-        target.bound,
-        common.objective_encoding,
-        target.format,
-        &mut out,
-    )?;
+    // a file appears whole or not at all (a full disk leaves no truncated CNF)
+    let enc = match &target.output {
+        Some(path) => {
+            let mut enc = None;
+            crate::io::write_atomic(path, |out| {
+                enc = Some(write_formula(out)?);
+                Ok(())
+            })?;
+            enc.expect("written")
+        }
+        None => write_formula(&mut std::io::stdout().lock())?,
+    };
     if let Some(path) = &target.map {
         let names: serde_json::Map<String, serde_json::Value> = enc
             .names
@@ -178,8 +204,7 @@ pub fn dimacs_generic<P: Puzzle>(
             .map(|(name, lit)| (name.clone(), serde_json::Value::from(lit.to_ipasir())))
             .collect();
         let doc = serde_json::json!({ "instance": p.describe(), "variables": names });
-        std::fs::write(path, serde_json::to_string_pretty(&doc)?)
-            .with_context(|| format!("writing {}", path.display()))?;
+        crate::io::write_string_atomic(path, &serde_json::to_string_pretty(&doc)?)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -191,6 +216,7 @@ pub fn decode_generic<P: Puzzle>(
     model: &Path,
     bound: Option<i64>,
 ) -> anyhow::Result<ExitCode> {
+    common.check_budget(p)?;
     let text =
         std::fs::read_to_string(model).with_context(|| format!("reading {}", model.display()))?;
     let (status, sol) = run::decode_output(p, &text, bound, common.objective_encoding)

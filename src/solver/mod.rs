@@ -10,11 +10,11 @@
 //! | backend | incremental | failed assumptions | time limit / interrupt | statistics |
 //! | --- | --- | --- | --- | --- |
 //! | [`batsat`] (default) | yes | core from final conflict | yes / yes | conflicts, decisions, propagations |
-//! | [`varisat`] | yes | core from final conflict | checked between solves only | none |
-//! | [`splr`] | no: re-solved from scratch, assumptions as unit clauses | all assumptions | yes (whole seconds) / between solves | none |
+//! | [`varisat`] | yes | core from final conflict | yes / yes (the solve is abandoned on its thread; the backend is then spent) | none |
+//! | [`splr`] | no: re-solved from scratch, assumptions as unit clauses | all assumptions | yes / yes (the solve is abandoned on its thread) | none |
 //! | [`cadical`] (feature `cadical`) | yes | core (`failed`) | yes / yes | none |
 //! | [`external`] | no: CNF file + subprocess | all assumptions | yes / yes (the process is killed) | none |
-//! | [`portfolio`] | yes (one worker thread per embedded backend) | the winner's | yes / yes (each worker as far as its backend allows) | the winner's |
+//! | [`portfolio`] | yes (one worker thread per embedded backend) | the winner's | yes / yes | the winner's |
 //!
 //! A clause a backend refuses (e.g. a literal out of its range) is not a
 //! panic: [`Session`] keeps the error and returns it from every later
@@ -117,6 +117,47 @@ impl Limits {
     pub fn remaining(&self) -> Option<Duration> {
         self.deadline
             .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+}
+
+/// How waiting for a solver thread ended.
+#[derive(Debug)]
+pub enum Waited<T> {
+    /// its answer
+    Done(T),
+    /// the limits expired first: the thread is abandoned
+    Expired,
+    /// it ended without an answer (it panicked)
+    Gone,
+}
+
+/// Runs `work` on a thread of its own and waits for it while `limits`
+/// allow; once they expire the thread is abandoned (it runs on, its result
+/// dropped). The way to honour a time limit and Ctrl-C with a solver that
+/// has no interrupt hook (splr); the CPU it keeps using is released when
+/// it ends or the process exits.
+pub fn abandonable<T: Send + 'static>(
+    limits: &Limits,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Waited<T> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        // nobody listening (abandoned): the result is dropped
+        let _ = tx.send(work());
+    });
+    wait_for(&rx, limits)
+}
+
+/// The next message of `rx` while `limits` allow (checked every 10 ms).
+pub fn wait_for<T>(rx: &std::sync::mpsc::Receiver<T>, limits: &Limits) -> Waited<T> {
+    use std::sync::mpsc::RecvTimeoutError;
+    loop {
+        match rx.recv_timeout(Duration::from_millis(10)) {
+            Ok(result) => return Waited::Done(result),
+            Err(RecvTimeoutError::Timeout) if limits.expired() => return Waited::Expired,
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Waited::Gone,
+        }
     }
 }
 

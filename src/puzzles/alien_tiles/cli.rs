@@ -18,11 +18,11 @@ use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget
 /// Alien Tiles options.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// board side
-    #[arg(short = 'n', long = "size")]
+    /// board side, 1 to 12
+    #[arg(short = 'n', long = "size", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=12))]
     pub n: usize,
-    /// number of colours
-    #[arg(short = 'c', long = "colours")]
+    /// number of colours, 2 to 64
+    #[arg(short = 'c', long = "colours", value_parser = clap::value_parser!(u32).range(2..=64))]
     pub c: u32,
     /// goal board file (n lines of n colours 0..c): find the fewest clicks
     #[arg(long, conflicts_with = "hardest")]
@@ -51,8 +51,8 @@ pub struct Args {
     /// enumerate every optimal click matrix (with symmetry classes and goal states)
     #[arg(long)]
     pub all: bool,
-    /// stop enumerating after this many
-    #[arg(long)]
+    /// stop enumerating after this many (with --all; at least 1)
+    #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 }
 

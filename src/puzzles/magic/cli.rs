@@ -12,14 +12,14 @@ use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget
 /// Magic squares: n×n, 1..n² once each, all lines summing to n(n²+1)/2.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// order of the square (taken from --given if omitted)
-    #[arg(short)]
+    /// order of the square, 1 to 1000 (taken from --given if omitted; --max-clauses bounds it further)
+    #[arg(short, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub n: Option<usize>,
     /// enumerate every solution (the count is exact when it ends on UNSAT)
     #[arg(long)]
     pub all: bool,
-    /// with --all: stop after this many
-    #[arg(long)]
+    /// with --all: stop after this many (at least 1)
+    #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits)
     #[arg(long, default_value = "digits", value_parser = choices::<CellEncoding>())]

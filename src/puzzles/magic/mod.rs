@@ -51,6 +51,10 @@ impl Puzzle for Magic {
     type Map = CellMap;
     type Details = crate::report::NoDetails;
 
+    fn estimated_clauses(&self) -> u64 {
+        encode::estimated_clauses(self.givens.n, &self.options)
+    }
+
     fn describe(&self) -> String {
         let given = match self.givens.count() {
             0 => String::new(),

@@ -23,8 +23,8 @@ pub struct Args {
     /// enumerate every solution (count proven by the final UNSAT)
     #[arg(long)]
     pub all: bool,
-    /// stop enumerating after this many solutions
-    #[arg(long)]
+    /// stop enumerating after this many solutions (with --all; at least 1)
+    #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     /// CNF encoding
     #[arg(long, default_value = "position", value_parser = choices::<Encoding>())]
