@@ -191,7 +191,7 @@ pub fn run<P: Puzzle>(
     if enc.objective.is_none() || opts.first || enumerate {
         let limit = if opts.all { opts.limit } else { Some(1) };
         let mut err = None;
-        let separate = |m: &Assignment, s: &mut Session| p.separate(&enc.map, m, s);
+        let separate = |m: &Assignment, db: &mut Cnf| p.separate(&enc.map, m, db);
         let e = drive::enumerate_lazy(
             &mut session,
             &enc.primary,
