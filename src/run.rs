@@ -35,6 +35,10 @@ pub struct RunOptions {
     pub strategy: Strategy,
     /// stop at the first solution even if the puzzle has an objective
     pub first: bool,
+    /// `--seed`: 0 keeps the backend's own (deterministic) search; any other
+    /// value seeds it ([`Session::set_seed`]; an error for a backend that
+    /// takes no seed)
+    pub seed: u64,
 }
 
 /// How a run ended.
@@ -132,6 +136,9 @@ pub fn run<P: Puzzle>(
     let (cnf, enc, encode_seconds) = encode(p)?;
     let counts = cnf.counts();
     let mut session = Session::new(&opts.solver, &cnf, limits)?;
+    if opts.seed != 0 {
+        session.set_seed(opts.seed)?;
+    }
     drop(cnf);
     let mut report = Report {
         puzzle: p.describe(),

@@ -47,7 +47,8 @@ pub struct Common {
     /// one JSON object per result on stdout
     #[arg(long, global = true)]
     pub json: bool,
-    /// random seed (recorded; used by generators and solvers that take one)
+    /// random seed: 0 = the solver's own search; otherwise seeds the solver
+    /// (an error for a solver that takes none) and generators
     #[arg(long, global = true, default_value_t = 0)]
     pub seed: u64,
     /// less output on stderr
@@ -98,6 +99,7 @@ impl Common {
             objective_encoding: self.objective_encoding,
             strategy: self.strategy,
             first: false,
+            seed: self.seed,
         }
     }
 }

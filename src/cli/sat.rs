@@ -32,6 +32,9 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
     let cnf = read_cnf_file(file)?;
     let parse_seconds = t.elapsed().as_secs_f64();
     let mut session = Session::new(&common.solver, &cnf, common.limits())?;
+    if common.seed != 0 {
+        session.set_seed(common.seed)?;
+    }
     let outcome = session.solve(&[])?;
     let model = match outcome {
         Outcome::Sat => {

@@ -125,7 +125,12 @@ impl Batsat {
         if answer == lbool::TRUE {
             Outcome::Sat
         } else if answer == lbool::FALSE {
-            self.core = self.solver.unsat_core().iter().map(|&l| from_batsat(!l)).collect();
+            self.core = self
+                .solver
+                .unsat_core()
+                .iter()
+                .map(|&l| from_batsat(!l))
+                .collect();
             Outcome::Unsat
         } else {
             Outcome::Unknown
@@ -167,7 +172,9 @@ impl Backend for Batsat {
             (0..n_vars)
                 .map(|i| {
                     i < known
-                        && self.solver.value_lit(batsat::Lit::new(batsat::Var::from_index(i as usize), true))
+                        && self
+                            .solver
+                            .value_lit(batsat::Lit::new(batsat::Var::from_index(i as usize), true))
                             == lbool::TRUE
                 })
                 .collect(),
@@ -265,8 +272,12 @@ impl Theory for Enumerator<'_> {
             .collect();
         // the blocking clause: some primary literal takes the other value
         self.block.clear();
-        self.block
-            .extend(self.primary.iter().zip(&projection).map(|(&l, &t)| if t { !l } else { l }));
+        self.block.extend(
+            self.primary
+                .iter()
+                .zip(&projection)
+                .map(|(&l, &t)| if t { !l } else { l }),
+        );
         if self.block.is_empty() {
             // nothing to project on: one class, then stop
             if self.seen.insert(projection) {

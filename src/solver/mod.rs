@@ -145,7 +145,9 @@ pub trait Backend {
     fn set_seed(&mut self, _seed: u64) -> Result<(), SolverError> {
         Err(SolverError::Failed {
             solver: self.name(),
-            message: "this solver takes no seed (--seed)".into(),
+            message:
+                "this solver takes no seed: drop --seed (or use --seed 0), or use --solver batsat"
+                    .into(),
         })
     }
     /// Enumerates the models projected onto `primary` inside one search,

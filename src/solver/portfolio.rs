@@ -99,7 +99,8 @@ fn worker_loop(index: usize, kind: SolverKind, jobs: Receiver<Job>, replies: Sen
                 solver: kind.to_string(),
                 message: msg.clone(),
             }),
-            (Ok(b), None) => match catch_unwind(AssertUnwindSafe(|| work(b.as_mut(), index, &job))) {
+            (Ok(b), None) => match catch_unwind(AssertUnwindSafe(|| work(b.as_mut(), index, &job)))
+            {
                 Ok(r) => r,
                 Err(_) => {
                     let msg = "panicked; worker disabled".to_string();

@@ -31,8 +31,6 @@
 //!   square (Crawford, Ginsberg, Luks & Roy, KR 1996), and with
 //!   `--complement` also for the 8 maps `F ↦ n²+1−F∘σ`.
 
-
-use std::fmt;
 use anyhow::bail;
 use puzzlesat_encodings::amo::{self, AmoEncoding};
 use puzzlesat_encodings::bool::Reify;
@@ -43,10 +41,10 @@ use puzzlesat_encodings::pb::{self, PbEncoding};
 use puzzlesat_encodings::perm::{self, Perm};
 use puzzlesat_encodings::{Assignment, ClauseDatabase};
 use rustsat::types::Lit;
+use std::fmt;
 
 use super::model::{magic_sum, Givens};
 use super::reference::lines;
-
 
 puzzlesat_encodings::option_enum! {
     /// How a cell's value is represented.
@@ -414,7 +412,14 @@ const MAX_VALUE_SETS: usize = 200_000;
 /// Every set of `len` distinct values in `1..=m` summing to `target`, each
 /// ascending.
 pub fn value_sets(m: i64, len: usize, target: i64) -> Vec<Vec<i64>> {
-    fn go(next: i64, m: i64, left: usize, target: i64, cur: &mut Vec<i64>, out: &mut Vec<Vec<i64>>) {
+    fn go(
+        next: i64,
+        m: i64,
+        left: usize,
+        target: i64,
+        cur: &mut Vec<i64>,
+        out: &mut Vec<Vec<i64>>,
+    ) {
         if left == 0 {
             if target == 0 {
                 out.push(cur.clone());
@@ -495,8 +500,6 @@ fn value_sets_clauses<DB: ClauseDatabase>(
     }
     Ok(())
 }
-
-
 
 /// `Σ xs = target` for distinct order-encoded integers in `1..=m`, as a
 /// balanced tree of bounded unary adders with `x + y = target` at the root.
