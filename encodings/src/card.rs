@@ -17,6 +17,7 @@
 //!
 //! Repeated literals count once per occurrence.
 
+
 mod network;
 mod seq_counter;
 
@@ -40,6 +41,9 @@ crate::option_enum! {
         CardNetwork = "card-network",
     }
 }
+
+
+
 
 /// The bound cannot be met (e.g. at least 5 of 4 literals).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -2,10 +2,10 @@
 //! command line, and `--table A..B` for Table 2 of Cambazard, O'Sullivan &
 //! Smith with this machine's numbers next to the paper's.
 
+use std::str::FromStr;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::str::FromStr;
 use std::time::Instant;
 
 use anyhow::bail;
