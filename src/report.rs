@@ -265,37 +265,37 @@ impl<S: Serialize, D: Details> Report<S, D> {
         )
     }
 
-    /// The summary line.
+    /// The summary line: what is proven, and why the answer is incomplete
+    /// when it is.
     pub fn summary(&self) -> String {
         let why = match self.stopped_by {
-            Some(StoppedBy::Timeout) => " (time limit)",
-            Some(StoppedBy::Interrupt) => " (interrupted)",
-            Some(StoppedBy::Limit) => " (--limit)",
+            Some(StoppedBy::Timeout) => "; stopped by the time limit",
+            Some(StoppedBy::Interrupt) => "; interrupted (Ctrl-C or SIGTERM)",
+            Some(StoppedBy::Limit) => "; stopped at --limit",
             None => "",
         };
         let what = &self.counted_as;
-        match (self.status, self.objective, self.bound, self.count) {
+        let line = match (self.status, self.objective, self.bound, self.count) {
             (Status::Optimal, Some(v), _, _) => {
                 format!("optimal: {v} (proven: no better solution, UNSAT)")
             }
             (Status::Sat, Some(v), Some(b), _) => {
-                format!("best found: {v}, not proven optimal{why} (proven bound {b})")
+                format!("best found: {v}, not proven optimal (proven bound {b})")
             }
-            (Status::Sat, Some(v), None, _) => {
-                format!("best found: {v}, not proven optimal{why}")
-            }
+            (Status::Sat, Some(v), None, _) => format!("best found: {v}, not proven optimal"),
             (Status::Sat, _, _, _) => "solution found (checked)".to_string(),
             (Status::Unsat, _, _, _) => "no solution exists (proven: UNSAT)".to_string(),
             (Status::Unknown, _, Some(b), _) => {
-                format!("no solution found before the limit{why} (proven bound {b})")
+                format!("no solution found before the limit (proven bound {b})")
             }
-            (Status::Unknown, _, _, _) => format!("no answer before the limit{why}"),
+            (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
             (Status::All, _, _, Some(n)) => format!("exactly {n} {what} (complete: final UNSAT)"),
             (Status::Partial, _, _, Some(n)) => {
-                format!("at least {n} {what} (enumeration stopped early{why})")
+                format!("at least {n} {what} (enumeration stopped early)")
             }
             (s, ..) => s.to_string(),
-        }
+        };
+        format!("{line}{why}")
     }
 
     /// Prints the report as one JSON line or as text.

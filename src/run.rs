@@ -87,9 +87,9 @@ struct Hooks<'a, P: Puzzle> {
 }
 
 impl<P: Puzzle> Hooks<'_, P> {
-    fn separate(&mut self, model: &Assignment, session: &mut Session) -> bool {
+    fn separate<DB: ClauseDatabase>(&mut self, model: &Assignment, db: &mut DB) -> bool {
         let t = Instant::now();
-        let rejected = self.p.separate(&self.enc.map, model, session);
+        let rejected = self.p.separate(&self.enc.map, model, db);
         self.separate += t.elapsed();
         self.rejected += u64::from(rejected);
         rejected

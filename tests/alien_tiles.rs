@@ -448,13 +448,17 @@ fn core_lazy_hook_optimises_and_enumerates_with_added_constraints() {
     let mut cnf = Cnf::new();
     let xs = cnf.fresh_lits(3);
     // the lazily known constraint: not all three true
-    let separate = |m: &puzzlesat::encodings::Assignment, s: &mut Session| {
+    fn cut<DB: ClauseDatabase>(
+        xs: &[puzzlesat::encodings::Lit],
+        m: &puzzlesat::encodings::Assignment,
+        db: &mut DB,
+    ) -> bool {
         let violated = xs.iter().all(|&l| m.lit(l));
         if violated {
-            s.add(&xs.iter().map(|&l| !l).collect::<Vec<_>>());
+            db.add(&xs.iter().map(|&l| !l).collect::<Vec<_>>());
         }
         violated
-    };
+    }
     let obj = Objective {
         sense: Sense::Maximize,
         terms: xs.iter().map(|&l| (l, 1)).collect(),
@@ -466,16 +470,23 @@ fn core_lazy_hook_optimises_and_enumerates_with_added_constraints() {
         &obj,
         Default::default(),
         Strategy::SatUnsat,
-        separate,
+        |m, s| cut(&xs, m, s),
         |_, _, _| {},
     )
     .unwrap();
     assert_eq!((opt.value(), opt.proven), (Some(2), true));
     let mut session = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
-    let e = enumerate_lazy(&mut session, &xs, &[], None, separate, |m| {
-        assert!(!xs.iter().all(|&l| m.lit(l)));
-        true
-    })
+    let e = enumerate_lazy(
+        &mut session,
+        &xs,
+        &[],
+        None,
+        |m, db| cut(&xs, m, db),
+        |m| {
+            assert!(!xs.iter().all(|&l| m.lit(l)));
+            true
+        },
+    )
     .unwrap();
     assert_eq!((e.count, e.complete), (7, true));
 }
