@@ -5,6 +5,8 @@ use clap::Parser;
 use puzzlesat::cli::{main_with, Cli};
 
 fn main() -> ExitCode {
+    // the report's total time is the process's
+    puzzlesat::report::process_start();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // --help, --version and a bare `puzzlesat` print as clap prints them

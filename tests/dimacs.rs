@@ -326,6 +326,7 @@ struct Toy(puzzlesat::drive::Sense);
 impl puzzlesat::puzzle::Puzzle for Toy {
     type Solution = Vec<bool>;
     type Map = ();
+    type Details = puzzlesat::report::NoDetails;
     fn describe(&self) -> String {
         format!("toy {:?}", self.0)
     }
@@ -334,16 +335,12 @@ impl puzzlesat::puzzle::Puzzle for Toy {
         cnf.add(&[x[0], x[1]]);
         cnf.add(&[x[1], x[2]]);
         cnf.add(&[!x[0], !x[2]]);
-        Ok(puzzlesat::puzzle::Encoded {
-            map: (),
-            objective: Some(puzzlesat::drive::Objective {
-                sense: self.0,
-                terms: vec![(x[0], 3), (x[1], 2), (x[2], 4)],
-                offset: 1,
-            }),
-            primary: x.clone(),
-            names: vec![],
-        })
+        let objective = puzzlesat::drive::Objective {
+            sense: self.0,
+            terms: vec![(x[0], 3), (x[1], 2), (x[2], 4)],
+            offset: 1,
+        };
+        Ok(puzzlesat::puzzle::Encoded::new((), x.clone(), vec![]).with_objective(objective))
     }
     fn decode(&self, _: &(), m: &Assignment) -> Vec<bool> {
         m.values()[..3].to_vec()

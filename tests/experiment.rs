@@ -35,8 +35,8 @@ case "$mode" in
   hog) exec python3 -c 'x = bytearray(1 << 31)';;
 esac
 if [ "$enc" = a ]; then clauses=$((n * n * 10)); else clauses=$((n * 7)); fi
-printf '{"puzzle":"%s n=%s","solver":"batsat","status":"optimal","objective":%s,"bound":%s,"solutions":[],"count":null,"vars":%s,"clauses":%s,"literals":%s,"encode_seconds":0.001,"solve_seconds":0.0%s,"sat_calls":2,"stats":{"conflicts":%s,"decisions":null,"propagations":null}}\n' \
-  "$puzzle" "$n" $((n * 5)) $((n * 5)) $((n * 3)) $clauses $((clauses * 3)) "$n" $((n * 11))
+printf '{"schema_version":2,"puzzle":"%s n=%s","solver":"batsat","seed":null,"status":"optimal","stopped_by":null,"objective":%s,"bound":%s,"count":null,"counted_as":"solutions","solutions":[],"vars":%s,"clauses":%s,"literals":%s,"sat_calls":2,"sat_answers":1,"lazy_constraints":0,"stats":{"conflicts":%s,"decisions":null,"propagations":null},"seconds":{"encode":0.001,"load":0,"bounds":0,"solve":0.0%s,"separate":0,"decode_check":0,"other":0,"total":0.0%s1},"details":{}}\n' \
+  "$puzzle" "$n" $((n * 5)) $((n * 5)) $((n * 3)) $clauses $((clauses * 3)) $((n * 11)) "$n" "$n"
 exit 10
 "#;
 
@@ -128,30 +128,30 @@ fn failing_workers_are_recorded_and_the_grid_finishes() {
     assert_eq!(rows.len(), if python { 5 } else { 4 });
     let ok = status_of(&rows, "ok");
     assert_eq!(
-        (ok.status.as_str(), ok.objective, ok.clauses, ok.conflicts),
+        (ok.status.name(), ok.objective, ok.clauses, ok.conflicts),
         ("optimal", Some(20), Some(160), Some(44))
     );
     assert!(ok.peak_rss_mib.is_some_and(|m| m > 0.0));
     let crash = status_of(&rows, "crash");
-    assert_eq!(crash.status, "crash");
+    assert_eq!(crash.status.name(), "crash");
     assert_eq!(
         crash.message.as_deref(),
         Some("killed by signal 11: thread 'main' panicked at src/x.rs")
     );
     let hang = status_of(&rows, "hang");
     assert_eq!(
-        (hang.status.as_str(), hang.exit.as_str()),
+        (hang.status.name(), hang.exit.as_str()),
         ("timeout", "killed at timeout")
     );
     // killed at the hard limit (0.5 s + 2 s grace), not after the worker's 60 s
     assert!(hang.wall_seconds.unwrap() < 30.0);
     let bad = status_of(&rows, "bad");
     assert_eq!(
-        (bad.status.as_str(), bad.message.as_deref()),
+        (bad.status.name(), bad.message.as_deref()),
         ("error", Some("error: invalid value 'x' for '--mode'"))
     );
     if python {
-        assert_eq!(status_of(&rows, "hog").status, "memout");
+        assert_eq!(status_of(&rows, "hog").status.name(), "memout");
     }
     // --retry reruns the rows with a status, the others stay
     let o = puzzlesat(&[
@@ -169,7 +169,7 @@ fn failing_workers_are_recorded_and_the_grid_finishes() {
     );
     let again = self::rows(&f.path("out"));
     assert_eq!(again.len(), rows.len());
-    assert_eq!(status_of(&again, "crash").status, "crash");
+    assert_eq!(status_of(&again, "crash").status.name(), "crash");
     assert_eq!(
         status_of(&again, "ok"),
         ok,
@@ -268,7 +268,7 @@ fn emitted_jobs_collected_give_the_in_process_table() {
         .collect();
     assert_eq!(lines.len(), 12);
     assert!(
-        lines[0].contains(" solve fake -n 2 --encoding a --mode ok --timeout 0.5 --seed 0 --json"),
+        lines[0].contains(" solve fake -n 2 --encoding a --mode ok --timeout 0.5 --json"),
         "{}",
         lines[0]
     );
@@ -321,7 +321,13 @@ fn emitted_jobs_collected_give_the_in_process_table() {
     );
     assert_eq!(table(&f.path("there")), table(&f.path("here")));
     let collected = rows(&f.path("there"));
-    assert_eq!(collected.iter().filter(|r| r.status == "crash").count(), 4);
+    assert_eq!(
+        collected
+            .iter()
+            .filter(|r| r.status.name() == "crash")
+            .count(),
+        4
+    );
     assert!(collected.iter().all(|r| r.wall_seconds.is_none()));
 }
 
@@ -370,8 +376,10 @@ fn flag_form_summarises_and_plots() {
         a_lines[2].split_whitespace().collect::<Vec<_>>(),
         ["encoding=a", "40", "90", "160", "250"]
     );
-    let seeds: std::collections::BTreeSet<u64> = rows(&out).iter().map(|r| r.seed).collect();
-    assert_eq!(seeds, [0, 1].into());
+    // repeats search with distinct seeds
+    let seeds: std::collections::BTreeSet<Option<u64>> =
+        rows(&out).iter().map(|r| r.seed).collect();
+    assert_eq!(seeds, [Some(0), Some(1)].into());
     if puzzlesat::experiment::plot::ensure_font().is_ok() {
         for name in ["time", "clauses", "cactus"] {
             for ext in ["svg", "png"] {

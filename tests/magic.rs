@@ -203,7 +203,7 @@ fn every_encoding_finds_a_checked_square() {
             // the weaker sums at smaller orders (the binary adder's two bounds
             // propagate poorly: over a minute at n = 4, see docs/magic.md)
             let n = match o.sum {
-                SumEncoding::Unary => 5,
+                SumEncoding::Unary | SumEncoding::Table => 5,
                 SumEncoding::Gte | SumEncoding::Dpw => 4,
                 SumEncoding::Adder => 3,
             };

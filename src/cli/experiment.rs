@@ -8,8 +8,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use super::Common;
+use crate::experiment::row::RowStatus;
 use crate::experiment::{self, grid, Grid, Store};
+use crate::front::{choices, Common};
 
 /// Options of `experiment`; `--timeout` (per run) and `--seed` (base seed)
 /// are the global ones.
@@ -60,8 +61,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub collect: Option<PathBuf>,
     /// rerun the recorded rows with these statuses (e.g. timeout,error) instead of skipping them
-    #[arg(long, value_name = "STATUS,...", value_delimiter = ',')]
-    pub retry: Vec<String>,
+    #[arg(long, value_name = "STATUS,...", value_delimiter = ',', value_parser = choices::<RowStatus>())]
+    pub retry: Vec<RowStatus>,
     /// only summarise (and plot) the rows already recorded
     #[arg(long)]
     pub report: bool,
@@ -148,7 +149,7 @@ impl Args {
         if let Some(t) = common.timeout {
             g.timeout = t.get();
         }
-        if common.seed != 0 {
+        if common.seed.is_some() {
             g.seed = common.seed;
         }
         if self.memory.is_some() {
@@ -220,7 +221,11 @@ impl Args {
                     eprintln!(
                         "{}: {n} rows with status {} will be run again",
                         grid.name,
-                        self.retry.join(" or ")
+                        self.retry
+                            .iter()
+                            .map(|s| s.name())
+                            .collect::<Vec<_>>()
+                            .join(" or ")
                     );
                 }
             }

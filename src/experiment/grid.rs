@@ -93,8 +93,8 @@ pub struct Grid {
     pub timeout: f64,
     /// address-space limit per run, MiB (None: no limit)
     pub memory_mib: Option<u64>,
-    /// base seed
-    pub seed: u64,
+    /// base seed (None: no `--seed` unless repeats > 1, which count from 0)
+    pub seed: Option<u64>,
     /// parallel runs
     pub jobs: usize,
     /// results directory
@@ -110,8 +110,9 @@ pub struct Job {
     pub params: Vec<(String, String)>,
     /// repeat index (0-based)
     pub repeat: u32,
-    /// seed passed to the worker
-    pub seed: u64,
+    /// seed passed to the worker (`--seed`): base + repeat, so repeats
+    /// search differently; None: the solver's default search
+    pub seed: Option<u64>,
     /// canonical key: puzzle, sorted parameters, repeat
     pub key: String,
     /// short stable name derived from the key (output file names)
@@ -191,7 +192,7 @@ impl Grid {
             repeats: spec.repeats.unwrap_or(1),
             timeout: spec.timeout.unwrap_or(60.0),
             memory_mib: memory_limit(spec.memory),
-            seed: spec.seed.unwrap_or(0),
+            seed: spec.seed,
             jobs: spec.jobs.unwrap_or(1),
             command: spec.command,
         };
@@ -310,16 +311,20 @@ impl Grid {
                     if self.excluded(&params) {
                         continue;
                     }
-                    jobs.push(Job::new(
-                        &self.puzzle,
-                        params,
-                        repeat,
-                        self.seed + u64::from(repeat),
-                    ));
+                    jobs.push(Job::new(&self.puzzle, params, repeat, self.seed_of(repeat)));
                 }
             }
         }
         jobs
+    }
+
+    /// The seed of a repeat: base + repeat when a base seed is given or the
+    /// grid repeats (so repeats differ by more than timing noise), else none.
+    pub fn seed_of(&self, repeat: u32) -> Option<u64> {
+        match (self.seed, self.repeats) {
+            (None, 0 | 1) => None,
+            (base, _) => Some(base.unwrap_or(0).saturating_add(u64::from(repeat))),
+        }
     }
 
     /// Whether some `exclude` entry matches every one of its pairs in `params`.
@@ -349,13 +354,11 @@ impl Grid {
                 }
             }
         }
-        cmd.extend([
-            "--timeout".into(),
-            format_seconds(self.timeout),
-            "--seed".into(),
-            job.seed.to_string(),
-            "--json".into(),
-        ]);
+        cmd.extend(["--timeout".into(), format_seconds(self.timeout)]);
+        if let Some(seed) = job.seed {
+            cmd.extend(["--seed".into(), seed.to_string()]);
+        }
+        cmd.push("--json".into());
         cmd
     }
 }
@@ -379,7 +382,12 @@ pub fn memory_limit(given: Option<u64>) -> Option<u64> {
 
 impl Job {
     /// A job with its key and id computed.
-    pub fn new(puzzle: &str, params: Vec<(String, String)>, repeat: u32, seed: u64) -> Self {
+    pub fn new(
+        puzzle: &str,
+        params: Vec<(String, String)>,
+        repeat: u32,
+        seed: Option<u64>,
+    ) -> Self {
         let sorted: BTreeMap<&str, &str> = params
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -525,7 +533,11 @@ mod tests {
             first,
             ["n=3", "method=board", "solver=batsat", "symmetry=none"]
         );
-        assert_eq!((jobs[0].repeat, jobs[1].repeat, jobs[1].seed), (0, 1, 1));
+        assert_eq!(
+            (jobs[0].repeat, jobs[1].repeat, jobs[0].seed, jobs[1].seed),
+            (0, 1, Some(0), Some(1)),
+            "repeats search with distinct seeds"
+        );
         assert_eq!(jobs[12].params[0], ("n".into(), "4".into()));
         let ids: std::collections::BTreeSet<_> = jobs.iter().map(|j| &j.id).collect();
         assert_eq!(ids.len(), jobs.len(), "every row has its own id");
@@ -542,16 +554,16 @@ mod tests {
             "p",
             vec![("a".into(), "1".into()), ("b".into(), "2".into())],
             0,
-            0,
+            Some(0),
         );
         let b = Job::new(
             "p",
             vec![("b".into(), "2".into()), ("a".into(), "1".into())],
             0,
-            0,
+            Some(0),
         );
         assert_eq!(a.id, b.id);
-        assert_ne!(a.id, Job::new("p", a.params.clone(), 1, 0).id);
+        assert_ne!(a.id, Job::new("p", a.params.clone(), 1, Some(0)).id);
         let g = spec("puzzle = \"magic\"\nsizes = [3]\n[vary]\nall = [true, false]").unwrap();
         let jobs = g.expand();
         assert!(g.command_line(&jobs[0]).contains(&"--all".to_string()));

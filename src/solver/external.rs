@@ -395,7 +395,4 @@ impl Backend for External {
     fn stats(&self) -> SolverStats {
         SolverStats::default()
     }
-    fn is_incremental(&self) -> bool {
-        false
-    }
 }

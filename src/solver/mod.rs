@@ -81,7 +81,8 @@ pub enum SolverError {
 }
 
 /// Statistics a backend reports where it has them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SolverStats {
     /// conflicts
     pub conflicts: Option<u64>,
@@ -179,8 +180,50 @@ pub trait Backend {
     fn failed_assumptions(&self) -> Vec<Lit>;
     /// Conflicts, decisions, propagations (cumulative).
     fn stats(&self) -> SolverStats;
-    /// False if every solve starts from scratch (splr, external).
-    fn is_incremental(&self) -> bool;
+    /// Seeds the backend's random choices (`--seed`), so that two seeds
+    /// search differently; an error for a backend that takes no seed.
+    fn set_seed(&mut self, _seed: u64) -> Result<(), SolverError> {
+        Err(SolverError::Failed {
+            solver: self.name(),
+            message: "this solver takes no seed: drop --seed, or use --solver batsat".into(),
+        })
+    }
+    /// Enumerates the models projected onto `primary` inside one search,
+    /// where the backend can: each complete model is shown to `on_model`,
+    /// then excluded by its blocking clause (added for good) as a conflict.
+    /// `None`: not supported, the driver solves once per model instead.
+    fn enumerate_in_search(
+        &mut self,
+        _primary: &[Lit],
+        _assumptions: &[Lit],
+        _limits: &Limits,
+        _n_vars: u32,
+        _on_model: &mut dyn FnMut(&Assignment) -> ModelVerdict,
+    ) -> Option<Result<InSearch, SolverError>> {
+        None
+    }
+}
+
+/// What [`Backend::enumerate_in_search`] does after showing a model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelVerdict {
+    /// counted: block it and search on
+    Next,
+    /// counted: stop the search
+    Stop,
+    /// not counted: end the search (the caller adds clauses that exclude
+    /// it, e.g. lazy constraints, and searches again)
+    Retry,
+}
+
+/// The result of [`Backend::enumerate_in_search`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InSearch {
+    /// distinct projections counted
+    pub count: u64,
+    /// `Unsat`: every model was enumerated; `Unknown`: stopped (limit,
+    /// [`ModelVerdict::Stop`] or [`ModelVerdict::Retry`])
+    pub outcome: Outcome,
 }
 
 /// Which backend: the `--solver` option.
@@ -262,7 +305,6 @@ impl SolverKind {
 /// loaded from.
 pub struct Session {
     backend: Box<dyn Backend>,
-    kind: SolverKind,
     n_vars: u32,
     counts: Counts,
     true_lit: Option<Lit>,
@@ -272,6 +314,8 @@ pub struct Session {
     pub limits: Limits,
     /// number of solve calls so far
     pub solve_calls: u32,
+    /// number of SAT answers so far (models returned)
+    pub sat_answers: u32,
     /// wall time spent inside solve calls
     pub solve_time: Duration,
 }
@@ -279,13 +323,12 @@ pub struct Session {
 impl Session {
     /// A session of `kind` holding the clauses of `cnf`.
     pub fn new(kind: &SolverKind, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
-        Self::with_backend(kind.create()?, kind.clone(), cnf, limits)
+        Self::with_backend(kind.create()?, cnf, limits)
     }
     /// A session around a backend built by the caller (e.g. a backend
     /// configured by hand, or a test double), holding the clauses of `cnf`.
     pub fn with_backend(
         mut backend: Box<dyn Backend>,
-        kind: SolverKind,
         cnf: &Cnf,
         limits: Limits,
     ) -> Result<Self, SolverError> {
@@ -295,19 +338,15 @@ impl Session {
         }
         Ok(Session {
             backend,
-            kind,
             n_vars: cnf.n_vars(),
             counts: cnf.counts(),
             true_lit: None,
             refused: None,
             limits,
             solve_calls: 0,
+            sat_answers: 0,
             solve_time: Duration::ZERO,
         })
-    }
-    /// The backend kind.
-    pub fn kind(&self) -> &SolverKind {
-        &self.kind
     }
     /// The backend's name and version.
     pub fn solver_name(&self) -> String {
@@ -334,6 +373,7 @@ impl Session {
         let r = self.backend.solve(assumptions, &self.limits);
         self.solve_time += t.elapsed();
         self.solve_calls += 1;
+        self.sat_answers += u32::from(matches!(r, Ok(Outcome::Sat)));
         r
     }
     /// The model of the last SAT answer.
@@ -348,9 +388,42 @@ impl Session {
     pub fn stats(&self) -> SolverStats {
         self.backend.stats()
     }
-    /// Does the backend keep state between solves?
-    pub fn is_incremental(&self) -> bool {
-        self.backend.is_incremental()
+    /// Seeds the backend (before the first solve); an error if the backend
+    /// takes no seed.
+    pub fn set_seed(&mut self, seed: u64) -> Result<(), SolverError> {
+        self.backend.set_seed(seed)
+    }
+    /// [`Backend::enumerate_in_search`] (timed and counted as one solve
+    /// call); `None` if the backend does not support it.
+    pub fn enumerate_in_search(
+        &mut self,
+        primary: &[Lit],
+        assumptions: &[Lit],
+        on_model: &mut dyn FnMut(&Assignment) -> ModelVerdict,
+    ) -> Option<Result<InSearch, SolverError>> {
+        if let Some(why) = &self.refused {
+            return Some(Err(SolverError::Failed {
+                solver: self.backend.name(),
+                message: format!("a clause was refused, no answer is possible: {why}"),
+            }));
+        }
+        for l in primary.iter().chain(assumptions) {
+            self.n_vars = self.n_vars.max(l.var().idx32() + 1);
+        }
+        let t = Instant::now();
+        self.backend.reserve(self.n_vars);
+        let r = self.backend.enumerate_in_search(
+            primary,
+            assumptions,
+            &self.limits,
+            self.n_vars,
+            on_model,
+        );
+        if r.is_some() {
+            self.solve_time += t.elapsed();
+            self.solve_calls += 1;
+        }
+        r
     }
 }
 
@@ -464,16 +537,12 @@ mod tests {
         fn stats(&self) -> SolverStats {
             self.0.stats()
         }
-        fn is_incremental(&self) -> bool {
-            true
-        }
     }
 
     #[test]
     fn a_refused_clause_is_an_error_at_the_next_solve() {
         let mut s = Session::with_backend(
             Box::new(Picky(batsat::Batsat::default())),
-            SolverKind::Batsat,
             &Cnf::new(),
             Limits::default(),
         )

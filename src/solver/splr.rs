@@ -128,7 +128,4 @@ impl Backend for Splr {
     fn stats(&self) -> SolverStats {
         SolverStats::default()
     }
-    fn is_incremental(&self) -> bool {
-        false
-    }
 }

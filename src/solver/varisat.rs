@@ -181,7 +181,4 @@ impl Backend for Varisat {
     fn stats(&self) -> SolverStats {
         SolverStats::default()
     }
-    fn is_incremental(&self) -> bool {
-        true
-    }
 }
