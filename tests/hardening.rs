@@ -948,3 +948,90 @@ fn interrupted_before_any_solution_is_unknown() {
         }
     }
 }
+
+/// Numeric options whose `--help` does not state their range yet. Issue
+/// 12, left to the owner of src/puzzles/enigma/cli.rs and src/front: state
+/// the range in the doc comment, then delete the entry here.
+const RANGE_NOT_IN_HELP: &[&str] = &[
+    "solve enigma -n",
+    "solve enigma --table",
+    "solve enigma --seed",
+    "dimacs enigma --bound",
+    "decode enigma --bound",
+];
+
+/// Every numeric option's `--help` states its range ("1 to 12", "at least
+/// 1", "at most …", "3..8"), except those listed in [`RANGE_NOT_IN_HELP`]
+/// (the list must be exact: a fixed entry is removed from it).
+#[test]
+fn numeric_options_state_their_range_in_help() {
+    let options: &[(&[&str], &[&str])] = &[
+        (
+            &["solve", "enigma"],
+            &[
+                "-n",
+                "--table",
+                "--limit",
+                "--timeout",
+                "--max-clauses",
+                "--seed",
+            ],
+        ),
+        (&["dimacs", "enigma"], &["--bound"]),
+        (&["decode", "enigma"], &["--bound"]),
+        (&["solve", "magic"], &["-n", "--limit"]),
+        (&["solve", "alien-tiles"], &["-n", "-c", "--limit"]),
+        (&["solve", "rook-tour"], &["--limit"]),
+        (&["sat"], &["--timeout", "--max-clauses"]),
+        (
+            &["experiment"],
+            &["--sizes", "--repeats", "--memory", "--jobs", "--timeout"],
+        ),
+    ];
+    // a number on both sides of " to " or "..", or after "at least",
+    // "at most", "above"
+    let states_range = |text: &str| {
+        let t = text.to_lowercase();
+        let digit_at = |i: usize| t[i..].chars().next().is_some_and(|c| c.is_ascii_digit());
+        let digit_before = |i: usize| t[..i].chars().last().is_some_and(|c| c.is_ascii_digit());
+        let between = [" to ", ".."].iter().any(|p| {
+            t.match_indices(p)
+                .any(|(i, _)| digit_before(i) && digit_at(i + p.len()))
+        });
+        let after = ["at least ", "at most ", "above "]
+            .iter()
+            .any(|p| t.match_indices(p).any(|(i, _)| digit_at(i + p.len())));
+        between || after
+    };
+    let mut missing = vec![];
+    for (command, opts) in options {
+        let mut args = strings(command);
+        args.push("--help".into());
+        let out = run_limited(&args, Duration::from_secs(30)).expect("help");
+        let help = String::from_utf8_lossy(&out.stdout).into_owned();
+        let lines: Vec<&str> = help.lines().collect();
+        for opt in opts.iter() {
+            let at = lines
+                .iter()
+                .position(|l| {
+                    let l = l.trim_start();
+                    l.starts_with(&format!("{opt} "))
+                        || l.starts_with(&format!("{opt}, "))
+                        || l.contains(&format!(", {opt} "))
+                })
+                .unwrap_or_else(|| panic!("{} --help has no {opt}", command.join(" ")));
+            // the description: the following indented lines up to the next option
+            let text: String = lines[at + 1..]
+                .iter()
+                .take_while(|l| !l.trim_start().starts_with('-'))
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ");
+            if !states_range(&text) {
+                missing.push(format!("{} {opt}", command.join(" ")));
+            }
+        }
+    }
+    let known: Vec<String> = RANGE_NOT_IN_HELP.iter().map(|s| s.to_string()).collect();
+    assert_eq!(missing, known, "options whose --help states no range");
+}
