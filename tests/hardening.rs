@@ -631,6 +631,12 @@ fn cli_sweep_of_extreme_values() {
             }
         }
     }
+    eprintln!(
+        "sweep: {} of {} runs failed ({})",
+        failed.len(),
+        sweep.len() * EXTREMES.len(),
+        bin().display()
+    );
     assert!(
         failed.is_empty(),
         "{} failures:\n{}",
