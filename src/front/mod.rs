@@ -48,7 +48,7 @@ pub struct Common {
     /// one JSON object per result on stdout
     #[arg(long, global = true)]
     pub json: bool,
-    /// the solver's random seed (default: its own fixed search); a solver
+    /// the solver's random seed, 0 to 18446744073709551615 (default: its own fixed search); a solver
     /// without one refuses it
     #[arg(long, global = true)]
     pub seed: Option<u64>,
