@@ -6,6 +6,7 @@
 //! the loops of [`drive`]; [`io`] writes and reads DIMACS and solver output.
 //! CNF building blocks live in the `puzzlesat-encodings` crate.
 
+pub mod certify;
 pub mod cli;
 pub mod drive;
 pub mod experiment;
