@@ -25,7 +25,7 @@
 //! ignored (solvers delete satisfied reasons; keeping a clause only makes
 //! the check stricter), as drat-trim does by default. Deleting a clause
 //! that is not present is an error, and so is a proof that does not
-//! contain the empty clause.
+//! contain the empty clause (unless the formula does).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -671,6 +671,8 @@ impl Checker {
     }
 
     fn add_original(&mut self, lits: &[Lit]) {
+        // a formula with the empty clause needs no proof
+        self.has_empty |= lits.is_empty();
         let c = self.store(lits);
         if self.conflict.is_none() {
             if let Some(k) = self.attach(c) {

@@ -72,18 +72,18 @@ pub enum CertifyError {
 /// The checker's name in certificates.
 pub const CHECKER: &str = "puzzlesat backward DRAT checker";
 
-/// Re-solves `formula` with `producer` writing a proof, and checks the
-/// proof. Ok only if the proof refutes the formula.
-pub fn certify_unsat(
+/// A proof of UNSAT from `producer`, and the time its solve took.
+/// An error if the producer answers SAT or is stopped.
+pub fn produce_proof(
     formula: &Cnf,
     producer: &Producer,
     limits: &Limits,
-) -> Result<Certificate, CertifyError> {
+) -> Result<(Vec<u8>, f64), CertifyError> {
     let dir = tempfile::tempdir().map_err(|e| CertifyError::Io(e.to_string()))?;
     let path = dir.path().join("proof.drat");
     let t = Instant::now();
     let produced = produce::produce(formula, producer, &path, limits)?;
-    let solve_seconds = t.elapsed().as_secs_f64();
+    let seconds = t.elapsed().as_secs_f64();
     match produced {
         produce::Produced::Unsat => {}
         produce::Produced::Sat => {
@@ -94,7 +94,17 @@ pub fn certify_unsat(
         produce::Produced::Unknown => return Err(CertifyError::Stopped),
     }
     // a solver that claims UNSAT but writes no file has written no proof
-    let proof = std::fs::read(&path).unwrap_or_default();
+    Ok((std::fs::read(&path).unwrap_or_default(), seconds))
+}
+
+/// Re-solves `formula` with `producer` writing a proof, and checks the
+/// proof. Ok only if the proof refutes the formula.
+pub fn certify_unsat(
+    formula: &Cnf,
+    producer: &Producer,
+    limits: &Limits,
+) -> Result<Certificate, CertifyError> {
+    let (proof, solve_seconds) = produce_proof(formula, producer, limits)?;
     let t = Instant::now();
     let format = drat::detect_format(&proof);
     let stats = drat::check(formula, &proof, format)?;
