@@ -21,7 +21,11 @@
 //!   so checks rest on clauses already in the core and the core stays small.
 //!
 //! Propagation uses two watched literals per clause with a blocking
-//! literal. Deleting a clause that is the reason of a top-level literal is
+//! literal. Removing a lemma that implied a top-level literal unassigns
+//! that literal and the ones after it without propagating again, as
+//! drat-trim does; since that can lose propagations, a lemma that fails is
+//! checked once more after a full top-level propagation before the proof is
+//! rejected. Deleting a clause that is the reason of a top-level literal is
 //! ignored (solvers delete satisfied reasons; keeping a clause only makes
 //! the check stricter), as drat-trim does by default. Deleting a clause
 //! that is not present is an error, and so is a proof that does not
@@ -310,9 +314,14 @@ enum Step {
 
 #[derive(Clone, Copy)]
 struct Watch {
-    clause: u32,
+    /// the clause index, with [`WATCH_CORE`] set if it is in the core
+    tagged: u32,
     blocker: Lit,
 }
+
+/// Core flag in a watch, so a propagation pass skips the other pass's
+/// clauses without reading them.
+const WATCH_CORE: u32 = 1 << 31;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Pass {
@@ -438,6 +447,7 @@ impl Checker {
     /// it; not attached.
     fn store(&mut self, lits: &[Lit]) -> u32 {
         let c = self.start.len() as u32;
+        assert!(c < WATCH_CORE, "more than 2^31 clauses");
         let s = self.lits.len();
         let mut taut = false;
         for &l in lits {
@@ -519,14 +529,13 @@ impl Checker {
             self.lits.swap(s + p, s + best);
         }
         let (a, b) = (self.lits[s], self.lits[s + 1]);
-        self.watches[a as usize].push(Watch {
-            clause: c,
-            blocker: b,
-        });
-        self.watches[b as usize].push(Watch {
-            clause: c,
-            blocker: a,
-        });
+        let tagged = if self.flags[c as usize] & CORE != 0 {
+            c | WATCH_CORE
+        } else {
+            c
+        };
+        self.watches[a as usize].push(Watch { tagged, blocker: b });
+        self.watches[b as usize].push(Watch { tagged, blocker: a });
         if self.is_false(a) {
             return Some(c);
         }
@@ -573,15 +582,15 @@ impl Checker {
                 j += 1;
                 continue;
             }
-            let c = w.clause as usize;
-            let flags = self.flags[c];
-            if flags & ACTIVE == 0 {
-                continue; // detached: drop the watch
-            }
-            if (flags & CORE != 0) != (pass == Pass::Core) {
+            if (w.tagged & WATCH_CORE != 0) != (pass == Pass::Core) {
                 ws[j] = w;
                 j += 1;
                 continue;
+            }
+            let clause = w.tagged & !WATCH_CORE;
+            let c = clause as usize;
+            if self.flags[c] & ACTIVE == 0 {
+                continue; // detached: drop the watch
             }
             let (s, n) = (self.start[c], self.len[c] as usize);
             if self.lits[s] == f {
@@ -592,7 +601,7 @@ impl Checker {
             let other = self.lits[s];
             if self.value[other as usize] {
                 ws[j] = Watch {
-                    clause: w.clause,
+                    tagged: w.tagged,
                     blocker: other,
                 };
                 j += 1;
@@ -602,7 +611,7 @@ impl Checker {
                 self.lits.swap(s + 1, s + k);
                 let nw = self.lits[s + 1];
                 self.watches[nw as usize].push(Watch {
-                    clause: w.clause,
+                    tagged: w.tagged,
                     blocker: other,
                 });
                 continue;
@@ -610,9 +619,9 @@ impl Checker {
             ws[j] = w;
             j += 1;
             if self.is_false(other) {
-                conflict = Some(w.clause);
+                conflict = Some(clause);
             } else {
-                self.assign(other, w.clause);
+                self.assign(other, clause);
             }
         }
         ws.truncate(j);
@@ -624,7 +633,23 @@ impl Checker {
     }
 
     fn set_core(&mut self, c: u32) {
-        self.flags[c as usize] |= CORE;
+        let flags = &mut self.flags[c as usize];
+        if *flags & CORE != 0 {
+            return;
+        }
+        *flags |= CORE;
+        if *flags & (ACTIVE | TAUTOLOGY) != ACTIVE || self.len[c as usize] < 2 {
+            return;
+        }
+        // tag its watches (on its first two literals) as core
+        let s = self.start[c as usize];
+        for k in s..s + 2 {
+            for w in &mut self.watches[self.lits[k] as usize] {
+                if w.tagged == c {
+                    w.tagged |= WATCH_CORE;
+                }
+            }
+        }
     }
 
     /// Marks the clauses that derive the conflict `c`, or (with `c` =
@@ -831,14 +856,27 @@ impl Checker {
                     }
                 }
                 Step::Add(c) => {
-                    let reason = self.is_reason(c);
+                    if self.is_reason(c) {
+                        // what c implied, and everything assigned after it
+                        let l = self.lits[self.start[c as usize]];
+                        self.undo(self.pos[(l >> 1) as usize] as usize);
+                    }
                     self.flags[c as usize] &= !ACTIVE;
-                    if reason || fresh {
+                    if fresh {
                         self.rebuild()?;
                         fresh = false;
                     }
-                    if self.flags[c as usize] & CORE != 0 {
-                        self.check_lemma(c, i)?;
+                    if self.flags[c as usize] & CORE != 0 && !self.check_lemma(c) {
+                        // truncating the trail may have lost propagations
+                        // (as in drat-trim); before rejecting, check again
+                        // from a full top-level propagation
+                        self.rebuild()?;
+                        if !self.check_lemma(c) {
+                            return Err(DratError::NotImplied {
+                                step: i + 1,
+                                lemma: dimacs(self.clause(c)),
+                            });
+                        }
                     }
                 }
             }
@@ -848,10 +886,10 @@ impl Checker {
 
     /// Checks lemma `c` (detached) at its place in the proof; marks what
     /// the check used.
-    fn check_lemma(&mut self, c: u32, step_index: usize) -> Result<(), DratError> {
-        self.stats.core_lemmas += 1;
+    fn check_lemma(&mut self, c: u32) -> bool {
         if self.flags[c as usize] & TAUTOLOGY != 0 {
-            return Ok(());
+            self.stats.core_lemmas += 1;
+            return true;
         }
         let lemma = self.clause(c).to_vec();
         let top = self.trail.len();
@@ -861,21 +899,8 @@ impl Checker {
             ok
         };
         self.undo(top);
-        if ok {
-            Ok(())
-        } else {
-            // the step number counts every step, including deletions
-            let step = self.step_number(step_index);
-            Err(DratError::NotImplied {
-                step,
-                lemma: dimacs(&lemma),
-            })
-        }
-    }
-
-    fn step_number(&self, step_index: usize) -> usize {
-        // steps after the conflict were not stored; those before all were
-        step_index + 1
+        self.stats.core_lemmas += ok as usize;
+        ok
     }
 
     /// Asserts the negation of `lits` and propagates; true (with the used
