@@ -38,8 +38,8 @@ fn count(n: usize, o: Options) -> usize {
 /// Every combination of cell and sum encodings that the encoder accepts.
 fn encodings() -> Vec<Options> {
     let mut v = vec![];
-    for &cells in CellEncoding::ALL {
-        for &sum in SumEncoding::ALL {
+    for cells in CellEncoding::ALL {
+        for sum in SumEncoding::ALL {
             if sum == SumEncoding::Unary && cells == CellEncoding::Direct {
                 continue;
             }
@@ -341,8 +341,8 @@ fn orders_one_and_two_under_every_encoding_and_symmetry() {
     for o in encodings() {
         for symmetry in Symmetry::ALL {
             let o = Options {
-                symmetry: *symmetry,
-                complement: *symmetry == Symmetry::LexLeader,
+                symmetry: symmetry,
+                complement: symmetry == Symmetry::LexLeader,
                 ..o
             };
             assert_eq!(count(1, o), 1, "{o}");

@@ -44,19 +44,19 @@ fn main() {
     }
     for enc in CardEncoding::ALL {
         measure("Σ of 50 ≤ 10", enc.name(), 50, |db, xs| {
-            let units = Card::new(enc, xs).unwrap().at_most(db, 10);
+            let units = Card::new(enc, xs).at_most(db, 10);
             units.into_iter().for_each(|l| db.unit(l));
         });
     }
     for enc in CardEncoding::ALL {
         measure("Σ of 50 ≥ 10", enc.name(), 50, |db, xs| {
-            let units = Card::new(enc, xs).unwrap().at_least(db, 10).unwrap();
+            let units = Card::new(enc, xs).at_least(db, 10).unwrap();
             units.into_iter().for_each(|l| db.unit(l));
         });
     }
     for enc in CardEncoding::ALL {
         measure("Σ of 50 = 10", enc.name(), 50, |db, xs| {
-            let mut c = Card::new(enc, xs).unwrap();
+            let mut c = Card::new(enc, xs);
             let mut units = c.at_most(db, 10);
             units.extend(c.at_least(db, 10).unwrap());
             units.into_iter().for_each(|l| db.unit(l));

@@ -3,65 +3,31 @@
 //! 2005), commander (Klieber & Kwon 2007), bimander (Nguyen & Mai 2015),
 //! bitwise / binary (Frisch et al. 2005).
 
-use std::fmt;
-use std::str::FromStr;
 
 use crate::{Assignment, Checker, ClauseDatabase};
 use rustsat::encodings::am1::{self, Encode as _};
 use rustsat::types::Lit;
 
-/// Which at-most-one encoding to use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum AmoEncoding {
-    /// all pairs: n(n-1)/2 binary clauses, no variables
-    #[default]
-    Pairwise,
-    /// ladder (sequential): 3n clauses, n variables
-    Ladder,
-    /// commander, groups of 4
-    Commander,
-    /// bimander, groups of 4
-    Bimander,
-    /// bitwise (binary) encoding
-    Bitwise,
-}
-
-impl AmoEncoding {
-    /// Every variant, for experiments and exhaustive tests.
-    pub const ALL: [AmoEncoding; 5] = [
-        AmoEncoding::Pairwise,
-        AmoEncoding::Ladder,
-        AmoEncoding::Commander,
-        AmoEncoding::Bimander,
-        AmoEncoding::Bitwise,
-    ];
-    /// The option name.
-    pub fn name(self) -> &'static str {
-        match self {
-            AmoEncoding::Pairwise => "pairwise",
-            AmoEncoding::Ladder => "ladder",
-            AmoEncoding::Commander => "commander",
-            AmoEncoding::Bimander => "bimander",
-            AmoEncoding::Bitwise => "bitwise",
-        }
+crate::option_enum! {
+    /// Which at-most-one encoding to use.
+    #[derive(Default)]
+    pub enum AmoEncoding("at-most-one encoding") {
+        /// all pairs: n(n-1)/2 binary clauses, no variables
+        #[default]
+        Pairwise = "pairwise",
+        /// ladder (sequential): 3n clauses, n variables
+        Ladder = "ladder",
+        /// commander, groups of 4
+        Commander = "commander",
+        /// bimander, groups of 4
+        Bimander = "bimander",
+        /// bitwise (binary) encoding
+        Bitwise = "bitwise",
     }
 }
 
-impl fmt::Display for AmoEncoding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
-impl FromStr for AmoEncoding {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|e| e.name() == s)
-            .ok_or_else(|| format!("unknown at-most-one encoding '{s}' (expected one of: pairwise, ladder, commander, bimander, bitwise)"))
-    }
-}
+
 
 /// Posts "at most one of `lits`".
 pub fn at_most_one<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], enc: AmoEncoding) {

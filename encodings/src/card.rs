@@ -17,8 +17,6 @@
 //!
 //! Repeated literals count once per occurrence.
 
-use std::fmt;
-use std::str::FromStr;
 
 mod network;
 mod seq_counter;
@@ -30,49 +28,22 @@ use crate::{Assignment, Checker, ClauseDatabase, EncodeError};
 use rustsat::encodings::card::{BoundLower, BoundUpper, Totalizer};
 use rustsat::types::Lit;
 
-/// Which cardinality encoding to use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum CardEncoding {
-    /// totalizer (RustSAT)
-    #[default]
-    Totalizer,
-    /// Sinz's sequential counter
-    SeqCounter,
-    /// cardinality network (Asín et al.)
-    CardNetwork,
-}
-
-impl CardEncoding {
-    /// Every variant.
-    pub const ALL: [CardEncoding; 3] = [
-        CardEncoding::Totalizer,
-        CardEncoding::SeqCounter,
-        CardEncoding::CardNetwork,
-    ];
-    /// The option name.
-    pub fn name(self) -> &'static str {
-        match self {
-            CardEncoding::Totalizer => "totalizer",
-            CardEncoding::SeqCounter => "seq-counter",
-            CardEncoding::CardNetwork => "card-network",
-        }
+crate::option_enum! {
+    /// Which cardinality encoding to use.
+    #[derive(Default)]
+    pub enum CardEncoding("cardinality encoding") {
+        /// totalizer (RustSAT)
+        #[default]
+        Totalizer = "totalizer",
+        /// Sinz's sequential counter
+        SeqCounter = "seq-counter",
+        /// cardinality network (Asín et al.)
+        CardNetwork = "card-network",
     }
 }
 
-impl fmt::Display for CardEncoding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
-impl FromStr for CardEncoding {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL.into_iter().find(|e| e.name() == s).ok_or_else(|| {
-            format!("unknown cardinality encoding '{s}' (expected one of: totalizer, seq-counter, card-network)")
-        })
-    }
-}
+
 
 /// The bound cannot be met (e.g. at least 5 of 4 literals).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -111,17 +82,17 @@ impl Card {
     /// A counter over `lits` (nothing is encoded until a bound is asked for).
     /// Every encoding supports every input today; the `Result` is kept for
     /// encoders with restrictions ([`EncodeError::Unsupported`]).
-    pub fn new(enc: CardEncoding, lits: &[Lit]) -> Result<Self, EncodeError> {
+    pub fn new(enc: CardEncoding, lits: &[Lit]) -> Self {
         let inner = match enc {
             CardEncoding::Totalizer => Inner::Totalizer(Totalizer::from_iter(lits.iter().copied())),
             CardEncoding::SeqCounter => Inner::SeqCounter(SeqCounter::new(lits)),
             CardEncoding::CardNetwork => Inner::Network(lits.to_vec(), None),
         };
-        Ok(Card {
+        Card {
             enc,
             n: lits.len(),
             inner,
-        })
+        }
     }
 
     /// The encoding in use.
@@ -199,7 +170,7 @@ pub fn at_most<DB: ClauseDatabase>(
     k: usize,
     enc: CardEncoding,
 ) -> Result<(), EncodeError> {
-    let mut c = Card::new(enc, lits)?;
+    let mut c = Card::new(enc, lits);
     let units = c.at_most(db, k);
     post_units(db, Ok(units));
     Ok(())
@@ -212,7 +183,7 @@ pub fn at_least<DB: ClauseDatabase>(
     k: usize,
     enc: CardEncoding,
 ) -> Result<(), EncodeError> {
-    let mut c = Card::new(enc, lits)?;
+    let mut c = Card::new(enc, lits);
     let r = c.at_least(db, k);
     post_units(db, r);
     Ok(())
@@ -225,7 +196,7 @@ pub fn exactly<DB: ClauseDatabase>(
     k: usize,
     enc: CardEncoding,
 ) -> Result<(), EncodeError> {
-    let mut c = Card::new(enc, lits)?;
+    let mut c = Card::new(enc, lits);
     let ub = c.at_most(db, k);
     post_units(db, Ok(ub));
     let lb = c.at_least(db, k);

@@ -24,6 +24,7 @@ pub mod check;
 pub mod db;
 pub mod int;
 pub mod lex;
+pub mod options;
 pub mod pb;
 pub mod perm;
 
@@ -35,6 +36,7 @@ pub(crate) mod testutil;
 
 pub use check::{Assignment, Checker};
 pub use db::{ClauseDatabase, Cnf, EncodeError};
+pub use options::OptionEnum;
 pub use rustsat::types::{Clause, Lit, Var};
 
 /// Shorthand for a literal from a 0-based variable index.

@@ -12,56 +12,28 @@
 //! `Σ wᵢ·lᵢ ≥ k ⇔ Σ wᵢ·¬lᵢ ≤ W − k` with `W = Σ wᵢ`. Encoders are built
 //! once and extended lazily, so a driver can tighten bounds by assumptions.
 
-use std::fmt;
-use std::str::FromStr;
 
 use crate::card::{Cmp, Infeasible};
 use crate::{Assignment, Checker, ClauseDatabase};
 use rustsat::encodings::pb::{BinaryAdder, BoundUpper, DynamicPolyWatchdog, GeneralizedTotalizer};
 use rustsat::types::Lit;
 
-/// Which pseudo-Boolean encoding to use.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum PbEncoding {
-    /// generalized totalizer
-    #[default]
-    Gte,
-    /// binary adder
-    Adder,
-    /// dynamic polynomial watchdog
-    Dpw,
-}
-
-impl PbEncoding {
-    /// Every variant.
-    pub const ALL: [PbEncoding; 3] = [PbEncoding::Gte, PbEncoding::Adder, PbEncoding::Dpw];
-    /// The option name.
-    pub fn name(self) -> &'static str {
-        match self {
-            PbEncoding::Gte => "gte",
-            PbEncoding::Adder => "adder",
-            PbEncoding::Dpw => "dpw",
-        }
+crate::option_enum! {
+    /// Which pseudo-Boolean encoding to use.
+    #[derive(Default)]
+    pub enum PbEncoding("pseudo-Boolean encoding") {
+        /// generalized totalizer
+        #[default]
+        Gte = "gte",
+        /// binary adder
+        Adder = "adder",
+        /// dynamic polynomial watchdog
+        Dpw = "dpw",
     }
 }
 
-impl fmt::Display for PbEncoding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
-impl FromStr for PbEncoding {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|e| e.name() == s)
-            .ok_or_else(|| {
-                format!("unknown pseudo-Boolean encoding '{s}' (expected one of: gte, adder, dpw)")
-            })
-    }
-}
+
 
 #[derive(Debug)]
 enum UpperEncoder {

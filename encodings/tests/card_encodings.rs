@@ -39,7 +39,7 @@ fn posted(enc: CardEncoding) {
 fn incremental(enc: CardEncoding) {
     for (n, lits) in literal_lists() {
         let (mut cnf, vars) = base_cnf(n);
-        let mut counter = Card::new(enc, &lits).unwrap();
+        let mut counter = Card::new(enc, &lits);
         // bounds asked in a scrambled order, all on one encoding
         let mut ks: Vec<usize> = (0..=lits.len() + 1).collect();
         ks.sort_by_key(|&k| (k * 7 + 3) % (lits.len() + 2));

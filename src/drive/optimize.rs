@@ -13,8 +13,6 @@
 //! encoding is built once; the proven bound is kept so an interrupted run
 //! reports "best found, bound proven" honestly.
 
-use std::fmt;
-use std::str::FromStr;
 use std::time::Instant;
 
 use puzzlesat_encodings::pb::{Pb, PbEncoding};
@@ -69,47 +67,18 @@ impl Objective {
     }
 }
 
-/// Search strategy for the bound.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Strategy {
-    /// improve the model until UNSAT
-    #[default]
-    SatUnsat,
-    /// lower the target from the top until SAT
-    UnsatSat,
-    /// bisection
-    Binary,
-}
-
-impl Strategy {
-    /// Every variant.
-    pub const ALL: [Strategy; 3] = [Strategy::SatUnsat, Strategy::UnsatSat, Strategy::Binary];
-    /// The option name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::SatUnsat => "sat-unsat",
-            Strategy::UnsatSat => "unsat-sat",
-            Strategy::Binary => "binary",
-        }
-    }
-}
-
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Strategy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .into_iter()
-            .find(|e| e.name() == s)
-            .ok_or_else(|| {
-                format!("unknown strategy '{s}' (expected sat-unsat, unsat-sat or binary)")
-            })
+puzzlesat_encodings::option_enum! {
+    /// Search strategy for the bound.
+    #[derive(Default, Serialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Strategy("bound strategy") {
+        /// improve the model until UNSAT
+        #[default]
+        SatUnsat = "sat-unsat",
+        /// lower the target from the top until SAT
+        UnsatSat = "unsat-sat",
+        /// bisection
+        Binary = "binary",
     }
 }
 

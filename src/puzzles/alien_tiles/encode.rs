@@ -91,22 +91,23 @@ pub fn encode_goal<DB: ClauseDatabase>(
     }
 }
 
-/// How play constrains the board reached (`--encoding`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum GoalEncoding {
-    /// `x = x₀ + Σ_k y_k·g_k (mod c)`: one particular solution `x₀` and
-    /// the kernel generators `g_k` from linear algebra over Z_c, the
-    /// coefficients `y_k ∈ [0, order_k)` the only free variables (an
-    /// unreachable goal has no `x₀`: the empty clause, proven by the algebra)
-    #[default]
-    Kernel,
-    /// row and column sums mod c as chained modular additions, the goal
-    /// cell by cell: pure SAT, the solver finds the coset (and proves
-    /// unreachability) itself
-    Sums,
+puzzlesat_encodings::option_enum! {
+    /// How play constrains the board reached (`--encoding`).
+    #[derive(Default)]
+    pub enum GoalEncoding("goal encoding") {
+        /// `x = x₀ + Σ_k y_k·g_k (mod c)`: one particular solution `x₀` and
+        /// the kernel generators `g_k` from linear algebra over Z_c, the
+        /// coefficients `y_k ∈ [0, order_k)` the only free variables (an
+        /// unreachable goal has no `x₀`: the empty clause, proven by the algebra)
+        #[default]
+        Kernel = "kernel",
+        /// row and column sums mod c as chained modular additions, the goal
+        /// cell by cell: pure SAT, the solver finds the coset (and proves
+        /// unreachability) itself
+        Sums = "sums",
+    }
 }
 
-option_enum!(GoalEncoding, "goal encoding", { Kernel => "kernel", Sums => "sums" });
 
 /// Play, kernel form: `x_p = (x₀_p + Σ_k y_k·g_k[p]) mod c` for every cell,
 /// each a chain of `[acc = a] ∧ [y_k = b] → [acc' = a + b·g_k[p] mod c]`

@@ -10,39 +10,6 @@
 //! - [`reference`]: brute force over all click matrices, for tiny sizes;
 //! - [`cli`]: `puzzlesat solve alien-tiles`.
 
-/// `ALL`, `name()`, `Display` and `FromStr` of an option enum (a CLI flag's
-/// values), from its variants' option names.
-macro_rules! option_enum {
-    (@one $v:ident) => { 1 };
-    ($ty:ident, $what:literal, { $($variant:ident => $name:literal),+ $(,)? }) => {
-        impl $ty {
-            /// Every variant.
-            pub const ALL: [$ty; 0 $(+ option_enum!(@one $variant))+] = [$($ty::$variant),+];
-            /// The option name.
-            pub fn name(self) -> &'static str {
-                match self {
-                    $($ty::$variant => $name),+
-                }
-            }
-        }
-
-        impl std::fmt::Display for $ty {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-
-        impl std::str::FromStr for $ty {
-            type Err = String;
-            fn from_str(s: &str) -> Result<Self, String> {
-                Self::ALL.into_iter().find(|e| e.name() == s).ok_or_else(|| {
-                    let names: Vec<&str> = Self::ALL.iter().map(|e| e.name()).collect();
-                    format!("unknown {} '{s}' (expected one of: {})", $what, names.join(", "))
-                })
-            }
-        }
-    };
-}
 
 pub mod check;
 pub mod cli;
@@ -81,30 +48,32 @@ pub const CUT_BOUND_LIMIT: u64 = 1 << 17;
 /// Eager minimality posts one constraint per kernel element, up to this many.
 pub const EAGER_LIMIT: u64 = 1 << 20;
 
-/// How the minimality constraints of `--hardest` are added (`--minimality`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Minimality {
-    /// one cardinality constraint per non-zero kernel element, up front
-    #[default]
-    Eager,
-    /// only the constraint of the kernel element that most lowers each
-    /// candidate's total, added when the candidate violates it
-    Lazy,
+puzzlesat_encodings::option_enum! {
+    /// How the minimality constraints of `--hardest` are added (`--minimality`).
+    #[derive(Default)]
+    pub enum Minimality("minimality mode") {
+        /// one cardinality constraint per non-zero kernel element, up front
+        #[default]
+        Eager = "eager",
+        /// only the constraint of the kernel element that most lowers each
+        /// candidate's total, added when the candidate violates it
+        Lazy = "lazy",
+    }
 }
 
-/// Redundant constraints of `--hardest` (`--redundant`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Redundant {
-    /// none
-    None,
-    /// an upper bound on the clicks from disjoint minimality constraints
-    /// (see `AlienTiles::encode_disjoint_cut_bound`)
-    #[default]
-    DisjointCuts,
+puzzlesat_encodings::option_enum! {
+    /// Redundant constraints of `--hardest` (`--redundant`).
+    #[derive(Default)]
+    pub enum Redundant("redundant constraint") {
+        /// none
+        None = "none",
+        /// an upper bound on the clicks from disjoint minimality constraints
+        /// (see `AlienTiles::encode_disjoint_cut_bound`)
+        #[default]
+        DisjointCuts = "disjoint-cuts",
+    }
 }
 
-option_enum!(Minimality, "minimality mode", { Eager => "eager", Lazy => "lazy" });
-option_enum!(Redundant, "redundant constraint", { None => "none", DisjointCuts => "disjoint-cuts" });
 
 /// What to solve.
 #[derive(Clone, Debug)]
@@ -348,8 +317,6 @@ impl Puzzle for AlienTiles {
                     if !self.kernel_enumerable() {
                         bail!("the kernel has more than {ENUMERATE_LIMIT} elements: too many to search for violated minimality constraints");
                     }
-                    // the cuts are posted later: make sure the encoder exists now
-                    puzzlesat_encodings::card::Card::new(self.card, &[])?;
                 }
                 Sense::Maximize
             }

@@ -18,40 +18,36 @@ use rustsat::types::Lit;
 
 use super::model::Grid;
 
-/// How symmetry is broken (`--symmetry`). All modes post lex-leader
-/// constraints (Crawford, Ginsberg, Luks & Roy, KR 1996) for the row-major
-/// order of the cells, each cell's block being its order literals
-/// `[x ≥ 1], …, [x ≥ c−1]` (unary codes compare lexicographically as their
-/// values do), so the constraints of any set of group elements are
-/// compatible and keep the lex-smallest matrix of every class.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Symmetry {
-    /// no symmetry-breaking clauses
-    #[default]
-    None,
-    /// rows and columns lexicographically non-decreasing (`lex_le` between
-    /// neighbours): the lex-leader constraints of adjacent row and column
-    /// swaps (Flener et al., "Breaking row and column symmetries in matrix
-    /// models", CP 2002)
-    DoubleLex,
-    /// lex-leader constraints of the three generators the seed gave GAP:
-    /// cycle the columns, swap the first two columns, transpose
-    Generators,
-    /// lex-leader constraints of every element of the group (closure of
-    /// the generators, `2·(n!)² − 1` constraints; refused past
-    /// [`FULL_GROUP_LIMIT`]): each class keeps exactly one matrix
-    Full,
+puzzlesat_encodings::option_enum! {
+    /// How symmetry is broken (`--symmetry`). All modes post lex-leader
+    /// constraints (Crawford, Ginsberg, Luks & Roy, KR 1996) for the row-major
+    /// order of the cells, each cell's block being its order literals
+    /// `[x ≥ 1], …, [x ≥ c−1]` (unary codes compare lexicographically as their
+    /// values do), so the constraints of any set of group elements are
+    /// compatible and keep the lex-smallest matrix of every class.
+    #[derive(Default)]
+    pub enum Symmetry("symmetry breaking") {
+        /// no symmetry-breaking clauses
+        #[default]
+        None = "none",
+        /// rows and columns lexicographically non-decreasing (`lex_le` between
+        /// neighbours): the lex-leader constraints of adjacent row and column
+        /// swaps (Flener et al., "Breaking row and column symmetries in matrix
+        /// models", CP 2002)
+        DoubleLex = "double-lex",
+        /// lex-leader constraints of the three generators the seed gave GAP:
+        /// cycle the columns, swap the first two columns, transpose
+        Generators = "generators",
+        /// lex-leader constraints of every element of the group (closure of
+        /// the generators, `2·(n!)² − 1` constraints; refused past
+        /// [`FULL_GROUP_LIMIT`]): each class keeps exactly one matrix
+        Full = "full",
+    }
 }
 
 /// The largest group `--symmetry full` accepts (n ≤ 4: 1152).
 pub const FULL_GROUP_LIMIT: usize = 20_000;
 
-option_enum!(Symmetry, "symmetry breaking", {
-    None => "none",
-    DoubleLex => "double-lex",
-    Generators => "generators",
-    Full => "full",
-});
 
 /// A permutation of the cells (row-major) from a map of coordinates.
 fn cell_perm(n: usize, f: impl Fn(usize, usize) -> (usize, usize)) -> Perm {

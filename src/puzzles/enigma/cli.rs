@@ -2,11 +2,10 @@
 //! command line, and `--table A..B` for Table 2 of Cambazard, O'Sullivan &
 //! Smith with this machine's numbers next to the paper's.
 
-use std::fmt;
+use std::str::FromStr;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::str::FromStr;
 use std::time::Instant;
 
 use anyhow::bail;
@@ -36,40 +35,18 @@ pub const ABOUT: &str = "enigma: Enigma 1225 'rows are columns' on an n×n board
   partitions options: --score-bound orbits|paper (orbits) --no-warm-start
   dimacs enigma -n N [--bound T] [board options]; decode enigma -n N --model OUT [board options]";
 
-/// `--method`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Method {
-    /// the whole board in CNF
-    Board,
-    /// SAT over cycle types
-    #[default]
-    Partitions,
-    /// the structured search
-    Reference,
-}
-
-impl fmt::Display for Method {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Method::Board => "board",
-            Method::Partitions => "partitions",
-            Method::Reference => "reference",
-        })
-    }
-}
-
-impl FromStr for Method {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "board" => Ok(Method::Board),
-            "partitions" => Ok(Method::Partitions),
-            "reference" => Ok(Method::Reference),
-            _ => Err(format!(
-                "unknown method '{s}' (expected board, partitions or reference)"
-            )),
-        }
+puzzlesat_encodings::option_enum! {
+    /// `--method`.
+    #[derive(Default, Serialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Method("method") {
+        /// the whole board in CNF
+        Board = "board",
+        /// SAT over cycle types
+        #[default]
+        Partitions = "partitions",
+        /// the structured search
+        Reference = "reference",
     }
 }
 

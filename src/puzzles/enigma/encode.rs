@@ -40,9 +40,9 @@
 //! matching is the permutation itself, and a row equal to its own column
 //! would repeat a column.
 
+
 use std::fmt;
 use std::str::FromStr;
-
 use puzzlesat_encodings::bool::{Or, Reify};
 use puzzlesat_encodings::int::{sum_capped, Directions, EqInt, IntVar, NeInt};
 use puzzlesat_encodings::{amo, ClauseDatabase};
@@ -53,34 +53,16 @@ use super::model::max_ubnval;
 use super::partitions::CycleMatrix;
 use crate::drive::{Objective, Sense};
 
-/// `--symmetry`: which permutations the board CNF allows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Symmetry {
-    /// every derangement
-    None,
-    /// canonical representatives of cycle types (C9–C11)
-    #[default]
-    Cycles,
-}
-
-impl fmt::Display for Symmetry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Symmetry::None => "none",
-            Symmetry::Cycles => "cycles",
-        })
-    }
-}
-
-impl FromStr for Symmetry {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "none" => Ok(Symmetry::None),
-            "cycles" => Ok(Symmetry::Cycles),
-            _ => Err(format!("unknown symmetry '{s}' (expected none or cycles)")),
-        }
+puzzlesat_encodings::option_enum! {
+    /// `--symmetry`: which permutations the board CNF allows.
+    #[derive(Default, Serialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Symmetry("symmetry breaking") {
+        /// every derangement
+        None = "none",
+        /// canonical representatives of cycle types (C9–C11)
+        #[default]
+        Cycles = "cycles",
     }
 }
 
@@ -141,35 +123,17 @@ impl FromStr for Redundant {
     }
 }
 
-/// `--dominance`: constraints that keep at least one optimal board.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Dominance {
-    /// none
-    None,
-    /// values ordered by occurrence count (every value above the number of
-    /// 3-cycles occurs ≥ 4 times)
-    #[default]
-    Counts,
-}
-
-impl fmt::Display for Dominance {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dominance::None => "none",
-            Dominance::Counts => "counts",
-        })
-    }
-}
-
-impl FromStr for Dominance {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "none" => Ok(Dominance::None),
-            "counts" => Ok(Dominance::Counts),
-            _ => Err(format!("unknown dominance '{s}' (expected none or counts)")),
-        }
+puzzlesat_encodings::option_enum! {
+    /// `--dominance`: constraints that keep at least one optimal board.
+    #[derive(Default, Serialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Dominance("dominance constraint") {
+        /// none
+        None = "none",
+        /// values ordered by occurrence count (every value above the number of
+        /// 3-cycles occurs ≥ 4 times)
+        #[default]
+        Counts = "counts",
     }
 }
 

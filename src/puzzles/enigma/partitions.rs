@@ -26,8 +26,6 @@
 //! `--bound orbits` (default) asks for [`score_bound`]`(n, UBNVAL) > best`,
 //! which is much tighter (see `model::score_bound`).
 
-use std::fmt;
-use std::str::FromStr;
 use std::time::Instant;
 
 use puzzlesat_encodings::pb::{Pb, PbEncoding};
@@ -40,34 +38,16 @@ use super::model::{
 };
 use crate::solver::{Limits, Outcome, Session, SolverError, SolverKind};
 
-/// Which bound on the total a cycle type must beat.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BoundKind {
-    /// the paper's: total ≤ n² · UBNVAL
-    Paper,
-    /// ours: total ≤ score_bound(n, UBNVAL)
-    #[default]
-    Orbits,
-}
-
-impl fmt::Display for BoundKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            BoundKind::Paper => "paper",
-            BoundKind::Orbits => "orbits",
-        })
-    }
-}
-
-impl FromStr for BoundKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "paper" => Ok(BoundKind::Paper),
-            "orbits" => Ok(BoundKind::Orbits),
-            _ => Err(format!("unknown bound '{s}' (expected paper or orbits)")),
-        }
+puzzlesat_encodings::option_enum! {
+    /// Which bound on the total a cycle type must beat.
+    #[derive(Default, Serialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum BoundKind("score bound") {
+        /// the paper's: total ≤ n² · UBNVAL
+        Paper = "paper",
+        /// ours: total ≤ score_bound(n, UBNVAL)
+        #[default]
+        Orbits = "orbits",
     }
 }
 

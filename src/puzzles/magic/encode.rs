@@ -31,9 +31,8 @@
 //!   square (Crawford, Ginsberg, Luks & Roy, KR 1996), and with
 //!   `--complement` also for the 8 maps `F ↦ n²+1−F∘σ`.
 
-use std::fmt;
-use std::str::FromStr;
 
+use std::fmt;
 use anyhow::bail;
 use puzzlesat_encodings::amo::{self, AmoEncoding};
 use puzzlesat_encodings::bool::Reify;
@@ -48,74 +47,45 @@ use rustsat::types::Lit;
 use super::model::{magic_sum, Givens};
 use super::reference::lines;
 
-macro_rules! named_enum {
-    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $s:literal),+ $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name { $($(#[$vdoc])* $variant),+ }
-        impl $name {
-            /// Every variant.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-            /// The option name.
-            pub fn name(self) -> &'static str {
-                match self { $($name::$variant => $s),+ }
-            }
-        }
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-        impl FromStr for $name {
-            type Err = String;
-            fn from_str(s: &str) -> Result<Self, String> {
-                Self::ALL.iter().copied().find(|e| e.name() == s).ok_or_else(|| {
-                    let names: Vec<&str> = Self::ALL.iter().map(|e| e.name()).collect();
-                    format!("unknown value '{s}' (expected one of: {})", names.join(", "))
-                })
-            }
-        }
-    };
+
+puzzlesat_encodings::option_enum! {
+    /// How a cell's value is represented.
+    pub enum CellEncoding("cell encoding") {
+            /// one-hot literals, exactly-one per cell and per value
+            Direct = "direct",
+            /// order-encoded integer, direct literals channelled
+            Order = "order",
+            /// two base-n digits, each order-encoded (compact order encoding)
+            Digits = "digits",
+    }
 }
 
-named_enum!(
-    /// How a cell's value is represented.
-    CellEncoding {
-        /// one-hot literals, exactly-one per cell and per value
-        Direct = "direct",
-        /// order-encoded integer, direct literals channelled
-        Order = "order",
-        /// two base-n digits, each order-encoded (compact order encoding)
-        Digits = "digits",
-    }
-);
-
-named_enum!(
+puzzlesat_encodings::option_enum! {
     /// How a line sum `Σ F = S` is encoded.
-    SumEncoding {
-        /// generalized totalizer over the weighted direct literals
-        Gte = "gte",
-        /// binary adder over the weighted direct literals
-        Adder = "adder",
-        /// dynamic polynomial watchdog over the weighted direct literals
-        Dpw = "dpw",
-        /// tree of order-encoded partial sums (of values with `--encoding
-        /// order`, of each digit with `--encoding digits`)
-        Unary = "unary",
+    pub enum SumEncoding("sum encoding") {
+            /// generalized totalizer over the weighted direct literals
+            Gte = "gte",
+            /// binary adder over the weighted direct literals
+            Adder = "adder",
+            /// dynamic polynomial watchdog over the weighted direct literals
+            Dpw = "dpw",
+            /// tree of order-encoded partial sums (of values with `--encoding
+            /// order`, of each digit with `--encoding digits`)
+            Unary = "unary",
     }
-);
+}
 
-named_enum!(
+puzzlesat_encodings::option_enum! {
     /// Which symmetries of the square are broken.
-    Symmetry {
-        /// none: every magic square is a solution
-        None = "none",
-        /// the seed's F11 < Fnn, Fn1 < F1n, F11 < Fn1
-        Order = "order",
-        /// lex-leader constraints for the 8 symmetries of the square
-        LexLeader = "lex-leader",
+    pub enum Symmetry("symmetry breaking") {
+            /// none: every magic square is a solution
+            None = "none",
+            /// the seed's F11 < Fnn, Fn1 < F1n, F11 < Fn1
+            Order = "order",
+            /// lex-leader constraints for the 8 symmetries of the square
+            LexLeader = "lex-leader",
     }
-);
+}
 
 /// Every encoding option of a magic-square instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -649,7 +619,7 @@ mod tests {
     #[test]
     fn option_names_round_trip() {
         for e in SumEncoding::ALL {
-            assert_eq!(e.name().parse::<SumEncoding>(), Ok(*e));
+            assert_eq!(e.name().parse::<SumEncoding>(), Ok(e));
         }
         assert!("nope"
             .parse::<Symmetry>()

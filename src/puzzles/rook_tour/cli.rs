@@ -29,16 +29,16 @@ pub struct Args {
     #[arg(long)]
     pub limit: Option<u64>,
     /// CNF encoding
-    #[arg(long, value_enum, default_value_t = Encoding::Position)]
+    #[arg(long, default_value = "position")]
     pub encoding: Encoding,
     /// symmetry breaking
-    #[arg(long, value_enum, default_value_t = Symmetry::None)]
+    #[arg(long, default_value = "none")]
     pub symmetry: Symmetry,
     /// at-most-one encoding of the position encoding's one-hot constraints
     #[arg(long, default_value = "ladder")]
     pub amo: AmoEncoding,
     /// position encoding: forward links only (the seed's model) or also the redundant backward links
-    #[arg(long, value_enum, default_value_t = Links::Both)]
+    #[arg(long, default_value = "both")]
     pub links: Links,
 }
 

@@ -24,7 +24,6 @@
 //! "cell c holds k" literals (x, or the direct literals of p) for every
 //! element of the board's symmetry group ([`super::symmetry`]).
 
-use clap::ValueEnum;
 use puzzlesat_encodings::amo::{at_most_one, exactly_one, AmoEncoding};
 use puzzlesat_encodings::bool::Reify;
 use puzzlesat_encodings::int::{IntVar, LeOffset};
@@ -34,43 +33,27 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, EncodeError, Lit};
 use super::model::{Instance, Numbering};
 use super::symmetry::BoardSymmetry;
 
-/// Which encoding (`--encoding`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Encoding {
-    /// one-hot value per cell (Kalvelagen's model); measured faster: the default
-    #[default]
-    Position,
-    /// next-cell Booleans per edge with order-encoded positions
-    Successor,
-}
-
-/// Symmetry breaking (`--symmetry`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Symmetry {
-    /// none: count every solution
-    #[default]
-    None,
-    /// lex-leader clauses for the board's symmetry group: count classes
-    LexLeader,
-}
-
-impl Encoding {
-    /// The option name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Encoding::Position => "position",
-            Encoding::Successor => "successor",
-        }
+puzzlesat_encodings::option_enum! {
+    /// Which encoding (`--encoding`).
+    #[derive(Default)]
+    pub enum Encoding("encoding") {
+        /// one-hot value per cell (Kalvelagen's model); measured faster: the default
+        #[default]
+        Position = "position",
+        /// next-cell Booleans per edge with order-encoded positions
+        Successor = "successor",
     }
 }
 
-impl Symmetry {
-    /// The option name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Symmetry::None => "none",
-            Symmetry::LexLeader => "lex-leader",
-        }
+puzzlesat_encodings::option_enum! {
+    /// Symmetry breaking (`--symmetry`).
+    #[derive(Default)]
+    pub enum Symmetry("symmetry breaking") {
+        /// none: count every solution
+        #[default]
+        None = "none",
+        /// lex-leader clauses for the board's symmetry group: count classes
+        LexLeader = "lex-leader",
     }
 }
 
@@ -87,23 +70,15 @@ pub struct Options {
     pub links: Links,
 }
 
-/// The position encoding's neighbour links (`--links`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Links {
-    /// only "cell has k ⇒ a neighbour has k+1" (the seed's model)
-    Forward,
-    /// also the redundant "cell has k+1 ⇒ a neighbour has k"
-    #[default]
-    Both,
-}
-
-impl Links {
-    /// The option name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Links::Forward => "forward",
-            Links::Both => "both",
-        }
+puzzlesat_encodings::option_enum! {
+    /// The position encoding's neighbour links (`--links`).
+    #[derive(Default)]
+    pub enum Links("link set") {
+        /// only "cell has k ⇒ a neighbour has k+1" (the seed's model)
+        Forward = "forward",
+        /// also the redundant "cell has k+1 ⇒ a neighbour has k"
+        #[default]
+        Both = "both",
     }
 }
 
