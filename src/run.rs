@@ -3,6 +3,12 @@
 //! puzzle's independent checker, and report (text or JSON). Also DIMACS
 //! export and decoding of an external solver's answer. Written once for
 //! every puzzle.
+//!
+//! With [`RunOptions::certify`], the session records the formula and every
+//! UNSAT answer a claim rests on ("optimal", "infeasible", "exactly N") is
+//! certified by a checked DRAT proof ([`crate::certify`]); a proof that
+//! fails to check is an error. An external solver's UNSAT answer without a
+//! proof is reported as unchecked ([`Report::unchecked`]).
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -12,6 +18,7 @@ use puzzlesat_encodings::pb::PbEncoding;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use serde::Serialize;
 
+use crate::certify::{self, Certified, Claim, Producer};
 use crate::drive::{self, Sense, Strategy};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
@@ -35,6 +42,9 @@ pub struct RunOptions {
     pub strategy: Strategy,
     /// stop at the first solution even if the puzzle has an objective
     pub first: bool,
+    /// certify every UNSAT answer a claim rests on, with proofs from this
+    /// solver (`--certify`, `--proof-solver`)
+    pub certify: Option<Producer>,
 }
 
 /// How a run ended.
@@ -86,6 +96,13 @@ pub struct Report<S: Serialize> {
     pub sat_calls: u32,
     /// backend statistics
     pub stats: SolverStats,
+    /// with `--certify`: the checked proof of each UNSAT answer the claim
+    /// rests on (empty if it rests on none, e.g. an optimum at the end of
+    /// the objective's range); without: None
+    pub certificates: Option<Vec<Certified>>,
+    /// the claim rests on an external solver's UNSAT answer, taken without
+    /// a proof
+    pub unchecked: bool,
 }
 
 /// Encodes `p`, timing it.
@@ -132,7 +149,11 @@ pub fn run<P: Puzzle>(
     let (cnf, enc, encode_seconds) = encode(p)?;
     let counts = cnf.counts();
     let mut session = Session::new(&opts.solver, &cnf, limits)?;
-    drop(cnf);
+    if opts.certify.is_some() {
+        session.record(cnf);
+    } else {
+        drop(cnf);
+    }
     let mut report = Report {
         puzzle: p.describe(),
         solver: session.solver_name(),
@@ -148,10 +169,13 @@ pub fn run<P: Puzzle>(
         solve_seconds: 0.0,
         sat_calls: 0,
         stats: SolverStats::default(),
+        certificates: opts.certify.as_ref().map(|_| vec![]),
+        unchecked: false,
     };
     let mut assumptions = vec![];
     if let (Some(obj), false) = (&enc.objective, opts.first) {
         let separate = |m: &Assignment, s: &mut Session| p.separate(&enc.map, m, s);
+        let unsat_before = session.unsat_answers();
         let opt = drive::optimize_lazy(
             &mut session,
             obj,
@@ -164,6 +188,15 @@ pub fn run<P: Puzzle>(
         )?;
         report.bound = Some(opt.bound);
         report.objective = opt.value();
+        if opt.proven && session.unsat_answers() > unsat_before {
+            // the last UNSAT answer is the tightest bound: the one the
+            // optimum (or the infeasibility) rests on
+            let claim = match opt.best {
+                Some(_) => Claim::Optimal,
+                None => Claim::Infeasible,
+            };
+            certify_last_unsat(&session, opts, claim, &mut report)?;
+        }
         report.status = match (&opt.best, opt.proven) {
             (Some(_), true) => Status::Optimal,
             (Some(_), false) => Status::Sat,
@@ -192,6 +225,7 @@ pub fn run<P: Puzzle>(
         let limit = if opts.all { opts.limit } else { Some(1) };
         let mut err = None;
         let separate = |m: &Assignment, s: &mut Session| p.separate(&enc.map, m, s);
+        let unsat_before = session.unsat_answers();
         let e = drive::enumerate_lazy(
             &mut session,
             &enc.primary,
@@ -211,6 +245,14 @@ pub fn run<P: Puzzle>(
         )?;
         if let Some(e) = err {
             return Err(e);
+        }
+        if e.complete && session.unsat_answers() > unsat_before {
+            let claim = if opts.all {
+                Claim::Complete
+            } else {
+                Claim::Infeasible
+            };
+            certify_last_unsat(&session, opts, claim, &mut report)?;
         }
         if opts.all {
             report.count = Some(e.count);
@@ -233,7 +275,37 @@ pub fn run<P: Puzzle>(
     report.solve_seconds = session.solve_time.as_secs_f64();
     report.sat_calls = session.solve_calls;
     report.stats = session.stats();
+    report.unchecked = matches!(opts.solver, SolverKind::External(_))
+        && opts.certify.is_none()
+        && session.unsat_answers() > 0
+        && matches!(report.status, Status::Optimal | Status::Unsat | Status::All);
     Ok(report)
+}
+
+/// With `--certify`: writes out the formula of the session's last UNSAT
+/// answer, proves and checks it, and adds the certificate to the report.
+/// A proof that does not check is an error.
+fn certify_last_unsat<S: Serialize>(
+    session: &Session,
+    opts: &RunOptions,
+    claim: Claim,
+    report: &mut Report<S>,
+) -> anyhow::Result<()> {
+    let (Some(producer), Some(certificates)) = (&opts.certify, &mut report.certificates) else {
+        return Ok(());
+    };
+    let formula = session
+        .unsat_formula()
+        .context("internal error: --certify but no formula was recorded")?;
+    let c =
+        certify::certify_claim(claim, &formula, producer, &session.limits).with_context(|| {
+            format!(
+                "the {claim} claim of {} could not be certified",
+                report.puzzle
+            )
+        })?;
+    certificates.push(c);
+    Ok(())
 }
 
 /// [`run`] without a time limit and without progress output: what tests,
@@ -253,21 +325,34 @@ pub fn print_text<P: Puzzle>(
     for s in &r.solutions {
         writeln!(out, "{}", p.render(s))?;
     }
+    // what backs the UNSAT answer the claim rests on
+    let unsat = match (&r.certificates, r.unchecked) {
+        (Some(c), _) if !c.is_empty() => "UNSAT, certified",
+        (_, true) => "UNSAT from the external solver, unchecked",
+        _ => "UNSAT",
+    };
     let summary = match (r.status, r.objective, r.bound, r.count) {
+        (Status::Optimal, Some(v), _, _) if r.unchecked => {
+            format!("optimal: {v} (no better solution: {unsat})")
+        }
         (Status::Optimal, Some(v), _, _) => {
-            format!("optimal: {v} (proven: no better solution, UNSAT)")
+            format!("optimal: {v} (proven: no better solution, {unsat})")
         }
         (Status::Sat, Some(v), Some(b), _) => {
             format!("best found: {v}, not proven optimal (proven bound {b})")
         }
         (Status::Sat, _, _, _) => "solution found (checked)".to_string(),
-        (Status::Unsat, _, _, _) => "no solution exists (proven: UNSAT)".to_string(),
+        (Status::Unsat, _, _, _) if r.unchecked => {
+            "unsatisfiable (unchecked): the external solver's word, no proof (use --certify)"
+                .to_string()
+        }
+        (Status::Unsat, _, _, _) => format!("no solution exists (proven: {unsat})"),
         (Status::Unknown, _, Some(b), _) => {
             format!("no solution found before the limit (proven bound {b})")
         }
         (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
         (Status::All, _, _, Some(n)) => {
-            format!("exactly {n} {} (complete: final UNSAT)", p.counted_as())
+            format!("exactly {n} {} (complete: final {unsat})", p.counted_as())
         }
         (Status::Partial, _, _, Some(n)) => {
             format!(
@@ -278,6 +363,9 @@ pub fn print_text<P: Puzzle>(
         _ => format!("{:?}", r.status),
     };
     writeln!(out, "{summary}")?;
+    for c in r.certificates.iter().flatten() {
+        writeln!(out, "c {c}")?;
+    }
     writeln!(
         out,
         "c {} vars, {} clauses, {} literals; encode {:.3}s, solve {:.3}s, {} SAT calls ({})",

@@ -173,7 +173,11 @@ fn a_wrong_deletion_is_rejected() {
     // deleting an original clause first: the rest refutes a satisfiable
     // formula, so it must fail somewhere
     for i in [0, 5, 6, f.len() - 1] {
-        let c: Vec<String> = f.clause(i).iter().map(|l| l.to_ipasir().to_string()).collect();
+        let c: Vec<String> = f
+            .clause(i)
+            .iter()
+            .map(|l| l.to_ipasir().to_string())
+            .collect();
         let early = format!("d {} 0\n{}\n", c.join(" "), ls.join("\n"));
         assert!(check(&f, early.as_bytes()).is_err(), "clause {i}");
     }

@@ -939,7 +939,12 @@ impl Checker {
         debug_assert!(lemma.contains(&pivot));
         for d in candidates {
             let base = self.trail.len();
-            let rest: Vec<Lit> = self.clause(d).iter().copied().filter(|&l| l != np).collect();
+            let rest: Vec<Lit> = self
+                .clause(d)
+                .iter()
+                .copied()
+                .filter(|&l| l != np)
+                .collect();
             let ok = self.rup_after(&rest);
             self.undo(base);
             if !ok {

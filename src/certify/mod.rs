@@ -4,7 +4,7 @@
 //!
 //! The decision formula of an UNSAT answer (the CNF, the bound or blocking
 //! clauses added since, the assumptions of that call as unit clauses:
-//! [`crate::solver::Session::formula_with_units`]) is re-solved by a
+//! [`crate::solver::Session::unsat_formula`]) is re-solved by a
 //! [`Producer`] with proof logging, and the DRAT proof is checked by
 //! [`drat`], a backward checker written here that shares no code with any
 //! solver (Wetzler, Heule & Hunt, "DRAT-trim: Efficient Checking and
@@ -15,6 +15,7 @@
 pub mod drat;
 mod produce;
 
+use std::fmt;
 use std::time::Instant;
 
 use puzzlesat_encodings::Cnf;
@@ -44,6 +45,81 @@ pub struct Certificate {
     pub lemmas: usize,
     /// lemmas the refutation rests on (each one checked)
     pub core_lemmas: usize,
+}
+
+/// Which claim of a run an UNSAT answer backs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Claim {
+    /// "no solution exists"
+    Infeasible,
+    /// "no better solution": the objective bound one past the optimum
+    Optimal,
+    /// "exactly N": the enumeration's final UNSAT, every solution blocked
+    Complete,
+}
+
+impl fmt::Display for Claim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Claim::Infeasible => "infeasible",
+            Claim::Optimal => "optimal",
+            Claim::Complete => "complete",
+        })
+    }
+}
+
+/// A claim and the certificate of the UNSAT answer it rests on.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Certified {
+    /// what the UNSAT answer proves
+    pub claim: Claim,
+    /// clauses of the decision formula (CNF, added clauses, assumptions as units)
+    pub formula_clauses: usize,
+    /// the checked proof
+    #[serde(flatten)]
+    pub certificate: Certificate,
+}
+
+impl fmt::Display for Certified {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.certificate;
+        write!(
+            f,
+            "certified ({}): {} proof by {}, {}, {} of {} lemmas checked in {:.3}s (proof solve {:.3}s)",
+            self.claim,
+            c.format,
+            c.producer,
+            human_bytes(c.proof_bytes),
+            c.core_lemmas,
+            c.lemmas,
+            c.check_seconds,
+            c.solve_seconds
+        )
+    }
+}
+
+/// `1234567` → `1.2 MB`.
+pub fn human_bytes(b: u64) -> String {
+    match b {
+        0..=9_999 => format!("{b} B"),
+        10_000..=9_999_999 => format!("{:.1} kB", b as f64 / 1e3),
+        _ => format!("{:.1} MB", b as f64 / 1e6),
+    }
+}
+
+/// Certifies the claim `claim` resting on the UNSAT formula `formula`.
+pub fn certify_claim(
+    claim: Claim,
+    formula: &Cnf,
+    producer: &Producer,
+    limits: &Limits,
+) -> Result<Certified, CertifyError> {
+    Ok(Certified {
+        claim,
+        formula_clauses: formula.len(),
+        certificate: certify_unsat(formula, producer, limits)?,
+    })
 }
 
 /// Why an UNSAT answer could not be certified.

@@ -24,7 +24,7 @@ use varisat::ExtendFormula;
 
 use super::CertifyError;
 use crate::io::dimacs::write_cnf;
-use crate::solver::Limits;
+use crate::solver::{Limits, SolverKind};
 
 /// Which solver writes the proof: the `--proof-solver` option.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -35,6 +35,18 @@ pub enum Producer {
     /// a DIMACS solver executable writing DRAT to its second positional
     /// argument (CaDiCaL, Kissat)
     External(String),
+}
+
+impl Producer {
+    /// The default proof solver for a run on `solver`: an external solver
+    /// is asked for its own proof (so its UNSAT answers are checked, not
+    /// trusted); for the embedded solvers, Varisat.
+    pub fn for_solver(solver: &SolverKind) -> Producer {
+        match solver {
+            SolverKind::External(cmd) => Producer::External(cmd.clone()),
+            _ => Producer::Varisat,
+        }
+    }
 }
 
 impl fmt::Display for Producer {

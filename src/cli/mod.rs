@@ -62,6 +62,14 @@ pub struct Common {
     /// bound search: sat-unsat, unsat-sat, binary
     #[arg(long, global = true, default_value = "sat-unsat")]
     pub strategy: Strategy,
+    /// back every UNSAT answer a claim rests on by a DRAT proof, checked
+    /// here (docs/certify.md)
+    #[arg(long, global = true)]
+    pub certify: bool,
+    /// with --certify: the solver writing proofs: varisat, cadical, kissat,
+    /// external:<cmd> (default: the external solver itself, else varisat)
+    #[arg(long, global = true)]
+    pub proof_solver: Option<crate::certify::Producer>,
     /// file format for `dimacs` (set from its `--wcnf` / `--opb` flags)
     #[arg(skip)]
     pub format: Format,
@@ -88,6 +96,14 @@ impl Common {
         let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst));
         limits
     }
+    /// The proof solver, with `--certify`.
+    pub fn producer(&self) -> Option<crate::certify::Producer> {
+        self.certify.then(|| {
+            self.proof_solver
+                .clone()
+                .unwrap_or_else(|| crate::certify::Producer::for_solver(&self.solver))
+        })
+    }
     /// Run options from the common flags.
     pub fn run_options(&self, all: bool, limit: Option<u64>) -> RunOptions {
         RunOptions {
@@ -98,6 +114,7 @@ impl Common {
             objective_encoding: self.objective_encoding,
             strategy: self.strategy,
             first: false,
+            certify: self.producer(),
         }
     }
 }

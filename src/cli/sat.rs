@@ -4,7 +4,10 @@
 //! or `s UNKNOWN`, with exit codes 10 / 20 / 0 (2 for an error). Before a
 //! model is printed it is checked clause by clause against the formula as
 //! read from the file; a model that falsifies a clause is an error, never
-//! printed.
+//! printed. With `--certify` an UNSAT answer is re-solved with proof logging
+//! and the proof checked ([`crate::certify`]); a proof that fails is an
+//! error (exit 2), never `s UNSATISFIABLE`. An external solver's UNSAT
+//! without `--certify` is marked unchecked in a comment line and the JSON.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,9 +18,10 @@ use anyhow::bail;
 use puzzlesat_encodings::{Assignment, Cnf};
 
 use super::Common;
+use crate::certify::{self, Claim};
 use crate::io::dimacs::read_cnf_file;
 use crate::io::solver_output::write_model;
-use crate::solver::{Outcome, Session};
+use crate::solver::{Outcome, Session, SolverKind};
 
 /// The first clause (1-based index) the assignment falsifies, if any.
 pub fn first_falsified(cnf: &Cnf, model: &Assignment) -> Option<usize> {
@@ -47,6 +51,23 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
         }
         _ => None,
     };
+    let certificate = match (outcome, common.producer()) {
+        (Outcome::Unsat, Some(producer)) => Some(
+            certify::certify_claim(Claim::Infeasible, &cnf, &producer, &session.limits).map_err(
+                |e| {
+                    anyhow::anyhow!(
+                        "{} answered UNSAT for {}, but it could not be certified: {e}",
+                        session.solver_name(),
+                        file.display()
+                    )
+                },
+            )?,
+        ),
+        _ => None,
+    };
+    let unchecked = outcome == Outcome::Unsat
+        && certificate.is_none()
+        && matches!(common.solver, SolverKind::External(_));
     let mut out = std::io::stdout().lock();
     if common.json {
         let doc = serde_json::json!({
@@ -62,6 +83,8 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
                 (0..m.len()).map(|i| if m.values()[i] { i as i64 + 1 } else { -(i as i64 + 1) }).collect::<Vec<_>>()
             }),
             "model_checked": model.is_some(),
+            "certificate": certificate,
+            "unchecked": unchecked,
         });
         serde_json::to_writer(&mut out, &doc)?;
         writeln!(out)?;
@@ -104,7 +127,14 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
                     write_model(&mut out, m)?;
                 }
             }
-            (None, Outcome::Unsat) => writeln!(out, "s UNSATISFIABLE")?,
+            (None, Outcome::Unsat) => {
+                if let Some(c) = &certificate {
+                    writeln!(out, "c {c}")?;
+                } else if unchecked {
+                    writeln!(out, "c unsatisfiable (unchecked): the external solver's word, no proof (use --certify)")?;
+                }
+                writeln!(out, "s UNSATISFIABLE")?
+            }
             (None, _) => writeln!(out, "s UNKNOWN")?,
         }
     }

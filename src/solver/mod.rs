@@ -19,6 +19,13 @@
 //! A clause a backend refuses (e.g. a literal out of its range) is not a
 //! panic: [`Session`] keeps the error and returns it from every later
 //! [`Session::solve`].
+//!
+//! For certified answers ([`crate::certify`]) a session can record the
+//! formula it is given ([`Session::record`]): the CNF and every clause added
+//! since (bounds, blocking clauses, lazy constraints). At each UNSAT answer
+//! it notes how many clauses there were and the assumptions of that call, so
+//! [`Session::unsat_formula`] can write out the decision formula of the last
+//! UNSAT answer as plain clauses, the assumptions as unit clauses.
 
 pub mod batsat;
 #[cfg(feature = "cadical")]
@@ -233,6 +240,12 @@ pub struct Session {
     pub solve_calls: u32,
     /// wall time spent inside solve calls
     pub solve_time: Duration,
+    /// every clause given to the backend, when recording
+    record: Option<Cnf>,
+    /// at the last UNSAT answer while recording: clauses recorded, assumptions
+    last_unsat: Option<(usize, Vec<Lit>)>,
+    /// solve calls that answered UNSAT
+    unsat_answers: u32,
 }
 
 impl Session {
@@ -262,7 +275,41 @@ impl Session {
             limits,
             solve_calls: 0,
             solve_time: Duration::ZERO,
+            record: None,
+            last_unsat: None,
+            unsat_answers: 0,
         })
+    }
+    /// Starts recording the formula: `initial` must be the CNF the session
+    /// was created from (taken by value, so recording costs no copy), and
+    /// no clause may have been added since.
+    pub fn record(&mut self, initial: Cnf) {
+        assert_eq!(
+            initial.len(),
+            self.counts.clauses,
+            "Session::record: the CNF the session was created from, before any clause is added"
+        );
+        self.record = Some(initial);
+    }
+    /// When recording: the formula of the last UNSAT answer as plain
+    /// clauses — every clause given before that solve call, and its
+    /// assumptions as unit clauses. None if not recording or no solve call
+    /// answered UNSAT.
+    pub fn unsat_formula(&self) -> Option<Cnf> {
+        let (record, (n, assumptions)) = (self.record.as_ref()?, self.last_unsat.as_ref()?);
+        let mut f = Cnf::new();
+        for c in record.clauses().take(*n) {
+            f.add(c);
+        }
+        for &a in assumptions {
+            f.add(&[a]);
+        }
+        Some(f)
+    }
+    /// The number of solve calls that answered UNSAT so far (tells a
+    /// driver's caller whether an UNSAT answer happened in its phase).
+    pub fn unsat_answers(&self) -> u32 {
+        self.unsat_answers
     }
     /// The backend kind.
     pub fn kind(&self) -> &SolverKind {
@@ -293,6 +340,12 @@ impl Session {
         let r = self.backend.solve(assumptions, &self.limits);
         self.solve_time += t.elapsed();
         self.solve_calls += 1;
+        if let Ok(Outcome::Unsat) = r {
+            self.unsat_answers += 1;
+            if let Some(record) = &self.record {
+                self.last_unsat = Some((record.len(), assumptions.to_vec()));
+            }
+        }
         r
     }
     /// The model of the last SAT answer.
@@ -365,6 +418,9 @@ impl ClauseDatabase for Session {
         self.counts.clauses += 1;
         self.counts.literals += lits.len();
         self.backend.reserve(self.n_vars);
+        if let Some(record) = &mut self.record {
+            record.add(lits);
+        }
         if let Err(e) = self.backend.add_clause(lits) {
             // `ClauseDatabase::add` cannot fail: keep the first refusal and
             // report it from the next solve, so no answer is given without it

@@ -10,7 +10,6 @@
 //! - [`reference`]: brute force over all click matrices, for tiny sizes;
 //! - [`cli`]: `puzzlesat solve alien-tiles`.
 
-
 pub mod check;
 pub mod cli;
 pub mod encode;
@@ -73,7 +72,6 @@ puzzlesat_encodings::option_enum! {
         DisjointCuts = "disjoint-cuts",
     }
 }
-
 
 /// What to solve.
 #[derive(Clone, Debug)]

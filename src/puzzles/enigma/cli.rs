@@ -2,10 +2,10 @@
 //! command line, and `--table A..B` for Table 2 of Cambazard, O'Sullivan &
 //! Smith with this machine's numbers next to the paper's.
 
-use std::str::FromStr;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::str::FromStr;
 use std::time::Instant;
 
 use anyhow::bail;
@@ -420,6 +420,9 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
 
 impl PuzzleCommand for Args {
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
+        if common.certify && self.method() != Method::Board {
+            bail!("--certify backs the UNSAT answers of the board CNF: use it with --method board (the partitions method's optimum also rests on Algorithm 1's arithmetic, the reference method on no SAT answer)");
+        }
         if let Some(range) = self.table {
             return table(self, range, common);
         }

@@ -31,8 +31,6 @@
 //!   square (Crawford, Ginsberg, Luks & Roy, KR 1996), and with
 //!   `--complement` also for the 8 maps `F ↦ n²+1−F∘σ`.
 
-
-use std::fmt;
 use anyhow::bail;
 use puzzlesat_encodings::amo::{self, AmoEncoding};
 use puzzlesat_encodings::bool::Reify;
@@ -43,10 +41,10 @@ use puzzlesat_encodings::pb::{self, PbEncoding};
 use puzzlesat_encodings::perm::{self, Perm};
 use puzzlesat_encodings::{Assignment, ClauseDatabase};
 use rustsat::types::Lit;
+use std::fmt;
 
 use super::model::{magic_sum, Givens};
 use super::reference::lines;
-
 
 puzzlesat_encodings::option_enum! {
     /// How a cell's value is represented.
