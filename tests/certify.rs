@@ -3,8 +3,8 @@
 //! and on formulas that are satisfiable (every proof rejected); proofs of
 //! random formulas against brute force.
 //!
-//! Needs `cadical` on PATH (`.ci/run` installs it): the tests that use it
-//! fail with a message naming it if it is missing.
+//! Needs `cadical` and `cryptominisat5` on PATH (`.ci/run` installs them):
+//! the tests that use them fail with a message naming them if missing.
 
 use std::path::Path;
 
@@ -26,6 +26,17 @@ fn cadical() -> Producer {
         "these tests need the `cadical` binary on PATH (apt-get install cadical)"
     );
     Producer::External("cadical".into())
+}
+
+fn cryptominisat() -> Producer {
+    assert!(
+        std::process::Command::new("cryptominisat5")
+            .arg("--version")
+            .output()
+            .is_ok(),
+        "these tests need the `cryptominisat5` binary on PATH (apt-get install cryptominisat)"
+    );
+    Producer::External("cryptominisat5".into())
 }
 
 fn cadical_text() -> Producer {
@@ -84,7 +95,7 @@ fn the_unsat_corpus_is_certified() {
     for line in expected.lines().filter(|l| l.ends_with(" UNSAT")) {
         let name = line.split_whitespace().next().unwrap();
         let f = read_cnf_file(&dir.join(name)).unwrap();
-        for p in [Producer::Varisat, cadical()] {
+        for p in [Producer::Varisat, cadical(), cryptominisat()] {
             certify_unsat(&f, &p, &Limits::default())
                 .unwrap_or_else(|e| panic!("{name} with {p}: {e}"));
         }
@@ -206,6 +217,29 @@ fn a_missing_lemma_is_rejected() {
         ),
         "{e}"
     );
+}
+
+#[test]
+fn cryptominisat_frat_proofs_are_checked() {
+    let f = pigeonhole(6, 5);
+    let c = certify_unsat(&f, &cryptominisat(), &Limits::default()).unwrap();
+    assert_eq!(c.format, DratFormat::Frat);
+    assert!(c.core_lemmas > 0);
+    let pr = proof(&f, &cryptominisat());
+    // another formula: PHP(6,5) without a clause is satisfiable
+    for i in [0, 6, f.len() - 1] {
+        assert!(check(&without_clause(&f, i), &pr).is_err(), "clause {i}");
+    }
+    // a missing lemma: the first half of the additions dropped
+    let ls = lines(&pr);
+    let adds: Vec<usize> = (0..ls.len()).filter(|&i| ls[i].starts_with("a ")).collect();
+    let cut: String = ls
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !adds[..adds.len() / 2].contains(i))
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    assert!(check(&f, cut.as_bytes()).is_err());
 }
 
 fn formula(clauses: &[Vec<i32>]) -> Cnf {

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use puzzlesat::certify::{Claim, Producer};
+use puzzlesat::experiment::Row;
 use puzzlesat::puzzles::alien_tiles::symmetry::Symmetry;
 use puzzlesat::puzzles::alien_tiles::{AlienTiles, Task};
 use puzzlesat::puzzles::enigma::Enigma;
@@ -244,4 +245,56 @@ fn the_readme_proven_examples_are_certified() {
             .collect();
         assert_eq!(&got, claims, "{cmd}");
     }
+}
+
+/// `experiment --certify`: every worker runs with `--certify`, and each
+/// row records its certificates (count, proof bytes, proof and check time).
+#[test]
+fn experiment_rows_record_their_certificates() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("res");
+    let (code, _, err) = puzzlesat(&[
+        "experiment",
+        "--puzzle",
+        "magic",
+        "--sizes",
+        "3",
+        "--vary",
+        "all=true,false",
+        "--certify",
+        "--timeout",
+        "60",
+        "--jobs",
+        "1",
+        "--no-plots",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(out.join("rows.jsonl")).unwrap();
+    let rows: Vec<Row> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    for r in rows {
+        assert_eq!(r.params["certify"], "true");
+        if r.params["all"] == "true" {
+            // exactly 8 squares: the final UNSAT is certified
+            assert_eq!((r.status.as_str(), r.count), ("all", Some(8)));
+            assert_eq!(r.certificates, Some(1));
+            assert!(r.proof_bytes.is_some_and(|b| b > 0));
+            assert!(r.check_seconds.is_some() && r.proof_seconds.is_some());
+        } else {
+            // one square: no claim rests on UNSAT
+            assert_eq!((r.status.as_str(), r.certificates), ("sat", Some(0)));
+        }
+    }
+    let csv = std::fs::read_to_string(out.join("rows.csv")).unwrap();
+    assert!(csv
+        .lines()
+        .next()
+        .unwrap()
+        .contains("certificates,proof_bytes,proof_seconds,check_seconds"));
 }

@@ -7,8 +7,13 @@
 //! accepted if it is RUP (asserting its negation makes unit propagation
 //! reach a conflict) or RAT on its first literal `p` (every resolvent with a
 //! clause containing `¬p` is RUP). Both the text format and the binary
-//! format (`a`/`d` bytes, variable-length literals) are read;
-//! [`detect_format`] tells them apart.
+//! format (`a`/`d` bytes, variable-length literals) are read, and so is
+//! text FRAT (Baek, Carneiro & Heule, "A Flexible Proof Format for SAT
+//! Solver-Elaborator Communication", TACAS 2021; what CryptoMiniSat
+//! writes), read as DRAT: its `a` and `d` steps are the additions and
+//! deletions, clause ids, hints (`l …`), original (`o`), final (`f`) and
+//! relocation (`r`) lines are ignored, so every lemma is still checked by
+//! RUP/RAT here. [`detect_format`] tells the three apart.
 //!
 //! The check runs as drat-trim's does:
 //! - **forward**: every lemma is added and propagated at the top level until
@@ -44,7 +49,7 @@ const NONE: u32 = u32::MAX;
 /// proofs, and a bound on what a corrupted number can make us allocate).
 const MAX_VAR: u64 = 1 << 28;
 
-/// The two DRAT encodings.
+/// The proof encodings read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DratFormat {
@@ -52,12 +57,16 @@ pub enum DratFormat {
     Text,
     /// binary: `a` or `d`, literals as variable-length integers, `0`
     Binary,
+    /// text FRAT (`a ID LITS 0 [l HINTS 0]`, `d ID LITS 0`, `o`, `f`, `r`),
+    /// read as DRAT
+    Frat,
 }
 
 impl fmt::Display for DratFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             DratFormat::Text => "DRAT",
+            DratFormat::Frat => "FRAT (read as DRAT)",
             DratFormat::Binary => "binary DRAT",
         })
     }
@@ -130,13 +139,22 @@ pub struct CheckStats {
     pub ignored_deletions: usize,
 }
 
-/// Text or binary: a binary proof starts with `a` or contains a zero byte
-/// within its first clause; a text proof never does.
+/// Binary DRAT contains a zero byte within its first clause, text never
+/// does; text FRAT starts (after comments) with a step letter `o`, `a`,
+/// `f` or `r`, text DRAT with a literal or `d`. A binary proof cut before
+/// its first zero byte reads as FRAT and is rejected as malformed.
 pub fn detect_format(proof: &[u8]) -> DratFormat {
-    if proof.first() == Some(&b'a') || proof.iter().take(1 << 16).any(|&b| b == 0) {
-        DratFormat::Binary
-    } else {
-        DratFormat::Text
+    if proof.iter().take(1 << 16).any(|&b| b == 0) {
+        return DratFormat::Binary;
+    }
+    let first = proof
+        .split(|&b| b == b'\n')
+        .map(|l| l.trim_ascii_start())
+        .find(|l| !l.is_empty() && l[0] != b'c')
+        .and_then(|l| l.first());
+    match first {
+        Some(b'o' | b'a' | b'f' | b'r') => DratFormat::Frat,
+        _ => DratFormat::Text,
     }
 }
 
@@ -180,7 +198,64 @@ fn parse(
     match format {
         DratFormat::Text => parse_text(proof, f),
         DratFormat::Binary => parse_binary(proof, f),
+        DratFormat::Frat => parse_frat(proof, f),
     }
+}
+
+/// Text FRAT, one step a line: `a`/`d` steps are passed on (without their
+/// id and hints), the other steps are skipped.
+fn parse_frat(
+    p: &[u8],
+    mut f: impl FnMut(bool, &[Lit]) -> Result<(), DratError>,
+) -> Result<(), DratError> {
+    let mut lits = Vec::new();
+    for (k, line) in p.split(|&b| b == b'\n').enumerate() {
+        let malformed = |what: &str| DratError::Malformed {
+            at: format!("line {}", k + 1),
+            what: what.into(),
+        };
+        let text = std::str::from_utf8(line).map_err(|_| malformed("not text"))?;
+        let mut words = text.split_ascii_whitespace();
+        let delete = match words.next() {
+            None => continue,
+            Some(w) if w.starts_with('c') => continue,
+            Some("o" | "f" | "r" | "t") => continue,
+            Some("a") => false,
+            Some("d") => true,
+            Some(w) => return Err(malformed(&format!("unexpected step {w:?}"))),
+        };
+        let id = words.next().ok_or_else(|| malformed("no clause id"))?;
+        if id.parse::<u64>().map_or(true, |id| id == 0) {
+            return Err(malformed("expected a clause id"));
+        }
+        lits.clear();
+        loop {
+            let w = words
+                .next()
+                .ok_or_else(|| malformed("the step ends inside a clause (truncated?)"))?;
+            let x: i64 = w.parse().map_err(|_| malformed("expected a literal"))?;
+            if x == 0 {
+                break;
+            }
+            let v = x.unsigned_abs();
+            if v > MAX_VAR {
+                return Err(malformed("variable out of range"));
+            }
+            lits.push(2 * (v as u32 - 1) + (x < 0) as u32);
+        }
+        // the rest of the line is the hint list `l … 0` (of `a` steps)
+        match words.next() {
+            None => {}
+            Some("l") if !delete => {
+                if words.next_back() != Some("0") {
+                    return Err(malformed("the hints end without 0 (truncated?)"));
+                }
+            }
+            Some(w) => return Err(malformed(&format!("unexpected {w:?} after the clause"))),
+        }
+        f(delete, &lits)?;
+    }
+    Ok(())
 }
 
 fn parse_text(
@@ -1143,6 +1218,29 @@ mod tests {
             text(&cnf(XOR2), "2 0\n0 5"),
             Err(DratError::Malformed { .. })
         ));
+    }
+
+    #[test]
+    fn frat_is_read_as_drat() {
+        let frat = "o 1 1 2 0\no 2 -1 2 0\no 3 1 -2 0\no 4 -1 -2 0\n\
+                    a 5 2 0 l 1 2 0\nd 1 1 2 0\na 6 0 l 5 3 4 0\nf 6 0\nf 5 2 0\n";
+        assert_eq!(detect_format(frat.as_bytes()), DratFormat::Frat);
+        let s = check(&cnf(XOR2), frat.as_bytes(), DratFormat::Frat).unwrap();
+        assert_eq!((s.lemmas, s.deletions), (2, 1));
+        // the hints are not trusted: an empty clause that does not
+        // follow by unit propagation fails whatever its hints
+        let bad = "a 5 0 l 1 2 3 4 0\n";
+        assert!(check(&cnf(XOR2), bad.as_bytes(), DratFormat::Frat).is_err());
+        // a line cut inside its clause or its hints
+        for cut in ["a 5 2", "a 5 2 0 l 1 2", "a", "x 1 0"] {
+            assert!(
+                matches!(
+                    check(&cnf(XOR2), cut.as_bytes(), DratFormat::Frat),
+                    Err(DratError::Malformed { .. })
+                ),
+                "{cut}"
+            );
+        }
     }
 
     #[test]

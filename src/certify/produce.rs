@@ -5,8 +5,9 @@
 //! - [`Producer::External`]: a DIMACS solver executable run as
 //!   `PROGRAM ARGS FORMULA.cnf PROOF`, the convention of CaDiCaL and Kissat
 //!   (proof path as the second positional argument, binary DRAT by
-//!   default). Its `s` line is read from stdout. `cadical` names
-//!   `external:cadical`.
+//!   default, text with `--no-binary`) and of CryptoMiniSat 5 (text FRAT).
+//!   Its `s` line is read from stdout. `cadical`, `kissat` and
+//!   `cryptominisat5` name `external:<the same>`.
 //!
 //! The checker ([`super::drat`]) shares no code with either.
 
@@ -63,11 +64,11 @@ impl FromStr for Producer {
     fn from_str(s: &str) -> Result<Self, CertifyError> {
         match s {
             "varisat" => Ok(Producer::Varisat),
-            "cadical" | "kissat" => Ok(Producer::External(s.to_string())),
+            "cadical" | "kissat" | "cryptominisat5" => Ok(Producer::External(s.to_string())),
             _ => match s.strip_prefix("external:") {
                 Some(cmd) if !cmd.trim().is_empty() => Ok(Producer::External(cmd.to_string())),
                 _ => Err(CertifyError::Producer(format!(
-                    "unknown proof solver '{s}' (expected varisat, cadical, kissat or external:<command>)"
+                    "unknown proof solver '{s}' (expected varisat, cadical, kissat, cryptominisat5 or external:<command>)"
                 ))),
             },
         }
@@ -132,10 +133,10 @@ fn external(
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or(program);
-    if base.starts_with("cryptominisat") {
+    if base.starts_with("minisat") || base.starts_with("glucose") {
         return Err(failed(
-            "CryptoMiniSat 5.8 and later write FRAT proofs, which puzzlesat does not check; \
-             use cadical or kissat (see docs/certify.md)"
+            "MiniSat and Glucose write no DRAT proof (their second argument is a result file): \
+             choose a proof solver with --proof-solver cadical, kissat or cryptominisat5"
                 .into(),
         ));
     }

@@ -111,6 +111,18 @@ impl Args {
                 }
             }
         }
+        // `experiment --certify [--proof-solver P]`: every row certified
+        if common.certify {
+            let mut fixed = vec![("certify".to_string(), "true".to_string())];
+            if let Some(p) = &common.proof_solver {
+                fixed.push(("proof-solver".into(), p.to_string()));
+            }
+            for (k, v) in fixed {
+                g.fixed.retain(|(n, _)| *n != k);
+                g.vary.retain(|(n, _)| *n != k);
+                g.fixed.push((k, v));
+            }
+        }
         if let Some(n) = &self.name {
             g.name = n.clone();
         }
