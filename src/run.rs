@@ -6,9 +6,9 @@
 //!
 //! With [`RunOptions::certify`], the session records the formula and every
 //! UNSAT answer a claim rests on ("optimal", "infeasible", "exactly N") is
-//! certified by a checked DRAT proof ([`crate::certify`]); a proof that
-//! fails to check is an error. An external solver's UNSAT answer without a
-//! proof is reported as unchecked ([`Report::unchecked`]).
+//! certified by a checked proof ([`crate::certify`]); a proof that fails to
+//! check is an error. An external solver's UNSAT answer without a proof is
+//! reported as unchecked ([`Report::unchecked`]).
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -16,14 +16,15 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use puzzlesat_encodings::pb::PbEncoding;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
-use serde::Serialize;
+use rustsat::types::Lit;
 
-use crate::certify::{self, Certified, Claim, Producer};
-use crate::drive::{self, Sense, Strategy};
+use crate::certify::{self, Claim, Producer};
+use crate::drive::{self, ScoredSearch, Sense, Strategy};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
 use crate::puzzle::{Encoded, Puzzle};
-use crate::solver::{Limits, Session, SolverKind, SolverStats};
+pub use crate::report::{Report, Status, StoppedBy};
+use crate::solver::{Limits, Session, SolverKind};
 
 /// Options common to every puzzle's `solve`.
 #[derive(Clone, Debug, Default)]
@@ -42,67 +43,11 @@ pub struct RunOptions {
     pub strategy: Strategy,
     /// stop at the first solution even if the puzzle has an objective
     pub first: bool,
+    /// the backend's random seed (None: its default search)
+    pub seed: Option<u64>,
     /// certify every UNSAT answer a claim rests on, with proofs from this
     /// solver (`--certify`, `--proof-solver`)
     pub certify: Option<Producer>,
-}
-
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// optimum found and proven by UNSAT
-    Optimal,
-    /// a solution, no optimality claim
-    Sat,
-    /// no solution exists (proven)
-    Unsat,
-    /// time limit or interrupt before an answer
-    Unknown,
-    /// every solution enumerated, the count is exact (proven by UNSAT)
-    All,
-    /// enumeration stopped early (limit, timeout): the count is a lower bound
-    Partial,
-}
-
-/// One result, as printed with `--json` and used as an experiment row.
-#[derive(Clone, Debug, Serialize)]
-pub struct Report<S: Serialize> {
-    /// instance and options
-    pub puzzle: String,
-    /// backend used
-    pub solver: String,
-    /// outcome
-    pub status: Status,
-    /// best objective value found
-    pub objective: Option<i64>,
-    /// proven bound on the objective
-    pub bound: Option<i64>,
-    /// solutions (the best one, or all with `--all`), each checked
-    pub solutions: Vec<S>,
-    /// number of solutions counted with `--all`
-    pub count: Option<u64>,
-    /// variables of the encoding (before bounds / blocking clauses)
-    pub vars: u32,
-    /// clauses of the encoding
-    pub clauses: usize,
-    /// literal occurrences of the encoding
-    pub literals: usize,
-    /// seconds spent encoding
-    pub encode_seconds: f64,
-    /// seconds spent in the solver
-    pub solve_seconds: f64,
-    /// solve calls
-    pub sat_calls: u32,
-    /// backend statistics
-    pub stats: SolverStats,
-    /// with `--certify`: the checked proof of each UNSAT answer the claim
-    /// rests on (empty if it rests on none, e.g. an optimum at the end of
-    /// the objective's range); without: None
-    pub certificates: Option<Vec<Certified>>,
-    /// the claim rests on an external solver's UNSAT answer, taken without
-    /// a proof
-    pub unchecked: bool,
 }
 
 /// Encodes `p`, timing it.
@@ -138,103 +83,191 @@ pub fn decode_checked<P: Puzzle>(
     Ok(sol)
 }
 
+/// The puzzle's hooks during a run, each timed into its phase.
+struct Hooks<'a, P: Puzzle> {
+    p: &'a P,
+    enc: &'a Encoded<P::Map>,
+    separate: Duration,
+    decode_check: Duration,
+    bounds: Duration,
+    rejected: u64,
+    /// the last scored solution, and the best one
+    last_scored: Option<P::Solution>,
+    best_scored: Option<P::Solution>,
+}
+
+impl<P: Puzzle> Hooks<'_, P> {
+    fn separate<DB: ClauseDatabase>(&mut self, model: &Assignment, db: &mut DB) -> bool {
+        let t = Instant::now();
+        let rejected = self.p.separate(&self.enc.map, model, db);
+        self.separate += t.elapsed();
+        self.rejected += u64::from(rejected);
+        rejected
+    }
+    fn decode(&mut self, model: &Assignment) -> anyhow::Result<P::Solution> {
+        let t = Instant::now();
+        let sol = decode_checked(self.p, self.enc, model);
+        self.decode_check += t.elapsed();
+        sol
+    }
+}
+
+impl<P: Puzzle> ScoredSearch for Hooks<'_, P> {
+    fn separate(&mut self, model: &Assignment, session: &mut Session) -> bool {
+        Hooks::separate(self, model, session)
+    }
+    fn score(&mut self, model: &Assignment) -> anyhow::Result<i64> {
+        let sol = self.decode(model)?;
+        let Some(v) = self.p.objective_of(&sol) else {
+            bail!("internal error: {} scores no objective", self.p.describe());
+        };
+        self.last_scored = Some(sol);
+        Ok(v)
+    }
+    fn require_better(&mut self, best: i64, session: &mut Session) {
+        // called on an improvement: the last scored solution is the best
+        self.best_scored = self.last_scored.take();
+        let t = Instant::now();
+        self.p.require_better(&self.enc.map, best, session);
+        self.bounds += t.elapsed();
+    }
+    fn block(&mut self, model: &Assignment, session: &mut Session) {
+        let t = Instant::now();
+        let clause = self
+            .p
+            .blocking_clause(&self.enc.map, model)
+            .unwrap_or_else(|| projection_block(&self.enc.primary, model));
+        session.add(&clause);
+        self.separate += t.elapsed();
+    }
+}
+
+/// The clause excluding a model's projection onto `primary`.
+fn projection_block(primary: &[Lit], model: &Assignment) -> Vec<Lit> {
+    primary
+        .iter()
+        .map(|&l| if model.lit(l) { !l } else { l })
+        .collect()
+}
+
 /// Solves (or optimises, or enumerates) `p` and returns the report. Progress
-/// lines ("improved to …") go to `progress`.
+/// lines ("improved to …") go to `progress`. Every phase is timed; the
+/// report's `seconds.total` is this call's wall time (the command line
+/// replaces it by the process's).
 pub fn run<P: Puzzle>(
     p: &P,
     opts: &RunOptions,
     limits: Limits,
     progress: &mut dyn Write,
-) -> anyhow::Result<Report<P::Solution>> {
+) -> anyhow::Result<Report<P::Solution, P::Details>> {
+    let started = Instant::now();
     let (cnf, enc, encode_seconds) = encode(p)?;
     let counts = cnf.counts();
-    let mut session = Session::new(&opts.solver, &cnf, limits)?;
+    let t = Instant::now();
+    let mut session = Session::new(&opts.solver, &cnf, limits.clone())?;
+    if let Some(seed) = opts.seed {
+        session.set_seed(seed)?;
+    }
     if opts.certify.is_some() {
         session.record(cnf);
     } else {
         drop(cnf);
     }
-    let mut report = Report {
-        puzzle: p.describe(),
-        solver: session.solver_name(),
-        status: Status::Unknown,
-        objective: None,
-        bound: None,
-        solutions: vec![],
-        count: None,
-        vars: counts.vars,
-        clauses: counts.clauses,
-        literals: counts.literals,
-        encode_seconds,
-        solve_seconds: 0.0,
-        sat_calls: 0,
-        stats: SolverStats::default(),
-        certificates: opts.certify.as_ref().map(|_| vec![]),
-        unchecked: false,
+    let load_seconds = t.elapsed().as_secs_f64();
+    let mut report: Report<P::Solution, P::Details> =
+        Report::new(p.describe(), session.solver_name(), p.counted_as());
+    report.seed = opts.seed;
+    report.vars = counts.vars;
+    report.clauses = counts.clauses;
+    report.literals = counts.literals;
+    report.seconds.encode = encode_seconds;
+    report.seconds.load = load_seconds;
+    report.certificates = opts.certify.as_ref().map(|_| vec![]);
+    let mut hooks = Hooks {
+        p,
+        enc: &enc,
+        separate: Duration::ZERO,
+        decode_check: Duration::ZERO,
+        bounds: Duration::ZERO,
+        rejected: 0,
+        last_scored: None,
+        best_scored: None,
+    };
+    let mut on_improve = |v: i64, secs: f64| {
+        let _ = writeln!(progress, "c improved: objective {v} after {secs:.2}s");
     };
     let mut assumptions = vec![];
-    if let (Some(obj), false) = (&enc.objective, opts.first) {
-        let separate = |m: &Assignment, s: &mut Session| p.separate(&enc.map, m, s);
-        let unsat_before = session.unsat_answers();
-        let opt = drive::optimize_lazy(
-            &mut session,
-            obj,
-            opts.objective_encoding,
-            opts.strategy,
-            separate,
-            |_, v, secs| {
-                let _ = writeln!(progress, "c improved: objective {v} after {secs:.2}s");
-            },
-        )?;
-        report.bound = Some(opt.bound);
-        report.objective = opt.value();
-        if opt.proven && session.unsat_answers() > unsat_before {
-            // the last UNSAT answer is the tightest bound: the one the
-            // optimum (or the infeasibility) rests on
-            let claim = match opt.best {
-                Some(_) => Claim::Optimal,
-                None => Claim::Infeasible,
-            };
-            certify_last_unsat(&session, opts, claim, &mut report)?;
-        }
+    let mut enumerated = None;
+    let unsat_before = session.unsat_answers();
+    if let (Some(sense), false) = (enc.scored, opts.first) {
+        let opt = drive::optimize_scored(&mut session, sense, &enc.hint, &mut hooks, |_, v, s| {
+            on_improve(v, s)
+        })?;
+        report.objective = opt.best.as_ref().map(|&(_, v)| v);
         report.status = match (&opt.best, opt.proven) {
             (Some(_), true) => Status::Optimal,
             (Some(_), false) => Status::Sat,
             (None, true) => Status::Unsat,
             (None, false) => Status::Unknown,
         };
+        if opt.proven {
+            report.bound = report.objective;
+            certify_last_unsat(&session, opts, unsat_before, &mut report)?;
+        }
+        report.solutions = hooks.best_scored.take().into_iter().collect();
+    } else if let (Some(obj), false) = (&enc.objective, opts.first) {
+        let opt = drive::optimize_lazy(
+            &mut session,
+            obj,
+            opts.objective_encoding,
+            opts.strategy,
+            |m, s| hooks.separate(m, s),
+            |_, v, secs| on_improve(v, secs),
+        )?;
+        hooks.bounds += Duration::from_secs_f64(opt.bound_seconds);
+        report.bound = Some(opt.bound);
+        report.objective = opt.value();
+        report.status = match (&opt.best, opt.proven) {
+            (Some(_), true) => Status::Optimal,
+            (Some(_), false) => Status::Sat,
+            (None, true) => Status::Unsat,
+            (None, false) => Status::Unknown,
+        };
+        if opt.proven {
+            // the last UNSAT answer is the tightest bound: the one the
+            // optimum (or the infeasibility) rests on
+            certify_last_unsat(&session, opts, unsat_before, &mut report)?;
+        }
         if let Some((model, v)) = &opt.best {
-            report.solutions.push(decode_checked(p, &enc, model)?);
             if opts.all && opt.proven {
                 // enumerate the optimal solutions: fix the objective to its optimum
-                let terms: Vec<(rustsat::types::Lit, usize)> =
-                    obj.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
-                let s = (v - obj.offset) as usize;
-                let mut pb = puzzlesat_encodings::pb::Pb::new(opts.objective_encoding, &terms);
-                assumptions = match obj.sense {
-                    Sense::Maximize => pb.at_least(&mut session, s).unwrap_or_default(),
-                    Sense::Minimize => pb.at_most(&mut session, s),
-                };
-                report.solutions.clear();
+                let t = Instant::now();
+                assumptions = obj
+                    .bound(&mut session, *v, opts.objective_encoding)
+                    .context("internal error: the optimum is out of the objective's range")?;
+                hooks.bounds += t.elapsed();
+            } else {
+                report.solutions.push(hooks.decode(model)?);
             }
         }
     }
-    let enumerate =
-        opts.all && !matches!(report.status, Status::Unsat | Status::Unknown | Status::Sat);
-    if enc.objective.is_none() || opts.first || enumerate {
+    let enumerate = opts.all && enc.objective.is_some() && report.status == Status::Optimal;
+    if (enc.objective.is_none() && enc.scored.is_none()) || opts.first || enumerate {
         let limit = if opts.all { opts.limit } else { Some(1) };
         let mut err = None;
-        let separate = |m: &Assignment, s: &mut Session| p.separate(&enc.map, m, s);
+        let mut found = vec![];
+        // the two callbacks are called in turn, never at once
+        let shared = std::cell::RefCell::new(&mut hooks);
         let unsat_before = session.unsat_answers();
         let e = drive::enumerate_lazy(
             &mut session,
             &enc.primary,
             &assumptions,
             limit,
-            separate,
-            |m| match decode_checked(p, &enc, m) {
+            |m, s| shared.borrow_mut().separate(m, s),
+            |m| match shared.borrow_mut().decode(m) {
                 Ok(s) => {
-                    report.solutions.push(s);
+                    found.push(s);
                     true
                 }
                 Err(e) => {
@@ -246,20 +279,27 @@ pub fn run<P: Puzzle>(
         if let Some(e) = err {
             return Err(e);
         }
-        if e.complete && session.unsat_answers() > unsat_before {
-            let claim = if opts.all {
-                Claim::Complete
-            } else {
-                Claim::Infeasible
-            };
-            certify_last_unsat(&session, opts, claim, &mut report)?;
-        }
-        if opts.all {
-            report.count = Some(e.count);
-            report.status = if e.complete {
+        if e.complete {
+            let status = report.status;
+            // the claim, for the certificate: Unsat before the count is in
+            report.status = if opts.all && e.count > 0 {
                 Status::All
             } else {
-                Status::Partial
+                Status::Unsat
+            };
+            certify_last_unsat(&session, opts, unsat_before, &mut report)?;
+            report.status = status;
+        }
+        report.solutions = found;
+        enumerated = Some(e.count);
+        if opts.all {
+            report.count = Some(e.count);
+            report.status = match (e.count, e.complete) {
+                // no solution, proven: infeasible (exit 20, as without --all)
+                (0, true) => Status::Unsat,
+                (0, false) => Status::Unknown,
+                (_, true) => Status::All,
+                (_, false) => Status::Partial,
             };
         } else if enc.objective.is_none() || opts.first {
             report.status = match (e.count, e.complete) {
@@ -267,32 +307,57 @@ pub fn run<P: Puzzle>(
                 (0, false) => Status::Unknown,
                 _ => Status::Sat,
             };
-            if let (Some(obj), Some(s)) = (&enc.objective, report.solutions.first()) {
-                report.objective = p.objective_of(s).or(Some(obj.offset));
+            if let Some(s) = report.solutions.first() {
+                report.objective = p
+                    .objective_of(s)
+                    .or(enc.objective.as_ref().map(|o| o.offset));
             }
         }
     }
-    report.solve_seconds = session.solve_time.as_secs_f64();
     report.sat_calls = session.solve_calls;
+    report.sat_answers = session.sat_answers;
     report.stats = session.stats();
+    report.lazy_constraints = hooks.rejected;
+    report.stopped_by = stopped_by(&report, &limits, opts, enumerated);
     report.unchecked = matches!(opts.solver, SolverKind::External(_))
         && opts.certify.is_none()
         && session.unsat_answers() > 0
         && matches!(report.status, Status::Optimal | Status::Unsat | Status::All);
+    report.seconds.solve = session.solve_time.as_secs_f64();
+    drop(session);
+    let t = Instant::now();
+    p.details(&enc.map, &mut report)?;
+    hooks.decode_check += t.elapsed();
+    report.seconds.bounds = hooks.bounds.as_secs_f64();
+    report.seconds.separate = hooks.separate.as_secs_f64();
+    report.seconds.decode_check = hooks.decode_check.as_secs_f64();
+    report.seconds.close(started.elapsed().as_secs_f64());
     Ok(report)
 }
 
-/// With `--certify`: writes out the formula of the session's last UNSAT
-/// answer, proves and checks it, and adds the certificate to the report.
-/// A proof that does not check is an error.
-fn certify_last_unsat<S: Serialize>(
+/// With `--certify`, after a driver phase whose claim is proven: if a
+/// solve call of the phase (after `unsat_before` UNSAT answers) answered
+/// UNSAT, writes out the formula of the last one, proves and checks it, and
+/// adds the certificate to the report, named by the claim of
+/// `report.status`. A proof that does not check is an error. A phase with
+/// no UNSAT answer (an optimum at the end of the objective's range) has
+/// nothing to certify.
+fn certify_last_unsat<S, D>(
     session: &Session,
     opts: &RunOptions,
-    claim: Claim,
-    report: &mut Report<S>,
+    unsat_before: u32,
+    report: &mut Report<S, D>,
 ) -> anyhow::Result<()> {
     let (Some(producer), Some(certificates)) = (&opts.certify, &mut report.certificates) else {
         return Ok(());
+    };
+    if session.unsat_answers() == unsat_before {
+        return Ok(());
+    }
+    let claim = match report.status {
+        Status::Optimal => Claim::Optimal,
+        Status::All => Claim::Complete,
+        _ => Claim::Infeasible,
     };
     let formula = session
         .unsat_formula()
@@ -308,9 +373,37 @@ fn certify_last_unsat<S: Serialize>(
     Ok(())
 }
 
+/// Why an answer is incomplete: the interrupt flag, the deadline, or the
+/// enumeration limit (None when the answer is complete).
+fn stopped_by<S, D>(
+    report: &Report<S, D>,
+    limits: &Limits,
+    opts: &RunOptions,
+    enumerated: Option<u64>,
+) -> Option<StoppedBy> {
+    let complete = match report.status {
+        Status::Optimal | Status::Unsat | Status::All => true,
+        // a solution without an optimality claim is complete when none was asked
+        Status::Sat => report.bound.is_none() || opts.first,
+        Status::Unknown | Status::Partial => false,
+    };
+    if complete {
+        None
+    } else if limits.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+        Some(StoppedBy::Interrupt)
+    } else if opts.all && opts.limit.is_some() && enumerated >= opts.limit {
+        Some(StoppedBy::Limit)
+    } else {
+        Some(StoppedBy::Timeout)
+    }
+}
+
 /// [`run`] without a time limit and without progress output: what tests,
 /// benches and library users want when they only need the report.
-pub fn run_quiet<P: Puzzle>(p: &P, opts: &RunOptions) -> anyhow::Result<Report<P::Solution>> {
+pub fn run_quiet<P: Puzzle>(
+    p: &P,
+    opts: &RunOptions,
+) -> anyhow::Result<Report<P::Solution, P::Details>> {
     run(p, opts, Limits::default(), &mut std::io::sink())
 }
 
@@ -318,59 +411,10 @@ pub fn run_quiet<P: Puzzle>(p: &P, opts: &RunOptions) -> anyhow::Result<Report<P
 /// that says exactly what is proven.
 pub fn print_text<P: Puzzle>(
     p: &P,
-    r: &Report<P::Solution>,
+    r: &Report<P::Solution, P::Details>,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    writeln!(out, "{}", r.puzzle)?;
-    for s in &r.solutions {
-        writeln!(out, "{}", p.render(s))?;
-    }
-    // what backs the UNSAT answer the claim rests on
-    let unsat = match (&r.certificates, r.unchecked) {
-        (Some(c), _) if !c.is_empty() => "UNSAT, certified",
-        (_, true) => "UNSAT from the external solver, unchecked",
-        _ => "UNSAT",
-    };
-    let summary = match (r.status, r.objective, r.bound, r.count) {
-        (Status::Optimal, Some(v), _, _) if r.unchecked => {
-            format!("optimal: {v} (no better solution: {unsat})")
-        }
-        (Status::Optimal, Some(v), _, _) => {
-            format!("optimal: {v} (proven: no better solution, {unsat})")
-        }
-        (Status::Sat, Some(v), Some(b), _) => {
-            format!("best found: {v}, not proven optimal (proven bound {b})")
-        }
-        (Status::Sat, _, _, _) => "solution found (checked)".to_string(),
-        (Status::Unsat, _, _, _) if r.unchecked => {
-            "unsatisfiable (unchecked): the external solver's word, no proof (use --certify)"
-                .to_string()
-        }
-        (Status::Unsat, _, _, _) => format!("no solution exists (proven: {unsat})"),
-        (Status::Unknown, _, Some(b), _) => {
-            format!("no solution found before the limit (proven bound {b})")
-        }
-        (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
-        (Status::All, _, _, Some(n)) => {
-            format!("exactly {n} {} (complete: final {unsat})", p.counted_as())
-        }
-        (Status::Partial, _, _, Some(n)) => {
-            format!(
-                "at least {n} {} (enumeration stopped early)",
-                p.counted_as()
-            )
-        }
-        _ => format!("{:?}", r.status),
-    };
-    writeln!(out, "{summary}")?;
-    for c in r.certificates.iter().flatten() {
-        writeln!(out, "c {c}")?;
-    }
-    writeln!(
-        out,
-        "c {} vars, {} clauses, {} literals; encode {:.3}s, solve {:.3}s, {} SAT calls ({})",
-        r.vars, r.clauses, r.literals, r.encode_seconds, r.solve_seconds, r.sat_calls, r.solver
-    )
+    r.print_text(|s| p.render(s), out)
 }
 
 /// Encodes `p`; with `bound`, adds the decision constraint "objective at
@@ -386,15 +430,9 @@ pub fn encode_with_bound<P: Puzzle>(
         let Some(obj) = &enc.objective else {
             bail!("--bound: {} has no objective", p.describe());
         };
-        let terms: Vec<(rustsat::types::Lit, usize)> =
-            obj.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
-        let s = b - obj.offset;
-        match obj.sense {
-            Sense::Maximize => {
-                puzzlesat_encodings::pb::at_least(&mut cnf, &terms, s.max(0) as usize, pb)
-            }
-            Sense::Minimize if s < 0 => cnf.add(&[]),
-            Sense::Minimize => puzzlesat_encodings::pb::at_most(&mut cnf, &terms, s as usize, pb),
+        match obj.bound(&mut cnf, b, pb) {
+            Some(units) => units.into_iter().for_each(|l| cnf.add(&[l])),
+            None => cnf.add(&[]),
         }
     }
     Ok((cnf, enc))

@@ -396,9 +396,9 @@ macro_rules! backend_suite {
 
 backend_suite! {
     batsat => "batsat", interruptible: true;
-    varisat => "varisat", interruptible: false;
-    splr => "splr", interruptible: false;
-    portfolio => "portfolio", interruptible: false;
+    varisat => "varisat", interruptible: true;
+    splr => "splr", interruptible: true;
+    portfolio => "portfolio", interruptible: true;
     external_cadical => "external:cadical", interruptible: true;
     external_minisat => "external:minisat", interruptible: true;
     external_picosat => "external:picosat", interruptible: true;
@@ -453,4 +453,57 @@ fn external_wrong_model_is_an_error() {
     let (mut s, _) = session(&kind, &[&[1, 2]]);
     let err = s.solve(&[]).unwrap_err();
     assert!(err.to_string().contains("falsifies clause 1"), "{err}");
+}
+
+/// Conflicts of one solve of `cnf` by `kind` with `seed` (None: no seed).
+fn conflicts_with_seed(kind: &SolverKind, cnf: &Cnf, seed: Option<u64>) -> (Outcome, u64) {
+    let mut s = Session::new(kind, cnf, Limits::default()).unwrap();
+    if let Some(seed) = seed {
+        s.set_seed(seed).unwrap();
+    }
+    let outcome = s.solve(&[]).unwrap();
+    (outcome, s.stats().conflicts.expect("conflict count"))
+}
+
+#[test]
+fn seeds_change_batsat_search_and_answers_stay() {
+    let cnf = pigeonhole(8, 7);
+    let kind = SolverKind::Batsat;
+    let plain = conflicts_with_seed(&kind, &cnf, None);
+    let (a, b) = (
+        conflicts_with_seed(&kind, &cnf, Some(1)),
+        conflicts_with_seed(&kind, &cnf, Some(2)),
+    );
+    // same answer, different searches; the same seed searches alike
+    assert_eq!(
+        (plain.0, a.0, b.0),
+        (Outcome::Unsat, Outcome::Unsat, Outcome::Unsat)
+    );
+    assert_ne!(a.1, b.1, "seeds 1 and 2 gave the same conflict count");
+    assert_ne!(plain.1, a.1, "seed 1 searched like no seed");
+    assert_eq!(conflicts_with_seed(&kind, &cnf, Some(1)), a);
+    // random formulas: every seed gives the unseeded answer (models checked)
+    for f in 1..=4 {
+        let cnf = random_3sat_threshold(50, f);
+        let clauses = clauses_of(&cnf);
+        let want = conflicts_with_seed(&kind, &cnf, None).0;
+        for seed in 1..=3 {
+            let mut s = Session::new(&kind, &cnf, Limits::default()).unwrap();
+            s.set_seed(seed).unwrap();
+            assert_eq!(solve_checked(&mut s, &clauses, &[]), want);
+        }
+    }
+}
+
+#[test]
+fn a_solver_without_a_seed_refuses_it() {
+    for kind in [SolverKind::Varisat, SolverKind::Splr] {
+        let mut s = Session::new(&kind, &pigeonhole(3, 2), Limits::default()).unwrap();
+        let e = s.set_seed(7).unwrap_err().to_string();
+        assert!(e.contains("takes no seed"), "{kind}: {e}");
+    }
+    // batsat: only before the first solve
+    let mut s = Session::new(&SolverKind::Batsat, &pigeonhole(3, 2), Limits::default()).unwrap();
+    s.solve(&[]).unwrap();
+    assert!(s.set_seed(7).is_err());
 }

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use puzzlesat::certify::{Claim, Producer};
+use puzzlesat::experiment::row::RowStatus;
 use puzzlesat::experiment::Row;
 use puzzlesat::puzzles::alien_tiles::symmetry::Symmetry;
 use puzzlesat::puzzles::alien_tiles::{AlienTiles, Task};
@@ -60,11 +61,12 @@ fn php_6_5_is_certified_infeasible() {
     assert_eq!(code, 20, "{err}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["status"], "unsat");
-    assert_eq!(v["certificate"]["claim"], "infeasible");
-    assert_eq!(v["certificate"]["format"], "binary");
-    assert_eq!(v["certificate"]["formula_clauses"], 81);
-    assert!(v["certificate"]["proof_bytes"].as_u64().unwrap() > 0);
-    assert!(v["certificate"]["core_lemmas"].as_u64().unwrap() > 0);
+    let c = &v["certificates"][0];
+    assert_eq!(c["claim"], "infeasible");
+    assert_eq!(c["format"], "binary");
+    assert_eq!(c["formula_clauses"], 81);
+    assert!(c["proof_bytes"].as_u64().unwrap() > 0);
+    assert!(c["core_lemmas"].as_u64().unwrap() > 0);
     assert_eq!(v["unchecked"], false);
     // text: the certificate line, then the competition status line
     let (code, out, _) = puzzlesat(&["sat", "tests/cnf/php-6-5.cnf", "--certify"]);
@@ -181,10 +183,32 @@ fn a_lying_external_solver_is_caught() {
 }
 
 #[test]
-fn certify_with_a_structured_method_is_a_clear_error() {
-    let (code, _, err) = puzzlesat(&["solve", "enigma", "-n", "6", "--certify"]);
+fn certify_with_the_reference_method_is_a_clear_error() {
+    let (code, _, err) = puzzlesat(&[
+        "solve",
+        "enigma",
+        "-n",
+        "6",
+        "--method",
+        "reference",
+        "--certify",
+    ]);
     assert_eq!(code, 2);
-    assert!(err.contains("use it with --method board"), "{err}");
+    assert!(
+        err.contains("the reference method uses no SAT solver"),
+        "{err}"
+    );
+    // the partitions method's optimum rests on one final UNSAT: certified
+    let (code, out, err) = puzzlesat(&["solve", "enigma", "-n", "8", "--certify", "--json", "-q"]);
+    assert_eq!(code, 10, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (
+            v["objective"].as_i64(),
+            v["certificates"][0]["claim"].as_str()
+        ),
+        (Some(544), Some("optimal"))
+    );
     let (code, _, err) = puzzlesat(&[
         "sat",
         "tests/cnf/php-6-5.cnf",
@@ -282,13 +306,13 @@ fn experiment_rows_record_their_certificates() {
         assert_eq!(r.params["certify"], "true");
         if r.params["all"] == "true" {
             // exactly 8 squares: the final UNSAT is certified
-            assert_eq!((r.status.as_str(), r.count), ("all", Some(8)));
+            assert_eq!((r.status, r.count), (RowStatus::All, Some(8)));
             assert_eq!(r.certificates, Some(1));
             assert!(r.proof_bytes.is_some_and(|b| b > 0));
             assert!(r.check_seconds.is_some() && r.proof_seconds.is_some());
         } else {
             // one square: no claim rests on UNSAT
-            assert_eq!((r.status.as_str(), r.certificates), ("sat", Some(0)));
+            assert_eq!((r.status, r.certificates), (RowStatus::Sat, Some(0)));
         }
     }
     let csv = std::fs::read_to_string(out.join("rows.csv")).unwrap();

@@ -40,7 +40,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use puzzlesat_encodings::Cnf;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A literal: `2 * var + 1` if negative, `2 * var` if positive (0-based var).
 type Lit = u32;
@@ -50,7 +50,7 @@ const NONE: u32 = u32::MAX;
 const MAX_VAR: u64 = 1 << 28;
 
 /// The proof encodings read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DratFormat {
     /// text: `1 -2 0` adds, `d 1 -2 0` deletes

@@ -19,7 +19,7 @@ use std::fmt;
 use std::time::Instant;
 
 use puzzlesat_encodings::Cnf;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use drat::{CheckStats, DratError, DratFormat};
 pub use produce::Producer;
@@ -27,7 +27,7 @@ pub use produce::Producer;
 use crate::solver::Limits;
 
 /// A checked proof that a formula is unsatisfiable.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Certificate {
     /// the proof format
     pub format: DratFormat,
@@ -48,7 +48,7 @@ pub struct Certificate {
 }
 
 /// Which claim of a run an UNSAT answer backs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Claim {
     /// "no solution exists"
@@ -70,7 +70,7 @@ impl fmt::Display for Claim {
 }
 
 /// A claim and the certificate of the UNSAT answer it rests on.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Certified {
     /// what the UNSAT answer proves
     pub claim: Claim,

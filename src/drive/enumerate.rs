@@ -2,11 +2,18 @@
 //! model, a blocking clause over the primary literals excludes its
 //! projection (so auxiliary variables never multiply the count). The count
 //! is "exactly N" only when the final answer is UNSAT.
+//!
+//! Where the backend can ([`Session::enumerate_in_search`], BatSat), the
+//! whole enumeration is one search: each model's blocking clause is raised
+//! as a conflict and the solver backjumps from it; otherwise one solve call
+//! per model. Lazy constraints (`separate`) end the search when they add
+//! clauses, which are then added and the search resumes.
 
-use puzzlesat_encodings::{Assignment, ClauseDatabase};
-use rustsat::types::Lit;
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use rustsat::instances::ManageVars;
+use rustsat::types::{Lit, Var};
 
-use crate::solver::{Outcome, Session, SolverError};
+use crate::solver::{ModelVerdict, Outcome, Session, SolverError};
 
 /// The result of an enumeration.
 #[derive(Clone, Debug, Default)]
@@ -29,15 +36,82 @@ pub fn enumerate(
     enumerate_lazy(session, primary, assumptions, limit, |_, _| false, on_model)
 }
 
-/// [`enumerate`] with constraints added lazily: `separate(model, session)`
-/// may add clauses excluding a model (returning `true`: it is not counted and
-/// the solver is asked again) or accept it (`false`).
+/// [`enumerate`] with constraints added lazily: `separate(model, db)` may
+/// add clauses to `db` excluding a model (returning `true`: it is not
+/// counted, the clauses are added to the session and the solver is asked
+/// again) or accept it (`false`). `db` continues the session's variable
+/// numbering.
 pub fn enumerate_lazy(
     session: &mut Session,
     primary: &[Lit],
     assumptions: &[Lit],
     limit: Option<u64>,
-    mut separate: impl FnMut(&Assignment, &mut Session) -> bool,
+    mut separate: impl FnMut(&Assignment, &mut Cnf) -> bool,
+    mut on_model: impl FnMut(&Assignment) -> bool,
+) -> Result<Enumeration, SolverError> {
+    let mut result = Enumeration::default();
+    if primary.is_empty() {
+        // nothing to project on: at most one solution class
+        return enumerate_by_solves(session, primary, assumptions, Some(1), separate, on_model);
+    }
+    loop {
+        if limit.is_some_and(|l| result.count >= l) {
+            return Ok(result);
+        }
+        let mut cuts: Option<Cnf> = None;
+        let n_vars = session.n_used();
+        let count0 = result.count;
+        let answer = session.enumerate_in_search(primary, assumptions, &mut |model| {
+            let mut db = scratch(n_vars);
+            if separate(model, &mut db) {
+                cuts = Some(db);
+                return ModelVerdict::Retry;
+            }
+            result.count += 1;
+            if !on_model(model) || limit.is_some_and(|l| result.count >= l) {
+                return ModelVerdict::Stop;
+            }
+            ModelVerdict::Next
+        });
+        let Some(answer) = answer else {
+            // the backend cannot: one solve per model
+            return enumerate_by_solves(session, primary, assumptions, limit, separate, on_model);
+        };
+        let found = answer?;
+        debug_assert_eq!(found.count, result.count - count0);
+        match (found.outcome, cuts) {
+            (Outcome::Unsat, _) => {
+                result.complete = true;
+                return Ok(result);
+            }
+            (_, Some(db)) => {
+                for c in db.clauses() {
+                    session.add(c);
+                }
+            }
+            // the limit, on_model's stop, or the time limit
+            _ => return Ok(result),
+        }
+    }
+}
+
+/// A clause database for lazy constraints that continues the session's
+/// variable numbering from `n_vars`.
+fn scratch(n_vars: u32) -> Cnf {
+    let mut db = Cnf::new();
+    if n_vars > 0 {
+        db.increase_next_free(Var::new(n_vars));
+    }
+    db
+}
+
+/// One solve call per model, each followed by a blocking clause.
+fn enumerate_by_solves(
+    session: &mut Session,
+    primary: &[Lit],
+    assumptions: &[Lit],
+    limit: Option<u64>,
+    mut separate: impl FnMut(&Assignment, &mut Cnf) -> bool,
     mut on_model: impl FnMut(&Assignment) -> bool,
 ) -> Result<Enumeration, SolverError> {
     let mut result = Enumeration::default();
@@ -48,7 +122,11 @@ pub fn enumerate_lazy(
         match session.solve(assumptions)? {
             Outcome::Sat => {
                 let model = session.model()?;
-                if separate(&model, session) {
+                let mut db = scratch(session.n_used());
+                if separate(&model, &mut db) {
+                    for c in db.clauses() {
+                        session.add(c);
+                    }
                     continue;
                 }
                 result.count += 1;

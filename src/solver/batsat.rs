@@ -1,15 +1,35 @@
 //! BatSat (a MiniSat descendant in pure Rust, Eén & Sörensson, "An
-//! Extensible SAT-solver", SAT 2003) through `rustsat-batsat`:
-//! incremental, assumptions, unsat cores. The time limit and the interrupt
-//! flag are polled by BatSat's `Callbacks::stop` hook, which the search
-//! consults between conflicts; statistics come from BatSat's counters.
+//! Extensible SAT-solver", SAT 2003), driven directly through the `batsat`
+//! crate: incremental, assumptions, unsat cores. The time limit and the
+//! interrupt flag are polled by BatSat's `Callbacks::stop` hook, which the
+//! search consults between conflicts; statistics come from BatSat's
+//! counters.
+//!
+//! **Seed.** [`Backend::set_seed`] builds the solver with that random seed,
+//! a small random decision frequency ([`RANDOM_VAR_FREQ`]) and random
+//! initial activities, so two seeds search differently. Clauses added before
+//! the first solve are buffered, so the seed can be set after the formula
+//! is loaded (and not after the first solve).
+//!
+//! **Enumeration inside the search.** [`Backend::enumerate_in_search`] runs
+//! one search with a BatSat *theory* whose final check sees every complete
+//! model: it hands the model over, then raises the model's blocking clause
+//! as a conflict, kept as a permanent clause (BatSat's "costly" lemma). The
+//! solver backjumps from the conflict like from any other instead of
+//! restarting from the root for every model, as a fresh solve per model
+//! does.
 
-use batsat::SolverInterface;
+use std::collections::HashSet;
+
+use batsat::intmap::AsIndex;
+use batsat::{lbool, SolverInterface, SolverOpts, Theory, TheoryArg};
 use puzzlesat_encodings::Assignment;
-use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
-use rustsat::types::{Lit, TernaryVal, Var};
+use rustsat::types::Lit;
 
-use super::{Backend, Limits, Outcome, SolverError, SolverStats};
+use super::{Backend, InSearch, Limits, ModelVerdict, Outcome, SolverError, SolverStats};
+
+/// The random decision frequency used with a seed (BatSat's default is 0).
+pub const RANDOM_VAR_FREQ: f64 = 0.02;
 
 /// BatSat callbacks whose `stop()` answers the run's [`Limits`].
 #[derive(Default)]
@@ -23,75 +43,274 @@ impl batsat::Callbacks for LimitCallbacks {
     }
 }
 
+type Solver = batsat::Solver<LimitCallbacks>;
+
 /// The BatSat backend.
-#[derive(Default)]
 pub struct Batsat {
-    solver: rustsat_batsat::Solver<LimitCallbacks>,
+    solver: Solver,
+    /// the seed's options, until the solver is built with them
+    opts: SolverOpts,
+    /// clauses added before the first solve (the solver is built then)
+    buffered: Option<Vec<Vec<Lit>>>,
+    n_vars: u32,
+    seed: Option<u64>,
     core: Vec<Lit>,
 }
 
-fn failed(e: anyhow::Error) -> SolverError {
-    SolverError::Failed {
-        solver: "batsat".into(),
-        message: e.to_string(),
+impl Default for Batsat {
+    fn default() -> Self {
+        Batsat {
+            solver: Solver::new(SolverOpts::default(), LimitCallbacks::default()),
+            opts: SolverOpts::default(),
+            buffered: Some(Vec::new()),
+            n_vars: 0,
+            seed: None,
+            core: Vec::new(),
+        }
+    }
+}
+
+fn to_batsat(l: Lit) -> batsat::Lit {
+    batsat::Lit::new(batsat::Var::from_index(l.vidx()), l.is_pos())
+}
+
+fn from_batsat(l: batsat::Lit) -> Lit {
+    Lit::new(l.var().idx(), !l.sign())
+}
+
+/// BatSat's options for a seed: its random seed (a positive float), a small
+/// random decision frequency and random initial activities.
+pub fn seeded_opts(seed: u64) -> SolverOpts {
+    SolverOpts {
+        // BatSat's generator needs a seed in (0, ∞); spread small seeds
+        random_seed: 1.0 + (seed % 1_000_000_007) as f64 * 7.0,
+        random_var_freq: RANDOM_VAR_FREQ,
+        rnd_init_act: true,
+        ..SolverOpts::default()
+    }
+}
+
+impl Batsat {
+    /// Builds the solver from the buffered clauses (at the first solve).
+    fn flush(&mut self) {
+        if let Some(clauses) = self.buffered.take() {
+            self.solver = Solver::new(self.opts.clone(), LimitCallbacks::default());
+            for _ in 0..self.n_vars {
+                self.solver.new_var_default();
+            }
+            for c in clauses {
+                self.push(&c);
+            }
+        }
+    }
+    fn push(&mut self, lits: &[Lit]) {
+        let mut c: Vec<batsat::Lit> = lits.iter().map(|&l| to_batsat(l)).collect();
+        for l in lits {
+            self.solver.var_of_int(l.vidx32());
+        }
+        self.solver.add_clause_reuse(&mut c);
+    }
+    fn prepare(&mut self, assumptions: &[Lit], limits: &Limits) -> Vec<batsat::Lit> {
+        self.flush();
+        self.core.clear();
+        for a in assumptions {
+            self.solver.var_of_int(a.vidx32());
+        }
+        self.solver.cb_mut().limits = limits.clone();
+        assumptions.iter().map(|&l| to_batsat(l)).collect()
+    }
+    fn finish(&mut self, answer: lbool) -> Outcome {
+        // drop the shared flag: a later solve gets its own limits
+        self.solver.cb_mut().limits = Limits::default();
+        if answer == lbool::TRUE {
+            Outcome::Sat
+        } else if answer == lbool::FALSE {
+            self.core = self
+                .solver
+                .unsat_core()
+                .iter()
+                .map(|&l| from_batsat(!l))
+                .collect();
+            Outcome::Unsat
+        } else {
+            Outcome::Unknown
+        }
     }
 }
 
 impl Backend for Batsat {
     fn name(&self) -> String {
-        self.solver.signature().to_string()
+        match self.seed {
+            Some(s) => format!("BatSat 0.6.0 (seed {s})"),
+            None => "BatSat 0.6.0".to_string(),
+        }
     }
     fn reserve(&mut self, n_vars: u32) {
-        if n_vars > 0 {
-            // batsat's reserve only allocates variables: it cannot fail
-            let _ = self.solver.reserve(Var::new(n_vars - 1));
+        self.n_vars = self.n_vars.max(n_vars);
+        if self.buffered.is_none() && n_vars > 0 {
+            self.solver.var_of_int(n_vars - 1);
         }
     }
     fn add_clause(&mut self, lits: &[Lit]) -> Result<(), SolverError> {
-        self.solver.add_clause_ref(lits).map_err(failed)
+        for l in lits {
+            self.n_vars = self.n_vars.max(l.vidx32() + 1);
+        }
+        match &mut self.buffered {
+            Some(b) => b.push(lits.to_vec()),
+            None => self.push(lits),
+        }
+        Ok(())
     }
     fn solve(&mut self, assumptions: &[Lit], limits: &Limits) -> Result<Outcome, SolverError> {
-        self.core.clear();
-        self.solver.batsat_mut().cb_mut().limits = limits.clone();
-        let answer = self.solver.solve_assumps(assumptions).map_err(failed)?;
-        // drop the shared flag: a later solve gets its own limits
-        self.solver.batsat_mut().cb_mut().limits = Limits::default();
-        match answer {
-            SolverResult::Sat => Ok(Outcome::Sat),
-            SolverResult::Unsat => {
-                // rustsat's core is the clause of negated failed assumptions
-                self.core = self
-                    .solver
-                    .core()
-                    .map_err(failed)?
-                    .into_iter()
-                    .map(|l| !l)
-                    .collect();
-                Ok(Outcome::Unsat)
-            }
-            SolverResult::Interrupted => Ok(Outcome::Unknown),
-        }
+        let assumps = self.prepare(assumptions, limits);
+        let answer = self.solver.solve_limited(&assumps);
+        Ok(self.finish(answer))
     }
     fn model(&self, n_vars: u32) -> Result<Assignment, SolverError> {
-        let mut values = Vec::with_capacity(n_vars as usize);
-        for i in 0..n_vars {
-            let v = self.solver.var_val(Var::new(i)).map_err(failed)?;
-            values.push(v == TernaryVal::True);
-        }
-        Ok(Assignment::from_values(values))
+        let known = self.solver.num_vars();
+        Ok(Assignment::from_values(
+            (0..n_vars)
+                .map(|i| {
+                    i < known
+                        && self
+                            .solver
+                            .value_lit(batsat::Lit::new(batsat::Var::from_index(i as usize), true))
+                            == lbool::TRUE
+                })
+                .collect(),
+        ))
     }
     fn failed_assumptions(&self) -> Vec<Lit> {
         self.core.clone()
     }
     fn stats(&self) -> SolverStats {
-        let s = self.solver.batsat_ref();
         SolverStats {
-            conflicts: Some(s.num_conflicts()),
-            decisions: Some(s.num_decisions()),
-            propagations: Some(s.num_propagations()),
+            conflicts: Some(self.solver.num_conflicts()),
+            decisions: Some(self.solver.num_decisions()),
+            propagations: Some(self.solver.num_propagations()),
         }
     }
-    fn is_incremental(&self) -> bool {
-        true
+    fn set_seed(&mut self, seed: u64) -> Result<(), SolverError> {
+        if self.buffered.is_none() {
+            return Err(SolverError::Failed {
+                solver: "batsat".into(),
+                message: "the seed must be set before the first solve".into(),
+            });
+        }
+        self.opts = seeded_opts(seed);
+        self.seed = Some(seed);
+        Ok(())
+    }
+    fn enumerate_in_search(
+        &mut self,
+        primary: &[Lit],
+        assumptions: &[Lit],
+        limits: &Limits,
+        n_vars: u32,
+        on_model: &mut dyn FnMut(&Assignment) -> ModelVerdict,
+    ) -> Option<Result<InSearch, SolverError>> {
+        let assumps = self.prepare(assumptions, limits);
+        self.reserve(n_vars);
+        let mut th = Enumerator {
+            primary: primary.iter().map(|&l| to_batsat(l)).collect(),
+            n_vars,
+            seen: HashSet::new(),
+            on_model,
+            stopped: false,
+            levels: 0,
+            values: vec![false; n_vars as usize],
+            block: Vec::new(),
+        };
+        let answer = self.solver.solve_limited_th(&mut th, &assumps);
+        let (count, stopped) = (th.seen.len() as u64, th.stopped);
+        let outcome = self.finish(answer);
+        Some(Ok(InSearch {
+            count,
+            // a SAT answer means the enumerator accepted a model to stop
+            outcome: if stopped && outcome == Outcome::Sat {
+                Outcome::Unknown
+            } else {
+                outcome
+            },
+        }))
+    }
+}
+
+/// The theory that enumerates: every complete model is shown to `on_model`
+/// and then blocked by a conflict on its projection onto `primary`.
+struct Enumerator<'a> {
+    primary: Vec<batsat::Lit>,
+    n_vars: u32,
+    /// projections seen (a repeat is blocked again, never counted twice)
+    seen: HashSet<Vec<bool>>,
+    on_model: &'a mut dyn FnMut(&Assignment) -> ModelVerdict,
+    stopped: bool,
+    levels: usize,
+    values: Vec<bool>,
+    block: Vec<batsat::Lit>,
+}
+
+impl Theory for Enumerator<'_> {
+    fn final_check(&mut self, acts: &mut TheoryArg) {
+        if self.stopped {
+            return; // accept: the search ends SAT
+        }
+        self.values.iter_mut().for_each(|v| *v = false);
+        for l in acts.model() {
+            let i = l.var().idx();
+            if l.sign() && i < self.n_vars {
+                self.values[i as usize] = true;
+            }
+        }
+        let projection: Vec<bool> = self
+            .primary
+            .iter()
+            .map(|&l| acts.value(l.var()) == lbool::new(l.sign()))
+            .collect();
+        // the blocking clause: some primary literal takes the other value
+        self.block.clear();
+        self.block.extend(
+            self.primary
+                .iter()
+                .zip(&projection)
+                .map(|(&l, &t)| if t { !l } else { l }),
+        );
+        if self.block.is_empty() {
+            // nothing to project on: one class, then stop
+            if self.seen.insert(projection) {
+                let _ = (self.on_model)(&Assignment::from_values(self.values.clone()));
+            }
+            self.stopped = true;
+            return;
+        }
+        if !self.seen.contains(&projection) {
+            match (self.on_model)(&Assignment::from_values(self.values.clone())) {
+                ModelVerdict::Next => {
+                    self.seen.insert(projection);
+                }
+                ModelVerdict::Stop => {
+                    self.seen.insert(projection);
+                    self.stopped = true;
+                    return;
+                }
+                ModelVerdict::Retry => {
+                    self.stopped = true;
+                    return;
+                }
+            }
+        }
+        acts.raise_conflict(&self.block, true);
+    }
+    fn create_level(&mut self) {
+        self.levels += 1;
+    }
+    fn pop_levels(&mut self, n: usize) {
+        self.levels -= n;
+    }
+    fn n_levels(&self) -> usize {
+        self.levels
+    }
+    fn explain_propagation(&mut self, _p: batsat::Lit) -> &[batsat::Lit] {
+        &[]
     }
 }

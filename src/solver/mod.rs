@@ -10,11 +10,11 @@
 //! | backend | incremental | failed assumptions | time limit / interrupt | statistics |
 //! | --- | --- | --- | --- | --- |
 //! | [`batsat`] (default) | yes | core from final conflict | yes / yes | conflicts, decisions, propagations |
-//! | [`varisat`] | yes | core from final conflict | checked between solves only | none |
-//! | [`splr`] | no: re-solved from scratch, assumptions as unit clauses | all assumptions | yes (whole seconds) / between solves | none |
+//! | [`varisat`] | yes | core from final conflict | yes / yes (the solve is abandoned on its thread; the backend is then spent) | none |
+//! | [`splr`] | no: re-solved from scratch, assumptions as unit clauses | all assumptions | yes / yes (the solve is abandoned on its thread) | none |
 //! | [`cadical`] (feature `cadical`) | yes | core (`failed`) | yes / yes | none |
 //! | [`external`] | no: CNF file + subprocess | all assumptions | yes / yes (the process is killed) | none |
-//! | [`portfolio`] | yes (one worker thread per embedded backend) | the winner's | yes / yes (each worker as far as its backend allows) | the winner's |
+//! | [`portfolio`] | yes (one worker thread per embedded backend) | the winner's | yes / yes | the winner's |
 //!
 //! A clause a backend refuses (e.g. a literal out of its range) is not a
 //! panic: [`Session`] keeps the error and returns it from every later
@@ -88,7 +88,8 @@ pub enum SolverError {
 }
 
 /// Statistics a backend reports where it has them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SolverStats {
     /// conflicts
     pub conflicts: Option<u64>,
@@ -126,6 +127,47 @@ impl Limits {
     }
 }
 
+/// How waiting for a solver thread ended.
+#[derive(Debug)]
+pub enum Waited<T> {
+    /// its answer
+    Done(T),
+    /// the limits expired first: the thread is abandoned
+    Expired,
+    /// it ended without an answer (it panicked)
+    Gone,
+}
+
+/// Runs `work` on a thread of its own and waits for it while `limits`
+/// allow; once they expire the thread is abandoned (it runs on, its result
+/// dropped). The way to honour a time limit and Ctrl-C with a solver that
+/// has no interrupt hook (splr); the CPU it keeps using is released when
+/// it ends or the process exits.
+pub fn abandonable<T: Send + 'static>(
+    limits: &Limits,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Waited<T> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        // nobody listening (abandoned): the result is dropped
+        let _ = tx.send(work());
+    });
+    wait_for(&rx, limits)
+}
+
+/// The next message of `rx` while `limits` allow (checked every 10 ms).
+pub fn wait_for<T>(rx: &std::sync::mpsc::Receiver<T>, limits: &Limits) -> Waited<T> {
+    use std::sync::mpsc::RecvTimeoutError;
+    loop {
+        match rx.recv_timeout(Duration::from_millis(10)) {
+            Ok(result) => return Waited::Done(result),
+            Err(RecvTimeoutError::Timeout) if limits.expired() => return Waited::Expired,
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Waited::Gone,
+        }
+    }
+}
+
 /// One SAT solver. Object-safe: drivers hold a `Box<dyn Backend>`. Not
 /// `Send` (BatSat's callbacks are not): a portfolio creates each backend
 /// inside its own thread.
@@ -145,8 +187,50 @@ pub trait Backend {
     fn failed_assumptions(&self) -> Vec<Lit>;
     /// Conflicts, decisions, propagations (cumulative).
     fn stats(&self) -> SolverStats;
-    /// False if every solve starts from scratch (splr, external).
-    fn is_incremental(&self) -> bool;
+    /// Seeds the backend's random choices (`--seed`), so that two seeds
+    /// search differently; an error for a backend that takes no seed.
+    fn set_seed(&mut self, _seed: u64) -> Result<(), SolverError> {
+        Err(SolverError::Failed {
+            solver: self.name(),
+            message: "this solver takes no seed: drop --seed, or use --solver batsat".into(),
+        })
+    }
+    /// Enumerates the models projected onto `primary` inside one search,
+    /// where the backend can: each complete model is shown to `on_model`,
+    /// then excluded by its blocking clause (added for good) as a conflict.
+    /// `None`: not supported, the driver solves once per model instead.
+    fn enumerate_in_search(
+        &mut self,
+        _primary: &[Lit],
+        _assumptions: &[Lit],
+        _limits: &Limits,
+        _n_vars: u32,
+        _on_model: &mut dyn FnMut(&Assignment) -> ModelVerdict,
+    ) -> Option<Result<InSearch, SolverError>> {
+        None
+    }
+}
+
+/// What [`Backend::enumerate_in_search`] does after showing a model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelVerdict {
+    /// counted: block it and search on
+    Next,
+    /// counted: stop the search
+    Stop,
+    /// not counted: end the search (the caller adds clauses that exclude
+    /// it, e.g. lazy constraints, and searches again)
+    Retry,
+}
+
+/// The result of [`Backend::enumerate_in_search`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InSearch {
+    /// distinct projections counted
+    pub count: u64,
+    /// `Unsat`: every model was enumerated; `Unknown`: stopped (limit,
+    /// [`ModelVerdict::Stop`] or [`ModelVerdict::Retry`])
+    pub outcome: Outcome,
 }
 
 /// Which backend: the `--solver` option.
@@ -228,7 +312,6 @@ impl SolverKind {
 /// loaded from.
 pub struct Session {
     backend: Box<dyn Backend>,
-    kind: SolverKind,
     n_vars: u32,
     counts: Counts,
     true_lit: Option<Lit>,
@@ -238,12 +321,16 @@ pub struct Session {
     pub limits: Limits,
     /// number of solve calls so far
     pub solve_calls: u32,
+    /// number of SAT answers so far (models returned)
+    pub sat_answers: u32,
     /// wall time spent inside solve calls
     pub solve_time: Duration,
     /// every clause given to the backend, when recording
     record: Option<Cnf>,
-    /// at the last UNSAT answer while recording: clauses recorded, assumptions
-    last_unsat: Option<(usize, Vec<Lit>)>,
+    /// at the last UNSAT answer while recording: clauses recorded, and the
+    /// clauses that held only for that call (blocking clauses of an
+    /// in-search enumeration, the assumptions as units)
+    last_unsat: Option<(usize, Vec<Vec<Lit>>)>,
     /// solve calls that answered UNSAT
     unsat_answers: u32,
 }
@@ -251,13 +338,12 @@ pub struct Session {
 impl Session {
     /// A session of `kind` holding the clauses of `cnf`.
     pub fn new(kind: &SolverKind, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
-        Self::with_backend(kind.create()?, kind.clone(), cnf, limits)
+        Self::with_backend(kind.create()?, cnf, limits)
     }
     /// A session around a backend built by the caller (e.g. a backend
     /// configured by hand, or a test double), holding the clauses of `cnf`.
     pub fn with_backend(
         mut backend: Box<dyn Backend>,
-        kind: SolverKind,
         cnf: &Cnf,
         limits: Limits,
     ) -> Result<Self, SolverError> {
@@ -267,13 +353,13 @@ impl Session {
         }
         Ok(Session {
             backend,
-            kind,
             n_vars: cnf.n_vars(),
             counts: cnf.counts(),
             true_lit: None,
             refused: None,
             limits,
             solve_calls: 0,
+            sat_answers: 0,
             solve_time: Duration::ZERO,
             record: None,
             last_unsat: None,
@@ -296,13 +382,13 @@ impl Session {
     /// assumptions as unit clauses. None if not recording or no solve call
     /// answered UNSAT.
     pub fn unsat_formula(&self) -> Option<Cnf> {
-        let (record, (n, assumptions)) = (self.record.as_ref()?, self.last_unsat.as_ref()?);
+        let (record, (n, extra)) = (self.record.as_ref()?, self.last_unsat.as_ref()?);
         let mut f = Cnf::new();
         for c in record.clauses().take(*n) {
             f.add(c);
         }
-        for &a in assumptions {
-            f.add(&[a]);
+        for c in extra {
+            f.add(c);
         }
         Some(f)
     }
@@ -310,10 +396,6 @@ impl Session {
     /// driver's caller whether an UNSAT answer happened in its phase).
     pub fn unsat_answers(&self) -> u32 {
         self.unsat_answers
-    }
-    /// The backend kind.
-    pub fn kind(&self) -> &SolverKind {
-        &self.kind
     }
     /// The backend's name and version.
     pub fn solver_name(&self) -> String {
@@ -340,10 +422,12 @@ impl Session {
         let r = self.backend.solve(assumptions, &self.limits);
         self.solve_time += t.elapsed();
         self.solve_calls += 1;
+        self.sat_answers += u32::from(matches!(r, Ok(Outcome::Sat)));
         if let Ok(Outcome::Unsat) = r {
             self.unsat_answers += 1;
             if let Some(record) = &self.record {
-                self.last_unsat = Some((record.len(), assumptions.to_vec()));
+                let units = assumptions.iter().map(|&a| vec![a]).collect();
+                self.last_unsat = Some((record.len(), units));
             }
         }
         r
@@ -360,9 +444,69 @@ impl Session {
     pub fn stats(&self) -> SolverStats {
         self.backend.stats()
     }
-    /// Does the backend keep state between solves?
-    pub fn is_incremental(&self) -> bool {
-        self.backend.is_incremental()
+    /// Seeds the backend (before the first solve); an error if the backend
+    /// takes no seed.
+    pub fn set_seed(&mut self, seed: u64) -> Result<(), SolverError> {
+        self.backend.set_seed(seed)
+    }
+    /// [`Backend::enumerate_in_search`] (timed and counted as one solve
+    /// call); `None` if the backend does not support it.
+    pub fn enumerate_in_search(
+        &mut self,
+        primary: &[Lit],
+        assumptions: &[Lit],
+        on_model: &mut dyn FnMut(&Assignment) -> ModelVerdict,
+    ) -> Option<Result<InSearch, SolverError>> {
+        if let Some(why) = &self.refused {
+            return Some(Err(SolverError::Failed {
+                solver: self.backend.name(),
+                message: format!("a clause was refused, no answer is possible: {why}"),
+            }));
+        }
+        for l in primary.iter().chain(assumptions) {
+            self.n_vars = self.n_vars.max(l.var().idx32() + 1);
+        }
+        let t = Instant::now();
+        self.backend.reserve(self.n_vars);
+        // when recording: the blocking clause of each model the backend
+        // blocks (the driver's own blocking clause), for the final UNSAT
+        let recording = self.record.is_some();
+        let mut blocks: Vec<Vec<Lit>> = vec![];
+        let mut watched = |m: &Assignment| {
+            let verdict = on_model(m);
+            if recording && verdict == ModelVerdict::Next {
+                blocks.push(
+                    primary
+                        .iter()
+                        .map(|&l| if m.lit(l) { !l } else { l })
+                        .collect(),
+                );
+            }
+            verdict
+        };
+        let r = self.backend.enumerate_in_search(
+            primary,
+            assumptions,
+            &self.limits,
+            self.n_vars,
+            &mut watched,
+        );
+        if r.is_some() {
+            self.solve_time += t.elapsed();
+            self.solve_calls += 1;
+        }
+        if let Some(Ok(InSearch {
+            outcome: Outcome::Unsat,
+            ..
+        })) = r
+        {
+            self.unsat_answers += 1;
+            if let Some(record) = &self.record {
+                blocks.extend(assumptions.iter().map(|&a| vec![a]));
+                self.last_unsat = Some((record.len(), blocks));
+            }
+        }
+        r
     }
 }
 
@@ -479,16 +623,12 @@ mod tests {
         fn stats(&self) -> SolverStats {
             self.0.stats()
         }
-        fn is_incremental(&self) -> bool {
-            true
-        }
     }
 
     #[test]
     fn a_refused_clause_is_an_error_at_the_next_solve() {
         let mut s = Session::with_backend(
             Box::new(Picky(batsat::Batsat::default())),
-            SolverKind::Batsat,
             &Cnf::new(),
             Limits::default(),
         )

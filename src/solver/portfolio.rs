@@ -37,6 +37,9 @@ struct Job {
     n_vars: u32,
     assumptions: Arc<Vec<Lit>>,
     limits: Limits,
+    /// `--seed` (with the first job): members that take a seed get
+    /// `seed + their index`, so no two search alike
+    seed: Option<u64>,
 }
 
 /// What a worker did with the backend's answer.
@@ -55,7 +58,11 @@ struct Reply {
 }
 
 /// Runs one job on the worker's backend.
-fn work(backend: &mut dyn Backend, job: &Job) -> Result<Finished, SolverError> {
+fn work(backend: &mut dyn Backend, index: usize, job: &Job) -> Result<Finished, SolverError> {
+    if let Some(seed) = job.seed {
+        // a member without a seed keeps its own (different) search
+        let _ = backend.set_seed(seed.wrapping_add(index as u64));
+    }
     backend.reserve(job.n_vars);
     for c in job.new_clauses.iter() {
         backend.add_clause(c)?;
@@ -92,7 +99,8 @@ fn worker_loop(index: usize, kind: SolverKind, jobs: Receiver<Job>, replies: Sen
                 solver: kind.to_string(),
                 message: msg.clone(),
             }),
-            (Ok(b), None) => match catch_unwind(AssertUnwindSafe(|| work(b.as_mut(), &job))) {
+            (Ok(b), None) => match catch_unwind(AssertUnwindSafe(|| work(b.as_mut(), index, &job)))
+            {
                 Ok(r) => r,
                 Err(_) => {
                     let msg = "panicked; worker disabled".to_string();
@@ -133,6 +141,7 @@ pub struct Portfolio {
     core: Vec<Lit>,
     stats: SolverStats,
     winner: Option<usize>,
+    seed: Option<u64>,
 }
 
 impl Portfolio {
@@ -166,6 +175,7 @@ impl Portfolio {
             core: Vec::new(),
             stats: SolverStats::default(),
             winner: None,
+            seed: None,
         }
     }
     /// Which member gave the last answer.
@@ -222,6 +232,7 @@ impl Backend for Portfolio {
                 n_vars: self.n_vars,
                 assumptions: assumptions.clone(),
                 limits: race_limits.clone(),
+                seed: self.seed.filter(|_| self.race == 1),
             };
             if w.jobs.send(job).is_ok() {
                 racing += 1;
@@ -285,7 +296,14 @@ impl Backend for Portfolio {
     fn stats(&self) -> SolverStats {
         self.stats
     }
-    fn is_incremental(&self) -> bool {
-        true
+    fn set_seed(&mut self, seed: u64) -> Result<(), SolverError> {
+        if self.race > 0 {
+            return Err(SolverError::Failed {
+                solver: "portfolio".into(),
+                message: "the seed must be set before the first solve".into(),
+            });
+        }
+        self.seed = Some(seed);
+        Ok(())
     }
 }

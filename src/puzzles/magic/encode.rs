@@ -70,6 +70,9 @@ puzzlesat_encodings::option_enum! {
             /// tree of order-encoded partial sums (of values with `--encoding
             /// order`, of each digit with `--encoding digits`)
             Unary = "unary",
+            /// the line's set of values is one of the sets of distinct values
+            /// summing to S, chosen by a selector (small n: counting)
+            Table = "table",
     }
 }
 
@@ -106,6 +109,25 @@ pub struct Options {
     /// restrict to associative squares: `F[r][c] + F[n−1−r][n−1−c] = n²+1`
     /// (not redundant: a subclass that exists for n odd or n ≡ 0 mod 4)
     pub associative: bool,
+}
+
+/// A quick estimate of the clauses of the order-`n` encoding with `opts`,
+/// from the parameters alone (before anything is allocated), fitted below
+/// the counts measured for n = 4..10 (`dimacs magic -n N --sum S`): unary
+/// (the default, with digits) 6.7·n⁵ at n = 4 falling to 4.6·n⁵ at n = 12;
+/// adder 18·n⁵ falling to 11·n⁵; dpw 7.7·n⁶ rising to 12.7·n⁶; gte 2.9·n⁷
+/// rising to 5.9·n⁷. An underestimate, so a refusal on it is never wrong.
+pub fn estimated_clauses(n: usize, opts: &Options) -> u64 {
+    let n = n as u64;
+    let (k, power) = match opts.sum {
+        SumEncoding::Unary => (4, 5),
+        SumEncoding::Adder => (8, 5),
+        SumEncoding::Dpw => (7, 6),
+        SumEncoding::Gte => (2, 7),
+        // the value sets grow faster than any power; this bound stays below
+        SumEncoding::Table => (4, 5),
+    };
+    n.saturating_pow(power).saturating_mul(k)
 }
 
 impl Default for Options {
@@ -253,7 +275,7 @@ pub fn encode<DB: ClauseDatabase>(
     let mut cells = cell_variables(db, n, o);
     all_different(db, &cells, o.amo);
     for line in lines(n) {
-        line_sum(db, &mut cells, &line, s, m, o.sum);
+        line_sum(db, &mut cells, &line, s, m, o.sum, o.amo)?;
     }
     for (c, given) in givens.cells.iter().flatten().enumerate() {
         if let Some(v) = *given {
@@ -263,7 +285,7 @@ pub fn encode<DB: ClauseDatabase>(
     symmetry_breaking(db, &cells, n, o)?;
     if o.total {
         let all: Vec<usize> = (0..n * n).collect();
-        line_sum(db, &mut cells, &all, m * (m + 1) / 2, m, o.sum);
+        line_sum(db, &mut cells, &all, m * (m + 1) / 2, m, o.sum, o.amo)?;
     }
     if o.digit_counts {
         digit_counts(db, &mut cells, n)?;
@@ -357,12 +379,16 @@ fn line_sum<DB: ClauseDatabase>(
     target: i64,
     m: i64,
     enc: SumEncoding,
-) {
+    amo: AmoEncoding,
+) -> anyhow::Result<()> {
     let len = line.len() as i64;
     let pb_enc = match enc {
         SumEncoding::Gte => PbEncoding::Gte,
         SumEncoding::Adder => PbEncoding::Adder,
         SumEncoding::Dpw => PbEncoding::Dpw,
+        SumEncoding::Table => {
+            return value_sets_clauses(db, &cells.direct, line, target, m, amo);
+        }
         SumEncoding::Unary => {
             if let Some(digits) = &cells.digits {
                 digit_sum_eq(db, digits, line, target);
@@ -374,7 +400,7 @@ fn line_sum<DB: ClauseDatabase>(
                 let xs: Vec<&IntVar> = line.iter().map(|&c| &ints[c]).collect();
                 unary_sum_eq(db, &xs, target, m);
             }
-            return;
+            return Ok(());
         }
     };
     // Σ (F−1) ≤ target − len
@@ -391,10 +417,107 @@ fn line_sum<DB: ClauseDatabase>(
         .collect();
     if target < len || target > len * m {
         db.add(&[]);
-        return;
+        return Ok(());
     }
     pb::at_most(db, &up, (target - len) as usize, pb_enc);
     pb::at_most(db, &down, (len * m - target) as usize, pb_enc);
+    Ok(())
+}
+
+/// The most value sets a `table` line may have (beyond, the CNF would be
+/// too large: use `unary`).
+const MAX_VALUE_SETS: usize = 200_000;
+
+/// Every set of `len` distinct values in `1..=m` summing to `target`, each
+/// ascending.
+pub fn value_sets(m: i64, len: usize, target: i64) -> Vec<Vec<i64>> {
+    fn go(
+        next: i64,
+        m: i64,
+        left: usize,
+        target: i64,
+        cur: &mut Vec<i64>,
+        out: &mut Vec<Vec<i64>>,
+    ) {
+        if left == 0 {
+            if target == 0 {
+                out.push(cur.clone());
+            }
+            return;
+        }
+        let k = left as i64;
+        for v in next..=m {
+            // the smallest and largest sums of the k values from v on
+            let lo = k * v + k * (k - 1) / 2;
+            let hi = top(m, k);
+            if lo > target {
+                break;
+            }
+            if hi < target {
+                return;
+            }
+            cur.push(v);
+            go(v + 1, m, left - 1, target - v, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = vec![];
+    go(1, m, len, target, &mut vec![], &mut out);
+    out
+}
+
+/// The `table` line sum: a selector per set of distinct values summing to
+/// `target`, exactly one selected; a cell's value must belong to the selected
+/// set (`[F_c = v] → ∨ {s_k : v ∈ set k}`) and every value of the selected
+/// set sits in some cell of the line (`s_k → ∨_c [F_c = v]`). With the
+/// all-different, unit propagation then removes every value that no
+/// remaining set supports (a table constraint on the set of line values).
+fn value_sets_clauses<DB: ClauseDatabase>(
+    db: &mut DB,
+    direct: &[Vec<Lit>],
+    line: &[usize],
+    target: i64,
+    m: i64,
+    amo: AmoEncoding,
+) -> anyhow::Result<()> {
+    let sets = value_sets(m, line.len(), target);
+    if sets.len() > MAX_VALUE_SETS {
+        bail!(
+            "--sum table: a line has {} value sets (more than {MAX_VALUE_SETS}): use --sum unary",
+            sets.len()
+        );
+    }
+    let sel = db.fresh_lits(sets.len());
+    amo::exactly_one(db, &sel, amo);
+    let mut supports: Vec<Vec<Lit>> = vec![vec![]; m as usize];
+    for (k, set) in sets.iter().enumerate() {
+        for &v in set {
+            supports[v as usize - 1].push(sel[k]);
+            // s_k → value v is in some cell of the line
+            let mut clause = vec![!sel[k]];
+            clause.extend(line.iter().map(|&c| direct[c][v as usize - 1]));
+            db.add(&clause);
+        }
+        // s_k → no cell of the line takes a value outside set k
+        let mut inside = vec![false; m as usize];
+        for &v in set {
+            inside[v as usize - 1] = true;
+        }
+        for &c in line {
+            for v in (0..m as usize).filter(|&v| !inside[v]) {
+                db.add(&[!sel[k], !direct[c][v]]);
+            }
+        }
+    }
+    for &c in line {
+        for v in 0..m as usize {
+            // [F_c = v] → some selected set holds v
+            let mut clause = vec![!direct[c][v]];
+            clause.extend(&supports[v]);
+            db.add(&clause);
+        }
+    }
+    Ok(())
 }
 
 /// `Σ xs = target` for distinct order-encoded integers in `1..=m`, as a
