@@ -11,11 +11,12 @@ use std::time::Instant;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::certify::Certified;
 use crate::solver::SolverStats;
 
 /// Version of the JSON report's field set; bumped when a field is renamed,
-/// removed or changes meaning.
-pub const SCHEMA_VERSION: u32 = 2;
+/// removed or changes meaning (3: `certificates`, `unchecked` added).
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -183,6 +184,14 @@ pub struct Report<S, D = serde_json::Value> {
     pub stats: SolverStats,
     /// wall time per phase
     pub seconds: Phases,
+    /// with `--certify`: the checked proof of each UNSAT answer the claim
+    /// rests on (empty if it rests on none, e.g. an optimum at the end of
+    /// the objective's range); without: None
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub certificates: Option<Vec<Certified>>,
+    /// the claim rests on an external solver's UNSAT answer, taken without
+    /// a proof
+    pub unchecked: bool,
     /// puzzle-specific results
     pub details: D,
 }
@@ -210,6 +219,8 @@ impl<S, D: Default> Report<S, D> {
             lazy_constraints: 0,
             stats: SolverStats::default(),
             seconds: Phases::default(),
+            certificates: None,
+            unchecked: false,
             details: D::default(),
         }
     }
@@ -244,6 +255,9 @@ impl<S: Serialize, D: Details> Report<S, D> {
             writeln!(out, "{}", render(s))?;
         }
         writeln!(out, "{}", self.summary())?;
+        for c in self.certificates.iter().flatten() {
+            writeln!(out, "c {c}")?;
+        }
         for line in self.details.lines() {
             writeln!(out, "{line}")?;
         }
@@ -275,21 +289,36 @@ impl<S: Serialize, D: Details> Report<S, D> {
             None => "",
         };
         let what = &self.counted_as;
+        // what backs the UNSAT answer the claim rests on
+        let unsat = match (&self.certificates, self.unchecked) {
+            (Some(c), _) if !c.is_empty() => "UNSAT, certified",
+            (_, true) => "UNSAT from the external solver, unchecked",
+            _ => "UNSAT",
+        };
         let line = match (self.status, self.objective, self.bound, self.count) {
+            (Status::Optimal, Some(v), _, _) if self.unchecked => {
+                format!("optimal: {v} (no better solution: {unsat})")
+            }
             (Status::Optimal, Some(v), _, _) => {
-                format!("optimal: {v} (proven: no better solution, UNSAT)")
+                format!("optimal: {v} (proven: no better solution, {unsat})")
             }
             (Status::Sat, Some(v), Some(b), _) => {
                 format!("best found: {v}, not proven optimal (proven bound {b})")
             }
             (Status::Sat, Some(v), None, _) => format!("best found: {v}, not proven optimal"),
             (Status::Sat, _, _, _) => "solution found (checked)".to_string(),
-            (Status::Unsat, _, _, _) => "no solution exists (proven: UNSAT)".to_string(),
+            (Status::Unsat, _, _, _) if self.unchecked => {
+                "unsatisfiable (unchecked): the external solver's word, no proof (use --certify)"
+                    .to_string()
+            }
+            (Status::Unsat, _, _, _) => format!("no solution exists (proven: {unsat})"),
             (Status::Unknown, _, Some(b), _) => {
                 format!("no solution found before the limit (proven bound {b})")
             }
             (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
-            (Status::All, _, _, Some(n)) => format!("exactly {n} {what} (complete: final UNSAT)"),
+            (Status::All, _, _, Some(n)) => {
+                format!("exactly {n} {what} (complete: final {unsat})")
+            }
             (Status::Partial, _, _, Some(n)) => {
                 format!("at least {n} {what} (enumeration stopped early)")
             }

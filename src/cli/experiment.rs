@@ -132,6 +132,15 @@ impl Args {
                 common.max_clauses.to_string(),
                 crate::values::DEFAULT_MAX_CLAUSES.to_string(),
             ),
+            ("certify", common.certify.to_string(), "false".to_string()),
+            (
+                "proof-solver",
+                common
+                    .proof_solver
+                    .as_ref()
+                    .map_or(String::new(), |p| p.to_string()),
+                String::new(),
+            ),
         ];
         for (k, v, default) in globals {
             if v != default {

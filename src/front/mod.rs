@@ -64,6 +64,15 @@ pub struct Common {
     /// bound search
     #[arg(long, global = true, default_value = "sat-unsat", value_parser = choices::<Strategy>())]
     pub strategy: Strategy,
+    /// back every UNSAT answer a claim rests on by a DRAT proof, checked
+    /// here (docs/certify.md)
+    #[arg(long, global = true)]
+    pub certify: bool,
+    /// with --certify: the solver writing proofs: varisat, cadical, kissat,
+    /// cryptominisat5, external:<cmd> (default: the external solver itself,
+    /// else varisat)
+    #[arg(long, global = true)]
+    pub proof_solver: Option<crate::certify::Producer>,
 }
 
 impl Common {
@@ -97,6 +106,14 @@ impl Common {
         }
         Ok(())
     }
+    /// The proof solver, with `--certify`.
+    pub fn producer(&self) -> Option<crate::certify::Producer> {
+        self.certify.then(|| {
+            self.proof_solver
+                .clone()
+                .unwrap_or_else(|| crate::certify::Producer::for_solver(&self.solver))
+        })
+    }
     /// Run options from the common flags.
     pub fn run_options(&self, all: bool, limit: Option<u64>) -> RunOptions {
         RunOptions {
@@ -108,6 +125,7 @@ impl Common {
             strategy: self.strategy,
             first: false,
             seed: self.seed,
+            certify: self.producer(),
         }
     }
     /// Runs `p` with these options and prints the report (JSON or text).

@@ -281,6 +281,9 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
 
 impl PuzzleCommand for Args {
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
+        if common.certify && self.method() == Method::Reference {
+            bail!("--certify backs UNSAT answers: the reference method uses no SAT solver (use --method board or partitions)");
+        }
         if let Some(range) = self.table {
             return table(self, range, common);
         }
