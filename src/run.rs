@@ -35,6 +35,9 @@ pub struct RunOptions {
     pub strategy: Strategy,
     /// stop at the first solution even if the puzzle has an objective
     pub first: bool,
+    /// with `all`: enumerate every solution by blocking clauses even where
+    /// the puzzle counts by symmetry classes (`--no-classes`)
+    pub no_classes: bool,
     /// `--seed`: 0 keeps the backend's own (deterministic) search; any other
     /// value seeds it ([`Session::set_seed`]; an error for a backend that
     /// takes no seed)
@@ -76,6 +79,8 @@ pub struct Report<S: Serialize> {
     pub solutions: Vec<S>,
     /// number of solutions counted with `--all`
     pub count: Option<u64>,
+    /// with `--all` by symmetry classes: the classes (orbits) counted
+    pub classes: Option<u64>,
     /// variables of the encoding (before bounds / blocking clauses)
     pub vars: u32,
     /// clauses of the encoding
@@ -133,6 +138,11 @@ pub fn run<P: Puzzle>(
     limits: Limits,
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<P::Solution>> {
+    if opts.all && !opts.no_classes && opts.limit.is_none() {
+        if let Some(reps) = p.class_representatives() {
+            return run_by_classes(p, &reps, opts, limits, progress);
+        }
+    }
     let (cnf, enc, encode_seconds) = encode(p)?;
     let counts = cnf.counts();
     let mut session = Session::new(&opts.solver, &cnf, limits)?;
@@ -148,6 +158,7 @@ pub fn run<P: Puzzle>(
         bound: None,
         solutions: vec![],
         count: None,
+        classes: None,
         vars: counts.vars,
         clauses: counts.clauses,
         literals: counts.literals,
@@ -243,6 +254,29 @@ pub fn run<P: Puzzle>(
     Ok(report)
 }
 
+/// `--all` by symmetry classes: enumerates `reps` (every solution, by
+/// blocking clauses) and expands the representatives into `p`'s classes and
+/// solutions ([`drive::classes`]).
+fn run_by_classes<P: Puzzle>(
+    p: &P,
+    reps: &P,
+    opts: &RunOptions,
+    limits: Limits,
+    progress: &mut dyn Write,
+) -> anyhow::Result<Report<P::Solution>> {
+    let plain = RunOptions {
+        no_classes: true,
+        ..opts.clone()
+    };
+    let mut r = run(reps, &plain, limits, progress)?;
+    let e = drive::classes::expand(p, reps, std::mem::take(&mut r.solutions))?;
+    r.puzzle = p.describe();
+    r.count = Some(e.solutions.len() as u64);
+    r.classes = Some(e.classes);
+    r.solutions = e.solutions;
+    Ok(r)
+}
+
 /// [`run`] without a time limit and without progress output: what tests,
 /// benches and library users want when they only need the report.
 pub fn run_quiet<P: Puzzle>(p: &P, opts: &RunOptions) -> anyhow::Result<Report<P::Solution>> {
@@ -273,12 +307,17 @@ pub fn print_text<P: Puzzle>(
             format!("no solution found before the limit (proven bound {b})")
         }
         (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
-        (Status::All, _, _, Some(n)) => {
-            format!("exactly {n} {} (complete: final UNSAT)", p.counted_as())
-        }
+        (Status::All, _, _, Some(n)) => match r.classes {
+            Some(c) => format!(
+                "exactly {n} {} in {c} symmetry classes (complete: final UNSAT on the classes' representatives)",
+                p.counted_as()
+            ),
+            None => format!("exactly {n} {} (complete: final UNSAT)", p.counted_as()),
+        },
         (Status::Partial, _, _, Some(n)) => {
+            let classes = r.classes.map_or(String::new(), |c| format!(" in {c} symmetry classes"));
             format!(
-                "at least {n} {} (enumeration stopped early)",
+                "at least {n} {}{classes} (enumeration stopped early)",
                 p.counted_as()
             )
         }

@@ -440,13 +440,19 @@ fn core_lazy_hook_optimises_and_enumerates_with_added_constraints() {
     let mut cnf = Cnf::new();
     let xs = cnf.fresh_lits(3);
     // the lazily known constraint: not all three true
-    let separate = |m: &puzzlesat::encodings::Assignment, s: &mut Session| {
+    fn cut(
+        xs: &[rustsat::types::Lit],
+        m: &puzzlesat::encodings::Assignment,
+        db: &mut impl ClauseDatabase,
+    ) -> bool {
         let violated = xs.iter().all(|&l| m.lit(l));
         if violated {
-            s.add(&xs.iter().map(|&l| !l).collect::<Vec<_>>());
+            db.add(&xs.iter().map(|&l| !l).collect::<Vec<_>>());
         }
         violated
-    };
+    }
+    // the optimiser adds to the session, the enumerator to a clause buffer
+    let separate = |m: &puzzlesat::encodings::Assignment, s: &mut Session| cut(&xs, m, s);
     let obj = Objective {
         sense: Sense::Maximize,
         terms: xs.iter().map(|&l| (l, 1)).collect(),
@@ -464,6 +470,7 @@ fn core_lazy_hook_optimises_and_enumerates_with_added_constraints() {
     .unwrap();
     assert_eq!((opt.value(), opt.proven), (Some(2), true));
     let mut session = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
+    let separate = |m: &puzzlesat::encodings::Assignment, db: &mut Cnf| cut(&xs, m, db);
     let e = enumerate_lazy(&mut session, &xs, &[], None, separate, |m| {
         assert!(!xs.iter().all(|&l| m.lit(l)));
         true

@@ -51,6 +51,10 @@ pub struct Common {
     /// (an error for a solver that takes none) and generators
     #[arg(long, global = true, default_value_t = 0)]
     pub seed: u64,
+    /// with --all: enumerate every solution by blocking clauses, not one
+    /// representative per symmetry class expanded by the puzzle's group
+    #[arg(long, global = true)]
+    pub no_classes: bool,
     /// less output on stderr
     #[arg(short, long, global = true)]
     pub quiet: bool,
@@ -100,6 +104,7 @@ impl Common {
             strategy: self.strategy,
             first: false,
             seed: self.seed,
+            no_classes: self.no_classes,
         }
     }
 }

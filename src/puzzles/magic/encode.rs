@@ -248,8 +248,8 @@ pub fn encode<DB: ClauseDatabase>(
     if o.sum == SumEncoding::Unary && o.cells == CellEncoding::Direct {
         bail!("--sum unary adds order-encoded integers: it needs --encoding order or digits");
     }
-    if o.complement && o.symmetry != Symmetry::LexLeader {
-        bail!("--complement is broken by lex-leader constraints: it needs --symmetry lex-leader");
+    if o.complement && o.symmetry == Symmetry::None {
+        bail!("--complement needs --symmetry lex-leader or order");
     }
     let m = (n * n) as i64;
     let s = magic_sum(n) as i64;
@@ -604,11 +604,36 @@ fn symmetry_breaking<DB: ClauseDatabase>(
                 less(db, cells, at(1, 1), at(n, n));
                 less(db, cells, at(n, 1), at(1, n));
                 less(db, cells, at(1, 1), at(n, 1));
+                if o.complement {
+                    complement_corners(db, cells, at(1, 1), at(1, n), n);
+                    complement_corners(db, cells, at(1, 1), at(n, n), n);
+                }
             }
         }
         Symmetry::LexLeader => lex_leader(db, cells, n, o.complement)?,
     }
     Ok(())
+}
+
+/// `F_a + F_b ≤ n²+1` over direct literals. With the seed's order and `b`
+/// the corners `F1n`, `Fnn`, this keeps a square whose smallest and largest
+/// corners sum to at most `n²+1`: of a square and its complement's
+/// in-order image, at least one (both when the sum is `n²+1`). A partial
+/// breaking of the complement, cheap to propagate; counting by classes
+/// ([`crate::drive::classes`]) enumerates it and keeps each class once.
+fn complement_corners<DB: ClauseDatabase>(
+    db: &mut DB,
+    cells: &Cells,
+    a: usize,
+    b: usize,
+    n: usize,
+) {
+    let m = n * n;
+    for v in 1..=m {
+        for w in (m + 2 - v).max(1)..=m {
+            db.add(&[!cells.direct[a][v - 1], !cells.direct[b][w - 1]]); // v + w > n²+1
+        }
+    }
 }
 
 /// The 8 symmetries of the square as permutations of the cells (row-major),

@@ -7,6 +7,8 @@
 //! - [`encode`]: the CNF variants (cells, line sums, symmetry, redundancy);
 //! - [`check`]: the independent checker from the definition;
 //! - [`reference`]: a structured depth-first enumerator used to cross-check;
+//! - [`symmetry`]: the 16 maps (square × complement) acting on solutions,
+//!   for counting by classes;
 //! - [`cli`]: `puzzlesat solve magic ...`.
 
 pub mod check;
@@ -14,6 +16,7 @@ pub mod cli;
 pub mod encode;
 pub mod model;
 pub mod reference;
+pub mod symmetry;
 
 use puzzlesat_encodings::{Assignment, Cnf};
 
@@ -91,5 +94,29 @@ impl Puzzle for Magic {
 
     fn render(&self, sol: &Square) -> String {
         sol.to_string()
+    }
+
+    /// The seed's order plus the corner bound for the complement
+    /// (`--symmetry order --complement`): cheap to propagate, keeps one or
+    /// two squares of each of the 16 maps' classes. None with given cells
+    /// (the maps move them) or when this is already that instance.
+    fn class_representatives(&self) -> Option<Self> {
+        let o = Options {
+            symmetry: Symmetry::Order,
+            complement: true,
+            ..self.options
+        };
+        (self.givens.count() == 0 && o != self.options).then(|| Magic {
+            givens: self.givens.clone(),
+            options: o,
+        })
+    }
+
+    fn images(&self, sol: &Square) -> Vec<Square> {
+        symmetry::images(sol, true)
+    }
+
+    fn keeps(&self, sol: &Square) -> bool {
+        symmetry::keeps(&self.options, sol)
     }
 }
