@@ -9,6 +9,7 @@ use puzzlesat::encodings::ClauseDatabase;
 use puzzlesat::puzzle::Puzzle;
 use puzzlesat::puzzles::magic::check::{check_square, in_seed_order};
 use puzzlesat::puzzles::magic::encode::square_symmetries;
+use puzzlesat::puzzles::magic::symmetry;
 use puzzlesat::puzzles::magic::{
     cli, reference, CellEncoding, Givens, Magic, Options, Square, SumEncoding, Symmetry,
 };
@@ -139,6 +140,8 @@ fn order_three_symmetry_breaking_leaves_one_square() {
             (Symmetry::Order, false),
             (Symmetry::LexLeader, false),
             (Symmetry::LexLeader, true),
+            (Symmetry::Diagonals, false),
+            (Symmetry::Diagonals, true),
         ] {
             let o = Options {
                 symmetry,
@@ -359,13 +362,34 @@ fn orders_one_and_two_under_every_encoding_and_symmetry() {
 }
 
 /// Every symmetry option, with and without the complement.
-const SYMMETRIES: [(Symmetry, bool); 5] = [
+const SYMMETRIES: [(Symmetry, bool); 7] = [
     (Symmetry::None, false),
     (Symmetry::Order, false),
     (Symmetry::Order, true),
     (Symmetry::LexLeader, false),
     (Symmetry::LexLeader, true),
+    (Symmetry::Diagonals, false),
+    (Symmetry::Diagonals, true),
 ];
+
+/// `--symmetry diagonals` for n = 3, 4 from its definition: `F11` is the
+/// smallest diagonal cell but the centre, `Fn1 < F1n`, for n = 4 also
+/// `F22 < F33`; with the complement `F11 + x ≤ n²+1` for those cells.
+fn in_diagonal_order(s: &Square, complement: bool) -> bool {
+    let n = s.n;
+    let f = |r: usize, c: usize| s.cells[r][c];
+    let mut diag: Vec<u32> = (0..n).flat_map(|j| [f(j, j), f(j, n - 1 - j)]).collect();
+    if n % 2 == 1 {
+        let centre = f(n / 2, n / 2);
+        diag.retain(|&v| v != centre);
+    }
+    let min = *diag.iter().min().unwrap();
+    let max = *diag.iter().max().unwrap();
+    f(0, 0) == min
+        && f(n - 1, 0) < f(0, n - 1)
+        && (n != 4 || f(1, 1) < f(2, 2))
+        && (!complement || min + max <= (n * n) as u32 + 1)
+}
 
 /// What the symmetry option keeps, from the definitions (not the CNF).
 fn kept(all: &[Square], symmetry: Symmetry, complement: bool) -> BTreeSet<Square> {
@@ -373,15 +397,24 @@ fn kept(all: &[Square], symmetry: Symmetry, complement: bool) -> BTreeSet<Square
         .filter(|s| match symmetry {
             Symmetry::None => true,
             Symmetry::Order => {
-                let m = 16 + 1;
-                let f = |r: usize, c: usize| s.cells[r][c];
+                let (n, f) = (s.n, |r: usize, c: usize| s.cells[r][c]);
+                let m = (n * n) as u32 + 1;
                 in_seed_order(s)
-                    && (!complement || (f(0, 0) + f(0, 3) <= m && f(0, 0) + f(3, 3) <= m))
+                    && (!complement
+                        || (f(0, 0) + f(0, n - 1) <= m && f(0, 0) + f(n - 1, n - 1) <= m))
             }
             Symmetry::LexLeader => canonical(s, complement) == s.cells.concat(),
+            Symmetry::Diagonals => in_diagonal_order(s, complement),
         })
         .cloned()
         .collect()
+}
+
+/// The 8 magic squares of order 3, by the reference enumerator.
+fn all3() -> Vec<Square> {
+    let mut all = vec![];
+    reference::enumerate(&Givens::free(3), u64::MAX, &mut |s| all.push(s.clone()));
+    all
 }
 
 #[test]
@@ -398,11 +431,9 @@ fn counting_by_classes_gives_the_plain_enumeration_sets() {
             let classes: BTreeSet<Square> = solutions_by(&p, false).into_iter().collect();
             let plain: BTreeSet<Square> = solutions_by(&p, true).into_iter().collect();
             assert_eq!(classes, plain, "{o}");
-            assert_eq!(
-                classes.len(),
-                if symmetry == Symmetry::None { 8 } else { 1 },
-                "{o}"
-            );
+            let want = kept(&all3(), symmetry, complement).len();
+            assert_eq!(classes.len(), want, "{o}");
+            assert_eq!(want, if symmetry == Symmetry::None { 8 } else { 1 }, "{o}");
         }
     }
     // n = 4, default encoding: the sets of the reference enumerator's 7040
@@ -434,16 +465,30 @@ fn counting_by_classes_gives_the_plain_enumeration_sets() {
         assert_eq!(got, want, "{o}");
         assert_eq!(r.count, Some(want.len() as u64));
         // the representatives instance itself is enumerated plainly
-        let classes = if (symmetry, complement) == (Symmetry::Order, true) {
+        let classes = if (symmetry, complement) == (Symmetry::Diagonals, true) {
             None
         } else {
-            Some(616)
+            Some(166)
         };
         assert_eq!(r.classes, classes, "{o}");
     }
     assert_eq!(kept(&all, Symmetry::None, false).len(), 7040);
     assert_eq!(kept(&all, Symmetry::Order, false).len(), 880);
     assert_eq!(kept(&all, Symmetry::Order, true).len(), 672);
+    assert_eq!(kept(&all, Symmetry::Diagonals, false).len(), 220);
+    assert_eq!(kept(&all, Symmetry::Diagonals, true).len(), 166);
+    // the group: 32 maps of the cells, each with and without the
+    // complement, map magic squares to magic squares; 166 orbits
+    let group = symmetry::maps(4).unwrap();
+    assert_eq!(group.len(), 32);
+    let mut orbits = BTreeSet::new();
+    for s in &all {
+        let images = symmetry::images_under(&group, s, true);
+        assert!(images.iter().all(|i| check_square(4, i).is_ok()));
+        orbits.insert(images.into_iter().min().unwrap());
+    }
+    assert_eq!(orbits.len(), 166);
+    assert_eq!(symmetry::maps(3).unwrap().len(), 8);
     // plain enumeration of the seed's order: the same 880
     let o = Options {
         symmetry: Symmetry::Order,

@@ -85,6 +85,10 @@ puzzlesat_encodings::option_enum! {
             Order = "order",
             /// lex-leader constraints for the 8 symmetries of the square
             LexLeader = "lex-leader",
+            /// order constraints on the diagonals for the larger group of
+            /// [`super::symmetry::maps`]: `F11` is the smallest diagonal
+            /// cell, `Fn1 < F1n`, and ring by ring `F_dd < F_jj`
+            Diagonals = "diagonals",
     }
 }
 
@@ -611,8 +615,55 @@ fn symmetry_breaking<DB: ClauseDatabase>(
             }
         }
         Symmetry::LexLeader => lex_leader(db, cells, n, o.complement)?,
+        Symmetry::Diagonals => {
+            let (first, rings) = diagonal_order(n);
+            for (a, b) in first.iter().chain(&rings) {
+                less(db, cells, *a, *b);
+            }
+            if o.complement {
+                for &(a, b) in first.iter().filter(|&&(a, _)| a == 0) {
+                    complement_corners(db, cells, a, b, n);
+                }
+            }
+        }
     }
     Ok(())
+}
+
+/// The pairs `(a, b)` (cells, row-major) of `F_a < F_b` of `--symmetry
+/// diagonals`: first `F_00` below every other diagonal cell but the centre
+/// (pairs `(0, b)`) and `F_{n−1,0} < F_{0,n−1}`, then ring by ring
+/// `F_dd < F_jj` for `d < j ≤ n−1−d` (0-based). The group of
+/// [`super::symmetry::maps`] moves `(0,0)` to every diagonal cell but the
+/// centre; what fixes it is the transpose and, ring by ring, the maps of
+/// the inner rows; each constraint picks one image of one of them, so
+/// every class keeps one square ([`super::symmetry::in_diagonal_order`]
+/// states the same from the definitions).
+pub fn diagonal_order(n: usize) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+    let at = |r: usize, c: usize| r * n + c;
+    let centre = (n % 2 == 1).then(|| at(n / 2, n / 2));
+    let mut first = vec![];
+    if n < 2 {
+        return (first, vec![]);
+    }
+    let mut diag: Vec<usize> = (0..n).flat_map(|j| [at(j, j), at(j, n - 1 - j)]).collect();
+    diag.sort_unstable();
+    diag.dedup();
+    for b in diag {
+        if b != at(0, 0) && Some(b) != centre {
+            first.push((at(0, 0), b));
+        }
+    }
+    first.push((at(n - 1, 0), at(0, n - 1)));
+    let mut rings = vec![];
+    for d in 1..n / 2 {
+        for j in d + 1..n - d {
+            if Some(at(j, j)) != centre {
+                rings.push((at(d, d), at(j, j)));
+            }
+        }
+    }
+    (first, rings)
 }
 
 /// `F_a + F_b ≤ n²+1` over direct literals. With the seed's order and `b`

@@ -96,24 +96,29 @@ impl Puzzle for Magic {
         sol.to_string()
     }
 
-    /// The seed's order plus the corner bound for the complement
-    /// (`--symmetry order --complement`): cheap to propagate, keeps one or
-    /// two squares of each of the 16 maps' classes. None with given cells
-    /// (the maps move them) or when this is already that instance.
+    /// `--symmetry diagonals --complement`: cheap order constraints that
+    /// keep one or two squares of every class of the group of
+    /// [`symmetry::maps`] with the complement. None with given cells (the
+    /// maps move them), beyond [`symmetry::MAX_GROUP_ORDER`], or when this
+    /// is already that instance.
     fn class_representatives(&self) -> Option<Self> {
         let o = Options {
-            symmetry: Symmetry::Order,
+            symmetry: Symmetry::Diagonals,
             complement: true,
             ..self.options
         };
-        (self.givens.count() == 0 && o != self.options).then(|| Magic {
-            givens: self.givens.clone(),
-            options: o,
-        })
+        let n = self.givens.n;
+        (self.givens.count() == 0 && n <= symmetry::MAX_GROUP_ORDER && o != self.options).then(
+            || Magic {
+                givens: self.givens.clone(),
+                options: o,
+            },
+        )
     }
 
     fn images(&self, sol: &Square) -> Vec<Square> {
-        symmetry::images(sol, true)
+        let group = symmetry::maps(sol.n).unwrap_or_default();
+        symmetry::images_under(&group, sol, true)
     }
 
     fn keeps(&self, sol: &Square) -> bool {
