@@ -6,11 +6,10 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use puzzlesat::puzzles::enigma::encode::BoardOptions;
 use puzzlesat::puzzles::enigma::paper::table2_row;
-use puzzlesat::puzzles::enigma::partitions::{solve_partitions, BoundKind};
+use puzzlesat::puzzles::enigma::partitions::{BoundKind, Partitions};
 use puzzlesat::puzzles::enigma::reference::solve_reference;
 use puzzlesat::puzzles::enigma::Enigma;
 use puzzlesat::run::{self, RunOptions, Status};
-use puzzlesat::solver::{Limits, SolverKind};
 
 fn partitions(c: &mut Criterion) {
     let mut g = c.benchmark_group("enigma-partitions");
@@ -19,16 +18,17 @@ fn partitions(c: &mut Criterion) {
         let want = table2_row(n).unwrap().optimum;
         g.bench_function(format!("n={n}"), |b| {
             b.iter(|| {
-                let r = solve_partitions(
+                let p = Partitions {
                     n,
-                    BoundKind::Orbits,
-                    true,
-                    Default::default(),
-                    &SolverKind::Batsat,
-                    Limits::default(),
-                )
-                .unwrap();
-                assert_eq!((r.status.as_str(), r.optimum), ("optimal", Some(want)));
+                    bound: BoundKind::Orbits,
+                    warm_start: true,
+                    pb: Default::default(),
+                };
+                let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
+                assert_eq!(
+                    (r.status, r.objective),
+                    (Status::Optimal, Some(want as i64))
+                );
             })
         });
     }

@@ -3,16 +3,21 @@
 //! Combinatorial puzzles compiled to CNF: Enigma 1225, rook tours / Numbrix,
 //! magic squares and Alien Tiles. Each puzzle implements [`puzzle::Puzzle`];
 //! the [`run`] module drives any of them through any [`solver`] backend with
-//! the loops of [`drive`]; [`io`] writes and reads DIMACS and solver output.
+//! the loops of [`drive`] and returns one [`report::Report`]; [`io`] writes
+//! and reads DIMACS and solver output. [`front`] holds the handlers the
+//! puzzles' command lines share; [`cli`] only parses and dispatches.
 //! CNF building blocks live in the `puzzlesat-encodings` crate.
 
 pub mod cli;
 pub mod drive;
 pub mod experiment;
+pub mod front;
 pub mod io;
 pub mod puzzle;
 pub mod puzzles;
+pub mod report;
 pub mod run;
 pub mod solver;
+pub mod values;
 
 pub use puzzlesat_encodings as encodings;

@@ -6,7 +6,8 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 use serde::Serialize;
 
-use crate::drive::Objective;
+use crate::drive::{Objective, Sense};
+use crate::report::{Details, Report};
 
 /// What encoding produced besides clauses.
 #[derive(Debug)]
@@ -20,6 +21,34 @@ pub struct Encoded<M> {
     pub primary: Vec<Lit>,
     /// human names of primary literals, for `dimacs --map FILE.json`
     pub names: Vec<(String, Lit)>,
+    /// an objective the puzzle scores from each solution by its rules
+    /// ([`Puzzle::objective_of`]) instead of one in the CNF: optimised by
+    /// [`crate::drive::optimize_scored`] with [`Puzzle::require_better`]
+    pub scored: Option<Sense>,
+    /// assumptions tried first (a warm start); an UNSAT under them proves
+    /// nothing
+    pub hint: Vec<Lit>,
+}
+
+impl<M> Encoded<M> {
+    /// A satisfaction problem over `primary` (no objective, no hint).
+    pub fn new(map: M, primary: Vec<Lit>, names: Vec<(String, Lit)>) -> Self {
+        Encoded {
+            map,
+            objective: None,
+            primary,
+            names,
+            scored: None,
+            hint: vec![],
+        }
+    }
+    /// With a linear objective in the CNF.
+    pub fn with_objective(self, objective: Objective) -> Self {
+        Encoded {
+            objective: Some(objective),
+            ..self
+        }
+    }
 }
 
 /// A puzzle instance with its chosen encoding options.
@@ -28,6 +57,8 @@ pub trait Puzzle {
     type Solution: Serialize;
     /// Whatever `decode` needs to read a model.
     type Map;
+    /// Puzzle-specific results the report carries (`NoDetails` for none).
+    type Details: Details;
 
     /// One line naming the instance and options, e.g. `enigma n=5 method=board`.
     fn describe(&self) -> String;
@@ -41,6 +72,12 @@ pub trait Puzzle {
     fn check(&self, sol: &Self::Solution) -> Result<(), String>;
     /// The solution drawn for people (a grid).
     fn render(&self, sol: &Self::Solution) -> String;
+    /// An estimate of the clauses `encode` adds, from the parameters alone
+    /// (checked against `--max-clauses` before anything is allocated); 0
+    /// where the parameters' own ranges keep every instance small.
+    fn estimated_clauses(&self) -> u64 {
+        0
+    }
     /// The objective value computed from the solution by the rules, to
     /// cross-check the CNF's objective (None if the puzzle has none).
     fn objective_of(&self, _sol: &Self::Solution) -> Option<i64> {
@@ -84,5 +121,23 @@ pub trait Puzzle {
         _db: &mut DB,
     ) -> bool {
         false
+    }
+    /// With a scored objective ([`Encoded::scored`]): adds clauses keeping
+    /// only models that may score better than `best`.
+    fn require_better<DB: ClauseDatabase>(&self, _map: &Self::Map, _best: i64, _db: &mut DB) {}
+    /// The clause excluding a model in enumeration and scored optimisation;
+    /// None: block its projection onto the primary literals.
+    fn blocking_clause(&self, _map: &Self::Map, _model: &Assignment) -> Option<Vec<Lit>> {
+        None
+    }
+    /// Fills the report's details (and may cross-check the answer, or
+    /// replace the shown solutions, e.g. by one per symmetry class) once the
+    /// run is over.
+    fn details(
+        &self,
+        _map: &Self::Map,
+        _report: &mut Report<Self::Solution, Self::Details>,
+    ) -> anyhow::Result<()> {
+        Ok(())
     }
 }

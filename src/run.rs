@@ -10,13 +10,14 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use puzzlesat_encodings::pb::PbEncoding;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
-use serde::Serialize;
+use rustsat::types::Lit;
 
-use crate::drive::{self, Sense, Strategy};
+use crate::drive::{self, ScoredSearch, Sense, Strategy};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
 use crate::puzzle::{Encoded, Puzzle};
-use crate::solver::{Limits, Session, SolverKind, SolverStats};
+pub use crate::report::{Report, Status, StoppedBy};
+use crate::solver::{Limits, Session, SolverKind};
 
 /// Options common to every puzzle's `solve`.
 #[derive(Clone, Debug, Default)]
@@ -35,66 +36,11 @@ pub struct RunOptions {
     pub strategy: Strategy,
     /// stop at the first solution even if the puzzle has an objective
     pub first: bool,
+    /// the backend's random seed (None: its default search)
+    pub seed: Option<u64>,
     /// with `all`: enumerate every solution by blocking clauses even where
     /// the puzzle counts by symmetry classes (`--no-classes`)
     pub no_classes: bool,
-    /// `--seed`: 0 keeps the backend's own (deterministic) search; any other
-    /// value seeds it ([`Session::set_seed`]; an error for a backend that
-    /// takes no seed)
-    pub seed: u64,
-}
-
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// optimum found and proven by UNSAT
-    Optimal,
-    /// a solution, no optimality claim
-    Sat,
-    /// no solution exists (proven)
-    Unsat,
-    /// time limit or interrupt before an answer
-    Unknown,
-    /// every solution enumerated, the count is exact (proven by UNSAT)
-    All,
-    /// enumeration stopped early (limit, timeout): the count is a lower bound
-    Partial,
-}
-
-/// One result, as printed with `--json` and used as an experiment row.
-#[derive(Clone, Debug, Serialize)]
-pub struct Report<S: Serialize> {
-    /// instance and options
-    pub puzzle: String,
-    /// backend used
-    pub solver: String,
-    /// outcome
-    pub status: Status,
-    /// best objective value found
-    pub objective: Option<i64>,
-    /// proven bound on the objective
-    pub bound: Option<i64>,
-    /// solutions (the best one, or all with `--all`), each checked
-    pub solutions: Vec<S>,
-    /// number of solutions counted with `--all`
-    pub count: Option<u64>,
-    /// with `--all` by symmetry classes: the classes (orbits) counted
-    pub classes: Option<u64>,
-    /// variables of the encoding (before bounds / blocking clauses)
-    pub vars: u32,
-    /// clauses of the encoding
-    pub clauses: usize,
-    /// literal occurrences of the encoding
-    pub literals: usize,
-    /// seconds spent encoding
-    pub encode_seconds: f64,
-    /// seconds spent in the solver
-    pub solve_seconds: f64,
-    /// solve calls
-    pub sat_calls: u32,
-    /// backend statistics
-    pub stats: SolverStats,
 }
 
 /// Encodes `p`, timing it.
@@ -130,56 +76,146 @@ pub fn decode_checked<P: Puzzle>(
     Ok(sol)
 }
 
+/// The puzzle's hooks during a run, each timed into its phase.
+struct Hooks<'a, P: Puzzle> {
+    p: &'a P,
+    enc: &'a Encoded<P::Map>,
+    separate: Duration,
+    decode_check: Duration,
+    bounds: Duration,
+    rejected: u64,
+    /// the last scored solution, and the best one
+    last_scored: Option<P::Solution>,
+    best_scored: Option<P::Solution>,
+}
+
+impl<P: Puzzle> Hooks<'_, P> {
+    fn separate<DB: ClauseDatabase>(&mut self, model: &Assignment, db: &mut DB) -> bool {
+        let t = Instant::now();
+        let rejected = self.p.separate(&self.enc.map, model, db);
+        self.separate += t.elapsed();
+        self.rejected += u64::from(rejected);
+        rejected
+    }
+    fn decode(&mut self, model: &Assignment) -> anyhow::Result<P::Solution> {
+        let t = Instant::now();
+        let sol = decode_checked(self.p, self.enc, model);
+        self.decode_check += t.elapsed();
+        sol
+    }
+}
+
+impl<P: Puzzle> ScoredSearch for Hooks<'_, P> {
+    fn separate(&mut self, model: &Assignment, session: &mut Session) -> bool {
+        Hooks::separate(self, model, session)
+    }
+    fn score(&mut self, model: &Assignment) -> anyhow::Result<i64> {
+        let sol = self.decode(model)?;
+        let Some(v) = self.p.objective_of(&sol) else {
+            bail!("internal error: {} scores no objective", self.p.describe());
+        };
+        self.last_scored = Some(sol);
+        Ok(v)
+    }
+    fn require_better(&mut self, best: i64, session: &mut Session) {
+        // called on an improvement: the last scored solution is the best
+        self.best_scored = self.last_scored.take();
+        let t = Instant::now();
+        self.p.require_better(&self.enc.map, best, session);
+        self.bounds += t.elapsed();
+    }
+    fn block(&mut self, model: &Assignment, session: &mut Session) {
+        let t = Instant::now();
+        let clause = self
+            .p
+            .blocking_clause(&self.enc.map, model)
+            .unwrap_or_else(|| projection_block(&self.enc.primary, model));
+        session.add(&clause);
+        self.separate += t.elapsed();
+    }
+}
+
+/// The clause excluding a model's projection onto `primary`.
+fn projection_block(primary: &[Lit], model: &Assignment) -> Vec<Lit> {
+    primary
+        .iter()
+        .map(|&l| if model.lit(l) { !l } else { l })
+        .collect()
+}
+
 /// Solves (or optimises, or enumerates) `p` and returns the report. Progress
-/// lines ("improved to …") go to `progress`.
+/// lines ("improved to …") go to `progress`. Every phase is timed; the
+/// report's `seconds.total` is this call's wall time (the command line
+/// replaces it by the process's).
 pub fn run<P: Puzzle>(
     p: &P,
     opts: &RunOptions,
     limits: Limits,
     progress: &mut dyn Write,
-) -> anyhow::Result<Report<P::Solution>> {
+) -> anyhow::Result<Report<P::Solution, P::Details>> {
     if opts.all && !opts.no_classes && opts.limit.is_none() {
         if let Some(reps) = p.class_representatives() {
             return run_by_classes(p, &reps, opts, limits, progress);
         }
     }
+    let started = Instant::now();
     let (cnf, enc, encode_seconds) = encode(p)?;
     let counts = cnf.counts();
-    let mut session = Session::new(&opts.solver, &cnf, limits)?;
-    if opts.seed != 0 {
-        session.set_seed(opts.seed)?;
+    let t = Instant::now();
+    let mut session = Session::new(&opts.solver, &cnf, limits.clone())?;
+    if let Some(seed) = opts.seed {
+        session.set_seed(seed)?;
     }
     drop(cnf);
-    let mut report = Report {
-        puzzle: p.describe(),
-        solver: session.solver_name(),
-        status: Status::Unknown,
-        objective: None,
-        bound: None,
-        solutions: vec![],
-        count: None,
-        classes: None,
-        vars: counts.vars,
-        clauses: counts.clauses,
-        literals: counts.literals,
-        encode_seconds,
-        solve_seconds: 0.0,
-        sat_calls: 0,
-        stats: SolverStats::default(),
+    let load_seconds = t.elapsed().as_secs_f64();
+    let mut report: Report<P::Solution, P::Details> =
+        Report::new(p.describe(), session.solver_name(), p.counted_as());
+    report.seed = opts.seed;
+    report.vars = counts.vars;
+    report.clauses = counts.clauses;
+    report.literals = counts.literals;
+    report.seconds.encode = encode_seconds;
+    report.seconds.load = load_seconds;
+    let mut hooks = Hooks {
+        p,
+        enc: &enc,
+        separate: Duration::ZERO,
+        decode_check: Duration::ZERO,
+        bounds: Duration::ZERO,
+        rejected: 0,
+        last_scored: None,
+        best_scored: None,
+    };
+    let mut on_improve = |v: i64, secs: f64| {
+        let _ = writeln!(progress, "c improved: objective {v} after {secs:.2}s");
     };
     let mut assumptions = vec![];
-    if let (Some(obj), false) = (&enc.objective, opts.first) {
-        let separate = |m: &Assignment, s: &mut Session| p.separate(&enc.map, m, s);
+    let mut enumerated = None;
+    if let (Some(sense), false) = (enc.scored, opts.first) {
+        let opt = drive::optimize_scored(&mut session, sense, &enc.hint, &mut hooks, |_, v, s| {
+            on_improve(v, s)
+        })?;
+        report.objective = opt.best.as_ref().map(|&(_, v)| v);
+        report.status = match (&opt.best, opt.proven) {
+            (Some(_), true) => Status::Optimal,
+            (Some(_), false) => Status::Sat,
+            (None, true) => Status::Unsat,
+            (None, false) => Status::Unknown,
+        };
+        if opt.proven {
+            report.bound = report.objective;
+        }
+        report.solutions = hooks.best_scored.take().into_iter().collect();
+    } else if let (Some(obj), false) = (&enc.objective, opts.first) {
         let opt = drive::optimize_lazy(
             &mut session,
             obj,
             opts.objective_encoding,
             opts.strategy,
-            separate,
-            |_, v, secs| {
-                let _ = writeln!(progress, "c improved: objective {v} after {secs:.2}s");
-            },
+            |m, s| hooks.separate(m, s),
+            |_, v, secs| on_improve(v, secs),
         )?;
+        hooks.bounds += Duration::from_secs_f64(opt.bound_seconds);
         report.bound = Some(opt.bound);
         report.objective = opt.value();
         report.status = match (&opt.best, opt.proven) {
@@ -189,36 +225,34 @@ pub fn run<P: Puzzle>(
             (None, false) => Status::Unknown,
         };
         if let Some((model, v)) = &opt.best {
-            report.solutions.push(decode_checked(p, &enc, model)?);
             if opts.all && opt.proven {
                 // enumerate the optimal solutions: fix the objective to its optimum
-                let terms: Vec<(rustsat::types::Lit, usize)> =
-                    obj.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
-                let s = (v - obj.offset) as usize;
-                let mut pb = puzzlesat_encodings::pb::Pb::new(opts.objective_encoding, &terms);
-                assumptions = match obj.sense {
-                    Sense::Maximize => pb.at_least(&mut session, s).unwrap_or_default(),
-                    Sense::Minimize => pb.at_most(&mut session, s),
-                };
-                report.solutions.clear();
+                let t = Instant::now();
+                assumptions = obj
+                    .bound(&mut session, *v, opts.objective_encoding)
+                    .context("internal error: the optimum is out of the objective's range")?;
+                hooks.bounds += t.elapsed();
+            } else {
+                report.solutions.push(hooks.decode(model)?);
             }
         }
     }
-    let enumerate =
-        opts.all && !matches!(report.status, Status::Unsat | Status::Unknown | Status::Sat);
-    if enc.objective.is_none() || opts.first || enumerate {
+    let enumerate = opts.all && enc.objective.is_some() && report.status == Status::Optimal;
+    if (enc.objective.is_none() && enc.scored.is_none()) || opts.first || enumerate {
         let limit = if opts.all { opts.limit } else { Some(1) };
         let mut err = None;
-        let separate = |m: &Assignment, db: &mut Cnf| p.separate(&enc.map, m, db);
+        let mut found = vec![];
+        // the two callbacks are called in turn, never at once
+        let shared = std::cell::RefCell::new(&mut hooks);
         let e = drive::enumerate_lazy(
             &mut session,
             &enc.primary,
             &assumptions,
             limit,
-            separate,
-            |m| match decode_checked(p, &enc, m) {
+            |m, s| shared.borrow_mut().separate(m, s),
+            |m| match shared.borrow_mut().decode(m) {
                 Ok(s) => {
-                    report.solutions.push(s);
+                    found.push(s);
                     true
                 }
                 Err(e) => {
@@ -230,12 +264,16 @@ pub fn run<P: Puzzle>(
         if let Some(e) = err {
             return Err(e);
         }
+        report.solutions = found;
+        enumerated = Some(e.count);
         if opts.all {
             report.count = Some(e.count);
-            report.status = if e.complete {
-                Status::All
-            } else {
-                Status::Partial
+            report.status = match (e.count, e.complete) {
+                // no solution, proven: infeasible (exit 20, as without --all)
+                (0, true) => Status::Unsat,
+                (0, false) => Status::Unknown,
+                (_, true) => Status::All,
+                (_, false) => Status::Partial,
             };
         } else if enc.objective.is_none() || opts.first {
             report.status = match (e.count, e.complete) {
@@ -243,43 +281,89 @@ pub fn run<P: Puzzle>(
                 (0, false) => Status::Unknown,
                 _ => Status::Sat,
             };
-            if let (Some(obj), Some(s)) = (&enc.objective, report.solutions.first()) {
-                report.objective = p.objective_of(s).or(Some(obj.offset));
+            if let Some(s) = report.solutions.first() {
+                report.objective = p
+                    .objective_of(s)
+                    .or(enc.objective.as_ref().map(|o| o.offset));
             }
         }
     }
-    report.solve_seconds = session.solve_time.as_secs_f64();
     report.sat_calls = session.solve_calls;
+    report.sat_answers = session.sat_answers;
     report.stats = session.stats();
+    report.lazy_constraints = hooks.rejected;
+    report.stopped_by = stopped_by(&report, &limits, opts, enumerated);
+    report.seconds.solve = session.solve_time.as_secs_f64();
+    drop(session);
+    let t = Instant::now();
+    p.details(&enc.map, &mut report)?;
+    hooks.decode_check += t.elapsed();
+    report.seconds.bounds = hooks.bounds.as_secs_f64();
+    report.seconds.separate = hooks.separate.as_secs_f64();
+    report.seconds.decode_check = hooks.decode_check.as_secs_f64();
+    report.seconds.close(started.elapsed().as_secs_f64());
     Ok(report)
 }
 
 /// `--all` by symmetry classes: enumerates `reps` (every solution, by
 /// blocking clauses) and expands the representatives into `p`'s classes and
-/// solutions ([`drive::classes`]).
+/// solutions ([`drive::classes`]; the expansion is timed as decode+check).
 fn run_by_classes<P: Puzzle>(
     p: &P,
     reps: &P,
     opts: &RunOptions,
     limits: Limits,
     progress: &mut dyn Write,
-) -> anyhow::Result<Report<P::Solution>> {
+) -> anyhow::Result<Report<P::Solution, P::Details>> {
+    let started = Instant::now();
     let plain = RunOptions {
         no_classes: true,
         ..opts.clone()
     };
     let mut r = run(reps, &plain, limits, progress)?;
+    let t = Instant::now();
     let e = drive::classes::expand(p, reps, std::mem::take(&mut r.solutions))?;
+    r.seconds.decode_check += t.elapsed().as_secs_f64();
     r.puzzle = p.describe();
+    r.counted_as = p.counted_as().to_string();
     r.count = Some(e.solutions.len() as u64);
     r.classes = Some(e.classes);
     r.solutions = e.solutions;
+    r.seconds.close(started.elapsed().as_secs_f64());
     Ok(r)
+}
+
+/// Why an answer is incomplete: the interrupt flag, the deadline, or the
+/// enumeration limit (None when the answer is complete).
+fn stopped_by<S, D>(
+    report: &Report<S, D>,
+    limits: &Limits,
+    opts: &RunOptions,
+    enumerated: Option<u64>,
+) -> Option<StoppedBy> {
+    let complete = match report.status {
+        Status::Optimal | Status::Unsat | Status::All => true,
+        // a solution without an optimality claim is complete when none was asked
+        Status::Sat => report.bound.is_none() || opts.first,
+        Status::Unknown | Status::Partial => false,
+    };
+    if complete {
+        None
+    } else if limits.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+        Some(StoppedBy::Interrupt)
+    } else if opts.all && opts.limit.is_some() && enumerated >= opts.limit {
+        Some(StoppedBy::Limit)
+    } else {
+        Some(StoppedBy::Timeout)
+    }
 }
 
 /// [`run`] without a time limit and without progress output: what tests,
 /// benches and library users want when they only need the report.
-pub fn run_quiet<P: Puzzle>(p: &P, opts: &RunOptions) -> anyhow::Result<Report<P::Solution>> {
+pub fn run_quiet<P: Puzzle>(
+    p: &P,
+    opts: &RunOptions,
+) -> anyhow::Result<Report<P::Solution, P::Details>> {
     run(p, opts, Limits::default(), &mut std::io::sink())
 }
 
@@ -287,48 +371,10 @@ pub fn run_quiet<P: Puzzle>(p: &P, opts: &RunOptions) -> anyhow::Result<Report<P
 /// that says exactly what is proven.
 pub fn print_text<P: Puzzle>(
     p: &P,
-    r: &Report<P::Solution>,
+    r: &Report<P::Solution, P::Details>,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    writeln!(out, "{}", r.puzzle)?;
-    for s in &r.solutions {
-        writeln!(out, "{}", p.render(s))?;
-    }
-    let summary = match (r.status, r.objective, r.bound, r.count) {
-        (Status::Optimal, Some(v), _, _) => {
-            format!("optimal: {v} (proven: no better solution, UNSAT)")
-        }
-        (Status::Sat, Some(v), Some(b), _) => {
-            format!("best found: {v}, not proven optimal (proven bound {b})")
-        }
-        (Status::Sat, _, _, _) => "solution found (checked)".to_string(),
-        (Status::Unsat, _, _, _) => "no solution exists (proven: UNSAT)".to_string(),
-        (Status::Unknown, _, Some(b), _) => {
-            format!("no solution found before the limit (proven bound {b})")
-        }
-        (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
-        (Status::All, _, _, Some(n)) => match r.classes {
-            Some(c) => format!(
-                "exactly {n} {} in {c} symmetry classes (complete: final UNSAT on the classes' representatives)",
-                p.counted_as()
-            ),
-            None => format!("exactly {n} {} (complete: final UNSAT)", p.counted_as()),
-        },
-        (Status::Partial, _, _, Some(n)) => {
-            let classes = r.classes.map_or(String::new(), |c| format!(" in {c} symmetry classes"));
-            format!(
-                "at least {n} {}{classes} (enumeration stopped early)",
-                p.counted_as()
-            )
-        }
-        _ => format!("{:?}", r.status),
-    };
-    writeln!(out, "{summary}")?;
-    writeln!(
-        out,
-        "c {} vars, {} clauses, {} literals; encode {:.3}s, solve {:.3}s, {} SAT calls ({})",
-        r.vars, r.clauses, r.literals, r.encode_seconds, r.solve_seconds, r.sat_calls, r.solver
-    )
+    r.print_text(|s| p.render(s), out)
 }
 
 /// Encodes `p`; with `bound`, adds the decision constraint "objective at
@@ -344,15 +390,9 @@ pub fn encode_with_bound<P: Puzzle>(
         let Some(obj) = &enc.objective else {
             bail!("--bound: {} has no objective", p.describe());
         };
-        let terms: Vec<(rustsat::types::Lit, usize)> =
-            obj.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
-        let s = b - obj.offset;
-        match obj.sense {
-            Sense::Maximize => {
-                puzzlesat_encodings::pb::at_least(&mut cnf, &terms, s.max(0) as usize, pb)
-            }
-            Sense::Minimize if s < 0 => cnf.add(&[]),
-            Sense::Minimize => puzzlesat_encodings::pb::at_most(&mut cnf, &terms, s as usize, pb),
+        match obj.bound(&mut cnf, b, pb) {
+            Some(units) => units.into_iter().for_each(|l| cnf.add(&[l])),
+            None => cnf.add(&[]),
         }
     }
     Ok((cnf, enc))

@@ -396,9 +396,9 @@ macro_rules! backend_suite {
 
 backend_suite! {
     batsat => "batsat", interruptible: true;
-    varisat => "varisat", interruptible: false;
-    splr => "splr", interruptible: false;
-    portfolio => "portfolio", interruptible: false;
+    varisat => "varisat", interruptible: true;
+    splr => "splr", interruptible: true;
+    portfolio => "portfolio", interruptible: true;
     external_cadical => "external:cadical", interruptible: true;
     external_minisat => "external:minisat", interruptible: true;
     external_picosat => "external:picosat", interruptible: true;

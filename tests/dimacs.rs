@@ -47,7 +47,7 @@ const BAD: &[(&str, usize, &str)] = &[
     ("literal-i64-min.cnf", 2, "exceeds the declared"),
     ("no-header.cnf", 2, "no 'p cnf' line"),
     ("negative-var-count.cnf", 1, "bad variable count"),
-    ("not-utf8.cnf", 2, "not UTF-8"),
+    ("not-utf8.cnf", 2, "is not an integer literal"),
     ("empty-file.cnf", 1, "no 'p cnf' line"),
     ("lone-minus.cnf", 2, "'-' is not an integer literal"),
 ];
@@ -288,9 +288,10 @@ fn sat_command_on_the_corpus() {
 #[test]
 fn sat_command_timeout_and_json() {
     let php = cnf_dir().join("php-7-6.cnf");
-    // a zero time limit answers UNKNOWN with exit code 0
+    // a time limit that expires at once answers UNKNOWN with exit code 0
+    // (0 itself is refused: the range is above 0)
     let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
-        .args(["sat", "--timeout", "0"])
+        .args(["sat", "--timeout", "0.000001"])
         .arg(&php)
         .output()
         .unwrap();
@@ -325,6 +326,7 @@ struct Toy(puzzlesat::drive::Sense);
 impl puzzlesat::puzzle::Puzzle for Toy {
     type Solution = Vec<bool>;
     type Map = ();
+    type Details = puzzlesat::report::NoDetails;
     fn describe(&self) -> String {
         format!("toy {:?}", self.0)
     }
@@ -333,16 +335,12 @@ impl puzzlesat::puzzle::Puzzle for Toy {
         cnf.add(&[x[0], x[1]]);
         cnf.add(&[x[1], x[2]]);
         cnf.add(&[!x[0], !x[2]]);
-        Ok(puzzlesat::puzzle::Encoded {
-            map: (),
-            objective: Some(puzzlesat::drive::Objective {
-                sense: self.0,
-                terms: vec![(x[0], 3), (x[1], 2), (x[2], 4)],
-                offset: 1,
-            }),
-            primary: x.clone(),
-            names: vec![],
-        })
+        let objective = puzzlesat::drive::Objective {
+            sense: self.0,
+            terms: vec![(x[0], 3), (x[1], 2), (x[2], 4)],
+            offset: 1,
+        };
+        Ok(puzzlesat::puzzle::Encoded::new((), x.clone(), vec![]).with_objective(objective))
     }
     fn decode(&self, _: &(), m: &Assignment) -> Vec<bool> {
         m.values()[..3].to_vec()

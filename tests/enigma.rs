@@ -70,36 +70,36 @@ fn reference_reproduces_table_2() {
 #[test]
 fn partitions_method_agrees_with_reference_and_table_2() {
     use puzzlesat::puzzles::enigma::paper::table2_row;
-    use puzzlesat::puzzles::enigma::partitions::{solve_partitions, BoundKind};
-    use puzzlesat::solver::{Limits, SolverKind};
+    use puzzlesat::puzzles::enigma::partitions::{BoundKind, Partitions};
+    use puzzlesat::run::{self, RunOptions, Status};
     for n in 1..=30 {
-        let r = solve_partitions(
+        let p = Partitions {
             n,
-            BoundKind::Orbits,
-            true,
-            Default::default(),
-            &SolverKind::Batsat,
-            Limits::default(),
-        )
-        .unwrap();
+            bound: BoundKind::Orbits,
+            warm_start: true,
+            pb: Default::default(),
+        };
+        let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
         let reference = solve_reference(n).best;
         match (&reference, n) {
-            (None, _) => assert_eq!(r.status, "unsat", "n = {n}"),
+            (None, _) => assert_eq!(r.status, Status::Unsat, "n = {n}"),
             (Some((total, parts, _)), _) => {
-                assert_eq!(r.status, "optimal", "n = {n}");
-                assert_eq!(r.optimum, Some(*total), "n = {n}");
-                assert_eq!(r.partition.as_ref(), Some(parts), "n = {n}");
-                let board = r.board.as_ref().unwrap();
-                check_board(board).unwrap();
+                assert_eq!(r.status, Status::Optimal, "n = {n}");
+                assert_eq!(r.objective, Some(*total as i64), "n = {n}");
+                assert_eq!(r.bound, Some(*total as i64), "n = {n}");
+                let best = &r.solutions[0];
+                assert_eq!(&best.partition, parts, "n = {n}");
+                let board = puzzlesat::puzzles::enigma::model::Board::from_rows(best.board.clone());
+                check_board(&board).unwrap();
                 assert_eq!(board.total(), *total);
             }
         }
         if let Some(row) = table2_row(n) {
-            assert_eq!(r.optimum, Some(row.optimum), "n = {n}");
+            assert_eq!(r.objective, Some(row.optimum as i64), "n = {n}");
         }
         eprintln!(
-            "n={n} {:?} calls {} explored {} {:.3}s",
-            r.optimum, r.sat_calls, r.explored, r.seconds
+            "n={n} {:?} calls {} explored {:?} {:.3}s",
+            r.objective, r.sat_calls, r.details.explored, r.seconds.total
         );
     }
 }

@@ -35,8 +35,8 @@ case "$mode" in
   hog) exec python3 -c 'x = bytearray(1 << 31)';;
 esac
 if [ "$enc" = a ]; then clauses=$((n * n * 10)); else clauses=$((n * 7)); fi
-printf '{"puzzle":"%s n=%s","solver":"batsat","status":"optimal","objective":%s,"bound":%s,"solutions":[],"count":null,"vars":%s,"clauses":%s,"literals":%s,"encode_seconds":0.001,"solve_seconds":0.0%s,"sat_calls":2,"stats":{"conflicts":%s,"decisions":null,"propagations":null}}\n' \
-  "$puzzle" "$n" $((n * 5)) $((n * 5)) $((n * 3)) $clauses $((clauses * 3)) "$n" $((n * 11))
+printf '{"schema_version":3,"puzzle":"%s n=%s","solver":"batsat","seed":null,"status":"optimal","stopped_by":null,"objective":%s,"bound":%s,"count":null,"counted_as":"solutions","classes":null,"solutions":[],"vars":%s,"clauses":%s,"literals":%s,"sat_calls":2,"sat_answers":1,"lazy_constraints":0,"stats":{"conflicts":%s,"decisions":null,"propagations":null},"seconds":{"encode":0.001,"load":0,"bounds":0,"solve":0.0%s,"separate":0,"decode_check":0,"other":0,"total":0.0%s1},"details":{}}\n' \
+  "$puzzle" "$n" $((n * 5)) $((n * 5)) $((n * 3)) $clauses $((clauses * 3)) $((n * 11)) "$n" "$n"
 exit 10
 "#;
 
@@ -128,30 +128,30 @@ fn failing_workers_are_recorded_and_the_grid_finishes() {
     assert_eq!(rows.len(), if python { 5 } else { 4 });
     let ok = status_of(&rows, "ok");
     assert_eq!(
-        (ok.status.as_str(), ok.objective, ok.clauses, ok.conflicts),
+        (ok.status.name(), ok.objective, ok.clauses, ok.conflicts),
         ("optimal", Some(20), Some(160), Some(44))
     );
     assert!(ok.peak_rss_mib.is_some_and(|m| m > 0.0));
     let crash = status_of(&rows, "crash");
-    assert_eq!(crash.status, "crash");
+    assert_eq!(crash.status.name(), "crash");
     assert_eq!(
         crash.message.as_deref(),
         Some("killed by signal 11: thread 'main' panicked at src/x.rs")
     );
     let hang = status_of(&rows, "hang");
     assert_eq!(
-        (hang.status.as_str(), hang.exit.as_str()),
+        (hang.status.name(), hang.exit.as_str()),
         ("timeout", "killed at timeout")
     );
     // killed at the hard limit (0.5 s + 2 s grace), not after the worker's 60 s
     assert!(hang.wall_seconds.unwrap() < 30.0);
     let bad = status_of(&rows, "bad");
     assert_eq!(
-        (bad.status.as_str(), bad.message.as_deref()),
+        (bad.status.name(), bad.message.as_deref()),
         ("error", Some("error: invalid value 'x' for '--mode'"))
     );
     if python {
-        assert_eq!(status_of(&rows, "hog").status, "memout");
+        assert_eq!(status_of(&rows, "hog").status.name(), "memout");
     }
     // --retry reruns the rows with a status, the others stay
     let o = puzzlesat(&[
@@ -169,7 +169,7 @@ fn failing_workers_are_recorded_and_the_grid_finishes() {
     );
     let again = self::rows(&f.path("out"));
     assert_eq!(again.len(), rows.len());
-    assert_eq!(status_of(&again, "crash").status, "crash");
+    assert_eq!(status_of(&again, "crash").status.name(), "crash");
     assert_eq!(
         status_of(&again, "ok"),
         ok,
@@ -268,7 +268,7 @@ fn emitted_jobs_collected_give_the_in_process_table() {
         .collect();
     assert_eq!(lines.len(), 12);
     assert!(
-        lines[0].contains(" solve fake -n 2 --encoding a --mode ok --timeout 0.5 --seed 0 --json"),
+        lines[0].contains(" solve fake -n 2 --encoding a --mode ok --timeout 0.5 --json"),
         "{}",
         lines[0]
     );
@@ -321,7 +321,13 @@ fn emitted_jobs_collected_give_the_in_process_table() {
     );
     assert_eq!(table(&f.path("there")), table(&f.path("here")));
     let collected = rows(&f.path("there"));
-    assert_eq!(collected.iter().filter(|r| r.status == "crash").count(), 4);
+    assert_eq!(
+        collected
+            .iter()
+            .filter(|r| r.status.name() == "crash")
+            .count(),
+        4
+    );
     assert!(collected.iter().all(|r| r.wall_seconds.is_none()));
 }
 
@@ -370,8 +376,10 @@ fn flag_form_summarises_and_plots() {
         a_lines[2].split_whitespace().collect::<Vec<_>>(),
         ["encoding=a", "40", "90", "160", "250"]
     );
-    let seeds: std::collections::BTreeSet<u64> = rows(&out).iter().map(|r| r.seed).collect();
-    assert_eq!(seeds, [0, 1].into());
+    // repeats search with distinct seeds
+    let seeds: std::collections::BTreeSet<Option<u64>> =
+        rows(&out).iter().map(|r| r.seed).collect();
+    assert_eq!(seeds, [Some(0), Some(1)].into());
     if puzzlesat::experiment::plot::ensure_font().is_ok() {
         for name in ["time", "clauses", "cactus"] {
             for ext in ["svg", "png"] {
@@ -402,4 +410,94 @@ fn shipped_specs_expand() {
         }
     }
     assert!(n >= 6, "one spec per question of the issue");
+}
+
+/// Ctrl-C or SIGTERM mid-grid stops the experiment with exit 130 (rerun to
+/// resume), the rows done so far kept; the rerun finishes the grid.
+#[test]
+fn an_interrupted_grid_exits_130_and_resumes() {
+    let f = Fixture::new();
+    let body = "name = \"i\"\nsizes = \"1..5\"\ntimeout = 20\n[fixed]\ndelay = 0.3\n[vary]\nencoding = [\"a\", \"b\"]\n";
+    for (signal, name) in [(libc::SIGINT, "int"), (libc::SIGTERM, "term")] {
+        let spec = f.spec(&format!("{name}.toml"), body, name);
+        let child = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+            .args(["experiment", spec.to_str().unwrap(), "-q", "--no-plots"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let jsonl = f.path(name).join("rows.jsonl");
+        let start = Instant::now();
+        while std::fs::read_to_string(&jsonl)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+            < 2
+        {
+            assert!(start.elapsed() < Duration::from_secs(60), "no rows written");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // SAFETY: a plain system call to our own child.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        let sent = Instant::now();
+        let status = child.wait_with_output().unwrap().status;
+        assert_eq!(status.code(), Some(130), "signal {signal}");
+        assert!(sent.elapsed() < Duration::from_secs(10), "signal {signal}");
+        let done = rows(&f.path(name)).len();
+        assert!((2..10).contains(&done), "signal {signal}: {done} rows");
+        let o = puzzlesat(&["experiment", spec.to_str().unwrap(), "-q", "--no-plots"]);
+        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(rows(&f.path(name)).len(), 10, "signal {signal}");
+    }
+}
+
+/// The global solve options given to `experiment` go to every run (they
+/// used to be accepted and ignored); the defaults add nothing.
+#[test]
+fn global_solve_options_reach_every_run() {
+    let f = Fixture::new();
+    let spec = f.spec("g.toml", "name = \"g\"\nsizes = [3, 4]\n", "g");
+    let jobs = f.path("g.jobs");
+    let emit = |extra: &[&str]| {
+        let mut args = vec![
+            "experiment",
+            spec.to_str().unwrap(),
+            "-q",
+            "--emit-jobs",
+            jobs.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let o = puzzlesat(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(&jobs).unwrap()
+    };
+    let plain = emit(&[]);
+    assert_eq!(plain.lines().count(), 2);
+    for flag in [
+        "--solver",
+        "--max-clauses",
+        "--strategy",
+        "--objective-encoding",
+    ] {
+        assert!(!plain.contains(flag), "{plain}");
+    }
+    let set = emit(&[
+        "--solver",
+        "varisat",
+        "--max-clauses",
+        "1000",
+        "--strategy",
+        "binary",
+        "--objective-encoding",
+        "adder",
+    ]);
+    for line in set.lines() {
+        for part in [
+            "--solver varisat",
+            "--max-clauses 1000",
+            "--strategy binary",
+            "--objective-encoding adder",
+        ] {
+            assert!(line.contains(part), "{part}: {line}");
+        }
+    }
 }

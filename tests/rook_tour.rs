@@ -59,7 +59,13 @@ fn all_by_cnf(inst: &Instance, opts: Options, symmetry: Symmetry) -> Vec<Numberi
         ..RunOptions::default()
     };
     let report = run::run_quiet(&p, &run_opts).unwrap();
-    assert_eq!(report.status, Status::All, "{}", p.describe());
+    // a complete enumeration of no solution is reported as infeasible
+    let complete = match report.status {
+        Status::All => true,
+        Status::Unsat => report.solutions.is_empty(),
+        _ => false,
+    };
+    assert!(complete, "{}: {:?}", p.describe(), report.status);
     assert_eq!(report.count, Some(report.solutions.len() as u64));
     let mut sols = report.solutions;
     sols.sort();
@@ -347,10 +353,7 @@ fn cli_counts_and_explains_symmetry_classes() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(10), "{text}");
     // 6 Hamiltonian cycles of the 4x4 grid fall into 2 classes under D4
-    assert!(
-        text.contains("exactly 2 classes under this group"),
-        "{text}"
-    );
+    assert!(text.contains("exactly 2 symmetry classes"), "{text}");
     assert!(text.contains("hold 192 solutions in all"), "{text}");
 }
 

@@ -3,7 +3,6 @@
 //! 2005), commander (Klieber & Kwon 2007), bimander (Nguyen & Mai 2015),
 //! bitwise / binary (Frisch et al. 2005).
 
-
 use crate::{Assignment, Checker, ClauseDatabase};
 use rustsat::encodings::am1::{self, Encode as _};
 use rustsat::types::Lit;
@@ -25,9 +24,6 @@ crate::option_enum! {
         Bitwise = "bitwise",
     }
 }
-
-
-
 
 /// Posts "at most one of `lits`".
 pub fn at_most_one<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], enc: AmoEncoding) {

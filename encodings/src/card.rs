@@ -17,7 +17,6 @@
 //!
 //! Repeated literals count once per occurrence.
 
-
 mod network;
 mod seq_counter;
 
@@ -41,9 +40,6 @@ crate::option_enum! {
         CardNetwork = "card-network",
     }
 }
-
-
-
 
 /// The bound cannot be met (e.g. at least 5 of 4 literals).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

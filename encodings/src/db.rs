@@ -109,12 +109,31 @@ pub struct Cnf {
     true_lit: Option<Lit>,
     lits: Vec<Lit>,
     starts: Vec<usize>,
+    /// clauses kept at most (None: no limit)
+    budget: Option<usize>,
+    /// clauses counted but not kept, past the budget
+    refused: usize,
 }
 
 impl Cnf {
     /// An empty formula over no variables.
     pub fn new() -> Self {
         Self::default()
+    }
+    /// An empty formula that keeps at most `max_clauses` clauses: past
+    /// that, clauses are counted ([`Cnf::refused`]) but not stored, so the
+    /// memory an encoder that outgrew its budget takes stays bounded until
+    /// it returns and the caller reports it.
+    pub fn with_budget(max_clauses: usize) -> Self {
+        Cnf {
+            budget: Some(max_clauses),
+            ..Self::default()
+        }
+    }
+    /// Clauses added past the budget (and dropped): any is an incomplete
+    /// formula, never to be solved or written.
+    pub fn refused(&self) -> usize {
+        self.refused
     }
     /// Number of clauses.
     pub fn len(&self) -> usize {
@@ -189,6 +208,10 @@ impl ClauseDatabase for Cnf {
                 return; // satisfied by the constant
             }
         }
+        if self.budget.is_some_and(|b| self.starts.len() >= b) {
+            self.refused += 1;
+            return;
+        }
         let start = self.lits.len();
         for &l in lits {
             if l.var().idx32() >= self.n_vars {
@@ -223,6 +246,17 @@ impl ClauseDatabase for Cnf {
 mod tests {
     use super::*;
     use rustsat::encodings::card::{BoundUpper, Totalizer};
+
+    #[test]
+    fn a_budget_bounds_the_clauses_kept() {
+        let mut cnf = Cnf::with_budget(2);
+        let x = cnf.fresh_lits(3);
+        for l in &x {
+            cnf.add(&[*l]);
+        }
+        assert_eq!((cnf.len(), cnf.refused()), (2, 1));
+        assert_eq!(Cnf::new().refused(), 0);
+    }
 
     #[test]
     fn counts_and_clauses() {

@@ -19,13 +19,17 @@ pub trait OptionEnum: Copy + Sized + 'static {
     }
     /// Parses an option name; the error lists the allowed names.
     fn parse_name(s: &str) -> Result<Self, String> {
-        Self::ALL.iter().copied().find(|v| v.name() == s).ok_or_else(|| {
-            format!(
-                "unknown {} '{s}' (expected one of: {})",
-                Self::WHAT,
-                Self::names().join(", ")
-            )
-        })
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown {} '{s}' (expected one of: {})",
+                    Self::WHAT,
+                    Self::names().join(", ")
+                )
+            })
     }
 }
 

@@ -12,7 +12,6 @@
 //! `Σ wᵢ·lᵢ ≥ k ⇔ Σ wᵢ·¬lᵢ ≤ W − k` with `W = Σ wᵢ`. Encoders are built
 //! once and extended lazily, so a driver can tighten bounds by assumptions.
 
-
 use crate::card::{Cmp, Infeasible};
 use crate::{Assignment, Checker, ClauseDatabase};
 use rustsat::encodings::pb::{BinaryAdder, BoundUpper, DynamicPolyWatchdog, GeneralizedTotalizer};
@@ -31,9 +30,6 @@ crate::option_enum! {
         Dpw = "dpw",
     }
 }
-
-
-
 
 #[derive(Debug)]
 enum UpperEncoder {

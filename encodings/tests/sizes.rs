@@ -46,8 +46,7 @@ fn sequential_counter_at_most_k_size() {
             let vars: usize = (1..n).map(|i| (i + 1).min(k + 1)).sum();
             let clauses: usize = vars + (1..n).map(|i| i.min(k + 1)).sum::<usize>() + 1;
             let got = added(n, |db, xs| {
-                let units = Card::new(CardEncoding::SeqCounter, xs)
-                    .at_most(db, k);
+                let units = Card::new(CardEncoding::SeqCounter, xs).at_most(db, k);
                 units.into_iter().for_each(|l| db.unit(l));
             });
             assert_eq!(got, (vars as u32, clauses), "n={n} k={k}");

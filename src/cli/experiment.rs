@@ -8,8 +8,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use super::Common;
+use crate::experiment::row::RowStatus;
 use crate::experiment::{self, grid, Grid, Store};
+use crate::front::{choices, Common};
 
 /// Options of `experiment`; `--timeout` (per run) and `--seed` (base seed)
 /// are the global ones.
@@ -17,11 +18,11 @@ use crate::experiment::{self, grid, Grid, Store};
 pub struct Args {
     /// spec file (TOML, see experiments/); or describe the grid with --puzzle, --sizes, --vary
     pub spec: Option<PathBuf>,
-    /// the `solve` subcommand to run (e.g. enigma)
+    /// the `solve` subcommand to run (e.g. enigma); not with a spec file, which names its own
     #[arg(long)]
     pub puzzle: Option<String>,
-    /// values of the size parameter: 3..8 (inclusive), or 3,5,7, or file names
-    #[arg(long)]
+    /// values of the size parameter: 3..8 (inclusive, at most 100000 values), or 3,5,7, or file names
+    #[arg(long, allow_hyphen_values = true)]
     pub sizes: Option<String>,
     /// name of the size parameter (default n)
     #[arg(long, value_name = "NAME")]
@@ -32,13 +33,13 @@ pub struct Args {
     /// an option given to every run: NAME=VALUE (repeatable; true/false for switches)
     #[arg(long, value_name = "NAME=VALUE")]
     pub fixed: Vec<String>,
-    /// runs per grid point
+    /// runs per grid point, 1 to 1000 (the grid: at most 1000000 rows)
     #[arg(long)]
     pub repeats: Option<u32>,
-    /// address-space limit per run in MiB (0: none; default 8192)
+    /// address-space limit per run in MiB (0: none; default 8192 or this process's hard limit if lower; at most that limit)
     #[arg(long, value_name = "MIB")]
     pub memory: Option<u64>,
-    /// runs in parallel on this machine
+    /// runs in parallel on this machine, 1 to 256
     #[arg(long)]
     pub jobs: Option<usize>,
     /// results folder (default results/<name>)
@@ -60,8 +61,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub collect: Option<PathBuf>,
     /// rerun the recorded rows with these statuses (e.g. timeout,error) instead of skipping them
-    #[arg(long, value_name = "STATUS,...", value_delimiter = ',')]
-    pub retry: Vec<String>,
+    #[arg(long, value_name = "STATUS,...", value_delimiter = ',', value_parser = choices::<RowStatus>())]
+    pub retry: Vec<RowStatus>,
     /// only summarise (and plot) the rows already recorded
     #[arg(long)]
     pub report: bool,
@@ -74,7 +75,11 @@ impl Args {
     /// The grid: the spec file's, with the flags overriding it.
     pub fn grid(&self, common: &Common) -> anyhow::Result<Grid> {
         let mut g = match (&self.spec, &self.puzzle) {
-            (Some(path), _) => Grid::from_file(path)?,
+            (Some(path), Some(puzzle)) => bail!(
+                "--puzzle {puzzle} with the spec {}: the spec names its puzzle (`puzzle = ...`); give one or the other",
+                path.display()
+            ),
+            (Some(path), None) => Grid::from_file(path)?,
             (None, Some(puzzle)) => {
                 let spec =
                     toml::from_str(&format!("puzzle = {}", toml::Value::String(puzzle.clone())))?;
@@ -84,9 +89,6 @@ impl Args {
                 "give a spec file (see experiments/) or --puzzle NAME with --sizes and --vary"
             ),
         };
-        if let Some(p) = &self.puzzle {
-            g.puzzle = p.clone();
-        }
         if let Some(s) = &self.sizes {
             g.sizes = grid::parse_values(s).with_context(|| format!("--sizes {s}"))?;
             if g.size_param.is_empty() {
@@ -111,6 +113,33 @@ impl Args {
                 }
             }
         }
+        // the global solve options, when set, go to every run as --fixed
+        // ones do (they used to be accepted and ignored)
+        let globals = [
+            ("solver", common.solver.to_string(), "batsat".to_string()),
+            (
+                "objective-encoding",
+                common.objective_encoding.to_string(),
+                "gte".to_string(),
+            ),
+            (
+                "strategy",
+                common.strategy.to_string(),
+                "sat-unsat".to_string(),
+            ),
+            (
+                "max-clauses",
+                common.max_clauses.to_string(),
+                crate::values::DEFAULT_MAX_CLAUSES.to_string(),
+            ),
+        ];
+        for (k, v, default) in globals {
+            if v != default {
+                g.fixed.retain(|(n, _)| n != k);
+                g.vary.retain(|(n, _)| n != k);
+                g.fixed.push((k.to_string(), v));
+            }
+        }
         if let Some(n) = &self.name {
             g.name = n.clone();
         }
@@ -118,13 +147,13 @@ impl Args {
             g.repeats = r;
         }
         if let Some(t) = common.timeout {
-            g.timeout = t;
+            g.timeout = t.get();
         }
-        if common.seed != 0 {
+        if common.seed.is_some() {
             g.seed = common.seed;
         }
-        if let Some(m) = self.memory {
-            g.memory_mib = (m > 0).then_some(m);
+        if self.memory.is_some() {
+            g.memory_mib = grid::memory_limit(self.memory);
         }
         if let Some(j) = self.jobs {
             g.jobs = j;
@@ -174,6 +203,12 @@ impl Args {
         let mut store = Store::open(&grid.out, &params)?;
         let mut interrupted = false;
         if let Some(dir) = &self.collect {
+            if !dir.is_dir() {
+                bail!(
+                    "--collect {}: no such folder (where the emitted commands wrote their outputs)",
+                    dir.display()
+                );
+            }
             let (added, missing) = experiment::collect(&grid, &mut store, dir)?;
             eprintln!(
                 "collected {added} new rows from {} ({missing} rows have no output yet)",
@@ -186,7 +221,11 @@ impl Args {
                     eprintln!(
                         "{}: {n} rows with status {} will be run again",
                         grid.name,
-                        self.retry.join(" or ")
+                        self.retry
+                            .iter()
+                            .map(|s| s.name())
+                            .collect::<Vec<_>>()
+                            .join(" or ")
                     );
                 }
             }

@@ -12,11 +12,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::bail;
-use puzzlesat_encodings::{Assignment, Cnf};
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use rustsat::instances::ManageVars;
+use rustsat::types::Var;
 
-use super::Common;
-use crate::io::dimacs::read_cnf_file;
-use crate::io::solver_output::write_model;
+use crate::front::{exit_code, Common};
+use crate::io::dimacs::{read_cnf_file, used_vars};
+use crate::io::solver_output::write_model_padded;
+use crate::report::{process_start, NoDetails, Report, Status, StoppedBy};
 use crate::solver::{Outcome, Session};
 
 /// The first clause (1-based index) the assignment falsifies, if any.
@@ -26,16 +29,26 @@ pub fn first_falsified(cnf: &Cnf, model: &Assignment) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-/// Runs `sat` on `file`; returns the competition exit code.
+/// Runs `sat` on `file`; returns the competition exit code. `--json`
+/// prints the one report type ([`Report`]) with the model (DIMACS
+/// literals) as its solution.
 pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<ExitCode> {
     let t = Instant::now();
-    let cnf = read_cnf_file(file)?;
+    let mut cnf = read_cnf_file(file)?;
+    // the header's count is a bound each literal was checked against, not a
+    // size: the backends allocate only for the variables the clauses use (a
+    // 30-byte file may declare 2^26), the model printed covers all declared
+    let declared = cnf.n_vars();
+    cnf.forget_from(Var::new(used_vars(&cnf)));
     let parse_seconds = t.elapsed().as_secs_f64();
+    let t = Instant::now();
     let mut session = Session::new(&common.solver, &cnf, common.limits())?;
-    if common.seed != 0 {
-        session.set_seed(common.seed)?;
+    if let Some(seed) = common.seed {
+        session.set_seed(seed)?;
     }
+    let load_seconds = t.elapsed().as_secs_f64();
     let outcome = session.solve(&[])?;
+    let t = Instant::now();
     let model = match outcome {
         Outcome::Sat => {
             let model = session.model()?;
@@ -50,73 +63,105 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
         }
         _ => None,
     };
-    let mut out = std::io::stdout().lock();
+    let mut report: Report<Vec<i64>, NoDetails> = Report::new(
+        format!("dimacs {}", file.display()),
+        session.solver_name(),
+        "solutions",
+    );
+    let counts = cnf.counts();
+    report.seed = common.seed;
+    report.status = match outcome {
+        Outcome::Sat => Status::Sat,
+        Outcome::Unsat => Status::Unsat,
+        Outcome::Unknown => Status::Unknown,
+    };
+    if outcome == Outcome::Unknown {
+        report.stopped_by = Some(
+            if session
+                .limits
+                .interrupt
+                .load(std::sync::atomic::Ordering::Relaxed)
+            {
+                StoppedBy::Interrupt
+            } else {
+                StoppedBy::Timeout
+            },
+        );
+    }
+    (report.vars, report.clauses, report.literals) = (declared, counts.clauses, counts.literals);
+    report.sat_calls = session.solve_calls;
+    report.sat_answers = session.sat_answers;
+    report.stats = session.stats();
+    report.seconds.encode = parse_seconds;
+    report.seconds.load = load_seconds;
+    report.seconds.solve = session.solve_time.as_secs_f64();
+    report.seconds.decode_check = t.elapsed().as_secs_f64();
     if common.json {
-        let doc = serde_json::json!({
-            "file": file.display().to_string(),
-            "status": outcome,
-            "solver": session.solver_name(),
-            "vars": cnf.n_vars(),
-            "clauses": cnf.len(),
-            "parse_seconds": parse_seconds,
-            "solve_seconds": session.solve_time.as_secs_f64(),
-            "stats": session.stats(),
-            "model": model.as_ref().filter(|_| print_model).map(|m| {
-                (0..m.len()).map(|i| if m.values()[i] { i as i64 + 1 } else { -(i as i64 + 1) }).collect::<Vec<_>>()
-            }),
-            "model_checked": model.is_some(),
-        });
-        serde_json::to_writer(&mut out, &doc)?;
-        writeln!(out)?;
-    } else {
-        if !common.quiet {
-            writeln!(
-                out,
-                "c puzzlesat {} sat {}",
-                env!("CARGO_PKG_VERSION"),
-                file.display()
-            )?;
-            writeln!(
-                out,
-                "c {} vars, {} clauses; solver {}",
-                cnf.n_vars(),
-                cnf.len(),
-                session.solver_name()
-            )?;
-            writeln!(
-                out,
-                "c parse {parse_seconds:.3}s, solve {:.3}s",
-                session.solve_time.as_secs_f64()
-            )?;
-            let s = session.stats();
-            if let (Some(c), Some(d), Some(p)) = (s.conflicts, s.decisions, s.propagations) {
-                writeln!(out, "c conflicts {c}, decisions {d}, propagations {p}")?;
-            }
-        }
-        match (&model, outcome) {
-            (Some(m), _) => {
-                if !common.quiet {
-                    writeln!(
-                        out,
-                        "c model checked: it satisfies all {} clauses",
-                        cnf.len()
-                    )?;
-                }
-                writeln!(out, "s SATISFIABLE")?;
-                if print_model {
-                    write_model(&mut out, m)?;
-                }
-            }
-            (None, Outcome::Unsat) => writeln!(out, "s UNSATISFIABLE")?,
-            (None, _) => writeln!(out, "s UNKNOWN")?,
+        report.solutions = model
+            .iter()
+            .filter(|_| print_model)
+            .map(|m| {
+                (0..declared as usize)
+                    .map(|i| {
+                        if m.values().get(i) == Some(&true) {
+                            i as i64 + 1
+                        } else {
+                            -(i as i64 + 1)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        return common.print(report, |_| String::new());
+    }
+    let mut out = std::io::stdout().lock();
+    if !common.quiet {
+        report
+            .seconds
+            .close(process_start().elapsed().as_secs_f64());
+        let p = &report.seconds;
+        writeln!(
+            out,
+            "c puzzlesat {} sat {}",
+            env!("CARGO_PKG_VERSION"),
+            file.display()
+        )?;
+        writeln!(
+            out,
+            "c {} vars, {} clauses; solver {}",
+            declared,
+            cnf.len(),
+            report.solver
+        )?;
+        writeln!(
+            out,
+            "c seconds: parse {:.3}, load {:.3}, solve {:.3}, check {:.3}, total {:.3}",
+            p.encode, p.load, p.solve, p.decode_check, p.total
+        )?;
+        let s = report.stats;
+        if let (Some(c), Some(d), Some(p)) = (s.conflicts, s.decisions, s.propagations) {
+            writeln!(out, "c conflicts {c}, decisions {d}, propagations {p}")?;
         }
     }
+    match (&model, outcome) {
+        (Some(m), _) => {
+            if !common.quiet {
+                writeln!(
+                    out,
+                    "c model checked: it satisfies all {} clauses",
+                    cnf.len()
+                )?;
+            }
+            writeln!(out, "s SATISFIABLE")?;
+            if print_model {
+                write_model_padded(&mut out, m, declared)?;
+            }
+        }
+        (None, Outcome::Unsat) => writeln!(out, "s UNSATISFIABLE")?,
+        (None, _) => writeln!(out, "s UNKNOWN")?,
+    }
     out.flush()?;
-    Ok(ExitCode::from(match outcome {
-        Outcome::Sat => 10,
-        Outcome::Unsat => 20,
-        Outcome::Unknown => 0,
-    }))
+    Ok(exit_code(report.status))
 }
 
 /// The `sat` command's arguments.

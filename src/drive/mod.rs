@@ -1,5 +1,6 @@
 //! The loops, written once for every puzzle and backend: optimise a linear
-//! objective by iterative bound tightening ([`optimize`]), enumerate all
+//! objective by iterative bound tightening ([`optimize`]), or a score the
+//! puzzle computes from each solution ([`optimize_scored`]), enumerate all
 //! solutions projected onto primary literals ([`enumerate`]), expand
 //! symmetry classes into solutions ([`classes`]).
 
@@ -8,4 +9,7 @@ pub mod enumerate;
 pub mod optimize;
 
 pub use enumerate::{enumerate, enumerate_lazy, Enumeration};
-pub use optimize::{optimize, optimize_lazy, Objective, Optimum, Sense, Strategy};
+pub use optimize::{
+    optimize, optimize_lazy, optimize_scored, Objective, ObjectiveBound, Optimum, ScoredOptimum,
+    ScoredSearch, Sense, Strategy,
+};

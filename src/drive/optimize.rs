@@ -16,7 +16,7 @@
 use std::time::Instant;
 
 use puzzlesat_encodings::pb::{Pb, PbEncoding};
-use puzzlesat_encodings::Assignment;
+use puzzlesat_encodings::{Assignment, ClauseDatabase};
 use rustsat::types::Lit;
 use serde::Serialize;
 
@@ -65,6 +65,58 @@ impl Objective {
             Sense::Minimize => a < b,
         }
     }
+    /// The incremental encoding of "at least as good as a value" (built
+    /// lazily, once, and reused for every value).
+    pub fn bound_encoding(&self, encoding: PbEncoding) -> ObjectiveBound {
+        let terms: Vec<(Lit, usize)> = self.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
+        ObjectiveBound {
+            pb: Pb::new(encoding, &terms),
+            sense: self.sense,
+            offset: self.offset,
+        }
+    }
+    /// Literals that, asserted, mean "the objective is at least as good as
+    /// `value`" (at least it when maximising, at most it when minimising):
+    /// empty when every assignment is, None when none is. The one bound
+    /// helper behind `dimacs --bound`, `--all` at the optimum and
+    /// [`optimize`].
+    pub fn bound<DB: ClauseDatabase>(
+        &self,
+        db: &mut DB,
+        value: i64,
+        encoding: PbEncoding,
+    ) -> Option<Vec<Lit>> {
+        self.bound_encoding(encoding).at_least_as_good(db, value)
+    }
+}
+
+/// "The objective is at least as good as v" for any v, over one
+/// incremental pseudo-Boolean encoding ([`Objective::bound_encoding`]).
+pub struct ObjectiveBound {
+    pb: Pb,
+    sense: Sense,
+    offset: i64,
+}
+
+impl ObjectiveBound {
+    /// See [`Objective::bound`]. Exact for any `value` (no overflow: the
+    /// sum's target is computed in 128 bits and clamped to `[0, total]`).
+    pub fn at_least_as_good<DB: ClauseDatabase>(
+        &mut self,
+        db: &mut DB,
+        value: i64,
+    ) -> Option<Vec<Lit>> {
+        let total = self.pb.total_weight() as i128;
+        let s = value as i128 - self.offset as i128;
+        match self.sense {
+            Sense::Maximize if s <= 0 => Some(vec![]),
+            Sense::Maximize if s > total => None,
+            Sense::Maximize => self.pb.at_least(db, s as usize).ok(),
+            Sense::Minimize if s < 0 => None,
+            Sense::Minimize if s >= total => Some(vec![]),
+            Sense::Minimize => Some(self.pb.at_most(db, s as usize)),
+        }
+    }
 }
 
 puzzlesat_encodings::option_enum! {
@@ -95,6 +147,8 @@ pub struct Optimum {
     pub proven: bool,
     /// solve calls made
     pub sat_calls: u32,
+    /// seconds spent encoding bounds
+    pub bound_seconds: f64,
 }
 
 impl Optimum {
@@ -123,6 +177,87 @@ pub fn optimize(
     )
 }
 
+/// The result of [`optimize_scored`].
+#[derive(Clone, Debug)]
+pub struct ScoredOptimum {
+    /// best model and its score
+    pub best: Option<(Assignment, i64)>,
+    /// true if the search ended on UNSAT: the best is optimal (or, with no
+    /// best, no solution exists)
+    pub proven: bool,
+    /// accepted models (each scored)
+    pub models: u64,
+}
+
+/// What [`optimize_scored`] asks of the puzzle.
+pub trait ScoredSearch {
+    /// Lazily added constraints (see [`optimize_lazy`]): `true` rejects the
+    /// model after adding clauses that exclude it.
+    fn separate(&mut self, model: &Assignment, session: &mut Session) -> bool;
+    /// The model's score, computed from its decoded, checked solution.
+    fn score(&mut self, model: &Assignment) -> anyhow::Result<i64>;
+    /// Adds clauses keeping only models that may score better than `best`.
+    fn require_better(&mut self, best: i64, session: &mut Session);
+    /// Adds a clause excluding this model.
+    fn block(&mut self, model: &Assignment, session: &mut Session);
+}
+
+/// Optimising a score the puzzle computes from each solution by its rules
+/// rather than one written in the CNF (Enigma's partitions method scores a
+/// cycle type by Algorithm 1): every accepted model is scored and blocked,
+/// an improvement tightens the formula through
+/// [`ScoredSearch::require_better`], and the final UNSAT proves the best
+/// optimal. `hint` is tried first as assumptions (a warm start); an UNSAT
+/// under it proves nothing and the search goes on without it.
+pub fn optimize_scored(
+    session: &mut Session,
+    sense: Sense,
+    hint: &[Lit],
+    search: &mut dyn ScoredSearch,
+    mut on_improve: impl FnMut(&Assignment, i64, f64),
+) -> anyhow::Result<ScoredOptimum> {
+    let start = Instant::now();
+    let mut result = ScoredOptimum {
+        best: None,
+        proven: false,
+        models: 0,
+    };
+    let mut assumptions = hint.to_vec();
+    loop {
+        let outcome = session.solve(&assumptions)?;
+        if !assumptions.is_empty() && outcome == Outcome::Unsat {
+            assumptions.clear();
+            continue;
+        }
+        assumptions.clear();
+        match outcome {
+            Outcome::Sat => {
+                let model = session.model()?;
+                if search.separate(&model, session) {
+                    continue;
+                }
+                result.models += 1;
+                let score = search.score(&model)?;
+                let better = result.best.as_ref().map_or(true, |&(_, b)| match sense {
+                    Sense::Maximize => score > b,
+                    Sense::Minimize => score < b,
+                });
+                search.block(&model, session);
+                if better {
+                    search.require_better(score, session);
+                    on_improve(&model, score, start.elapsed().as_secs_f64());
+                    result.best = Some((model, score));
+                }
+            }
+            Outcome::Unsat => {
+                result.proven = true;
+                return Ok(result);
+            }
+            Outcome::Unknown => return Ok(result),
+        }
+    }
+}
+
 /// [`optimize`] with constraints added lazily: each model is first shown to
 /// `separate(model, session)`, which may add clauses excluding it (returning
 /// `true`: the model is rejected and the same bound is solved again) or
@@ -139,9 +274,9 @@ pub fn optimize_lazy(
 ) -> Result<Optimum, SolverError> {
     let start = Instant::now();
     let calls0 = session.solve_calls;
-    let terms: Vec<(Lit, usize)> = obj.terms.iter().map(|&(l, w)| (l, w as usize)).collect();
-    let mut pb = Pb::new(pb_encoding, &terms);
-    let total = pb.total_weight() as i64;
+    let mut bound_encoding = obj.bound_encoding(pb_encoding);
+    let total = obj.max_value() - obj.offset;
+    let mut bound_seconds = 0.0;
     // Work on the raw sum s = Σ wᵢ·[lᵢ] ∈ [0, total]; maximise or minimise s.
     let maximize = obj.sense == Sense::Maximize;
     // proven range of the optimal s: [lo, hi]
@@ -150,11 +285,10 @@ pub fn optimize_lazy(
     let to_obj = |s: i64| obj.offset + s;
     // assumptions demanding a sum at least as good as `target`
     let mut demand = |session: &mut Session, target: i64| -> Option<Vec<Lit>> {
-        if maximize {
-            pb.at_least(session, target.max(0) as usize).ok()
-        } else {
-            Some(pb.at_most(session, target.max(0) as usize))
-        }
+        let t = Instant::now();
+        let lits = bound_encoding.at_least_as_good(session, to_obj(target));
+        bound_seconds += t.elapsed().as_secs_f64();
+        lits
     };
     let mut proven = false;
     let mut infeasible = false;
@@ -233,5 +367,6 @@ pub fn optimize_lazy(
         bound,
         proven,
         sat_calls: session.solve_calls - calls0,
+        bound_seconds,
     })
 }

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::Deserialize;
 
+use crate::values::{self, Seconds};
+
 /// Names the worker sets itself; a spec cannot use them as parameters.
 const RESERVED: &[&str] = &["timeout", "seed", "json", "quiet", "verbose"];
 
@@ -91,8 +93,8 @@ pub struct Grid {
     pub timeout: f64,
     /// address-space limit per run, MiB (None: no limit)
     pub memory_mib: Option<u64>,
-    /// base seed
-    pub seed: u64,
+    /// base seed (None: no `--seed` unless repeats > 1, which count from 0)
+    pub seed: Option<u64>,
     /// parallel runs
     pub jobs: usize,
     /// results directory
@@ -108,8 +110,9 @@ pub struct Job {
     pub params: Vec<(String, String)>,
     /// repeat index (0-based)
     pub repeat: u32,
-    /// seed passed to the worker
-    pub seed: u64,
+    /// seed passed to the worker (`--seed`): base + repeat, so repeats
+    /// search differently; None: the solver's default search
+    pub seed: Option<u64>,
     /// canonical key: puzzle, sorted parameters, repeat
     pub key: String,
     /// short stable name derived from the key (output file names)
@@ -121,8 +124,8 @@ impl Grid {
     pub fn from_file(path: &Path) -> anyhow::Result<Self> {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let spec: SpecFile =
-            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let spec: SpecFile = toml::from_str(&text)
+            .map_err(|e| anyhow::anyhow!(crate::io::toml_error(path, &text, &e)))?;
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -188,12 +191,8 @@ impl Grid {
             vary,
             repeats: spec.repeats.unwrap_or(1),
             timeout: spec.timeout.unwrap_or(60.0),
-            memory_mib: match spec.memory {
-                Some(0) => None,
-                Some(m) => Some(m),
-                None => Some(DEFAULT_MEMORY_MIB),
-            },
-            seed: spec.seed.unwrap_or(0),
+            memory_mib: memory_limit(spec.memory),
+            seed: spec.seed,
             jobs: spec.jobs.unwrap_or(1),
             command: spec.command,
         };
@@ -209,17 +208,24 @@ impl Grid {
                 self.puzzle
             );
         }
-        if self.repeats == 0 {
-            bail!("repeats must be at least 1");
+        let (lo, hi) = values::REPEATS;
+        values::in_range(self.repeats, lo, hi, "repeats").map_err(anyhow::Error::msg)?;
+        Seconds::new(self.timeout).map_err(|e| anyhow::anyhow!("timeout: {e}"))?;
+        let (lo, hi) = values::JOBS;
+        values::in_range(self.jobs, lo, hi, "jobs").map_err(anyhow::Error::msg)?;
+        if let Some(m) = self.memory_mib {
+            values::in_range(m, 0, values::MAX_MEMORY_MIB, "memory (MiB)")
+                .map_err(anyhow::Error::msg)?;
+            if let Some(hard) = values::hard_memory_limit_mib().filter(|&h| m > h) {
+                bail!("memory {m} MiB: above this process's hard address-space limit of {hard} MiB, which a run cannot exceed");
+            }
         }
-        if !(self.timeout > 0.0 && self.timeout.is_finite()) {
+        let rows = self.row_count();
+        if rows > values::MAX_ROWS {
             bail!(
-                "timeout must be a positive number of seconds, not {}",
-                self.timeout
+                "the grid has {rows} rows (sizes x varied values x repeats), more than the {} one experiment runs: split it",
+                values::MAX_ROWS
             );
-        }
-        if self.jobs == 0 {
-            bail!("jobs must be at least 1");
         }
         if matches!(&self.command, Some(c) if c.is_empty()) {
             bail!("command must name a program");
@@ -253,6 +259,16 @@ impl Grid {
             }
         }
         Ok(())
+    }
+
+    /// The number of rows before exclusions (sizes × varied values ×
+    /// repeats), computed without building them and saturating.
+    pub fn row_count(&self) -> u64 {
+        self.vary
+            .iter()
+            .map(|(_, vs)| vs.len() as u64)
+            .fold(self.sizes.len().max(1) as u64, u64::saturating_mul)
+            .saturating_mul(u64::from(self.repeats))
     }
 
     /// The varied parameters (not the size): what the summaries group by.
@@ -295,16 +311,20 @@ impl Grid {
                     if self.excluded(&params) {
                         continue;
                     }
-                    jobs.push(Job::new(
-                        &self.puzzle,
-                        params,
-                        repeat,
-                        self.seed + u64::from(repeat),
-                    ));
+                    jobs.push(Job::new(&self.puzzle, params, repeat, self.seed_of(repeat)));
                 }
             }
         }
         jobs
+    }
+
+    /// The seed of a repeat: base + repeat when a base seed is given or the
+    /// grid repeats (so repeats differ by more than timing noise), else none.
+    pub fn seed_of(&self, repeat: u32) -> Option<u64> {
+        match (self.seed, self.repeats) {
+            (None, 0 | 1) => None,
+            (base, _) => Some(base.unwrap_or(0).saturating_add(u64::from(repeat))),
+        }
     }
 
     /// Whether some `exclude` entry matches every one of its pairs in `params`.
@@ -334,23 +354,40 @@ impl Grid {
                 }
             }
         }
-        cmd.extend([
-            "--timeout".into(),
-            format_seconds(self.timeout),
-            "--seed".into(),
-            job.seed.to_string(),
-            "--json".into(),
-        ]);
+        cmd.extend(["--timeout".into(), format_seconds(self.timeout)]);
+        if let Some(seed) = job.seed {
+            cmd.extend(["--seed".into(), seed.to_string()]);
+        }
+        cmd.push("--json".into());
         cmd
     }
 }
 
-/// Default address-space limit per run.
+/// Default address-space limit per run (lowered to this process's hard
+/// limit where that is lower: a child cannot be given more).
 pub const DEFAULT_MEMORY_MIB: u64 = 8192;
+
+/// The limit per run from a spec's or `--memory`'s value: 0 is none,
+/// nothing is the default.
+pub fn memory_limit(given: Option<u64>) -> Option<u64> {
+    match given {
+        Some(0) => None,
+        Some(m) => Some(m),
+        None => Some(
+            values::hard_memory_limit_mib()
+                .map_or(DEFAULT_MEMORY_MIB, |h| h.min(DEFAULT_MEMORY_MIB)),
+        ),
+    }
+}
 
 impl Job {
     /// A job with its key and id computed.
-    pub fn new(puzzle: &str, params: Vec<(String, String)>, repeat: u32, seed: u64) -> Self {
+    pub fn new(
+        puzzle: &str,
+        params: Vec<(String, String)>,
+        repeat: u32,
+        seed: Option<u64>,
+    ) -> Self {
         let sorted: BTreeMap<&str, &str> = params
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
@@ -424,6 +461,13 @@ pub fn parse_values(text: &str) -> anyhow::Result<Vec<String>> {
         if lo > hi {
             bail!("empty range {text} (ranges are inclusive: 3..8 is 3 to 8)");
         }
+        let count = (i128::from(hi) - i128::from(lo) + 1) as u128;
+        if count > u128::from(values::MAX_RANGE_VALUES) {
+            bail!(
+                "range {text} has {count} values, more than the {} a range may have",
+                values::MAX_RANGE_VALUES
+            );
+        }
         return Ok((lo..=hi).map(|v| v.to_string()).collect());
     }
     let vals: Vec<String> = text.split(',').map(|s| s.trim().to_string()).collect();
@@ -489,7 +533,11 @@ mod tests {
             first,
             ["n=3", "method=board", "solver=batsat", "symmetry=none"]
         );
-        assert_eq!((jobs[0].repeat, jobs[1].repeat, jobs[1].seed), (0, 1, 1));
+        assert_eq!(
+            (jobs[0].repeat, jobs[1].repeat, jobs[0].seed, jobs[1].seed),
+            (0, 1, Some(0), Some(1)),
+            "repeats search with distinct seeds"
+        );
         assert_eq!(jobs[12].params[0], ("n".into(), "4".into()));
         let ids: std::collections::BTreeSet<_> = jobs.iter().map(|j| &j.id).collect();
         assert_eq!(ids.len(), jobs.len(), "every row has its own id");
@@ -506,16 +554,16 @@ mod tests {
             "p",
             vec![("a".into(), "1".into()), ("b".into(), "2".into())],
             0,
-            0,
+            Some(0),
         );
         let b = Job::new(
             "p",
             vec![("b".into(), "2".into()), ("a".into(), "1".into())],
             0,
-            0,
+            Some(0),
         );
         assert_eq!(a.id, b.id);
-        assert_ne!(a.id, Job::new("p", a.params.clone(), 1, 0).id);
+        assert_ne!(a.id, Job::new("p", a.params.clone(), 1, Some(0)).id);
         let g = spec("puzzle = \"magic\"\nsizes = [3]\n[vary]\nall = [true, false]").unwrap();
         let jobs = g.expand();
         assert!(g.command_line(&jobs[0]).contains(&"--all".to_string()));

@@ -187,7 +187,7 @@ pub fn emit_jobs(
             q(&base.with_extension("rc")),
         ));
     }
-    std::fs::write(file, text).with_context(|| format!("writing {}", file.display()))?;
+    crate::io::write_string_atomic(file, &text)?;
     Ok(jobs.len())
 }
 

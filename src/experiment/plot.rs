@@ -189,17 +189,27 @@ pub fn write_all(grid: &Grid, rows: &[Row], dir: &Path) -> anyhow::Result<Vec<Pa
             900,
             CHART_HEIGHT + LEGEND_LINE * plot.series.len() as u32 + 10,
         );
+        // both files appear whole or not at all (renamed into place)
         let svg = dir.join(format!("{name}.svg"));
-        plot.draw(SVGBackend::new(&svg, size).into_drawing_area())
+        let mut text = String::new();
+        plot.draw(SVGBackend::with_string(&mut text, size).into_drawing_area())
             .with_context(|| format!("drawing {}", svg.display()))?;
+        crate::io::write_string_atomic(&svg, &text)?;
         let png = dir.join(format!("{name}.png"));
-        {
-            let root = BitMapBackend::new(&png, size).into_drawing_area();
-            plot.draw(root.clone())
-                .with_context(|| format!("drawing {}", png.display()))?;
-            root.present()
-                .map_err(|e| anyhow!("writing {}: {e}", png.display()))?;
+        // the encoder picks the format from the extension: keep `.png`
+        let partial = dir.join(format!(".{name}.partial.png"));
+        let drawn = (|| {
+            let root = BitMapBackend::new(&partial, size).into_drawing_area();
+            plot.draw(root.clone())?;
+            root.present().map_err(|e| anyhow!("{e}"))?;
+            drop(root);
+            std::fs::rename(&partial, &png)?;
+            anyhow::Ok(())
+        })();
+        if drawn.is_err() {
+            let _ = std::fs::remove_file(&partial);
         }
+        drawn.with_context(|| format!("writing {}", png.display()))?;
         written.push(svg);
         written.push(png);
     }

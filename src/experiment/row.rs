@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::grid::{Grid, Job};
+use crate::report::{Phases, Report, Status};
 
 /// How a worker process ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,10 +36,58 @@ pub struct Outcome {
     pub peak_rss_kib: Option<u64>,
 }
 
-/// Statuses a row can have: the report's (`optimal`, `sat`, `unsat`, `all`,
-/// `partial`, `unknown`) or the runner's (`timeout`, `memout`, `crash`,
-/// `error`).
-pub const SOLVED: &[&str] = &["optimal", "sat", "unsat", "all"];
+puzzlesat_encodings::option_enum! {
+    /// A row's status: the report's [`Status`], or how the runner saw the
+    /// worker fail.
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum RowStatus("row status") {
+        /// [`Status::Optimal`]
+        Optimal = "optimal",
+        /// [`Status::Sat`]
+        Sat = "sat",
+        /// [`Status::Unsat`]
+        Unsat = "unsat",
+        /// [`Status::All`]
+        All = "all",
+        /// [`Status::Partial`]
+        Partial = "partial",
+        /// [`Status::Unknown`]
+        Unknown = "unknown",
+        /// killed at the wall-clock limit
+        Timeout = "timeout",
+        /// out of memory under the address-space limit
+        Memout = "memout",
+        /// killed by a signal
+        Crash = "crash",
+        /// exited without a report, or with one that does not parse
+        Error = "error",
+    }
+}
+
+impl From<Status> for RowStatus {
+    fn from(s: Status) -> Self {
+        match s {
+            Status::Optimal => RowStatus::Optimal,
+            Status::Sat => RowStatus::Sat,
+            Status::Unsat => RowStatus::Unsat,
+            Status::All => RowStatus::All,
+            Status::Partial => RowStatus::Partial,
+            Status::Unknown => RowStatus::Unknown,
+        }
+    }
+}
+
+impl RowStatus {
+    /// An answer a longer run would not change (for `sat`, see
+    /// [`Row::solved`]).
+    pub fn is_answer(self) -> bool {
+        matches!(
+            self,
+            RowStatus::Optimal | RowStatus::Sat | RowStatus::Unsat | RowStatus::All
+        )
+    }
+}
 
 /// What a worker that ran out of memory under the address-space limit
 /// prints: Rust's allocation failure, C/C++ and Python's.
@@ -64,11 +113,10 @@ pub struct Row {
     pub params: BTreeMap<String, String>,
     /// repeat index
     pub repeat: u32,
-    /// seed given to the worker
-    pub seed: u64,
-    /// optimal/sat/unsat/all/partial/unknown (from the report), or
-    /// timeout/memout/crash/error (from the runner)
-    pub status: String,
+    /// seed given to the worker (None: no `--seed`)
+    pub seed: Option<u64>,
+    /// the report's status, or how the runner saw the worker fail
+    pub status: RowStatus,
     /// why a run failed (last line of its stderr)
     pub message: Option<String>,
     /// the instance as the puzzle describes it
@@ -87,14 +135,17 @@ pub struct Row {
     pub clauses: Option<u64>,
     /// literal occurrences of the encoding
     pub literals: Option<u64>,
-    /// encoding seconds (worker's own measure)
-    pub encode_seconds: Option<f64>,
-    /// solver seconds (worker's own measure)
-    pub solve_seconds: Option<f64>,
+    /// the worker's seconds per phase (its own measure; total is its
+    /// process's wall time)
+    pub seconds: Option<Phases>,
     /// wall-clock seconds of the whole worker process (measured here)
     pub wall_seconds: Option<f64>,
     /// SAT calls
     pub sat_calls: Option<u64>,
+    /// SAT answers (models returned)
+    pub sat_answers: Option<u64>,
+    /// models rejected by lazily added constraints
+    pub lazy_constraints: Option<u64>,
     /// conflicts
     pub conflicts: Option<u64>,
     /// decisions
@@ -111,32 +162,6 @@ pub struct Row {
     pub version: String,
 }
 
-/// The fields of `run::Report` a row keeps (solutions are left out).
-#[derive(Deserialize)]
-struct ReportFields {
-    puzzle: Option<String>,
-    solver: Option<String>,
-    status: String,
-    objective: Option<i64>,
-    bound: Option<i64>,
-    count: Option<u64>,
-    vars: Option<u64>,
-    clauses: Option<u64>,
-    literals: Option<u64>,
-    encode_seconds: Option<f64>,
-    solve_seconds: Option<f64>,
-    sat_calls: Option<u64>,
-    #[serde(default)]
-    stats: StatsFields,
-}
-
-#[derive(Default, Deserialize)]
-struct StatsFields {
-    conflicts: Option<u64>,
-    decisions: Option<u64>,
-    propagations: Option<u64>,
-}
-
 impl Row {
     /// Builds the row of `job` from what its worker left.
     pub fn from_outcome(grid: &Grid, job: &Job, out: &Outcome) -> Row {
@@ -147,7 +172,7 @@ impl Row {
             params: job.params.iter().cloned().collect(),
             repeat: job.repeat,
             seed: job.seed,
-            status: String::new(),
+            status: RowStatus::Error,
             message: None,
             instance: None,
             solver_name: None,
@@ -157,10 +182,11 @@ impl Row {
             vars: None,
             clauses: None,
             literals: None,
-            encode_seconds: None,
-            solve_seconds: None,
+            seconds: None,
             wall_seconds: out.wall_seconds,
             sat_calls: None,
+            sat_answers: None,
+            lazy_constraints: None,
             conflicts: None,
             decisions: None,
             propagations: None,
@@ -175,11 +201,14 @@ impl Row {
             timeout: grid.timeout,
             version: concat!("puzzlesat ", env!("CARGO_PKG_VERSION")).into(),
         };
+        // the report is the last line of stdout, read strictly: a missing or
+        // unknown field is an error row, never a silent gap
         let report = out
             .stdout
             .lines()
             .rev()
-            .find_map(|l| serde_json::from_str::<ReportFields>(l.trim()).ok());
+            .find(|l| !l.trim().is_empty())
+            .map(Report::<serde_json::Value>::from_json_line);
         // the line that says what went wrong: the last `error…` or panic
         // line (clap ends with a usage hint), else the last line
         let lines: Vec<&str> = out
@@ -196,34 +225,38 @@ impl Row {
             .map(|l| l.chars().take(300).collect::<String>());
         match (out.exit, report) {
             (Exit::TimedOut, _) => {
-                row.status = "timeout".into();
+                row.status = RowStatus::Timeout;
                 row.message = Some(format!("no answer within {}s (killed)", grid.timeout));
             }
-            (_, Some(r)) => {
-                row.status = r.status;
-                row.instance = r.puzzle;
-                row.solver_name = r.solver;
+            (_, Some(Ok(r))) => {
+                row.status = r.status.into();
+                row.instance = Some(r.puzzle);
+                row.solver_name = Some(r.solver);
                 row.objective = r.objective;
                 row.bound = r.bound;
                 row.count = r.count;
-                row.vars = r.vars;
-                row.clauses = r.clauses;
-                row.literals = r.literals;
-                row.encode_seconds = r.encode_seconds;
-                row.solve_seconds = r.solve_seconds;
-                row.sat_calls = r.sat_calls;
+                row.vars = Some(r.vars.into());
+                row.clauses = Some(r.clauses as u64);
+                row.literals = Some(r.literals as u64);
+                row.seconds = Some(r.seconds);
+                row.sat_calls = Some(r.sat_calls.into());
+                row.sat_answers = Some(r.sat_answers.into());
+                row.lazy_constraints = Some(r.lazy_constraints);
                 row.conflicts = r.stats.conflicts;
                 row.decisions = r.stats.decisions;
                 row.propagations = r.stats.propagations;
             }
+            (_, Some(Err(e))) => {
+                row.status = RowStatus::Error;
+                row.message = Some(format!("the worker's JSON report does not parse: {e}"));
+            }
             (exit, None) => {
                 let memory = MEMORY_FAILURES.iter().any(|m| out.stderr.contains(m));
                 row.status = match exit {
-                    _ if memory => "memout",
-                    Exit::Signal(_) => "crash",
-                    _ => "error",
-                }
-                .into();
+                    _ if memory => RowStatus::Memout,
+                    Exit::Signal(_) => RowStatus::Crash,
+                    _ => RowStatus::Error,
+                };
                 row.message = Some(match (exit, last_err) {
                     (Exit::Signal(s), Some(e)) => format!("killed by signal {s}: {e}"),
                     (Exit::Signal(s), None) => format!("killed by signal {s}"),
@@ -239,12 +272,12 @@ impl Row {
     /// an optimisation run whose objective is short of its proven bound is
     /// not solved (the worker's time limit came before the optimality proof).
     pub fn solved(&self) -> bool {
-        SOLVED.contains(&self.status.as_str()) && !self.unproven()
+        self.status.is_answer() && !self.unproven()
     }
 
     /// A `sat` answer of an optimisation run without the optimality proof.
     pub fn unproven(&self) -> bool {
-        self.status == "sat"
+        self.status == RowStatus::Sat
             && self.objective.is_some()
             && self.bound.is_some()
             && self.objective != self.bound
@@ -255,20 +288,21 @@ impl Row {
         if self.unproven() {
             "sat (not proven)".into()
         } else {
-            self.status.clone()
+            self.status.to_string()
         }
     }
 
-    /// Time the summaries use: encode + solve as the worker measured them;
-    /// the wall-clock limit for unsolved rows.
+    /// Time the summaries use: the worker process's whole wall time (its
+    /// report's total, from process start; else as measured here); the
+    /// wall-clock limit for unsolved rows.
     pub fn time(&self) -> f64 {
         if !self.solved() {
             return self.timeout;
         }
-        match (self.encode_seconds, self.solve_seconds) {
-            (Some(e), Some(s)) => e + s,
-            _ => self.wall_seconds.unwrap_or(self.timeout),
-        }
+        self.seconds
+            .map(|s| s.total)
+            .or(self.wall_seconds)
+            .unwrap_or(self.timeout)
     }
 
     /// The row's options other than the size, as "k=v k=v" (in `names` order).
@@ -302,9 +336,17 @@ const CSV_TAIL: &[&str] = &[
     "clauses",
     "literals",
     "encode_seconds",
+    "load_seconds",
+    "bounds_seconds",
     "solve_seconds",
+    "separate_seconds",
+    "decode_check_seconds",
+    "other_seconds",
+    "total_seconds",
     "wall_seconds",
     "sat_calls",
+    "sat_answers",
+    "lazy_constraints",
     "conflicts",
     "decisions",
     "propagations",
@@ -341,20 +383,29 @@ pub fn csv_line(row: &Row, param_names: &[String]) -> String {
             .iter()
             .map(|k| row.params.get(k).cloned().unwrap_or_default()),
     );
+    let phase = |f: fn(&Phases) -> f64| o(&row.seconds.as_ref().map(f));
     cols.extend([
         row.repeat.to_string(),
-        row.seed.to_string(),
-        row.status.clone(),
+        o(&row.seed),
+        row.status.to_string(),
         o(&row.objective),
         o(&row.bound),
         o(&row.count),
         o(&row.vars),
         o(&row.clauses),
         o(&row.literals),
-        o(&row.encode_seconds),
-        o(&row.solve_seconds),
+        phase(|p| p.encode),
+        phase(|p| p.load),
+        phase(|p| p.bounds),
+        phase(|p| p.solve),
+        phase(|p| p.separate),
+        phase(|p| p.decode_check),
+        phase(|p| p.other),
+        phase(|p| p.total),
         o(&row.wall_seconds),
         o(&row.sat_calls),
+        o(&row.sat_answers),
+        o(&row.lazy_constraints),
         o(&row.conflicts),
         o(&row.decisions),
         o(&row.propagations),
@@ -404,27 +455,58 @@ mod tests {
         }
     }
 
+    /// A worker's report line.
+    fn report(status: Status, objective: Option<i64>, bound: Option<i64>) -> String {
+        let mut r: Report<Vec<u32>, crate::report::NoDetails> =
+            Report::new("p n=3".into(), "batsat".into(), "solutions");
+        r.status = status;
+        (r.objective, r.bound) = (objective, bound);
+        (r.vars, r.clauses, r.literals, r.sat_calls) = (10, 20, 50, 3);
+        r.stats.conflicts = Some(7);
+        r.seconds.encode = 0.1;
+        r.seconds.solve = 0.2;
+        r.seconds.close(0.4);
+        r.solutions.push(vec![1]);
+        serde_json::to_string(&r).unwrap()
+    }
+
     #[test]
     fn report_fields_become_columns() {
         let g = grid();
         let job = &g.expand()[0];
-        let json = r#"{"puzzle":"p n=3","solver":"batsat","status":"optimal","objective":15,"bound":15,"solutions":[[1]],"count":null,"vars":10,"clauses":20,"literals":50,"encode_seconds":0.1,"solve_seconds":0.2,"sat_calls":3,"stats":{"conflicts":7,"decisions":8,"propagations":9}}"#;
-        let row = Row::from_outcome(&g, job, &outcome(json, "c improved", Exit::Code(10)));
+        let json = report(Status::Optimal, Some(15), Some(15));
+        let row = Row::from_outcome(&g, job, &outcome(&json, "c improved", Exit::Code(10)));
         assert_eq!(
-            (
-                row.status.as_str(),
-                row.objective,
-                row.clauses,
-                row.conflicts
-            ),
-            ("optimal", Some(15), Some(20), Some(7))
+            (row.status, row.objective, row.clauses, row.conflicts),
+            (RowStatus::Optimal, Some(15), Some(20), Some(7))
         );
         assert_eq!(row.peak_rss_mib, Some(2.0));
-        assert!((row.time() - 0.3).abs() < 1e-9);
+        // the time is the whole process's, not encode + solve
+        assert_eq!(row.time(), 0.4);
+        assert_eq!(row.seconds.map(|s| s.total), Some(0.4));
         let header = csv_header(&["n".into()]);
         let line = csv_line(&row, &["n".into()]);
         assert_eq!(header.split(',').count(), line.split(',').count());
-        assert!(line.starts_with("t,p,3,0,0,optimal,15,15,,10,20,50,"));
+        assert!(
+            line.starts_with("t,p,3,0,,optimal,15,15,,10,20,50,0.1,"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn a_report_with_a_missing_or_unknown_field_is_an_error_row() {
+        let g = grid();
+        let job = &g.expand()[0];
+        let json = report(Status::Optimal, Some(15), Some(15));
+        for bad in [
+            json.replace("\"bound\":15,", ""),
+            json.replace("\"bound\":15", "\"bound\":15,\"extra\":1"),
+        ] {
+            let row = Row::from_outcome(&g, job, &outcome(&bad, "", Exit::Code(10)));
+            assert_eq!(row.status, RowStatus::Error, "{bad}");
+            assert!(row.message.unwrap().contains("does not parse"));
+            assert_eq!(row.objective, None);
+        }
     }
 
     #[test]
@@ -432,21 +514,21 @@ mod tests {
         let g = grid();
         let job = &g.expand()[0];
         let status = |o: Outcome| Row::from_outcome(&g, job, &o);
-        let unproven = r#"{"status":"sat","objective":702,"bound":760,"vars":1,"clauses":2}"#;
-        let r = status(outcome(unproven, "", Exit::Code(10)));
+        let unproven = report(Status::Sat, Some(702), Some(760));
+        let r = status(outcome(&unproven, "", Exit::Code(10)));
         assert!(!r.solved() && r.unproven());
         assert_eq!(
             (r.time(), r.status_label().as_str()),
             (5.0, "sat (not proven)")
         );
-        let decision = r#"{"status":"sat","objective":null,"bound":null}"#;
-        assert!(status(outcome(decision, "", Exit::Code(10))).solved());
+        let decision = report(Status::Sat, None, None);
+        assert!(status(outcome(&decision, "", Exit::Code(10))).solved());
         let r = status(outcome("", "", Exit::TimedOut));
-        assert_eq!((r.status.as_str(), r.time()), ("timeout", 5.0));
+        assert_eq!((r.status, r.time()), (RowStatus::Timeout, 5.0));
         let r = status(outcome("", "boom\n", Exit::Signal(11)));
         assert_eq!(
-            (r.status.as_str(), r.message.as_deref()),
-            ("crash", Some("killed by signal 11: boom"))
+            (r.status, r.message.as_deref()),
+            (RowStatus::Crash, Some("killed by signal 11: boom"))
         );
         assert_eq!(
             status(outcome(
@@ -455,7 +537,7 @@ mod tests {
                 Exit::Signal(6)
             ))
             .status,
-            "memout"
+            RowStatus::Memout
         );
         let clap = "error: unexpected argument '--x' found\n\nUsage: puzzlesat solve\n\nFor more information, try '--help'.\n";
         let r = status(outcome("", clap, Exit::Code(2)));
@@ -465,18 +547,13 @@ mod tests {
         );
         let r = status(outcome("", "error: unknown flag --x\n\n", Exit::Code(2)));
         assert_eq!(
-            (r.status.as_str(), r.message.as_deref()),
-            ("error", Some("error: unknown flag --x"))
+            (r.status, r.message.as_deref()),
+            (RowStatus::Error, Some("error: unknown flag --x"))
         );
-        assert_eq!(
-            status(outcome("not json", "", Exit::Code(0)))
-                .message
-                .as_deref(),
-            Some("no JSON report on stdout")
-        );
-        assert!(
-            csv_line(&r, &[]).contains("\"error: unknown flag --x\"")
-                || csv_line(&r, &[]).contains("error: unknown flag --x")
-        );
+        assert!(status(outcome("not json", "", Exit::Code(0)))
+            .message
+            .unwrap()
+            .starts_with("the worker's JSON report does not parse"));
+        assert!(csv_line(&r, &[]).contains("error: unknown flag --x"));
     }
 }

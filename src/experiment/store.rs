@@ -5,6 +5,10 @@
 //!   rewritten in grid order at the end;
 //! - `runs/<id>.json`, `runs/<id>.err`: each worker's stdout and stderr.
 //!
+//! Files rewritten whole go through a temporary file renamed into place
+//! ([`write_string_atomic`]): a full disk leaves the old file, never a
+//! truncated one.
+//!
 //! Reopening the folder loads the rows already there (a line torn by a kill
 //! is dropped), so a rerun skips them and never writes a row twice.
 
@@ -14,6 +18,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
+
+use crate::io::write_string_atomic;
 
 use super::grid::Job;
 use super::row::{csv_header, csv_line, Row};
@@ -62,8 +68,7 @@ impl Store {
                     clean.push_str(&serde_json::to_string(r)?);
                     clean.push('\n');
                 }
-                std::fs::write(&jsonl_path, clean)
-                    .with_context(|| format!("rewriting {}", jsonl_path.display()))?;
+                write_string_atomic(&jsonl_path, &clean)?;
             }
         }
         let mut index = HashMap::new();
@@ -86,9 +91,13 @@ impl Store {
             .append(true)
             .open(&jsonl_path)
             .with_context(|| format!("opening {}", jsonl_path.display()))?;
+        // written whole (renamed into place) by `write_csv_all` below
         let csv_path = dir.join("rows.csv");
-        let csv =
-            File::create(&csv_path).with_context(|| format!("creating {}", csv_path.display()))?;
+        let csv = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&csv_path)
+            .with_context(|| format!("opening {}", csv_path.display()))?;
         let mut store = Store {
             dir: dir.to_path_buf(),
             param_names: names,
@@ -126,13 +135,13 @@ impl Store {
         line.push('\n');
         self.jsonl
             .write_all(line.as_bytes())
-            .context("appending to rows.jsonl")?;
+            .with_context(|| format!("appending to {}", self.dir.join("rows.jsonl").display()))?;
         self.jsonl.flush()?;
         let mut csv = csv_line(&row, &self.param_names);
         csv.push('\n');
         self.csv
             .write_all(csv.as_bytes())
-            .context("appending to rows.csv")?;
+            .with_context(|| format!("appending to {}", self.dir.join("rows.csv").display()))?;
         self.csv.flush()?;
         self.index.insert(row.id.clone(), self.rows.len());
         self.rows.push(row);
@@ -161,7 +170,7 @@ impl Store {
                 text.push_str(&serde_json::to_string(r)?);
                 text.push('\n');
             }
-            std::fs::write(&path, text).with_context(|| format!("rewriting {}", path.display()))?;
+            write_string_atomic(&path, &text)?;
             self.jsonl = OpenOptions::new()
                 .append(true)
                 .open(&path)
@@ -205,7 +214,7 @@ impl Store {
             text.push_str(&csv_line(r, &self.param_names));
             text.push('\n');
         }
-        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        write_string_atomic(&path, &text)?;
         self.csv = OpenOptions::new()
             .append(true)
             .open(&path)

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use super::grid::Grid;
-use super::row::Row;
+use super::row::{Row, RowStatus};
 
 /// Rows grouped by configuration, in first-seen (grid) order.
 pub fn by_config<'a>(grid: &Grid, rows: &'a [Row]) -> Vec<(String, Vec<&'a Row>)> {
@@ -214,7 +214,7 @@ fn time_cell(at: &[&Row]) -> String {
     match median(&mut t) {
         None => match (at[0].unproven(), at[0].objective, at[0].bound) {
             (true, Some(v), Some(b)) => format!("sat {v} (bound {b})"),
-            _ if at[0].status == "partial" && at[0].count.is_some() => {
+            _ if at[0].status == RowStatus::Partial && at[0].count.is_some() => {
                 format!("partial >={}", at[0].count.unwrap_or(0))
             }
             _ => at[0].status_label(),

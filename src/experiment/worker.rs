@@ -64,9 +64,23 @@ pub fn run(
         });
     }
     let start = Instant::now();
-    let child = cmd
-        .spawn()
-        .with_context(|| format!("starting worker {}", argv[0]))?;
+    let child = match cmd.spawn() {
+        Ok(child) => child,
+        // the limit is too small even to load the program: that row's memout
+        Err(e) if memory_bytes.is_some() && e.raw_os_error() == Some(libc::ENOMEM) => {
+            return Ok(Some(Outcome {
+                stdout: String::new(),
+                stderr: format!(
+                    "starting the worker: {e} (address-space limit {} MiB)",
+                    grid.memory_mib.unwrap_or(0)
+                ),
+                exit: Exit::Code(127),
+                wall_seconds: Some(start.elapsed().as_secs_f64()),
+                peak_rss_kib: None,
+            }))
+        }
+        Err(e) => return Err(e).with_context(|| format!("starting worker {}", argv[0])),
+    };
     let pid = child.id() as libc::pid_t;
     let hard = Duration::from_secs_f64(hard_limit(grid.timeout));
     let mut nap = Duration::from_millis(1);
@@ -106,9 +120,21 @@ pub fn run(
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default()
     };
+    let stdout = read(&out_path);
+    let mut stderr = read(&err_path);
+    if let (Some(m), Exit::Signal(sig)) = (grid.memory_mib, exit) {
+        // under a small address-space limit a program dies while loading,
+        // before it can say so (no allocation-failure message): a memout
+        let silent = stdout.is_empty() && stderr.trim().is_empty();
+        if silent && [libc::SIGSEGV, libc::SIGBUS, libc::SIGABRT].contains(&sig) {
+            stderr = format!(
+                "out of memory: died by signal {sig} before writing anything, under the address-space limit of {m} MiB"
+            );
+        }
+    }
     Ok(Some(Outcome {
-        stdout: read(&out_path),
-        stderr: read(&err_path),
+        stdout,
+        stderr,
         exit,
         wall_seconds: Some(wall),
         peak_rss_kib: Some(usage.ru_maxrss.max(0) as u64),

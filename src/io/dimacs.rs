@@ -9,7 +9,9 @@
 //! 1-based line number (tested on a corpus of malformed files in
 //! `tests/dimacs.rs`).
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
+
+use super::show;
 
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
 use rustsat::instances::ManageVars;
@@ -26,9 +28,14 @@ pub enum DimacsError {
         /// what is wrong
         what: String,
     },
-    /// reading failed
-    #[error(transparent)]
-    Io(#[from] io::Error),
+    /// reading failed (or compressed data is corrupt)
+    #[error("line {line}: {error}")]
+    Io {
+        /// 1-based number of the line being read
+        line: usize,
+        /// the error (not a `source`: the message already shows it)
+        error: io::Error,
+    },
 }
 
 /// The largest variable count accepted when reading: 2^26 (67 million),
@@ -148,60 +155,76 @@ pub fn write_opb(
     Ok(constant)
 }
 
-/// Reads a DIMACS CNF. The `p cnf VARS CLAUSES` line is required before the
-/// first clause and its counts are checked; clauses may span lines; `c`
-/// lines are comments; a `%` line ends the formula (SATLIB files end with
-/// `%` and `0`).
+/// Reads a DIMACS CNF, as leniently as CaDiCaL and no more: `c` comment
+/// lines anywhere, and a `c` comment after the literals of a line (after a
+/// clause's 0 too); clauses may span lines; a `%` line ends the formula
+/// (SATLIB files end with `%` and `0`). The `p cnf VARS CLAUSES` line is
+/// required before the first clause and both counts are checked. Input
+/// compressed with gzip, xz or bzip2 is recognised by its magic bytes and
+/// decompressed as it is read. Refused, each with its line: a UTF-8 byte
+/// order mark (CaDiCaL refuses it too), any token that is not an integer
+/// literal (shown escaped: a NUL byte reads `\x00`).
+///
+/// Nothing is allocated for the declared sizes: the variable count is a
+/// bound every literal is checked against (the [`Cnf`] records it, see
+/// [`used_vars`]), the clause count is compared with the clauses read.
 pub fn read_cnf(input: impl BufRead) -> Result<Cnf, DimacsError> {
+    let mut input = decompress(input).map_err(|error| DimacsError::Io { line: 1, error })?;
     let mut cnf = Cnf::new();
     let mut header: Option<(u32, usize)> = None;
     let mut clause: Vec<Lit> = Vec::new();
-    let mut last_line = 0;
     let mut clause_start = 0;
-    for (i, line) in input.lines().enumerate() {
-        let lineno = i + 1;
-        let bad = |what: String| DimacsError::Malformed { line: lineno, what };
-        let line = line.map_err(|e| match e.kind() {
-            io::ErrorKind::InvalidData => bad("not UTF-8 text".into()),
-            _ => DimacsError::Io(e),
-        })?;
-        last_line = lineno;
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('c') {
-            continue;
-        }
-        if t.starts_with('%') {
+    let mut bytes = Vec::new();
+    let mut lineno = 0;
+    loop {
+        bytes.clear();
+        let n = input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|error| DimacsError::Io {
+                line: lineno + 1,
+                error,
+            })?;
+        if n == 0 {
             break;
         }
-        if t.starts_with('p') {
-            let f: Vec<&str> = t.split_whitespace().collect();
-            if header.is_some() {
-                return Err(bad("second 'p' line".into()));
-            }
-            if f.len() != 4 || f[0] != "p" || f[1] != "cnf" {
-                return Err(bad(format!("expected 'p cnf VARS CLAUSES', got '{t}'")));
-            }
-            let v: u32 = f[2]
-                .parse()
-                .map_err(|_| bad(format!("bad variable count '{}'", f[2])))?;
-            if v > MAX_VARS {
-                return Err(bad(format!(
-                    "{v} variables: more than the {MAX_VARS} supported"
-                )));
-            }
-            let c = f[3]
-                .parse()
-                .map_err(|_| bad(format!("bad clause count '{}'", f[3])))?;
-            header = Some((v, c));
+        lineno += 1;
+        let bad = |what: String| DimacsError::Malformed { line: lineno, what };
+        if lineno == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
+            return Err(bad(
+                "starts with a UTF-8 byte order mark: DIMACS is plain ASCII (remove the first 3 bytes)"
+                    .into(),
+            ));
+        }
+        let mut tokens = bytes
+            .split(u8::is_ascii_whitespace)
+            .filter(|t| !t.is_empty());
+        let Some(first) = tokens.clone().next() else {
             continue;
+        };
+        match first[0] {
+            b'c' => continue,
+            b'%' => break,
+            b'p' => {
+                if header.is_some() {
+                    return Err(bad("second 'p' line".into()));
+                }
+                header = Some(parse_header(&bytes).map_err(bad)?);
+                continue;
+            }
+            _ => {}
         }
         let Some((n_vars, _)) = header else {
             return Err(bad("clause before the 'p cnf' line".into()));
         };
-        for tok in t.split_whitespace() {
-            let x: i64 = tok
-                .parse()
-                .map_err(|_| bad(format!("'{tok}' is not an integer literal")))?;
+        for tok in tokens.by_ref() {
+            // a comment may follow the literals, even glued to one ("1 0c")
+            let (lit, comment) = match tok.iter().position(|&b| b == b'c') {
+                Some(0) => break,
+                Some(i) => (&tok[..i], true),
+                None => (tok, false),
+            };
+            let x = parse_literal(lit)
+                .ok_or_else(|| bad(format!("'{}' is not an integer literal", show(tok))))?;
             if x == 0 {
                 cnf.add(&clause);
                 clause.clear();
@@ -218,11 +241,15 @@ pub fn read_cnf(input: impl BufRead) -> Result<Cnf, DimacsError> {
                 let var = Var::new(x.unsigned_abs() as u32 - 1);
                 clause.push(if x > 0 { var.pos_lit() } else { var.neg_lit() });
             }
+            if comment {
+                break;
+            }
         }
     }
+    let last_line = lineno.max(1);
     let Some((n_vars, n_clauses)) = header else {
         return Err(DimacsError::Malformed {
-            line: last_line.max(1),
+            line: last_line,
             what: "no 'p cnf' line".into(),
         });
     };
@@ -242,7 +269,90 @@ pub fn read_cnf(input: impl BufRead) -> Result<Cnf, DimacsError> {
     Ok(cnf)
 }
 
-/// Reads a DIMACS CNF file; errors name the file and the line.
+/// `p cnf VARS CLAUSES` → (VARS, CLAUSES), VARS at most [`MAX_VARS`].
+fn parse_header(line: &[u8]) -> Result<(u32, usize), String> {
+    let f: Vec<&[u8]> = line
+        .split(u8::is_ascii_whitespace)
+        .filter(|t| !t.is_empty())
+        .collect();
+    if f.len() != 4 || f[0] != b"p" || f[1] != b"cnf" {
+        return Err(format!(
+            "expected 'p cnf VARS CLAUSES', got '{}'",
+            show(line.trim_ascii())
+        ));
+    }
+    let v: u32 = parse_count(f[2]).ok_or_else(|| format!("bad variable count '{}'", show(f[2])))?;
+    if v > MAX_VARS {
+        return Err(format!("{v} variables: more than the {MAX_VARS} supported"));
+    }
+    let c = parse_count(f[3]).ok_or_else(|| format!("bad clause count '{}'", show(f[3])))?;
+    Ok((v, c))
+}
+
+/// A decimal count: ASCII digits only.
+fn parse_count<T: std::str::FromStr>(tok: &[u8]) -> Option<T> {
+    if tok.is_empty() || !tok.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(tok).ok()?.parse().ok()
+}
+
+/// An integer literal: an optional `-` and ASCII digits, within i64.
+fn parse_literal(tok: &[u8]) -> Option<i64> {
+    let digits = tok.strip_prefix(b"-").unwrap_or(tok);
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(tok).ok()?.parse().ok()
+}
+
+/// The number of variables the clauses of `cnf` use (highest index + 1),
+/// which can be far below the count a DIMACS header declares: a backend
+/// needs only these.
+pub fn used_vars(cnf: &Cnf) -> u32 {
+    cnf.clauses()
+        .flatten()
+        .map(|l| l.var().idx32() + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// What compressed a stream, from its first bytes.
+fn decompress<'a>(mut input: impl BufRead + 'a) -> io::Result<Box<dyn BufRead + 'a>> {
+    let head = input.fill_buf()?;
+    Ok(if head.starts_with(&[0x1f, 0x8b]) {
+        Box::new(io::BufReader::new(Labelled(
+            "gzip",
+            flate2::bufread::MultiGzDecoder::new(input),
+        )))
+    } else if head.starts_with(b"\xFD7zXZ\x00") {
+        Box::new(io::BufReader::new(Labelled(
+            "xz",
+            xz2::bufread::XzDecoder::new_multi_decoder(input),
+        )))
+    } else if head.starts_with(b"BZh") {
+        Box::new(io::BufReader::new(Labelled(
+            "bzip2",
+            bzip2::bufread::MultiBzDecoder::new(input),
+        )))
+    } else {
+        Box::new(input)
+    })
+}
+
+/// A decompressor whose errors say which format was being read.
+struct Labelled<R>(&'static str, R);
+
+impl<R: Read> Read for Labelled<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.1
+            .read(buf)
+            .map_err(|e| io::Error::new(e.kind(), format!("{} data: {e}", self.0)))
+    }
+}
+
+/// Reads a DIMACS CNF file (plain or compressed); errors name the file
+/// and the line.
 pub fn read_cnf_file(path: &std::path::Path) -> anyhow::Result<Cnf> {
     use anyhow::Context;
     let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;

@@ -7,12 +7,13 @@
 //! Parsing never panics: malformed output is a [`DimacsError`] with its
 //! 1-based line number.
 
-use std::io::Write;
+use std::io::{BufRead, Read, Write};
 
 use puzzlesat_encodings::Assignment;
 use rustsat::types::{Lit, Var};
 
 use super::dimacs::DimacsError;
+use super::show;
 
 /// The status line's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,12 +42,16 @@ impl ModelReader {
             terminated: false,
         }
     }
-    fn read(&mut self, tokens: &str, line: usize) -> Result<(), DimacsError> {
+    fn read(&mut self, tokens: &[u8], line: usize) -> Result<(), DimacsError> {
         let bad = |what: String| DimacsError::Malformed { line, what };
-        for tok in tokens.split_whitespace() {
-            let x: i64 = tok
-                .parse()
-                .map_err(|_| bad(format!("'{tok}' is not a literal")))?;
+        for tok in tokens
+            .split(u8::is_ascii_whitespace)
+            .filter(|t| !t.is_empty())
+        {
+            let x: i64 = std::str::from_utf8(tok)
+                .ok()
+                .and_then(|t| t.parse().ok())
+                .ok_or_else(|| bad(format!("'{}' is not a literal", show(tok))))?;
             if self.terminated {
                 return Err(bad(format!("literal {x} after the terminating 0")));
             }
@@ -90,44 +95,106 @@ impl ModelReader {
     }
 }
 
+/// The longest output line read for a formula over `n_vars` variables:
+/// room for every literal of the model on one line (MiniSat writes it so),
+/// and at least 1 MiB. A longer line is an error, not a buffer that grows
+/// with whatever a solver prints.
+pub fn max_line(n_vars: u32) -> usize {
+    (1 << 20).max(12 * n_vars as usize + 64)
+}
+
+/// Lines of a stream as bytes, numbered, each at most `max` bytes (a
+/// longer one is an error naming its line), a final `\r` dropped.
+struct Lines<R> {
+    input: R,
+    line: usize,
+    max: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(input: R, n_vars: u32) -> Self {
+        Lines {
+            input,
+            line: 0,
+            max: max_line(n_vars),
+            buf: Vec::new(),
+        }
+    }
+    /// The next line and its number (None at the end).
+    fn next_line(&mut self) -> Result<Option<(usize, &[u8])>, DimacsError> {
+        self.buf.clear();
+        let line = self.line + 1;
+        let n = (&mut self.input)
+            .take(self.max as u64 + 1)
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|error| DimacsError::Io { line, error })?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.line = line;
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+        } else if n > self.max {
+            return Err(DimacsError::Malformed {
+                line,
+                what: format!("line longer than {} bytes", self.max),
+            });
+        }
+        Ok(Some((line, self.buf.trim_ascii())))
+    }
+}
+
 /// Parses SAT-competition output (`c` and other lines are ignored) for a
 /// formula over `n_vars` variables. A MiniSat result file (first line
-/// `SAT`, `UNSAT` or `INDET`) is recognised and read by [`parse_minisat`].
+/// `SAT`, `UNSAT` or `INDET`) is recognised and read as [`parse_minisat`]
+/// does.
 pub fn parse(text: &str, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty());
-    if matches!(first, Some("SAT" | "UNSAT" | "INDET")) {
-        return parse_minisat(text, n_vars);
-    }
+    parse_reader(text.as_bytes(), n_vars)
+}
+
+/// [`parse`] of a stream, read line by line: the memory used is the model
+/// and one line (at most [`max_line`] bytes), whatever the solver prints.
+pub fn parse_reader(input: impl BufRead, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
+    let mut lines = Lines::new(input, n_vars);
     let mut status: Option<SolverAnswer> = None;
     let mut model = ModelReader::new(n_vars.min(Var::MAX_IDX));
-    let mut last_line = 0;
-    for (i, line) in text.lines().enumerate() {
-        let lineno = i + 1;
-        last_line = lineno;
+    let mut first = true;
+    while let Some((lineno, t)) = lines.next_line()? {
+        if first && !t.is_empty() {
+            first = false;
+            if matches!(t, b"SAT" | b"UNSAT" | b"INDET") {
+                let status = t.to_vec();
+                return minisat_rest(&status, lines, n_vars);
+            }
+        }
         let bad = |what: String| DimacsError::Malformed { line: lineno, what };
-        let t = line.trim();
-        let (key, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+        let (key, rest) = match t.iter().position(u8::is_ascii_whitespace) {
+            Some(i) => (&t[..i], &t[i..]),
+            None => (t, &b""[..]),
+        };
         match key {
-            "s" => {
+            b"s" => {
                 if status.is_some() {
                     return Err(bad("second 's' line".into()));
                 }
-                status = Some(match rest.trim() {
-                    "SATISFIABLE" => SolverAnswer::Sat(Assignment::default()),
-                    "UNSATISFIABLE" => SolverAnswer::Unsat,
-                    "UNKNOWN" | "INDETERMINATE" => SolverAnswer::Unknown,
-                    other => return Err(bad(format!("unknown status '{other}'"))),
+                status = Some(match rest.trim_ascii() {
+                    b"SATISFIABLE" => SolverAnswer::Sat(Assignment::default()),
+                    b"UNSATISFIABLE" => SolverAnswer::Unsat,
+                    b"UNKNOWN" | b"INDETERMINATE" => SolverAnswer::Unknown,
+                    other => return Err(bad(format!("unknown status '{}'", show(other)))),
                 });
             }
-            "v" => model.read(rest, lineno)?,
+            b"v" => model.read(rest, lineno)?,
             _ => {}
         }
     }
+    let last_line = lines.line.max(1);
     match status {
         Some(SolverAnswer::Sat(_)) => Ok(SolverAnswer::Sat(model.finish(last_line)?)),
         Some(answer) => Ok(answer),
         None => Err(DimacsError::Malformed {
-            line: last_line.max(1),
+            line: last_line,
             what: "no 's' status line".into(),
         }),
     }
@@ -136,50 +203,67 @@ pub fn parse(text: &str, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
 /// Parses MiniSat's result file (`minisat in.cnf out.txt`): `SAT` and a
 /// line of literals ending in 0, `UNSAT`, or `INDET`.
 pub fn parse_minisat(text: &str, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let Some((i, first)) = lines.next() else {
-        return Err(DimacsError::Malformed {
-            line: 1,
-            what: "empty result file".into(),
-        });
-    };
-    match first.trim() {
-        "SAT" => {
-            let mut model = ModelReader::new(n_vars.min(Var::MAX_IDX));
-            let mut last_line = i + 1;
-            for (j, line) in lines {
-                last_line = j + 1;
-                model.read(line, j + 1)?;
-            }
-            Ok(SolverAnswer::Sat(model.finish(last_line)?))
+    parse_minisat_reader(text.as_bytes(), n_vars)
+}
+
+/// [`parse_minisat`] of a stream.
+pub fn parse_minisat_reader(input: impl BufRead, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
+    let mut lines = Lines::new(input, n_vars);
+    while let Some((_, t)) = lines.next_line()? {
+        if !t.is_empty() {
+            let status = t.to_vec();
+            return minisat_rest(&status, lines, n_vars);
         }
-        "UNSAT" => Ok(SolverAnswer::Unsat),
-        "INDET" => Ok(SolverAnswer::Unknown),
+    }
+    Err(DimacsError::Malformed {
+        line: 1,
+        what: "empty result file".into(),
+    })
+}
+
+/// The rest of a MiniSat result file after its status line.
+fn minisat_rest<R: BufRead>(
+    status: &[u8],
+    mut lines: Lines<R>,
+    n_vars: u32,
+) -> Result<SolverAnswer, DimacsError> {
+    match status {
+        b"SAT" => {
+            let mut model = ModelReader::new(n_vars.min(Var::MAX_IDX));
+            while let Some((line, t)) = lines.next_line()? {
+                model.read(t, line)?;
+            }
+            Ok(SolverAnswer::Sat(model.finish(lines.line)?))
+        }
+        b"UNSAT" => Ok(SolverAnswer::Unsat),
+        b"INDET" => Ok(SolverAnswer::Unknown),
         other => Err(DimacsError::Malformed {
-            line: i + 1,
-            what: format!("expected SAT, UNSAT or INDET, got '{other}'"),
+            line: lines.line,
+            what: format!("expected SAT, UNSAT or INDET, got '{}'", show(other)),
         }),
     }
 }
 
 /// Writes a model as `v` lines (at most 10 literals a line) ending in 0.
 pub fn write_model(out: &mut impl Write, a: &Assignment) -> std::io::Result<()> {
-    let lits: Vec<i64> = (0..a.len())
-        .map(|i| {
-            if a.values()[i] {
-                i as i64 + 1
-            } else {
-                -(i as i64 + 1)
-            }
-        })
-        .collect();
-    for chunk in lits.chunks(10) {
+    write_model_padded(out, a, a.len() as u32)
+}
+
+/// Writes a model over `n_vars` variables as `v` lines (at most 10
+/// literals a line) ending in 0: variables past the end of `a` (declared
+/// but used by no clause) are written false.
+pub fn write_model_padded(
+    out: &mut impl Write,
+    a: &Assignment,
+    n_vars: u32,
+) -> std::io::Result<()> {
+    let n = (n_vars as usize).max(a.len());
+    for start in (0..n).step_by(10) {
         write!(out, "v")?;
-        for x in chunk {
-            write!(out, " {x}")?;
+        for i in start..n.min(start + 10) {
+            let x = i as i64 + 1;
+            let value = a.values().get(i).copied().unwrap_or(false);
+            write!(out, " {}", if value { x } else { -x })?;
         }
         writeln!(out)?;
     }

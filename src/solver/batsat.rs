@@ -190,9 +190,6 @@ impl Backend for Batsat {
             propagations: Some(self.solver.num_propagations()),
         }
     }
-    fn is_incremental(&self) -> bool {
-        true
-    }
     fn set_seed(&mut self, seed: u64) -> Result<(), SolverError> {
         if self.buffered.is_none() {
             return Err(SolverError::Failed {

@@ -93,7 +93,4 @@ impl Backend for Cadical {
     fn stats(&self) -> SolverStats {
         SolverStats::default()
     }
-    fn is_incremental(&self) -> bool {
-        true
-    }
 }

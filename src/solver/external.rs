@@ -5,22 +5,28 @@
 //!
 //! Each solve call writes every clause added so far, plus the assumptions
 //! as unit clauses, to a temporary DIMACS file, runs `PROGRAM ARGS
-//! FILE.cnf` and reads its SAT-competition `s`/`v` lines from stdout
-//! ([`crate::io::solver_output::parse`]). MiniSat and Glucose print no
+//! FILE.cnf` and parses its SAT-competition `s`/`v` lines from stdout as
+//! they arrive ([`crate::io::solver_output::parse_reader`]): nothing it
+//! prints is buffered whole, and past [`output_cap`] bytes on either
+//! stream the program is killed and the call fails. MiniSat and Glucose print no
 //! `v` lines: a program whose file name starts with `minisat` or
 //! `glucose` is run as `PROGRAM ARGS FILE.cnf RESULT.txt` and its result
 //! file is read instead ([`crate::io::solver_output::parse_minisat`]).
 //!
 //! Not incremental (every call starts from scratch); after an UNSAT answer
 //! under assumptions every assumption is reported as failed. The time limit
-//! and the interrupt flag are enforced by killing the process (answer
+//! and the interrupt flag are enforced by killing the process group (answer
 //! [`Outcome::Unknown`]). A missing binary, a crash, a non-zero exit without
 //! an answer, garbage output, or a model that falsifies a clause or an
 //! assumption is a [`SolverError`], never a panic nor a wrong answer.
 
 use std::fs::File;
+use std::io::{BufReader, Read};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::thread::sleep;
 use std::time::Duration;
 
@@ -28,7 +34,7 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
 use super::{Backend, Limits, Outcome, SolverError, SolverStats};
-use crate::io::dimacs::write_clauses;
+use crate::io::dimacs::{write_clauses, DimacsError};
 use crate::io::solver_output::{self, SolverAnswer};
 
 /// How the program reports its answer.
@@ -107,15 +113,18 @@ impl External {
         }
     }
 
-    /// Runs the program until it exits or the limits expire (None: killed).
+    /// Runs the program until it exits or the limits expire. Its stdout is
+    /// parsed as it arrives (competition style) and its stderr kept as a
+    /// tail only, each stream capped at [`output_cap`] bytes: past the cap
+    /// the program is killed and the call fails. The program runs in its own
+    /// process group, killed whole (a wrapper script's solver too).
     fn run(
         &self,
         cnf_path: &Path,
         result_path: &Path,
-        out: File,
-        err: File,
+        n_vars: u32,
         limits: &Limits,
-    ) -> Result<Option<ExitStatus>, SolverError> {
+    ) -> Result<Run, SolverError> {
         let mut cmd = Command::new(&self.program);
         cmd.args(&self.args).arg(cnf_path);
         if self.style == OutputStyle::MinisatFile {
@@ -123,29 +132,143 @@ impl External {
         }
         let mut child = cmd
             .stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
             .spawn()
             .map_err(|e| SolverError::NotFound {
                 command: self.spec.clone(),
                 message: e.to_string(),
             })?;
+        let group = child.id() as libc::pid_t;
+        let kill_group = || {
+            // SAFETY: a plain system call; the group is the child's own
+            unsafe { libc::kill(-group, libc::SIGKILL) };
+        };
+        let cap = output_cap(n_vars);
+        let over = Arc::new(AtomicBool::new(false));
+        let stdout = Capped::new(child.stdout.take().expect("piped"), cap, over.clone());
+        let stderr = Capped::new(child.stderr.take().expect("piped"), cap, over.clone());
+        let style = self.style;
+        let out_thread = std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            let parsed = match style {
+                OutputStyle::Competition => Some(solver_output::parse_reader(&mut r, n_vars)),
+                OutputStyle::MinisatFile => None,
+            };
+            // read to the end (the pipe must not fill while the program runs)
+            let _ = std::io::copy(&mut r, &mut std::io::sink());
+            (parsed, r.into_inner().tail())
+        });
+        let err_thread = std::thread::spawn(move || {
+            let mut r = stderr;
+            let _ = std::io::copy(&mut r, &mut std::io::sink());
+            r.tail()
+        });
         let mut pause = Duration::from_millis(1);
-        loop {
-            match child.try_wait() {
-                Ok(Some(status)) => return Ok(Some(status)),
-                Ok(None) if limits.expired() => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Ok(None);
-                }
-                Ok(None) => {
-                    sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(20));
-                }
-                Err(e) => return Err(self.failed(format!("waiting for the process: {e}"))),
+        let mut status = None;
+        let stopped = loop {
+            if status.is_none() {
+                status = child
+                    .try_wait()
+                    .map_err(|e| self.failed(format!("waiting for the process: {e}")))?;
             }
+            if over.load(Ordering::Relaxed) {
+                break Some(format!(
+                    "printed more than {cap} bytes (the cap for a formula of {n_vars} variables): stopped"
+                ));
+            }
+            if status.is_some() && out_thread.is_finished() && err_thread.is_finished() {
+                break None;
+            }
+            if limits.expired() {
+                break Some(String::new());
+            }
+            sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(20));
+        };
+        if stopped.is_some() || status.is_some() {
+            // the program, or what it started and left holding the pipes
+            kill_group();
         }
+        if status.is_none() {
+            let _ = child.wait();
+        }
+        let (parsed, out_tail) = out_thread.join().expect("stdout reader does not panic");
+        let err_tail = err_thread.join().expect("stderr reader does not panic");
+        Ok(match stopped {
+            Some(why) if why.is_empty() => Run::Killed,
+            Some(why) => return Err(self.failed(why)),
+            None => Run::Exited {
+                status: status.expect("exited"),
+                parsed,
+                out_tail,
+                err_tail,
+            },
+        })
+    }
+}
+
+/// How a run of the program ended.
+enum Run {
+    /// killed at the time limit or on an interrupt
+    Killed,
+    /// it exited by itself
+    Exited {
+        status: ExitStatus,
+        /// its stdout parsed (competition style)
+        parsed: Option<Result<SolverAnswer, DimacsError>>,
+        /// the end of its stdout and stderr, for error messages
+        out_tail: String,
+        err_tail: String,
+    },
+}
+
+/// The most bytes read from each of the program's output streams for a
+/// formula over `n_vars` variables: 256 MiB of comments, plus room for a
+/// model printed one literal a line.
+pub fn output_cap(n_vars: u32) -> u64 {
+    (256 << 20) + 16 * u64::from(n_vars)
+}
+
+/// A stream read up to a cap (past it: an error, and `over` raised) that
+/// keeps its last few KiB for error messages.
+struct Capped<R> {
+    inner: R,
+    left: u64,
+    over: Arc<AtomicBool>,
+    tail: Vec<u8>,
+}
+
+impl<R: Read> Capped<R> {
+    fn new(inner: R, cap: u64, over: Arc<AtomicBool>) -> Self {
+        Capped {
+            inner,
+            left: cap,
+            over,
+            tail: Vec::new(),
+        }
+    }
+    /// The last lines read, joined by ` | ` (at most three).
+    fn tail(&self) -> String {
+        tail(&String::from_utf8_lossy(&self.tail))
+    }
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        const KEEP: usize = 2048;
+        let n = self.inner.read(buf)?;
+        if n as u64 > self.left {
+            self.over.store(true, Ordering::Relaxed);
+            return Err(std::io::Error::other("output cap reached"));
+        }
+        self.left -= n as u64;
+        self.tail.extend_from_slice(&buf[..n]);
+        if self.tail.len() > 2 * KEEP {
+            self.tail.drain(..self.tail.len() - KEEP);
+        }
+        Ok(n)
     }
 }
 
@@ -175,7 +298,6 @@ impl Backend for External {
         let dir = tempfile::tempdir().map_err(io_failed)?;
         let cnf_path = dir.path().join("formula.cnf");
         let result_path = dir.path().join("result.txt");
-        let (out_path, err_path) = (dir.path().join("stdout.txt"), dir.path().join("stderr.txt"));
         let n_vars = self.clauses.n_vars().max(
             assumptions
                 .iter()
@@ -191,20 +313,23 @@ impl Backend for External {
                 .map_err(io_failed)?;
             std::io::Write::flush(&mut w).map_err(io_failed)?;
         }
-        let out = File::create(&out_path).map_err(io_failed)?;
-        let err = File::create(&err_path).map_err(io_failed)?;
-        let Some(status) = self.run(&cnf_path, &result_path, out, err, limits)? else {
+        let Run::Exited {
+            status,
+            parsed,
+            out_tail,
+            err_tail,
+        } = self.run(&cnf_path, &result_path, n_vars, limits)?
+        else {
             return Ok(Outcome::Unknown);
         };
-        let stdout =
-            String::from_utf8_lossy(&std::fs::read(&out_path).unwrap_or_default()).into_owned();
-        let stderr =
-            String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned();
-        let parsed = match self.style {
-            OutputStyle::Competition => solver_output::parse(&stdout, n_vars),
-            OutputStyle::MinisatFile => match std::fs::read(&result_path) {
-                Ok(bytes) => solver_output::parse_minisat(&String::from_utf8_lossy(&bytes), n_vars),
-                Err(_) => Err(crate::io::dimacs::DimacsError::Malformed {
+        let parsed = match parsed {
+            Some(p) => p,
+            None => match File::open(&result_path) {
+                Ok(f) => solver_output::parse_minisat_reader(
+                    BufReader::new(f.take(output_cap(n_vars))),
+                    n_vars,
+                ),
+                Err(_) => Err(DimacsError::Malformed {
                     line: 0,
                     what: "no result file written".into(),
                 }),
@@ -217,10 +342,10 @@ impl Backend for External {
                     Some(c) => format!("exit code {c}"),
                     None => "killed by a signal (crash?)".into(),
                 };
-                let detail = if stderr.trim().is_empty() {
-                    tail(&stdout)
+                let detail = if err_tail.is_empty() {
+                    out_tail
                 } else {
-                    tail(&stderr)
+                    err_tail
                 };
                 return Err(self.failed(format!("no valid answer ({how}): {e}; output: {detail}")));
             }
@@ -269,8 +394,5 @@ impl Backend for External {
     }
     fn stats(&self) -> SolverStats {
         SolverStats::default()
-    }
-    fn is_incremental(&self) -> bool {
-        false
     }
 }

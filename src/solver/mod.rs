@@ -10,11 +10,11 @@
 //! | backend | incremental | failed assumptions | time limit / interrupt | statistics |
 //! | --- | --- | --- | --- | --- |
 //! | [`batsat`] (default) | yes | core from final conflict | yes / yes | conflicts, decisions, propagations |
-//! | [`varisat`] | yes | core from final conflict | checked between solves only | none |
-//! | [`splr`] | no: re-solved from scratch, assumptions as unit clauses | all assumptions | yes (whole seconds) / between solves | none |
+//! | [`varisat`] | yes | core from final conflict | yes / yes (the solve is abandoned on its thread; the backend is then spent) | none |
+//! | [`splr`] | no: re-solved from scratch, assumptions as unit clauses | all assumptions | yes / yes (the solve is abandoned on its thread) | none |
 //! | [`cadical`] (feature `cadical`) | yes | core (`failed`) | yes / yes | none |
 //! | [`external`] | no: CNF file + subprocess | all assumptions | yes / yes (the process is killed) | none |
-//! | [`portfolio`] | yes (one worker thread per embedded backend) | the winner's | yes / yes (each worker as far as its backend allows) | the winner's |
+//! | [`portfolio`] | yes (one worker thread per embedded backend) | the winner's | yes / yes | the winner's |
 //!
 //! A clause a backend refuses (e.g. a literal out of its range) is not a
 //! panic: [`Session`] keeps the error and returns it from every later
@@ -81,7 +81,8 @@ pub enum SolverError {
 }
 
 /// Statistics a backend reports where it has them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SolverStats {
     /// conflicts
     pub conflicts: Option<u64>,
@@ -119,6 +120,47 @@ impl Limits {
     }
 }
 
+/// How waiting for a solver thread ended.
+#[derive(Debug)]
+pub enum Waited<T> {
+    /// its answer
+    Done(T),
+    /// the limits expired first: the thread is abandoned
+    Expired,
+    /// it ended without an answer (it panicked)
+    Gone,
+}
+
+/// Runs `work` on a thread of its own and waits for it while `limits`
+/// allow; once they expire the thread is abandoned (it runs on, its result
+/// dropped). The way to honour a time limit and Ctrl-C with a solver that
+/// has no interrupt hook (splr); the CPU it keeps using is released when
+/// it ends or the process exits.
+pub fn abandonable<T: Send + 'static>(
+    limits: &Limits,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Waited<T> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        // nobody listening (abandoned): the result is dropped
+        let _ = tx.send(work());
+    });
+    wait_for(&rx, limits)
+}
+
+/// The next message of `rx` while `limits` allow (checked every 10 ms).
+pub fn wait_for<T>(rx: &std::sync::mpsc::Receiver<T>, limits: &Limits) -> Waited<T> {
+    use std::sync::mpsc::RecvTimeoutError;
+    loop {
+        match rx.recv_timeout(Duration::from_millis(10)) {
+            Ok(result) => return Waited::Done(result),
+            Err(RecvTimeoutError::Timeout) if limits.expired() => return Waited::Expired,
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Waited::Gone,
+        }
+    }
+}
+
 /// One SAT solver. Object-safe: drivers hold a `Box<dyn Backend>`. Not
 /// `Send` (BatSat's callbacks are not): a portfolio creates each backend
 /// inside its own thread.
@@ -138,16 +180,12 @@ pub trait Backend {
     fn failed_assumptions(&self) -> Vec<Lit>;
     /// Conflicts, decisions, propagations (cumulative).
     fn stats(&self) -> SolverStats;
-    /// False if every solve starts from scratch (splr, external).
-    fn is_incremental(&self) -> bool;
     /// Seeds the backend's random choices (`--seed`), so that two seeds
     /// search differently; an error for a backend that takes no seed.
     fn set_seed(&mut self, _seed: u64) -> Result<(), SolverError> {
         Err(SolverError::Failed {
             solver: self.name(),
-            message:
-                "this solver takes no seed: drop --seed (or use --seed 0), or use --solver batsat"
-                    .into(),
+            message: "this solver takes no seed: drop --seed, or use --solver batsat".into(),
         })
     }
     /// Enumerates the models projected onto `primary` inside one search,
@@ -267,7 +305,6 @@ impl SolverKind {
 /// loaded from.
 pub struct Session {
     backend: Box<dyn Backend>,
-    kind: SolverKind,
     n_vars: u32,
     counts: Counts,
     true_lit: Option<Lit>,
@@ -277,6 +314,8 @@ pub struct Session {
     pub limits: Limits,
     /// number of solve calls so far
     pub solve_calls: u32,
+    /// number of SAT answers so far (models returned)
+    pub sat_answers: u32,
     /// wall time spent inside solve calls
     pub solve_time: Duration,
 }
@@ -284,13 +323,12 @@ pub struct Session {
 impl Session {
     /// A session of `kind` holding the clauses of `cnf`.
     pub fn new(kind: &SolverKind, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
-        Self::with_backend(kind.create()?, kind.clone(), cnf, limits)
+        Self::with_backend(kind.create()?, cnf, limits)
     }
     /// A session around a backend built by the caller (e.g. a backend
     /// configured by hand, or a test double), holding the clauses of `cnf`.
     pub fn with_backend(
         mut backend: Box<dyn Backend>,
-        kind: SolverKind,
         cnf: &Cnf,
         limits: Limits,
     ) -> Result<Self, SolverError> {
@@ -300,19 +338,15 @@ impl Session {
         }
         Ok(Session {
             backend,
-            kind,
             n_vars: cnf.n_vars(),
             counts: cnf.counts(),
             true_lit: None,
             refused: None,
             limits,
             solve_calls: 0,
+            sat_answers: 0,
             solve_time: Duration::ZERO,
         })
-    }
-    /// The backend kind.
-    pub fn kind(&self) -> &SolverKind {
-        &self.kind
     }
     /// The backend's name and version.
     pub fn solver_name(&self) -> String {
@@ -339,6 +373,7 @@ impl Session {
         let r = self.backend.solve(assumptions, &self.limits);
         self.solve_time += t.elapsed();
         self.solve_calls += 1;
+        self.sat_answers += u32::from(matches!(r, Ok(Outcome::Sat)));
         r
     }
     /// The model of the last SAT answer.
@@ -352,10 +387,6 @@ impl Session {
     /// Backend statistics.
     pub fn stats(&self) -> SolverStats {
         self.backend.stats()
-    }
-    /// Does the backend keep state between solves?
-    pub fn is_incremental(&self) -> bool {
-        self.backend.is_incremental()
     }
     /// Seeds the backend (before the first solve); an error if the backend
     /// takes no seed.
@@ -506,16 +537,12 @@ mod tests {
         fn stats(&self) -> SolverStats {
             self.0.stats()
         }
-        fn is_incremental(&self) -> bool {
-            true
-        }
     }
 
     #[test]
     fn a_refused_clause_is_an_error_at_the_next_solve() {
         let mut s = Session::with_backend(
             Box::new(Picky(batsat::Batsat::default())),
-            SolverKind::Batsat,
             &Cnf::new(),
             Limits::default(),
         )

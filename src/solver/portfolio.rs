@@ -296,9 +296,6 @@ impl Backend for Portfolio {
     fn stats(&self) -> SolverStats {
         self.stats
     }
-    fn is_incremental(&self) -> bool {
-        true
-    }
     fn set_seed(&mut self, seed: u64) -> Result<(), SolverError> {
         if self.race > 0 {
             return Err(SolverError::Failed {

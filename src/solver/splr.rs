@@ -6,10 +6,14 @@
 //! assumptions every assumption is reported as failed (a valid, not
 //! minimal, core).
 //!
-//! Limits: the remaining time becomes splr's `c_timeout` (whole seconds,
-//! rounded up; splr checks it at the end of its search stages). splr has no
-//! interrupt hook: Ctrl-C is noticed between solve calls only. splr's
-//! internal panics are caught and turned into [`SolverError::Failed`].
+//! Limits: splr has no interrupt hook, and checks its `c_timeout` (whole
+//! seconds) only at the end of its search stages. So each solve runs on a
+//! thread of its own ([`super::abandonable`]): at the time limit or on
+//! Ctrl-C the call answers [`Outcome::Unknown`] at once and the thread is
+//! abandoned (nothing is lost: every call starts from the clause list;
+//! the remaining time is still passed as `c_timeout`, so an abandoned
+//! search ends soon after). splr's internal panics are caught and turned
+//! into [`SolverError::Failed`].
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -17,7 +21,7 @@ use puzzlesat_encodings::Assignment;
 use rustsat::types::Lit;
 use splr::{Certificate, Config, SolveIF};
 
-use super::{Backend, Limits, Outcome, SolverError, SolverStats};
+use super::{abandonable, Backend, Limits, Outcome, SolverError, SolverStats, Waited};
 
 /// The splr backend: the clause list, solved from scratch on each call.
 #[derive(Default)]
@@ -76,13 +80,18 @@ impl Backend for Splr {
             quiet_mode: true,
             ..Config::default()
         };
-        let answer = catch_unwind(AssertUnwindSafe(|| {
-            match splr::Solver::try_from((config, clauses.as_slice())) {
-                Ok(mut solver) => solver.solve(),
-                Err(early) => early,
-            }
-        }))
-        .map_err(|_| failed("splr panicked".into()))?;
+        let answer = match abandonable(limits, move || {
+            catch_unwind(AssertUnwindSafe(|| {
+                match splr::Solver::try_from((config, clauses.as_slice())) {
+                    Ok(mut solver) => solver.solve(),
+                    Err(early) => early,
+                }
+            }))
+        }) {
+            Waited::Done(Ok(answer)) => answer,
+            Waited::Expired => return Ok(Outcome::Unknown),
+            Waited::Done(Err(_)) | Waited::Gone => return Err(failed("splr panicked".into())),
+        };
         match answer {
             Ok(Certificate::SAT(model)) => {
                 self.model = Some(model);
@@ -118,8 +127,5 @@ impl Backend for Splr {
     }
     fn stats(&self) -> SolverStats {
         SolverStats::default()
-    }
-    fn is_incremental(&self) -> bool {
-        false
     }
 }

@@ -108,7 +108,6 @@ puzzlesat_encodings::option_enum! {
     }
 }
 
-
 /// Play, kernel form: `x_p = (x₀_p + Σ_k y_k·g_k[p]) mod c` for every cell,
 /// each a chain of `[acc = a] ∧ [y_k = b] → [acc' = a + b·g_k[p] mod c]`
 /// steps ending on `x_p`'s direct literals. `x0 = None`: unreachable.

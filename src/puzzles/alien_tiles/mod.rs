@@ -6,11 +6,12 @@
 //! - [`zmod`]: linear algebra over Z_c (kernel of the click map, solving);
 //! - [`encode`]: the CNF (goal constraints, minimality constraints);
 //! - [`symmetry`]: the board's symmetry group and canonical forms;
+//! - [`census`]: symmetry classes and goal states of `--hardest --all`;
 //! - [`check`]: the independent checker (replay, brute-force minimality);
 //! - [`reference`]: brute force over all click matrices, for tiny sizes;
 //! - [`cli`]: `puzzlesat solve alien-tiles`.
 
-
+pub mod census;
 pub mod check;
 pub mod cli;
 pub mod encode;
@@ -18,8 +19,6 @@ pub mod model;
 pub mod reference;
 pub mod symmetry;
 pub mod zmod;
-
-use std::cell::Cell;
 
 use anyhow::{bail, ensure};
 use puzzlesat_encodings::card::CardEncoding;
@@ -29,6 +28,8 @@ use serde::Serialize;
 
 use crate::drive::{Objective, Sense};
 use crate::puzzle::{Encoded, Puzzle};
+use crate::report::{Details, Report, Status};
+use census::{census, group_order, Census};
 use encode::GoalEncoding;
 use model::Grid;
 use symmetry::Symmetry;
@@ -74,7 +75,6 @@ puzzlesat_encodings::option_enum! {
     }
 }
 
-
 /// What to solve.
 #[derive(Clone, Debug)]
 pub enum Task {
@@ -110,14 +110,56 @@ pub struct AlienTiles {
     /// redundant constraints (hardest)
     pub redundant: Redundant,
     kernel: Kernel,
-    lazy_cuts: Cell<u64>,
-    cut_bound: Cell<Option<u64>>,
 }
 
 /// The variable map: the click counts, row-major.
 #[derive(Debug)]
 pub struct TilesMap {
     xs: Vec<IntVar>,
+    /// the redundant bound on the clicks posted by `--redundant disjoint-cuts`
+    cut_bound: Option<u64>,
+}
+
+/// What an Alien Tiles report adds.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TilesDetails {
+    /// elements of the click map's kernel (click matrices per reachable
+    /// goal); None past 2^64
+    pub kernel_size: Option<u64>,
+    /// the redundant bound on the clicks from disjoint minimality cuts
+    pub cut_bound: Option<u64>,
+    /// order of the symmetry group, 2·(n!)² (None past 2^64)
+    pub group_order: Option<u64>,
+    /// `--hardest --all`: classes and goal states of the optimal click
+    /// matrices (the report's solutions are then one per class)
+    pub census: Option<Census>,
+    /// lines for the text report
+    #[serde(skip)]
+    pub notes: Vec<String>,
+}
+
+impl Details for TilesDetails {
+    fn lines(&self) -> Vec<String> {
+        let mut lines = self.notes.clone();
+        if let Some(cs) = &self.census {
+            let opt = |v: Option<usize>| v.map_or("?".to_string(), |v| v.to_string());
+            lines.push(format!(
+                "{} optimal click matrices enumerated; {} classes under the {} symmetries (canonical form: lexicographically smallest image; one shown per class); {} optimal click matrices in all (orbits of the classes), reaching {} distinct goal states in {} goal classes",
+                cs.enumerated,
+                cs.classes.len(),
+                self.group_order.map_or("2·(n!)²".into(), |o| o.to_string()),
+                opt(cs.matrices),
+                opt(cs.goals),
+                cs.goal_classes
+            ));
+        }
+        let kernel = self.kernel_size.map_or("> 2^64".into(), |s| s.to_string());
+        lines.push(format!(
+            "c kernel of the click map: {kernel} elements (click matrices per reachable goal); redundant bound from disjoint cuts: {}",
+            self.cut_bound.map_or("none".into(), |b| b.to_string())
+        ));
+        lines
+    }
 }
 
 /// A click matrix with the board it reaches.
@@ -161,19 +203,12 @@ impl AlienTiles {
             goal_encoding: GoalEncoding::Kernel,
             redundant: Redundant::DisjointCuts,
             kernel,
-            lazy_cuts: Cell::new(0),
-            cut_bound: Cell::new(None),
         })
     }
 
     /// The kernel of the click map: click matrices that change nothing.
     pub fn kernel(&self) -> &Kernel {
         &self.kernel
-    }
-
-    /// Minimality constraints added lazily so far.
-    pub fn lazy_cuts(&self) -> u64 {
-        self.lazy_cuts.get()
     }
 
     /// The start board (all zero for `--hardest`).
@@ -226,8 +261,8 @@ impl AlienTiles {
     /// one order-encoded integer `s = Σ x_ij` (totalizer merge, `int::sum`),
     /// `s ≤ B` is a unit, and the objective is `[s ≥ 1] + … + [s ≥ B]`: a
     /// target above `B` is then refused without a solver call. Returns the
-    /// objective literals.
-    fn encode_disjoint_cut_bound(&self, cnf: &mut Cnf, xs: &[IntVar]) -> Vec<Lit> {
+    /// objective literals and the bound.
+    fn encode_disjoint_cut_bound(&self, cnf: &mut Cnf, xs: &[IntVar]) -> (Vec<Lit>, u64) {
         let total = int::sum(cnf, &xs.iter().collect::<Vec<_>>());
         let all: Vec<Lit> = xs
             .iter()
@@ -259,13 +294,26 @@ impl AlienTiles {
             bound = sum + all.len() - covered.len();
         }
         total.post_le(cnf, bound as i64);
-        self.cut_bound.set(Some(bound as u64));
-        total.order_lits()[..bound.min(total.order_lits().len())].to_vec()
+        let lits = total.order_lits()[..bound.min(total.order_lits().len())].to_vec();
+        (lits, bound as u64)
     }
 
-    /// The redundant bound posted by `--redundant disjoint-cuts`, if any.
-    pub fn cut_bound(&self) -> Option<u64> {
-        self.cut_bound.get()
+    /// For play: the linear algebra's verdict on reachability must agree
+    /// with the solver's.
+    fn cross_check_reachability(&self, status: Status) -> anyhow::Result<()> {
+        if let Task::Play { start, goal } = &self.task {
+            let delta = model::sub_mod(goal, start, self.c);
+            let reachable = zmod::solve(&model::click_map(self.n, self.c), &delta.cells).is_some();
+            let sat_says = match status {
+                Status::Unsat => Some(false),
+                Status::Optimal | Status::Sat | Status::All | Status::Partial => Some(true),
+                Status::Unknown => None,
+            };
+            if sat_says.is_some_and(|s| s != reachable) {
+                bail!("internal error: the solver says reachable = {sat_says:?}, linear algebra over Z_c says {reachable}");
+            }
+        }
+        Ok(())
     }
 
     fn clicks_of(&self, map: &TilesMap, model: &Assignment) -> Grid {
@@ -279,6 +327,7 @@ impl AlienTiles {
 impl Puzzle for AlienTiles {
     type Solution = TilesSolution;
     type Map = TilesMap;
+    type Details = TilesDetails;
 
     fn describe(&self) -> String {
         match &self.task {
@@ -340,21 +389,19 @@ impl Puzzle for AlienTiles {
                     .map(move |(v, &l)| (format!("x[{}][{}]>={}", p / n, p % n, v + 1), l))
             })
             .collect();
-        let objective_lits = match (&self.task, self.redundant) {
-            (Task::Hardest, Redundant::DisjointCuts) => self.encode_disjoint_cut_bound(cnf, &xs),
-            _ => primary.clone(),
+        let (objective_lits, cut_bound) = match (&self.task, self.redundant) {
+            (Task::Hardest, Redundant::DisjointCuts) => {
+                let (lits, bound) = self.encode_disjoint_cut_bound(cnf, &xs);
+                (lits, Some(bound))
+            }
+            _ => (primary.clone(), None),
         };
         let objective = Objective {
             sense,
             terms: objective_lits.iter().map(|&l| (l, 1)).collect(),
             offset: 0,
         };
-        Ok(Encoded {
-            map: TilesMap { xs },
-            objective: Some(objective),
-            primary,
-            names,
-        })
+        Ok(Encoded::new(TilesMap { xs, cut_bound }, primary, names).with_objective(objective))
     }
 
     fn decode(&self, map: &TilesMap, model: &Assignment) -> TilesSolution {
@@ -415,6 +462,40 @@ impl Puzzle for AlienTiles {
         Some(sol.total as i64)
     }
 
+    fn details(
+        &self,
+        map: &TilesMap,
+        report: &mut Report<TilesSolution, TilesDetails>,
+    ) -> anyhow::Result<()> {
+        self.cross_check_reachability(report.status)?;
+        let d = &mut report.details;
+        d.kernel_size = self.kernel.size();
+        d.cut_bound = map.cut_bound;
+        d.group_order = group_order(self.n);
+        if let (Task::Play { .. }, Status::Unsat) = (&self.task, report.status) {
+            d.notes.push(match self.goal_encoding {
+                GoalEncoding::Kernel => format!("unreachable: the goal is not in the image of the click map over Z_{} (linear algebra; the CNF is the empty clause)", self.c),
+                GoalEncoding::Sums => format!("unreachable: no click matrix reaches the goal (proven: UNSAT; linear algebra over Z_{} agrees)", self.c),
+            });
+        }
+        if report.count.is_some() {
+            let cs = census(&report.solutions, self.c);
+            // one representative per class instead of every matrix
+            report.solutions = cs
+                .classes
+                .iter()
+                .map(|g| TilesSolution {
+                    total: g.total(),
+                    clicks: g.clone(),
+                    goal: model::add_mod(&self.start(), &model::effect(g, self.c), self.c),
+                    minimality_checked: self.kernel_enumerable(),
+                })
+                .collect();
+            report.details.census = Some(cs);
+        }
+        Ok(())
+    }
+
     fn separate<DB: ClauseDatabase>(
         &self,
         map: &TilesMap,
@@ -442,7 +523,6 @@ impl Puzzle for AlienTiles {
                     encode::minimality_cut(&map.xs, &z, c).expect("a violated cut is not trivial");
                 puzzlesat_encodings::card::at_most(db, &lits, k, self.card)
                     .expect("checked at encode time");
-                self.lazy_cuts.set(self.lazy_cuts.get() + 1);
                 true
             }
             None => false,

@@ -50,7 +50,8 @@ impl Grid {
     /// `n` values in `0..c`, either separated by spaces/commas or written as
     /// one run of digits (`0120`).
     pub fn parse(text: &str, n: usize, c: u32) -> anyhow::Result<Self> {
-        let mut cells = Vec::with_capacity(n * n);
+        // the cells the text can hold, not the n² a (too large) n asks for
+        let mut cells = Vec::with_capacity(n.saturating_mul(n).min(text.len()));
         let mut rows = 0;
         for (no, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
@@ -82,7 +83,11 @@ impl Grid {
             }
             for (col, v) in values.iter().enumerate() {
                 let x: u32 = v.parse().map_err(|_| {
-                    anyhow::anyhow!("line {line_no}, column {}: '{v}' is not a number", col + 1)
+                    anyhow::anyhow!(
+                        "line {line_no}, column {}: '{}' is not a number",
+                        col + 1,
+                        crate::io::show(v.as_bytes())
+                    )
                 })?;
                 if x >= c {
                     bail!(

@@ -48,7 +48,6 @@ puzzlesat_encodings::option_enum! {
 /// The largest group `--symmetry full` accepts (n ≤ 4: 1152).
 pub const FULL_GROUP_LIMIT: usize = 20_000;
 
-
 /// A permutation of the cells (row-major) from a map of coordinates.
 fn cell_perm(n: usize, f: impl Fn(usize, usize) -> (usize, usize)) -> Perm {
     let images = (0..n * n)

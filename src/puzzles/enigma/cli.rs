@@ -2,23 +2,24 @@
 //! command line, and `--table A..B` for Table 2 of Cambazard, O'Sullivan &
 //! Smith with this machine's numbers next to the paper's.
 
-use std::str::FromStr;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::ExitCode;
+use std::str::FromStr;
 use std::time::Instant;
 
 use anyhow::bail;
 use serde::Serialize;
 
 use super::encode::{BoardOptions, Dominance, Redundant, Symmetry};
-use super::model::{partition_compact, Derangement, MIN_N};
+use super::model::MIN_N;
 use super::paper::table2_row;
-use super::partitions::{solve_partitions, BoundKind};
-use super::reference::solve_reference;
-use super::{Enigma, EnigmaSolution};
-use crate::cli::{decode_generic, dimacs_generic, exit_code, solve_generic, Common, PuzzleCommand};
-use crate::run::{self, Status};
+use super::partitions::{BoundKind, Partitions};
+use super::{reference, Enigma, EnigmaDetails, EnigmaSolution, Method};
+use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget, PuzzleCommand};
+use crate::report::{Report, Status};
+use crate::run;
+use crate::solver::Limits;
 
 /// Largest n for the board CNF (its objective totalizer over the occurrence
 /// counters needs several GiB from n = 12 on).
@@ -34,21 +35,6 @@ pub const ABOUT: &str = "enigma: Enigma 1225 'rows are columns' on an n×n board
   board CNF options: --symmetry none|cycles (cycles) --redundant none|occ3,ubnval,gcd (occ3,ubnval,gcd) --dominance none|counts (counts)
   partitions options: --score-bound orbits|paper (orbits) --no-warm-start
   dimacs enigma -n N [--bound T] [board options]; decode enigma -n N --model OUT [board options]";
-
-puzzlesat_encodings::option_enum! {
-    /// `--method`.
-    #[derive(Default, Serialize)]
-    #[serde(rename_all = "lowercase")]
-    pub enum Method("method") {
-        /// the whole board in CNF
-        Board = "board",
-        /// SAT over cycle types
-        #[default]
-        Partitions = "partitions",
-        /// the structured search
-        Reference = "reference",
-    }
-}
 
 /// An inclusive range `A..B` (or a single `N`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,19 +79,19 @@ pub struct Args {
     /// method: partitions (SAT over cycle types), board (the whole board in
     /// CNF) or reference (structured search, no SAT); dimacs/decode always
     /// use the board CNF
-    #[arg(long)]
+    #[arg(long, value_parser = choices::<Method>())]
     pub method: Option<Method>,
     /// board CNF: permutation symmetry breaking, none or cycles
-    #[arg(long, default_value = "cycles")]
+    #[arg(long, default_value = "cycles", value_parser = choices::<Symmetry>())]
     pub symmetry: Symmetry,
     /// board CNF: redundant constraints, a list of occ3, ubnval, gcd (or none, all)
     #[arg(long, default_value = "occ3,ubnval,gcd")]
     pub redundant: Redundant,
     /// board CNF: dominance constraints, none or counts
-    #[arg(long, default_value = "counts")]
+    #[arg(long, default_value = "counts", value_parser = choices::<Dominance>())]
     pub dominance: Dominance,
     /// partitions: bound a cycle type must beat, orbits or paper (n²·UBNVAL)
-    #[arg(long = "score-bound", default_value = "orbits")]
+    #[arg(long = "score-bound", default_value = "orbits", value_parser = choices::<BoundKind>())]
     pub ub: BoundKind,
     /// partitions: do not start from the {2, …, 2} cycle type
     #[arg(long)]
@@ -116,8 +102,8 @@ pub struct Args {
     /// board method: enumerate every optimal board
     #[arg(long)]
     pub all: bool,
-    /// board method: stop enumerating after this many
-    #[arg(long)]
+    /// board method: stop enumerating after this many (with --all; at least 1)
+    #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 }
 
@@ -161,147 +147,34 @@ pub fn check_range(method: Method, n: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The result of one structured run (partitions or reference), for text and
-/// `--json`.
-#[derive(Clone, Debug, Serialize)]
-pub struct MethodReport {
-    /// instance and options
-    pub puzzle: String,
-    /// outcome: optimal, unsat (no board exists), unknown (time limit)
-    pub status: Status,
-    /// best total
-    pub objective: Option<u64>,
-    /// the best board, checked
-    pub solutions: Vec<EnigmaSolution>,
-    /// solve calls (partitions)
-    pub sat_calls: u32,
-    /// complete cycle types scored by Algorithm 1
-    pub explored: u64,
-    /// partitions of n without a 1
-    pub total_partitions: u128,
-    /// CNF size (partitions)
-    pub vars: u32,
-    /// CNF size (partitions)
-    pub clauses: usize,
-    /// wall time
-    pub seconds: f64,
-}
-
-/// Runs the partitions or reference method on one n; every board is checked.
-pub fn run_structured(
+/// Runs one method on one n and returns its report (every board checked).
+pub fn run_method(
     args: &Args,
     method: Method,
     n: usize,
     common: &Common,
-) -> anyhow::Result<MethodReport> {
+    limits: Limits,
+    progress: &mut dyn Write,
+) -> anyhow::Result<Report<EnigmaSolution, EnigmaDetails>> {
     check_range(method, n)?;
-    let (puzzle, status, best, sat_calls, explored, total_partitions, vars, clauses, seconds) =
-        match method {
-            Method::Partitions => {
-                let r = solve_partitions(
-                    n,
-                    args.ub,
-                    !args.no_warm_start,
-                    common.objective_encoding,
-                    &common.solver,
-                    common.limits(),
-                )?;
-                let status = match r.status.as_str() {
-                    "optimal" => Status::Optimal,
-                    "unsat" => Status::Unsat,
-                    _ if r.optimum.is_some() => Status::Sat,
-                    _ => Status::Unknown,
-                };
-                let best = r.board.zip(r.permutation);
-                let puzzle = format!(
-                    "enigma n={n} method=partitions bound={} warm-start={}",
-                    args.ub, !args.no_warm_start
-                );
-                (
-                    puzzle,
-                    status,
-                    best,
-                    r.sat_calls,
-                    r.explored,
-                    r.total_partitions,
-                    r.vars,
-                    r.clauses,
-                    r.seconds,
-                )
-            }
-            Method::Reference => {
-                let r = solve_reference(n);
-                let status = if r.best.is_some() {
-                    Status::Optimal
-                } else {
-                    Status::Unsat
-                };
-                let best = r
-                    .best
-                    .map(|(_, parts, board)| (board, Derangement::canonical(&parts)));
-                let puzzle = format!("enigma n={n} method=reference");
-                (
-                    puzzle,
-                    status,
-                    best,
-                    0,
-                    r.explored,
-                    r.total_partitions,
-                    0,
-                    0,
-                    r.seconds,
-                )
-            }
-            Method::Board => unreachable!("the board method runs through the generic runner"),
-        };
-    let solutions = match best {
-        Some((board, p)) => {
-            let sol = EnigmaSolution::new(&board, &p);
-            if let Err(e) = sol.check() {
-                bail!(
-                    "internal error: {puzzle} produced an invalid board ({e}):\n{}",
-                    sol.render()
-                );
-            }
-            vec![sol]
+    let opts = &common.run_options(args.all, args.limit);
+    match method {
+        Method::Board => {
+            let p = args.board_puzzle(n)?;
+            common.check_budget(&p)?;
+            run::run(&p, opts, limits, progress)
         }
-        None => vec![],
-    };
-    Ok(MethodReport {
-        puzzle,
-        status,
-        objective: solutions.first().map(|s| s.total),
-        solutions,
-        sat_calls,
-        explored,
-        total_partitions,
-        vars,
-        clauses,
-        seconds,
-    })
-}
-
-fn print_structured(r: &MethodReport, out: &mut dyn Write) -> std::io::Result<()> {
-    writeln!(out, "{}", r.puzzle)?;
-    for s in &r.solutions {
-        writeln!(out, "{}", s.render())?;
+        Method::Partitions => {
+            let p = Partitions {
+                n,
+                bound: args.ub,
+                warm_start: !args.no_warm_start,
+                pb: common.objective_encoding,
+            };
+            run::run(&p, opts, limits, progress)
+        }
+        Method::Reference => reference::report(n),
     }
-    let summary = match (r.status, r.objective) {
-        (Status::Optimal, Some(v)) => format!(
-            "optimal: {v} (proven: every other cycle type is infeasible or bounded below it)"
-        ),
-        (Status::Sat, Some(v)) => format!("best found: {v}, not proven optimal (time limit)"),
-        (Status::Unsat, _) => {
-            "no solution exists (proven: no cycle type admits a board)".to_string()
-        }
-        _ => "no answer before the limit".to_string(),
-    };
-    writeln!(out, "{summary}")?;
-    writeln!(
-        out,
-        "c {} cycle types explored of {} without a 1; {} SAT calls; {} vars, {} clauses; {:.3}s",
-        r.explored, r.total_partitions, r.sat_calls, r.vars, r.clauses, r.seconds
-    )
 }
 
 /// One row of `--table`.
@@ -314,7 +187,7 @@ struct TableRow {
     seconds: f64,
     sat_calls: u32,
     explored: Option<u64>,
-    total_partitions: u128,
+    total_partitions: Option<u64>,
     partition: Option<String>,
     paper_optimum: Option<u64>,
     paper_seconds: Option<f64>,
@@ -332,48 +205,35 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
         writeln!(out, "|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")?;
     }
     let mut all_agree = true;
+    // one time limit for the whole table (not one per row)
+    let limits = common.limits();
     for n in range.from..=range.to {
+        if limits.expired() {
+            eprintln!("stopped before n = {n}: time limit or interrupt");
+            break;
+        }
         let t = Instant::now();
-        let row = match method {
-            Method::Board => {
-                let p = args.board_puzzle(n)?;
-                let opts = common.run_options(false, None);
-                let report = run::run(&p, &opts, common.limits(), &mut std::io::sink())?;
-                TableRow {
-                    n,
-                    method,
-                    status: report.status,
-                    optimum: report.objective.map(|v| v as u64),
-                    seconds: t.elapsed().as_secs_f64(),
-                    sat_calls: report.sat_calls,
-                    explored: None,
-                    total_partitions: super::model::count_partitions_without_ones(n),
-                    partition: report
-                        .solutions
-                        .first()
-                        .map(|s| partition_compact(&s.partition)),
-                    paper_optimum: None,
-                    paper_seconds: None,
-                    paper_explored: None,
-                }
-            }
-            _ => {
-                let r = run_structured(args, method, n, common)?;
-                TableRow {
-                    n,
-                    method,
-                    status: r.status,
-                    optimum: r.objective,
-                    seconds: r.seconds,
-                    sat_calls: r.sat_calls,
-                    explored: Some(r.explored),
-                    total_partitions: r.total_partitions,
-                    partition: r.solutions.first().map(|s| partition_compact(&s.partition)),
-                    paper_optimum: None,
-                    paper_seconds: None,
-                    paper_explored: None,
-                }
-            }
+        let r = run_method(
+            args,
+            method,
+            n,
+            common,
+            limits.clone(),
+            &mut std::io::sink(),
+        )?;
+        let row = TableRow {
+            n,
+            method,
+            status: r.status,
+            optimum: r.objective.map(|v| v as u64),
+            seconds: t.elapsed().as_secs_f64(),
+            sat_calls: r.sat_calls,
+            explored: r.details.explored,
+            total_partitions: r.details.total_partitions,
+            partition: r.details.partition.clone(),
+            paper_optimum: None,
+            paper_seconds: None,
+            paper_explored: None,
         };
         let paper = table2_row(n);
         let row = TableRow {
@@ -382,8 +242,9 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
             paper_explored: paper.map(|p| p.explored),
             ..row
         };
-        if let (Some(a), Some(b)) = (row.optimum, row.paper_optimum) {
-            all_agree &= a == b && row.status == Status::Optimal;
+        // a row stopped by the limit proves nothing: only optima are compared
+        if let (Some(a), Some(b), Status::Optimal) = (row.optimum, row.paper_optimum, row.status) {
+            all_agree &= a == b;
         }
         if common.json {
             serde_json::to_writer(&mut out, &row)?;
@@ -403,7 +264,7 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
                 row.seconds,
                 row.sat_calls,
                 opt(row.explored),
-                row.total_partitions,
+                opt(row.total_partitions),
                 row.partition.as_deref().unwrap_or("infeasible"),
                 opt(row.paper_optimum),
                 row.paper_seconds.map_or("–".to_string(), |s| s.to_string()),
@@ -413,7 +274,7 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
         out.flush()?;
     }
     if !all_agree {
-        bail!("some optimum differs from the paper's Table 2 or is not proven");
+        bail!("some proven optimum differs from the paper's Table 2");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -424,35 +285,22 @@ impl PuzzleCommand for Args {
             return table(self, range, common);
         }
         let n = self.size()?;
-        match self.method() {
-            Method::Board => {
-                let p = self.board_puzzle(n)?;
-                solve_generic(&p, common, self.all, self.limit)
-            }
-            method => {
-                if self.all {
-                    bail!("--all enumerates boards of the board CNF: use it with --method board");
-                }
-                let r = run_structured(self, method, n, common)?;
-                let mut out = std::io::stdout().lock();
-                if common.json {
-                    serde_json::to_writer(&mut out, &r)?;
-                    writeln!(out)?;
-                } else {
-                    print_structured(&r, &mut out)?;
-                }
-                Ok(exit_code(r.status))
-            }
+        let method = self.method();
+        if method != Method::Board && self.all {
+            bail!("--all enumerates boards of the board CNF: use it with --method board");
         }
+        let r = run_method(
+            self,
+            method,
+            n,
+            common,
+            common.limits(),
+            &mut common.progress(),
+        )?;
+        common.print(r, EnigmaSolution::render)
     }
 
-    fn dimacs(
-        &self,
-        common: &Common,
-        output: Option<&PathBuf>,
-        map: Option<&PathBuf>,
-        bound: Option<i64>,
-    ) -> anyhow::Result<ExitCode> {
+    fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
         if matches!(self.method, Some(m) if m != Method::Board) {
             bail!(
                 "dimacs writes the board CNF: --method {} has no single CNF",
@@ -460,10 +308,15 @@ impl PuzzleCommand for Args {
             );
         }
         let p = self.board_puzzle(self.size()?)?;
-        dimacs_generic(&p, common, output, map, bound)
+        dimacs_generic(&p, common, target)
     }
 
-    fn decode(&self, common: &Common, model: &std::path::Path) -> anyhow::Result<ExitCode> {
+    fn decode(
+        &self,
+        common: &Common,
+        model: &Path,
+        bound: Option<i64>,
+    ) -> anyhow::Result<ExitCode> {
         if matches!(self.method, Some(m) if m != Method::Board) {
             bail!(
                 "decode reads models of the board CNF: --method {} has no single CNF",
@@ -471,6 +324,6 @@ impl PuzzleCommand for Args {
             );
         }
         let p = self.board_puzzle(self.size()?)?;
-        decode_generic(&p, common, model)
+        decode_generic(&p, common, model, bound)
     }
 }

@@ -40,14 +40,13 @@
 //! matching is the permutation itself, and a row equal to its own column
 //! would repeat a column.
 
-
-use std::fmt;
-use std::str::FromStr;
 use puzzlesat_encodings::bool::{Or, Reify};
 use puzzlesat_encodings::int::{sum_capped, Directions, EqInt, IntVar, NeInt};
 use puzzlesat_encodings::{amo, ClauseDatabase};
 use rustsat::types::Lit;
 use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
 
 use super::model::max_ubnval;
 use super::partitions::CycleMatrix;

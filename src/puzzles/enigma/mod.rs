@@ -26,8 +26,75 @@ use puzzlesat_encodings::{Assignment, Cnf};
 use serde::Serialize;
 
 use crate::puzzle::{Encoded, Puzzle};
+use crate::report::{Details, Report};
 use encode::{encode_board, BoardMap, BoardOptions};
-use model::{partition_string, Board, Derangement};
+use model::{
+    count_partitions_without_ones, partition_compact, partition_string, Board, Derangement,
+};
+
+puzzlesat_encodings::option_enum! {
+    /// `--method`.
+    #[derive(Default, Serialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Method("method") {
+        /// the whole board in CNF
+        Board = "board",
+        /// SAT over cycle types
+        #[default]
+        Partitions = "partitions",
+        /// the structured search
+        Reference = "reference",
+    }
+}
+
+/// What an Enigma report adds, for every method: the cycle types scored
+/// by Algorithm 1 (partitions, reference) against all partitions of n
+/// without a 1, and the optimal board's cycle type.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct EnigmaDetails {
+    /// the method that produced the report
+    pub method: Method,
+    /// cycle types scored by Algorithm 1 (None for the board method)
+    pub explored: Option<u64>,
+    /// partitions of n without a 1 (None past 2^64)
+    pub total_partitions: Option<u64>,
+    /// the best board's cycle type, compact (e.g. `2^3 3`)
+    pub partition: Option<String>,
+}
+
+impl EnigmaDetails {
+    /// The details of a finished report.
+    pub fn of<D>(
+        n: usize,
+        method: Method,
+        report: &Report<EnigmaSolution, D>,
+        explored: Option<u64>,
+    ) -> Self {
+        EnigmaDetails {
+            method,
+            explored,
+            total_partitions: u64::try_from(count_partitions_without_ones(n)).ok(),
+            partition: report
+                .solutions
+                .first()
+                .map(|s| partition_compact(&s.partition)),
+        }
+    }
+}
+
+impl Details for EnigmaDetails {
+    fn lines(&self) -> Vec<String> {
+        let total = self
+            .total_partitions
+            .map_or("> 2^64".into(), |t| t.to_string());
+        match self.explored {
+            Some(e) => vec![format!(
+                "c {e} cycle types scored of {total} partitions without a 1"
+            )],
+            None => vec![],
+        }
+    }
+}
 
 /// A checked solution, as printed (text or `--json`) by every method.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -106,6 +173,7 @@ pub struct Enigma {
 impl Puzzle for Enigma {
     type Solution = EnigmaSolution;
     type Map = BoardMap;
+    type Details = EnigmaDetails;
 
     fn describe(&self) -> String {
         format!(
@@ -116,12 +184,16 @@ impl Puzzle for Enigma {
 
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<BoardMap>> {
         let b = encode_board(cnf, self.n, self.opts).map_err(anyhow::Error::msg)?;
-        Ok(Encoded {
-            map: b.map,
-            objective: Some(b.objective),
-            primary: b.primary,
-            names: b.names,
-        })
+        Ok(Encoded::new(b.map, b.primary, b.names).with_objective(b.objective))
+    }
+
+    fn details(
+        &self,
+        _map: &BoardMap,
+        report: &mut Report<EnigmaSolution, EnigmaDetails>,
+    ) -> anyhow::Result<()> {
+        report.details = EnigmaDetails::of(self.n, Method::Board, report, None);
+        Ok(())
     }
 
     fn decode(&self, map: &BoardMap, model: &Assignment) -> EnigmaSolution {

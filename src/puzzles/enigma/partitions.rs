@@ -26,17 +26,16 @@
 //! `--bound orbits` (default) asks for [`score_bound`]`(n, UBNVAL) > best`,
 //! which is much tighter (see `model::score_bound`).
 
-use std::time::Instant;
-
-use puzzlesat_encodings::pb::{Pb, PbEncoding};
+use puzzlesat_encodings::pb::{self, PbEncoding};
 use puzzlesat_encodings::{amo, Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 use serde::Serialize;
 
-use super::model::{
-    best_for_cycle_type, count_partitions_without_ones, values_needed, Board, Derangement,
-};
-use crate::solver::{Limits, Outcome, Session, SolverError, SolverKind};
+use super::model::{best_for_cycle_type, values_needed, Board, Derangement};
+use super::{EnigmaDetails, EnigmaSolution, Method};
+use crate::drive::Sense;
+use crate::puzzle::{Encoded, Puzzle};
+use crate::report::Report;
 
 puzzlesat_encodings::option_enum! {
     /// Which bound on the total a cycle type must beat.
@@ -231,118 +230,131 @@ impl CycleMatrix {
     }
 }
 
-/// One run of the partitions method: a row of Table 2.
-#[derive(Clone, Debug, Serialize)]
-pub struct PartitionsResult {
+/// The partitions method as a [`Puzzle`]: the canonical cycle types in
+/// CNF, each model scored by Algorithm 1 ([`Puzzle::objective_of`]) and
+/// blocked, an improvement tightening C12 ([`Puzzle::require_better`]),
+/// through the generic scored driver ([`crate::drive::optimize_scored`]).
+#[derive(Clone, Debug)]
+pub struct Partitions {
     /// board side
     pub n: usize,
-    /// the bound used
+    /// the bound a cycle type must beat
     pub bound: BoundKind,
-    /// first call assumed the all-twos cycle type
+    /// try the {2, …, 2} cycle type first
     pub warm_start: bool,
-    /// "optimal", "unsat" (no board exists) or "unknown" (time limit)
-    pub status: String,
-    /// best total found
-    pub optimum: Option<u64>,
-    /// its cycle type
-    pub partition: Option<Vec<usize>>,
-    /// its board (Algorithm 1 on the canonical permutation)
-    #[serde(skip)]
-    pub board: Option<Board>,
-    /// its permutation
-    #[serde(skip)]
-    pub permutation: Option<Derangement>,
-    /// solve calls
-    pub sat_calls: u32,
-    /// cycle types the solver produced (each scored by Algorithm 1)
-    pub explored: u64,
-    /// partitions of n without a 1
-    pub total_partitions: u128,
-    /// CNF size
-    pub vars: u32,
-    /// CNF size
-    pub clauses: usize,
-    /// wall time, encoding included
-    pub seconds: f64,
+    /// encoding of the C12 deficit bound
+    pub pb: PbEncoding,
 }
 
-/// Solves the n×n puzzle over cycle types.
-pub fn solve_partitions(
-    n: usize,
-    bound: BoundKind,
-    warm_start: bool,
-    pb_encoding: PbEncoding,
-    solver: &SolverKind,
-    limits: Limits,
-) -> Result<PartitionsResult, SolverError> {
-    let t = Instant::now();
-    let mut cnf = Cnf::new();
-    let m = CycleMatrix::encode(&mut cnf, n);
-    // C12 as a deficit bound: Σ deficit ≤ best − V, tightened by units
-    let best_ubnval = CycleMatrix::best_tail(n)[0].unwrap_or(0);
-    let mut deficit = Pb::new(pb_encoding, &m.deficit_terms());
-    let counts = cnf.counts();
-    let mut session = Session::new(solver, &cnf, limits)?;
-    drop(cnf);
-    let mut best: Option<(u64, Vec<usize>, Board, Derangement)> = None;
-    let mut explored = 0;
-    // warm start: the first call assumes the cycle type the paper's search
-    // heuristic builds first, {2, …, 2} or {2, …, 2, 3}
-    let mut assumptions = if warm_start { m.all_twos() } else { vec![] };
-    let status = loop {
-        let outcome = session.solve(&assumptions)?;
-        if !assumptions.is_empty() && outcome == Outcome::Unsat {
-            assumptions.clear();
-            continue;
+/// The partitions method's variables.
+#[derive(Clone, Debug)]
+pub struct PartitionsMap {
+    m: CycleMatrix,
+    deficit: Vec<(Lit, usize)>,
+    best_ubnval: usize,
+}
+
+impl Puzzle for Partitions {
+    type Solution = EnigmaSolution;
+    type Map = PartitionsMap;
+    type Details = EnigmaDetails;
+
+    fn describe(&self) -> String {
+        format!(
+            "enigma n={} method=partitions bound={} warm-start={}",
+            self.n, self.bound, self.warm_start
+        )
+    }
+
+    fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<PartitionsMap>> {
+        let m = CycleMatrix::encode(cnf, self.n);
+        let primary: Vec<Lit> = m.close.iter().flatten().copied().collect();
+        let map = PartitionsMap {
+            deficit: m.deficit_terms(),
+            best_ubnval: CycleMatrix::best_tail(self.n)[0].unwrap_or(0),
+            m,
+        };
+        let hint = if self.warm_start {
+            // the cycle type the paper's search heuristic builds first,
+            // {2, …, 2} or {2, …, 2, 3}
+            map.m.all_twos()
+        } else {
+            vec![]
+        };
+        Ok(Encoded {
+            scored: Some(Sense::Maximize),
+            hint,
+            ..Encoded::new(map, primary, vec![])
+        })
+    }
+
+    fn decode(&self, map: &PartitionsMap, model: &Assignment) -> EnigmaSolution {
+        let p = map.m.decode(model);
+        let board = match best_for_cycle_type(&p.cycle_type()) {
+            Some((_, board)) => board,
+            // `separate` rejects cycle types without a board; an empty board
+            // fails the checker
+            None => Board::from_rows(vec![]),
+        };
+        EnigmaSolution::new(&board, &p)
+    }
+
+    fn check(&self, sol: &EnigmaSolution) -> Result<(), String> {
+        sol.check()
+    }
+
+    fn render(&self, sol: &EnigmaSolution) -> String {
+        sol.render()
+    }
+
+    fn objective_of(&self, sol: &EnigmaSolution) -> Option<i64> {
+        Some(sol.total as i64)
+    }
+
+    /// A cycle type that admits no board is blocked and rejected.
+    fn separate<DB: ClauseDatabase>(
+        &self,
+        map: &PartitionsMap,
+        model: &Assignment,
+        db: &mut DB,
+    ) -> bool {
+        if best_for_cycle_type(&map.m.decode(model).cycle_type()).is_some() {
+            return false;
         }
-        assumptions.clear();
-        match outcome {
-            Outcome::Sat => {
-                let model = session.model()?;
-                let p = m.decode(&model);
-                let parts = p.cycle_type();
-                explored += 1;
-                if let Some((total, board)) = best_for_cycle_type(&parts) {
-                    if best.as_ref().map_or(true, |(b, ..)| total > *b) {
-                        best = Some((total, parts, board, p));
-                        // C12 tightened: UBNVAL ≥ the values a better total needs
-                        match bound.values_needed(n, total) {
-                            Some(v) if v <= best_ubnval => {
-                                for l in deficit.at_most(&mut session, best_ubnval - v) {
-                                    session.add(&[l]);
-                                }
-                            }
-                            _ => session.add(&[]),
-                        }
-                    }
-                }
-                let block = m.blocking_clause(&model);
-                session.add(&block);
+        db.add(&map.m.blocking_clause(model));
+        true
+    }
+
+    /// C12 tightened: UBNVAL ≥ the values a better total needs, posted as
+    /// Σ deficit ≤ max UBNVAL − V (nothing can: the empty clause).
+    fn require_better<DB: ClauseDatabase>(&self, map: &PartitionsMap, best: i64, db: &mut DB) {
+        match self.bound.values_needed(self.n, best as u64) {
+            Some(v) if v <= map.best_ubnval => {
+                pb::at_most(db, &map.deficit, map.best_ubnval - v, self.pb)
             }
-            Outcome::Unsat => break if best.is_some() { "optimal" } else { "unsat" },
-            Outcome::Unknown => break "unknown",
+            _ => db.add(&[]),
         }
-    };
-    let (optimum, partition, board, permutation) = match best {
-        Some((t, p, b, d)) => (Some(t), Some(p), Some(b), Some(d)),
-        None => (None, None, None, None),
-    };
-    Ok(PartitionsResult {
-        n,
-        bound,
-        warm_start,
-        status: status.to_string(),
-        optimum,
-        partition,
-        board,
-        permutation,
-        sat_calls: session.solve_calls,
-        explored,
-        total_partitions: count_partitions_without_ones(n),
-        vars: counts.vars,
-        clauses: counts.clauses,
-        seconds: t.elapsed().as_secs_f64(),
-    })
+    }
+
+    /// A cycle type is blocked by its closing literals alone.
+    fn blocking_clause(&self, map: &PartitionsMap, model: &Assignment) -> Option<Vec<Lit>> {
+        Some(map.m.blocking_clause(model))
+    }
+
+    fn details(
+        &self,
+        _map: &PartitionsMap,
+        report: &mut Report<EnigmaSolution, EnigmaDetails>,
+    ) -> anyhow::Result<()> {
+        // every SAT answer is one cycle type, scored by Algorithm 1
+        report.details = EnigmaDetails::of(
+            self.n,
+            Method::Partitions,
+            report,
+            Some(report.sat_answers.into()),
+        );
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -351,6 +363,7 @@ mod tests {
     use crate::drive::enumerate;
     use crate::puzzles::enigma::encode::unary_sum;
     use crate::puzzles::enigma::model::{max_ubnval, partitions_without_ones, ubnval};
+    use crate::solver::{Limits, Outcome, Session, SolverKind};
     use puzzlesat_encodings::int::Directions;
 
     #[test]

@@ -22,6 +22,8 @@ use super::model::{
     best_for_cycle_type, count_partitions_without_ones, optimal_board, orbit_sizes, score_of_sizes,
     Board, Derangement,
 };
+use super::{EnigmaDetails, EnigmaSolution, Method};
+use crate::report::{Report, Status};
 
 /// What the reference search found.
 #[derive(Clone, Debug)]
@@ -177,4 +179,39 @@ mod tests {
             }
         }
     }
+}
+
+/// The reference search as a [`Report`] like every other method's (no SAT:
+/// solver `none`, its search time under `seconds.solve`); the board is
+/// checked by the rules.
+pub fn report(n: usize) -> anyhow::Result<Report<EnigmaSolution, EnigmaDetails>> {
+    let t = Instant::now();
+    let r = solve_reference(n);
+    let mut report = Report::new(
+        format!("enigma n={n} method=reference"),
+        "none".into(),
+        "solutions",
+    );
+    report.seconds.solve = r.seconds;
+    report.status = if r.best.is_some() {
+        Status::Optimal
+    } else {
+        Status::Unsat
+    };
+    if let Some((total, parts, board)) = r.best {
+        let sol = EnigmaSolution::new(&board, &Derangement::canonical(&parts));
+        if let Err(e) = sol.check() {
+            anyhow::bail!(
+                "internal error: the reference search produced an invalid board ({e}):\n{}",
+                sol.render()
+            );
+        }
+        report.objective = Some(total as i64);
+        report.bound = Some(total as i64);
+        report.solutions.push(sol);
+    }
+    report.details = EnigmaDetails::of(n, Method::Reference, &report, Some(r.explored));
+    report.seconds.decode_check = (t.elapsed().as_secs_f64() - r.seconds).max(0.0);
+    report.seconds.close(t.elapsed().as_secs_f64());
+    Ok(report)
 }

@@ -1,37 +1,37 @@
 //! `puzzlesat solve|dimacs|decode magic ...`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use puzzlesat_encodings::amo::AmoEncoding;
 
 use super::{CellEncoding, Givens, Magic, Options, SumEncoding, Symmetry};
-use crate::cli::{decode_generic, dimacs_generic, solve_generic, Common, PuzzleCommand};
+use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget, PuzzleCommand};
 
 /// Magic squares: n×n, 1..n² once each, all lines summing to n(n²+1)/2.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// order of the square (taken from --given if omitted)
-    #[arg(short)]
+    /// order of the square, 1 to 1000 (taken from --given if omitted; --max-clauses bounds it further)
+    #[arg(short, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub n: Option<usize>,
     /// enumerate every solution (the count is exact when it ends on UNSAT)
     #[arg(long)]
     pub all: bool,
-    /// with --all: stop after this many
-    #[arg(long)]
+    /// with --all: stop after this many (at least 1)
+    #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits)
-    #[arg(long, default_value = "digits")]
+    #[arg(long, default_value = "digits", value_parser = choices::<CellEncoding>())]
     pub encoding: CellEncoding,
     /// line sums: gte, adder, dpw (pseudo-Boolean over direct literals), unary (order-encoded partial sums of values or digits)
-    #[arg(long, default_value = "unary")]
+    #[arg(long, default_value = "unary", value_parser = choices::<SumEncoding>())]
     pub sum: SumEncoding,
     /// at-most-one encoding of the exactly-one constraints
-    #[arg(long, default_value = "ladder")]
+    #[arg(long, default_value = "ladder", value_parser = choices::<AmoEncoding>())]
     pub amo: AmoEncoding,
     /// symmetry breaking: none, order (the seed's three constraints), lex-leader (8 symmetries)
-    #[arg(long, default_value = "none")]
+    #[arg(long, default_value = "none", value_parser = choices::<Symmetry>())]
     pub symmetry: Symmetry,
     /// with --symmetry lex-leader: also break the complement map v -> n²+1-v
     #[arg(long)]
@@ -92,18 +92,17 @@ impl Args {
 
 impl PuzzleCommand for Args {
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
-        solve_generic(&self.puzzle()?, common, self.all, self.limit)
+        common.solve(&self.puzzle()?, self.all, self.limit)
     }
-    fn dimacs(
+    fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
+        dimacs_generic(&self.puzzle()?, common, target)
+    }
+    fn decode(
         &self,
         common: &Common,
-        output: Option<&PathBuf>,
-        map: Option<&PathBuf>,
+        model: &Path,
         bound: Option<i64>,
     ) -> anyhow::Result<ExitCode> {
-        dimacs_generic(&self.puzzle()?, common, output, map, bound)
-    }
-    fn decode(&self, common: &Common, model: &std::path::Path) -> anyhow::Result<ExitCode> {
-        decode_generic(&self.puzzle()?, common, model)
+        decode_generic(&self.puzzle()?, common, model, bound)
     }
 }

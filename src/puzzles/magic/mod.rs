@@ -52,6 +52,11 @@ impl Magic {
 impl Puzzle for Magic {
     type Solution = Square;
     type Map = CellMap;
+    type Details = crate::report::NoDetails;
+
+    fn estimated_clauses(&self) -> u64 {
+        encode::estimated_clauses(self.givens.n, &self.options)
+    }
 
     fn describe(&self) -> String {
         let given = match self.givens.count() {
@@ -70,12 +75,8 @@ impl Puzzle for Magic {
                 names.push((format!("F{}_{}={}", c / n + 1, c % n + 1, v + 1), l));
             }
         }
-        Ok(Encoded {
-            primary: map.direct.iter().flatten().copied().collect(),
-            map,
-            objective: None,
-            names,
-        })
+        let primary = map.direct.iter().flatten().copied().collect();
+        Ok(Encoded::new(map, primary, names))
     }
 
     fn decode(&self, map: &CellMap, model: &Assignment) -> Square {

@@ -68,7 +68,7 @@ pub enum GivenError {
     BadToken {
         /// 1-based line
         line: usize,
-        /// the token
+        /// the token, escaped (a NUL byte as `\x00`)
         token: String,
         /// n²
         max: usize,
@@ -143,7 +143,7 @@ impl Givens {
                     _ => {
                         let value: u64 = t.parse().map_err(|_| GivenError::BadToken {
                             line,
-                            token: t.to_string(),
+                            token: crate::io::show(t.as_bytes()),
                             max,
                         })?;
                         if value == 0 || value > max as u64 {

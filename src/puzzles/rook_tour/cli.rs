@@ -1,8 +1,7 @@
 //! `puzzlesat solve|dimacs|decode rook-tour --instance FILE [--tour]
 //! [--encoding position|successor] [--symmetry none|lex-leader] [--amo ...]`.
 
-use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use puzzlesat_encodings::amo::AmoEncoding;
@@ -10,8 +9,7 @@ use puzzlesat_encodings::amo::AmoEncoding;
 use super::encode::{Encoding, Links, Options, Symmetry};
 use super::model::Instance;
 use super::RookTour;
-use crate::cli::{decode_generic, dimacs_generic, exit_code, Common, PuzzleCommand};
-use crate::run::{self, Status};
+use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget, PuzzleCommand};
 
 /// Arguments of `rook-tour`.
 #[derive(Debug, clap::Args)]
@@ -25,20 +23,20 @@ pub struct Args {
     /// enumerate every solution (count proven by the final UNSAT)
     #[arg(long)]
     pub all: bool,
-    /// stop enumerating after this many solutions
-    #[arg(long)]
+    /// stop enumerating after this many solutions (with --all; at least 1)
+    #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     /// CNF encoding
-    #[arg(long, default_value = "position")]
+    #[arg(long, default_value = "position", value_parser = choices::<Encoding>())]
     pub encoding: Encoding,
     /// symmetry breaking
-    #[arg(long, default_value = "none")]
+    #[arg(long, default_value = "none", value_parser = choices::<Symmetry>())]
     pub symmetry: Symmetry,
     /// at-most-one encoding of the position encoding's one-hot constraints
-    #[arg(long, default_value = "ladder")]
+    #[arg(long, default_value = "ladder", value_parser = choices::<AmoEncoding>())]
     pub amo: AmoEncoding,
     /// position encoding: forward links only (the seed's model) or also the redundant backward links
-    #[arg(long, default_value = "both")]
+    #[arg(long, default_value = "both", value_parser = choices::<Links>())]
     pub links: Links,
 }
 
@@ -59,51 +57,17 @@ impl Args {
 
 impl PuzzleCommand for Args {
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
-        let p = self.puzzle()?;
-        let opts = common.run_options(self.all, self.limit);
-        let report = run::run(&p, &opts, common.limits(), &mut common.progress())?;
-        let mut out = std::io::stdout().lock();
-        if common.json {
-            serde_json::to_writer(&mut out, &report)?;
-            writeln!(out)?;
-            return Ok(exit_code(report.status));
-        }
-        run::print_text(&p, &report, &mut out)?;
-        if p.opts.symmetry == Symmetry::LexLeader {
-            let names: Vec<&str> = p.group.iter().map(|g| g.name.as_str()).collect();
-            writeln!(
-                out,
-                "symmetry group of the board and values ({} elements): {}",
-                p.group.len(),
-                names.join(", ")
-            )?;
-            if let (Status::All, Some(n)) = (report.status, report.count) {
-                let total: usize = report
-                    .solutions
-                    .iter()
-                    .map(|s| super::class_of(&p.group, s).len())
-                    .sum();
-                writeln!(
-                    out,
-                    "exactly {n} classes under this group: lex-leader clauses keep the lex-least member of each class, \
-                     enumeration ended on UNSAT; the classes' images (each checked) hold {total} solutions in all"
-                )?;
-            }
-        }
-        Ok(exit_code(report.status))
+        common.solve(&self.puzzle()?, self.all, self.limit)
     }
-
-    fn dimacs(
+    fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
+        dimacs_generic(&self.puzzle()?, common, target)
+    }
+    fn decode(
         &self,
         common: &Common,
-        output: Option<&PathBuf>,
-        map: Option<&PathBuf>,
+        model: &Path,
         bound: Option<i64>,
     ) -> anyhow::Result<ExitCode> {
-        dimacs_generic(&self.puzzle()?, common, output, map, bound)
-    }
-
-    fn decode(&self, common: &Common, model: &std::path::Path) -> anyhow::Result<ExitCode> {
-        decode_generic(&self.puzzle()?, common, model)
+        decode_generic(&self.puzzle()?, common, model, bound)
     }
 }

@@ -21,6 +21,7 @@ pub mod symmetry;
 use puzzlesat_encodings::{Assignment, Cnf};
 
 use crate::puzzle::{Encoded, Puzzle};
+use crate::report::{Details, Report, Status};
 use encode::{Options, Symmetry, VarMap};
 use model::{Instance, Numbering};
 use symmetry::BoardSymmetry;
@@ -52,9 +53,41 @@ impl RookTour {
     }
 }
 
+/// What a rook-tour report adds: the symmetry group used by lex-leader
+/// breaking and, for a complete enumeration of classes, the solutions the
+/// classes hold.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct RookDetails {
+    /// the group's elements by name (empty without lex-leader breaking)
+    pub group: Vec<String>,
+    /// solutions in all: the union of the enumerated classes' images (each
+    /// checked); only after a complete enumeration of classes
+    pub solutions_in_classes: Option<usize>,
+}
+
+impl Details for RookDetails {
+    fn lines(&self) -> Vec<String> {
+        let mut lines = vec![];
+        if !self.group.is_empty() {
+            lines.push(format!(
+                "symmetry group of the board and values ({} elements): {}",
+                self.group.len(),
+                self.group.join(", ")
+            ));
+        }
+        if let Some(total) = self.solutions_in_classes {
+            lines.push(format!(
+                "lex-leader clauses keep the lex-least member of each class; the classes' images (each checked) hold {total} solutions in all"
+            ));
+        }
+        lines
+    }
+}
+
 impl Puzzle for RookTour {
     type Solution = Numbering;
     type Map = VarMap;
+    type Details = RookDetails;
 
     fn describe(&self) -> String {
         format!(
@@ -72,12 +105,26 @@ impl Puzzle for RookTour {
 
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<VarMap>> {
         let e = encode::encode(cnf, &self.inst, &self.opts, &self.group)?;
-        Ok(Encoded {
-            map: e.map,
-            objective: None,
-            primary: e.primary,
-            names: e.names,
-        })
+        Ok(Encoded::new(e.map, e.primary, e.names))
+    }
+
+    fn details(
+        &self,
+        _map: &VarMap,
+        report: &mut Report<Numbering, RookDetails>,
+    ) -> anyhow::Result<()> {
+        if self.opts.symmetry == Symmetry::LexLeader {
+            report.details.group = self.group.iter().map(|g| g.name.clone()).collect();
+            if report.status == Status::All {
+                let total = report
+                    .solutions
+                    .iter()
+                    .map(|s| class_of(&self.group, s).len())
+                    .sum();
+                report.details.solutions_in_classes = Some(total);
+            }
+        }
+        Ok(())
     }
 
     fn decode(&self, map: &VarMap, model: &Assignment) -> Numbering {

@@ -162,7 +162,7 @@ impl Instance {
     /// the source in error messages.
     pub fn from_toml(text: &str, file: &str) -> Result<Instance, InstanceError> {
         let at = |offset: usize, what: String| {
-            let (line, col) = line_col(text, offset);
+            let (line, col) = crate::io::line_col(text, offset);
             InstanceError {
                 file: file.to_string(),
                 line,
@@ -172,7 +172,7 @@ impl Instance {
         };
         let raw: RawInstance = toml::from_str(text).map_err(|e| {
             let offset = e.span().map_or(0, |s| s.start);
-            at(offset, e.message().to_string())
+            at(offset, crate::io::one_line(e.message()))
         })?;
         let (rows, cols) = (*raw.rows.get_ref(), *raw.cols.get_ref());
         for (what, v) in [("rows", &raw.rows), ("cols", &raw.cols)] {
@@ -250,7 +250,7 @@ impl Instance {
         let grid_text = grid.get_ref();
         // the line of the first grid row: a multi-line string drops its first newline
         let literal = &text[grid.span()];
-        let mut first_line = line_col(text, grid.span().start).0;
+        let mut first_line = crate::io::line_col(text, grid.span().start).0;
         let multiline = literal.starts_with("\"\"\"") || literal.starts_with("'''");
         if multiline && literal[3..].starts_with(['\n', '\r']) {
             first_line += 1;
@@ -319,7 +319,8 @@ impl Instance {
                     return Err(grid_err(
                         idx,
                         format!(
-                            "unknown grid token '{tok}' at cell {},{} (expected '.', a given number, or a set name: {})",
+                            "unknown grid token '{}' at cell {},{} (expected '.', a given number, or a set name: {})",
+                            crate::io::show(tok.as_bytes()),
                             r + 1,
                             c + 1,
                             if known.is_empty() { "none defined in [sets]".to_string() } else { known.join(", ") }
@@ -359,14 +360,6 @@ impl fmt::Display for Instance {
             if self.tour { "tour" } else { "path" }
         )
     }
-}
-
-/// 1-based line and column of a byte offset.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
 }
 
 /// Trial division (values are at most [`MAX_CELLS`]).

@@ -1,0 +1,254 @@
+//! The front end below the puzzles: the options every command shares
+//! ([`Common`]), what each puzzle's arguments can do ([`PuzzleCommand`]),
+//! the generic `solve` / `dimacs` / `decode` handlers, and the exit code of
+//! a report. The puzzles' `cli.rs` files build on this module; `crate::cli`
+//! only parses the command line and dispatches, so puzzles never depend on
+//! it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::Args;
+use puzzlesat_encodings::pb::PbEncoding;
+use puzzlesat_encodings::OptionEnum;
+use serde::Serialize;
+
+pub mod progress;
+
+use crate::drive::Strategy;
+use crate::io::dimacs::Format;
+use crate::puzzle::Puzzle;
+use crate::report::{process_start, Details, Report, Status};
+use crate::run::{self, RunOptions};
+use crate::solver::{Limits, SolverKind};
+use crate::values::Seconds;
+
+/// A clap value parser for an option enum: `--help` and error messages list
+/// its values.
+pub fn choices<T: OptionEnum + Send + Sync + 'static>() -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(T::names())
+        .map(|s| T::parse_name(&s).expect("clap checked the value against the names"))
+}
+
+/// Options shared by every command (accepted before or after the puzzle).
+#[derive(Debug, Clone, Args)]
+pub struct Common {
+    /// SAT backend: batsat, varisat, splr, cadical, portfolio, external:<cmd or path>
+    #[arg(long, global = true, default_value = "batsat")]
+    pub solver: SolverKind,
+    /// wall-clock limit in seconds, above 0 and at most 10000000 (the best solution so far is reported)
+    #[arg(long, global = true, allow_negative_numbers = true)]
+    pub timeout: Option<Seconds>,
+    /// the most clauses a puzzle's CNF may have (checked on an estimate from the parameters before encoding), 1 to 4294967295
+    #[arg(long, global = true, default_value_t = crate::values::DEFAULT_MAX_CLAUSES, value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
+    pub max_clauses: u64,
+    /// one JSON object per result on stdout
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// the solver's random seed (default: its own fixed search); a solver
+    /// without one refuses it
+    #[arg(long, global = true)]
+    pub seed: Option<u64>,
+    /// with --all: enumerate every solution by blocking clauses, not one
+    /// representative per symmetry class expanded by the puzzle's group
+    #[arg(long, global = true)]
+    pub no_classes: bool,
+    /// less output on stderr
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// more output on stderr
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// PB encoding of the objective bound
+    #[arg(long, global = true, default_value = "gte", value_parser = choices::<PbEncoding>())]
+    pub objective_encoding: PbEncoding,
+    /// bound search
+    #[arg(long, global = true, default_value = "sat-unsat", value_parser = choices::<Strategy>())]
+    pub strategy: Strategy,
+}
+
+impl Common {
+    /// Where the runner's progress lines go: nowhere with `-q`, else a
+    /// spinner on stderr ([`progress::Progress`]).
+    pub fn progress(&self) -> Box<dyn Write> {
+        if self.quiet {
+            Box::new(std::io::sink())
+        } else {
+            Box::new(progress::Progress::stderr())
+        }
+    }
+    /// Limits from `--timeout`, with Ctrl-C wired to the interrupt flag.
+    pub fn limits(&self) -> Limits {
+        let limits = Limits::with_timeout(self.timeout.map(Seconds::duration));
+        let flag = limits.interrupt.clone();
+        // a second handler cannot be installed (tests, experiments): ignore
+        let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst));
+        limits
+    }
+    /// Refuses a puzzle whose CNF is estimated (from its parameters, before
+    /// anything is allocated) to exceed `--max-clauses`.
+    pub fn check_budget<P: Puzzle>(&self, p: &P) -> anyhow::Result<()> {
+        let estimate = p.estimated_clauses();
+        if estimate > self.max_clauses {
+            anyhow::bail!(
+                "{}: about {estimate} clauses estimated, over the budget of {} (--max-clauses raises it)",
+                p.describe(),
+                self.max_clauses
+            );
+        }
+        Ok(())
+    }
+    /// Run options from the common flags.
+    pub fn run_options(&self, all: bool, limit: Option<u64>) -> RunOptions {
+        RunOptions {
+            solver: self.solver.clone(),
+            timeout: self.timeout.map(Seconds::duration),
+            all,
+            limit,
+            objective_encoding: self.objective_encoding,
+            strategy: self.strategy,
+            first: false,
+            seed: self.seed,
+            no_classes: self.no_classes,
+        }
+    }
+    /// Runs `p` with these options and prints the report (JSON or text).
+    pub fn solve<P: Puzzle>(
+        &self,
+        p: &P,
+        all: bool,
+        limit: Option<u64>,
+    ) -> anyhow::Result<ExitCode> {
+        self.check_budget(p)?;
+        let opts = self.run_options(all, limit);
+        let report = run::run(p, &opts, self.limits(), &mut self.progress())?;
+        self.print(report, |s| p.render(s))
+    }
+    /// Prints a report, its total time the process's wall time, and returns
+    /// its exit code.
+    pub fn print<S: Serialize, D: Details>(
+        &self,
+        mut report: Report<S, D>,
+        render: impl Fn(&S) -> String,
+    ) -> anyhow::Result<ExitCode> {
+        report
+            .seconds
+            .close(process_start().elapsed().as_secs_f64());
+        report.print(self.json, render, &mut std::io::stdout().lock())?;
+        Ok(exit_code(report.status))
+    }
+}
+
+/// SAT-competition exit codes ([`Status::exit_code`]): 10 for a solution,
+/// 20 for a proven absence of solutions, 0 for no answer.
+pub fn exit_code(s: Status) -> ExitCode {
+    ExitCode::from(s.exit_code())
+}
+
+/// Where `dimacs` writes, and what.
+#[derive(Clone, Debug, Default)]
+pub struct DimacsTarget {
+    /// output file (None: stdout)
+    pub output: Option<PathBuf>,
+    /// JSON map naming the primary variables
+    pub map: Option<PathBuf>,
+    /// decision version: objective at least (maximise) / at most (minimise)
+    pub bound: Option<i64>,
+    /// CNF, WCNF or OPB
+    pub format: Format,
+}
+
+/// What each puzzle's argument struct can do. Most implementations call the
+/// generic handlers ([`Common::solve`], [`dimacs_generic`],
+/// [`decode_generic`]) after building the puzzle from its arguments.
+pub trait PuzzleCommand {
+    /// `solve`
+    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode>;
+    /// `dimacs`
+    fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode>;
+    /// `decode`: `bound` is the `--bound` the formula was exported with
+    fn decode(&self, common: &Common, model: &Path, bound: Option<i64>)
+        -> anyhow::Result<ExitCode>;
+}
+
+/// `dimacs` for any puzzle.
+pub fn dimacs_generic<P: Puzzle>(
+    p: &P,
+    common: &Common,
+    target: &DimacsTarget,
+) -> anyhow::Result<ExitCode> {
+    common.check_budget(p)?;
+    let write_formula = |out: &mut dyn Write| {
+        run::export_formula(
+            p,
+            target.bound,
+            common.objective_encoding,
+            target.format,
+            out,
+        )
+    };
+    // a file appears whole or not at all (a full disk leaves no truncated CNF)
+    let enc = match &target.output {
+        Some(path) => {
+            let mut enc = None;
+            crate::io::write_atomic(path, |out| {
+                enc = Some(write_formula(out)?);
+                Ok(())
+            })?;
+            enc.expect("written")
+        }
+        None => write_formula(&mut std::io::stdout().lock())?,
+    };
+    if let Some(path) = &target.map {
+        let names: serde_json::Map<String, serde_json::Value> = enc
+            .names
+            .iter()
+            .map(|(name, lit)| (name.clone(), serde_json::Value::from(lit.to_ipasir())))
+            .collect();
+        let doc = serde_json::json!({ "instance": p.describe(), "variables": names });
+        crate::io::write_string_atomic(path, &serde_json::to_string_pretty(&doc)?)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `decode` for any puzzle.
+pub fn decode_generic<P: Puzzle>(
+    p: &P,
+    common: &Common,
+    model: &Path,
+    bound: Option<i64>,
+) -> anyhow::Result<ExitCode> {
+    common.check_budget(p)?;
+    let text =
+        std::fs::read_to_string(model).with_context(|| format!("reading {}", model.display()))?;
+    let (status, sol) = run::decode_output(p, &text, bound, common.objective_encoding)
+        .with_context(|| {
+            format!(
+            "decoding {} (decode needs the options the CNF was exported with, including --bound)",
+            model.display()
+        )
+        })?;
+    let mut out = std::io::stdout().lock();
+    if common.json {
+        serde_json::to_writer(
+            &mut out,
+            &serde_json::json!({ "puzzle": p.describe(), "status": status, "solution": sol }),
+        )?;
+        writeln!(out)?;
+    } else {
+        match &sol {
+            Some(s) => {
+                writeln!(out, "{}", p.render(s))?;
+                if let Some(v) = p.objective_of(s) {
+                    writeln!(out, "objective: {v}")?;
+                }
+                writeln!(out, "solution checked")?;
+            }
+            None => writeln!(out, "solver answered {status}: no solution to decode")?,
+        }
+    }
+    Ok(exit_code(status))
+}

@@ -1,0 +1,379 @@
+//! The one result type: what `solve --json` prints for every puzzle and
+//! method, what the text summary is drawn from, and what an experiment row
+//! is read from (strictly: [`Report::from_json_line`] refuses a missing or
+//! unknown field). Times cover the whole run, phase by phase.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::solver::SolverStats;
+
+/// Version of the JSON report's field set; bumped when a field is renamed,
+/// removed or changes meaning.
+pub const SCHEMA_VERSION: u32 = 3;
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// optimum found and proven by UNSAT
+    Optimal,
+    /// a solution, no optimality claim
+    Sat,
+    /// no solution exists (proven)
+    Unsat,
+    /// time limit or interrupt before an answer
+    Unknown,
+    /// every solution enumerated, the count is exact (proven by UNSAT)
+    All,
+    /// enumeration stopped early (limit, timeout): the count is a lower bound
+    Partial,
+}
+
+impl Status {
+    /// The lowercase name used in JSON and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Optimal => "optimal",
+            Status::Sat => "sat",
+            Status::Unsat => "unsat",
+            Status::Unknown => "unknown",
+            Status::All => "all",
+            Status::Partial => "partial",
+        }
+    }
+    /// SAT-competition exit code: 10 for a solution, 20 for a proven
+    /// absence of solutions, 0 for no answer. The one place outcomes map to
+    /// exit codes.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Status::Optimal | Status::Sat | Status::All | Status::Partial => 10,
+            Status::Unsat => 20,
+            Status::Unknown => 0,
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a run ended before its answer was complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StoppedBy {
+    /// `--timeout`
+    Timeout,
+    /// Ctrl-C or SIGTERM
+    Interrupt,
+    /// `--limit` on enumeration
+    Limit,
+}
+
+/// Seconds per phase. `total` is the wall time (of the whole process when
+/// run from the command line); `other` is what no phase accounts for, so
+/// the phases sum to `total`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Phases {
+    /// building the CNF (`Puzzle::encode`)
+    pub encode: f64,
+    /// handing the CNF to the backend
+    pub load: f64,
+    /// encoding objective bounds (pseudo-Boolean / cardinality)
+    pub bounds: f64,
+    /// inside the SAT solver, every call
+    pub solve: f64,
+    /// lazy constraints (`Puzzle::separate`) and blocking clauses
+    pub separate: f64,
+    /// decoding, the independent checker and the puzzle's details
+    pub decode_check: f64,
+    /// the rest: parsing, reading files, freeing memory, …
+    pub other: f64,
+    /// wall time
+    pub total: f64,
+}
+
+impl Phases {
+    /// Sets `total` and makes `other` the time no phase accounts for.
+    pub fn close(&mut self, total: f64) {
+        let known =
+            self.encode + self.load + self.bounds + self.solve + self.separate + self.decode_check;
+        self.total = total;
+        self.other = (total - known).max(0.0);
+    }
+}
+
+/// The instant the process started (first call wins; `main` calls it first).
+pub fn process_start() -> Instant {
+    static START: OnceLock<Instant> = OnceLock::new();
+    *START.get_or_init(Instant::now)
+}
+
+/// Puzzle-specific results that a report carries under `details` (the
+/// Alien Tiles census, the rook-tour classes, Enigma's explored cycle
+/// types). `lines` are the text report's extra lines about them.
+pub trait Details: Serialize + Default + Clone + std::fmt::Debug {
+    /// Lines for the text report (after the summary).
+    fn lines(&self) -> Vec<String> {
+        vec![]
+    }
+}
+
+/// For puzzles with nothing to add.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NoDetails {}
+
+impl Details for NoDetails {}
+
+impl Details for serde_json::Value {}
+
+/// One result, as printed with `--json` and read back as an experiment row.
+/// `S` is the solution type, `D` the puzzle's details.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Report<S, D = serde_json::Value> {
+    /// [`SCHEMA_VERSION`]
+    pub schema_version: u32,
+    /// instance and options
+    pub puzzle: String,
+    /// backend used (`none` for a method without SAT)
+    pub solver: String,
+    /// the `--seed` given to the backend, if any
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub seed: Option<u64>,
+    /// outcome
+    pub status: Status,
+    /// why the answer is incomplete (None when it is complete)
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub stopped_by: Option<StoppedBy>,
+    /// best objective value found
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub objective: Option<i64>,
+    /// proven bound on the objective
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub bound: Option<i64>,
+    /// models counted with `--all`
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub count: Option<u64>,
+    /// what a counted model stands for: `solutions` or `symmetry classes`
+    pub counted_as: String,
+    /// with `--all` by symmetry classes (`drive::classes`): the classes
+    /// (orbits of the puzzle's group) the `count` solutions fall into
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub classes: Option<u64>,
+    /// solutions (the best one, or all with `--all`), each checked
+    pub solutions: Vec<S>,
+    /// variables of the encoding (before bounds / blocking clauses)
+    pub vars: u32,
+    /// clauses of the encoding
+    pub clauses: usize,
+    /// literal occurrences of the encoding
+    pub literals: usize,
+    /// solve calls
+    pub sat_calls: u32,
+    /// SAT answers (models the solver returned)
+    pub sat_answers: u32,
+    /// models rejected by lazily added constraints (`Puzzle::separate`)
+    pub lazy_constraints: u64,
+    /// backend statistics
+    pub stats: SolverStats,
+    /// wall time per phase
+    pub seconds: Phases,
+    /// puzzle-specific results
+    pub details: D,
+}
+
+impl<S, D: Default> Report<S, D> {
+    /// An empty report (status unknown, nothing measured yet).
+    pub fn new(puzzle: String, solver: String, counted_as: &str) -> Self {
+        Report {
+            schema_version: SCHEMA_VERSION,
+            puzzle,
+            solver,
+            seed: None,
+            status: Status::Unknown,
+            stopped_by: None,
+            objective: None,
+            bound: None,
+            count: None,
+            counted_as: counted_as.to_string(),
+            classes: None,
+            solutions: vec![],
+            vars: 0,
+            clauses: 0,
+            literals: 0,
+            sat_calls: 0,
+            sat_answers: 0,
+            lazy_constraints: 0,
+            stats: SolverStats::default(),
+            seconds: Phases::default(),
+            details: D::default(),
+        }
+    }
+}
+
+impl<S: DeserializeOwned, D: DeserializeOwned> Report<S, D> {
+    /// Reads a report strictly: a missing or unknown field, or another
+    /// schema version, is an error naming it.
+    pub fn from_json_line(line: &str) -> anyhow::Result<Self> {
+        let r: Self = serde_json::from_str(line.trim())?;
+        if r.schema_version != SCHEMA_VERSION {
+            anyhow::bail!(
+                "report schema_version {} (this build reads {SCHEMA_VERSION})",
+                r.schema_version
+            );
+        }
+        Ok(r)
+    }
+}
+
+impl<S: Serialize, D: Details> Report<S, D> {
+    /// The report for people: each solution drawn by `render`, then a
+    /// summary line saying exactly what is proven, the details' lines, and a
+    /// `c` line with the sizes and the phase times.
+    pub fn print_text(
+        &self,
+        render: impl Fn(&S) -> String,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        writeln!(out, "{}", self.puzzle)?;
+        for s in &self.solutions {
+            writeln!(out, "{}", render(s))?;
+        }
+        writeln!(out, "{}", self.summary())?;
+        for line in self.details.lines() {
+            writeln!(out, "{line}")?;
+        }
+        let t = &self.seconds;
+        writeln!(
+            out,
+            "c {} vars, {} clauses, {} literals; {} SAT calls ({}{})",
+            self.vars,
+            self.clauses,
+            self.literals,
+            self.sat_calls,
+            self.solver,
+            self.seed.map_or(String::new(), |s| format!(", seed {s}"))
+        )?;
+        writeln!(
+            out,
+            "c seconds: encode {:.3}, load {:.3}, bounds {:.3}, solve {:.3}, separate {:.3}, decode+check {:.3}, other {:.3}, total {:.3}",
+            t.encode, t.load, t.bounds, t.solve, t.separate, t.decode_check, t.other, t.total
+        )
+    }
+
+    /// The summary line: what is proven, and why the answer is incomplete
+    /// when it is.
+    pub fn summary(&self) -> String {
+        let why = match self.stopped_by {
+            Some(StoppedBy::Timeout) => "; stopped by the time limit",
+            Some(StoppedBy::Interrupt) => "; interrupted (Ctrl-C or SIGTERM)",
+            Some(StoppedBy::Limit) => "; stopped at --limit",
+            None => "",
+        };
+        let what = &self.counted_as;
+        let line = match (self.status, self.objective, self.bound, self.count) {
+            (Status::Optimal, Some(v), _, _) => {
+                format!("optimal: {v} (proven: no better solution, UNSAT)")
+            }
+            (Status::Sat, Some(v), Some(b), _) => {
+                format!("best found: {v}, not proven optimal (proven bound {b})")
+            }
+            (Status::Sat, Some(v), None, _) => format!("best found: {v}, not proven optimal"),
+            (Status::Sat, _, _, _) => "solution found (checked)".to_string(),
+            (Status::Unsat, _, _, _) => "no solution exists (proven: UNSAT)".to_string(),
+            (Status::Unknown, _, Some(b), _) => {
+                format!("no solution found before the limit (proven bound {b})")
+            }
+            (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
+            (Status::All, _, _, Some(n)) => match self.classes {
+                Some(c) => format!(
+                    "exactly {n} {what} in {c} symmetry classes (complete: final UNSAT on the classes' representatives)"
+                ),
+                None => format!("exactly {n} {what} (complete: final UNSAT)"),
+            },
+            (Status::Partial, _, _, Some(n)) => {
+                let classes = self.classes.map_or(String::new(), |c| format!(" in {c} symmetry classes"));
+                format!("at least {n} {what}{classes} (enumeration stopped early)")
+            }
+            (s, ..) => s.to_string(),
+        };
+        format!("{line}{why}")
+    }
+
+    /// Prints the report as one JSON line or as text.
+    pub fn print(
+        &self,
+        json: bool,
+        render: impl Fn(&S) -> String,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        if json {
+            serde_json::to_writer(&mut *out, self)?;
+            writeln!(out)?;
+        } else {
+            self.print_text(render, out)?;
+        }
+        out.flush()?;
+        Ok(())
+    }
+}
+
+/// A map of named values, for details built at run time.
+pub type DetailMap = BTreeMap<String, serde_json::Value>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_strictness() {
+        let mut r: Report<Vec<u32>, NoDetails> =
+            Report::new("p n=3".into(), "batsat".into(), "solutions");
+        r.status = Status::Optimal;
+        r.objective = Some(15);
+        r.seconds.encode = 0.5;
+        r.seconds.close(2.0);
+        assert_eq!(r.seconds.other, 1.5);
+        let line = serde_json::to_string(&r).unwrap();
+        let back: Report<serde_json::Value> = Report::from_json_line(&line).unwrap();
+        assert_eq!((back.status, back.objective), (Status::Optimal, Some(15)));
+        // a missing optional field is an error, not a silent None
+        let missing = line.replace("\"objective\":15,", "");
+        let e = Report::<serde_json::Value>::from_json_line(&missing).unwrap_err();
+        assert!(e.to_string().contains("objective"), "{e}");
+        // an unknown field is an error
+        let unknown = line.replace("\"objective\":15", "\"objectiv\":15,\"objective\":15");
+        let e = Report::<serde_json::Value>::from_json_line(&unknown).unwrap_err();
+        assert!(e.to_string().contains("objectiv"), "{e}");
+        // another schema version is refused
+        let old = line.replace(
+            &format!("\"schema_version\":{SCHEMA_VERSION}"),
+            "\"schema_version\":1",
+        );
+        assert!(Report::<serde_json::Value>::from_json_line(&old).is_err());
+    }
+
+    #[test]
+    fn exit_codes() {
+        let codes: Vec<u8> = [
+            Status::Optimal,
+            Status::Sat,
+            Status::All,
+            Status::Partial,
+            Status::Unsat,
+            Status::Unknown,
+        ]
+        .map(Status::exit_code)
+        .to_vec();
+        assert_eq!(codes, [10, 10, 10, 10, 20, 0]);
+    }
+}
