@@ -15,8 +15,8 @@ use crate::certify::Certified;
 use crate::solver::SolverStats;
 
 /// Version of the JSON report's field set; bumped when a field is renamed,
-/// removed or changes meaning (3: `certificates`, `unchecked` added).
-pub const SCHEMA_VERSION: u32 = 3;
+/// removed or changes meaning (3: `certificates`, `unchecked`; 4: `classes`).
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -166,6 +166,10 @@ pub struct Report<S, D = serde_json::Value> {
     pub count: Option<u64>,
     /// what a counted model stands for: `solutions` or `symmetry classes`
     pub counted_as: String,
+    /// with `--all` by symmetry classes (`drive::classes`): the classes
+    /// (orbits of the puzzle's group) the `count` solutions fall into
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub classes: Option<u64>,
     /// solutions (the best one, or all with `--all`), each checked
     pub solutions: Vec<S>,
     /// variables of the encoding (before bounds / blocking clauses)
@@ -210,6 +214,7 @@ impl<S, D: Default> Report<S, D> {
             bound: None,
             count: None,
             counted_as: counted_as.to_string(),
+            classes: None,
             solutions: vec![],
             vars: 0,
             clauses: 0,
@@ -316,11 +321,15 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 format!("no solution found before the limit (proven bound {b})")
             }
             (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
-            (Status::All, _, _, Some(n)) => {
-                format!("exactly {n} {what} (complete: final {unsat})")
-            }
+            (Status::All, _, _, Some(n)) => match self.classes {
+                Some(c) => format!(
+                    "exactly {n} {what} in {c} symmetry classes (complete: final {unsat} on the classes' representatives)"
+                ),
+                None => format!("exactly {n} {what} (complete: final {unsat})"),
+            },
             (Status::Partial, _, _, Some(n)) => {
-                format!("at least {n} {what} (enumeration stopped early)")
+                let classes = self.classes.map_or(String::new(), |c| format!(" in {c} symmetry classes"));
+                format!("at least {n} {what}{classes} (enumeration stopped early)")
             }
             (s, ..) => s.to_string(),
         };

@@ -52,6 +52,10 @@ pub struct Common {
     /// without one refuses it
     #[arg(long, global = true)]
     pub seed: Option<u64>,
+    /// with --all: enumerate every solution by blocking clauses, not one
+    /// representative per symmetry class expanded by the puzzle's group
+    #[arg(long, global = true)]
+    pub no_classes: bool,
     /// less output on stderr
     #[arg(short, long, global = true)]
     pub quiet: bool,
@@ -126,6 +130,7 @@ impl Common {
             first: false,
             seed: self.seed,
             certify: self.producer(),
+            no_classes: self.no_classes,
         }
     }
     /// Runs `p` with these options and prints the report (JSON or text).
