@@ -276,6 +276,13 @@ pub fn run<P: Puzzle>(
             |m| match shared.borrow_mut().decode(m) {
                 Ok(s) => {
                     found.push(s);
+                    // state for the spinner / heartbeat (front::progress)
+                    let _ = writeln!(
+                        progress,
+                        "c status: {} found after {:.1}s",
+                        found.len(),
+                        started.elapsed().as_secs_f64()
+                    );
                     true
                 }
                 Err(e) => {
@@ -450,7 +457,7 @@ pub fn print_text<P: Puzzle>(
     r: &Report<P::Solution, P::Details>,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    r.print_text(|s| p.render(s), out)
+    r.print_text(crate::report::Output::Full, |s| p.render(s), out)
 }
 
 /// Encodes `p`; with `bound`, adds the decision constraint "objective at

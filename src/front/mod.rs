@@ -21,7 +21,7 @@ pub mod progress;
 use crate::drive::Strategy;
 use crate::io::dimacs::Format;
 use crate::puzzle::Puzzle;
-use crate::report::{process_start, Details, Report, Status};
+use crate::report::{process_start, Details, Output, Report, Status};
 use crate::run::{self, RunOptions};
 use crate::solver::{Limits, SolverKind};
 use crate::values::Seconds;
@@ -56,9 +56,13 @@ pub struct Common {
     /// representative per symmetry class expanded by the puzzle's group
     #[arg(long, global = true)]
     pub no_classes: bool,
-    /// less output on stderr
+    /// the summary only: no solutions drawn on stdout, no progress on stderr
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// count the solutions (as --all does) and print only the count: text,
+    /// the summary line; JSON, the report with `solutions` empty
+    #[arg(long, global = true)]
+    pub count: bool,
     /// more output on stderr
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -118,12 +122,22 @@ impl Common {
                 .unwrap_or_else(|| crate::certify::Producer::for_solver(&self.solver))
         })
     }
-    /// Run options from the common flags.
+    /// How much of a report is printed (`--count`, `-q`).
+    pub fn output(&self) -> Output {
+        if self.count {
+            Output::Count
+        } else if self.quiet {
+            Output::Quiet
+        } else {
+            Output::Full
+        }
+    }
+    /// Run options from the common flags (`--count` enumerates, as `--all`).
     pub fn run_options(&self, all: bool, limit: Option<u64>) -> RunOptions {
         RunOptions {
             solver: self.solver.clone(),
             timeout: self.timeout.map(Seconds::duration),
-            all,
+            all: all || self.count,
             limit,
             objective_encoding: self.objective_encoding,
             strategy: self.strategy,
@@ -155,7 +169,16 @@ impl Common {
         report
             .seconds
             .close(process_start().elapsed().as_secs_f64());
-        report.print(self.json, render, &mut std::io::stdout().lock())?;
+        if self.count {
+            // the same fields, the count without the solutions
+            report.solutions.clear();
+        }
+        report.print(
+            self.json,
+            self.output(),
+            render,
+            &mut std::io::stdout().lock(),
+        )?;
         Ok(exit_code(report.status))
     }
 }

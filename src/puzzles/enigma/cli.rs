@@ -289,8 +289,10 @@ impl PuzzleCommand for Args {
         }
         let n = self.size()?;
         let method = self.method();
-        if method != Method::Board && self.all {
-            bail!("--all enumerates boards of the board CNF: use it with --method board");
+        if method != Method::Board && (self.all || common.count) {
+            bail!(
+                "--all and --count enumerate boards of the board CNF: use them with --method board"
+            );
         }
         let r = run_method(
             self,
