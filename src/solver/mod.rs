@@ -625,6 +625,48 @@ mod tests {
         }
     }
 
+    /// The clauses of a formula, as IPASIR literals.
+    fn ipasir(f: &Cnf) -> Vec<Vec<i32>> {
+        f.clauses()
+            .map(|c| c.iter().map(|l| l.to_ipasir()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn the_formula_of_the_last_unsat_answer_is_recorded() {
+        let mut cnf = Cnf::new();
+        let x = cnf.fresh_lits(3);
+        cnf.add(&[x[0], x[1]]);
+        let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+        s.record(cnf);
+        assert!(s.unsat_formula().is_none());
+        s.add(&[!x[0]]);
+        assert_eq!(s.solve(&[!x[1]]).unwrap(), Outcome::Unsat);
+        let f = s.unsat_formula().unwrap();
+        // the CNF, the clause added since, the assumption as a unit
+        assert_eq!(ipasir(&f), [vec![1, 2], vec![-1], vec![-2]]);
+        // later clauses and SAT answers leave the last UNSAT's formula alone
+        s.add(&[x[2]]);
+        assert_eq!(s.solve(&[]).unwrap(), Outcome::Sat);
+        assert_eq!(ipasir(&s.unsat_formula().unwrap()), ipasir(&f));
+        assert_eq!(s.unsat_answers(), 1);
+        // in-search enumeration: the blocking clause of each model blocked
+        let mut models = 0;
+        let r = s
+            .enumerate_in_search(&[x[1]], &[], &mut |_| {
+                models += 1;
+                ModelVerdict::Next
+            })
+            .expect("BatSat enumerates in its search");
+        assert_eq!((r.unwrap().outcome, models), (Outcome::Unsat, 1));
+        // the CNF, the clauses added, the block of the one model (x2 true)
+        assert_eq!(
+            ipasir(&s.unsat_formula().unwrap()),
+            [vec![1, 2], vec![-1], vec![3], vec![-2]]
+        );
+        assert_eq!(s.unsat_answers(), 2);
+    }
+
     #[test]
     fn a_refused_clause_is_an_error_at_the_next_solve() {
         let mut s = Session::with_backend(
