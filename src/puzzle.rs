@@ -89,6 +89,27 @@ pub trait Puzzle {
     fn counted_as(&self) -> &'static str {
         "solutions"
     }
+    /// Counting by symmetry classes ([`crate::drive::classes`]): a variant
+    /// of this puzzle whose solutions hold at least one member of every
+    /// class of this puzzle's solutions under [`Puzzle::images`] (e.g. with
+    /// cheap symmetry-breaking clauses). `None` (the default): no group, or
+    /// one that does not map this instance's solutions onto each other.
+    fn class_representatives(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// Every image of `sol` under the puzzle's symmetry group, itself
+    /// included (repeats allowed); needed with `class_representatives`.
+    fn images(&self, _sol: &Self::Solution) -> Vec<Self::Solution> {
+        vec![]
+    }
+    /// Whether this instance's CNF keeps `sol`, a solution by the rules:
+    /// false where its symmetry-breaking clauses exclude it.
+    fn keeps(&self, _sol: &Self::Solution) -> bool {
+        true
+    }
     /// Lazily added constraints: given a model of the formula so far, add
     /// the clauses of some constraint it violates and return `true`, or
     /// return `false` to accept it. The puzzle's constraints are the CNF plus

@@ -48,6 +48,9 @@ pub struct RunOptions {
     /// certify every UNSAT answer a claim rests on, with proofs from this
     /// solver (`--certify`, `--proof-solver`)
     pub certify: Option<Producer>,
+    /// with `all`: enumerate every solution by blocking clauses even where
+    /// the puzzle counts by symmetry classes (`--no-classes`)
+    pub no_classes: bool,
 }
 
 /// Encodes `p`, timing it.
@@ -160,6 +163,11 @@ pub fn run<P: Puzzle>(
     limits: Limits,
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
+    if opts.all && !opts.no_classes && opts.limit.is_none() {
+        if let Some(reps) = p.class_representatives() {
+            return run_by_classes(p, &reps, opts, limits, progress);
+        }
+    }
     let started = Instant::now();
     let (cnf, enc, encode_seconds) = encode(p)?;
     let counts = cnf.counts();
@@ -268,6 +276,13 @@ pub fn run<P: Puzzle>(
             |m| match shared.borrow_mut().decode(m) {
                 Ok(s) => {
                     found.push(s);
+                    // state for the spinner / heartbeat (front::progress)
+                    let _ = writeln!(
+                        progress,
+                        "c status: {} found after {:.1}s",
+                        found.len(),
+                        started.elapsed().as_secs_f64()
+                    );
                     true
                 }
                 Err(e) => {
@@ -373,6 +388,34 @@ fn certify_last_unsat<S, D>(
     Ok(())
 }
 
+/// `--all` by symmetry classes: enumerates `reps` (every solution, by
+/// blocking clauses) and expands the representatives into `p`'s classes and
+/// solutions ([`drive::classes`]; the expansion is timed as decode+check).
+fn run_by_classes<P: Puzzle>(
+    p: &P,
+    reps: &P,
+    opts: &RunOptions,
+    limits: Limits,
+    progress: &mut dyn Write,
+) -> anyhow::Result<Report<P::Solution, P::Details>> {
+    let started = Instant::now();
+    let plain = RunOptions {
+        no_classes: true,
+        ..opts.clone()
+    };
+    let mut r = run(reps, &plain, limits, progress)?;
+    let t = Instant::now();
+    let e = drive::classes::expand(p, reps, std::mem::take(&mut r.solutions))?;
+    r.seconds.decode_check += t.elapsed().as_secs_f64();
+    r.puzzle = p.describe();
+    r.counted_as = p.counted_as().to_string();
+    r.count = Some(e.solutions.len() as u64);
+    r.classes = Some(e.classes);
+    r.solutions = e.solutions;
+    r.seconds.close(started.elapsed().as_secs_f64());
+    Ok(r)
+}
+
 /// Why an answer is incomplete: the interrupt flag, the deadline, or the
 /// enumeration limit (None when the answer is complete).
 fn stopped_by<S, D>(
@@ -414,7 +457,7 @@ pub fn print_text<P: Puzzle>(
     r: &Report<P::Solution, P::Details>,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    r.print_text(|s| p.render(s), out)
+    r.print_text(crate::report::Output::Full, |s| p.render(s), out)
 }
 
 /// Encodes `p`; with `bound`, adds the decision constraint "objective at

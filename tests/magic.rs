@@ -9,15 +9,23 @@ use puzzlesat::encodings::ClauseDatabase;
 use puzzlesat::puzzle::Puzzle;
 use puzzlesat::puzzles::magic::check::{check_square, in_seed_order};
 use puzzlesat::puzzles::magic::encode::square_symmetries;
+use puzzlesat::puzzles::magic::symmetry;
 use puzzlesat::puzzles::magic::{
     cli, reference, CellEncoding, Givens, Magic, Options, Square, SumEncoding, Symmetry,
 };
 use puzzlesat::run::{self, RunOptions, Status};
 
-/// Every solution of `p`, with the proof that the list is complete.
+/// Every solution of `p`, with the proof that the list is complete (by
+/// symmetry classes where the run does that by default).
 fn all_solutions(p: &Magic) -> Vec<Square> {
+    solutions_by(p, false)
+}
+
+/// Every solution of `p`; `no_classes`: by plain enumeration.
+fn solutions_by(p: &Magic, no_classes: bool) -> Vec<Square> {
     let opts = RunOptions {
         all: true,
+        no_classes,
         ..Default::default()
     };
     let r = run::run_quiet(p, &opts).expect("run");
@@ -138,6 +146,8 @@ fn order_three_symmetry_breaking_leaves_one_square() {
             (Symmetry::Order, false),
             (Symmetry::LexLeader, false),
             (Symmetry::LexLeader, true),
+            (Symmetry::Diagonals, false),
+            (Symmetry::Diagonals, true),
         ] {
             let o = Options {
                 symmetry,
@@ -203,8 +213,8 @@ fn every_encoding_finds_a_checked_square() {
             // the weaker sums at smaller orders (the binary adder's two bounds
             // propagate poorly: over a minute at n = 4, see docs/magic.md)
             let n = match o.sum {
-                SumEncoding::Unary | SumEncoding::Table => 5,
-                SumEncoding::Gte | SumEncoding::Dpw => 4,
+                SumEncoding::Unary => 5,
+                SumEncoding::Gte | SumEncoding::Dpw | SumEncoding::Table => 4,
                 SumEncoding::Adder => 3,
             };
             let p = Magic::new(n, o);
@@ -308,7 +318,7 @@ fn bad_options_and_files_are_errors_with_locations() {
     assert!(format!("{e:#}").contains("-n 4 but"), "{e:#}");
     assert!(parse(&[]).unwrap().args.puzzle().is_err());
     assert!(parse(&["-n", "3", "--sum", "nope"]).is_err());
-    // unary sums need order-encoded cells; --complement needs lex-leader
+    // unary sums need order-encoded cells; --complement needs a symmetry
     let p = parse(&["-n", "3", "--encoding", "direct", "--sum", "unary"])
         .unwrap()
         .args
@@ -355,4 +365,141 @@ fn orders_one_and_two_under_every_encoding_and_symmetry() {
             assert_eq!(count(2, o), 0, "{o}");
         }
     }
+}
+
+/// Every symmetry option, with and without the complement.
+const SYMMETRIES: [(Symmetry, bool); 7] = [
+    (Symmetry::None, false),
+    (Symmetry::Order, false),
+    (Symmetry::Order, true),
+    (Symmetry::LexLeader, false),
+    (Symmetry::LexLeader, true),
+    (Symmetry::Diagonals, false),
+    (Symmetry::Diagonals, true),
+];
+
+/// `--symmetry diagonals` for n = 3, 4 from its definition: `F11` is the
+/// smallest diagonal cell but the centre, `Fn1 < F1n`, for n = 4 also
+/// `F22 < F33`; with the complement `F11 + x ≤ n²+1` for those cells.
+fn in_diagonal_order(s: &Square, complement: bool) -> bool {
+    let n = s.n;
+    let f = |r: usize, c: usize| s.cells[r][c];
+    let mut diag: Vec<u32> = (0..n).flat_map(|j| [f(j, j), f(j, n - 1 - j)]).collect();
+    if n % 2 == 1 {
+        let centre = f(n / 2, n / 2);
+        diag.retain(|&v| v != centre);
+    }
+    let min = *diag.iter().min().unwrap();
+    let max = *diag.iter().max().unwrap();
+    f(0, 0) == min
+        && f(n - 1, 0) < f(0, n - 1)
+        && (n != 4 || f(1, 1) < f(2, 2))
+        && (!complement || min + max <= (n * n) as u32 + 1)
+}
+
+/// What the symmetry option keeps, from the definitions (not the CNF).
+fn kept(all: &[Square], symmetry: Symmetry, complement: bool) -> BTreeSet<Square> {
+    all.iter()
+        .filter(|s| match symmetry {
+            Symmetry::None => true,
+            Symmetry::Order => {
+                let (n, f) = (s.n, |r: usize, c: usize| s.cells[r][c]);
+                let m = (n * n) as u32 + 1;
+                in_seed_order(s)
+                    && (!complement
+                        || (f(0, 0) + f(0, n - 1) <= m && f(0, 0) + f(n - 1, n - 1) <= m))
+            }
+            Symmetry::LexLeader => canonical(s, complement) == s.cells.concat(),
+            Symmetry::Diagonals => in_diagonal_order(s, complement),
+        })
+        .cloned()
+        .collect()
+}
+
+/// The 8 magic squares of order 3, by the reference enumerator.
+fn all3() -> Vec<Square> {
+    let mut all = vec![];
+    reference::enumerate(&Givens::free(3), u64::MAX, &mut |s| all.push(s.clone()));
+    all
+}
+
+#[test]
+fn counting_by_classes_gives_the_plain_enumeration_sets() {
+    // n = 3: every encoding and symmetry option, both ways, against brute force
+    for o in encodings() {
+        for (symmetry, complement) in SYMMETRIES {
+            let o = Options {
+                symmetry,
+                complement,
+                ..o
+            };
+            let p = Magic::new(3, o);
+            let classes: BTreeSet<Square> = solutions_by(&p, false).into_iter().collect();
+            let plain: BTreeSet<Square> = solutions_by(&p, true).into_iter().collect();
+            assert_eq!(classes, plain, "{o}");
+            let want = kept(&all3(), symmetry, complement).len();
+            assert_eq!(classes.len(), want, "{o}");
+            assert_eq!(want, if symmetry == Symmetry::None { 8 } else { 1 }, "{o}");
+        }
+    }
+    // n = 4, default encoding: the sets of the reference enumerator's 7040
+    // that each option keeps; classes = orbits under the 16 maps
+    let mut all = vec![];
+    reference::enumerate(&Givens::free(4), u64::MAX, &mut |s| all.push(s.clone()));
+    for (symmetry, complement) in SYMMETRIES {
+        let o = Options {
+            symmetry,
+            complement,
+            ..Default::default()
+        };
+        let want = kept(&all, symmetry, complement);
+        let r = run::run_quiet(
+            &Magic::new(4, o),
+            &RunOptions {
+                all: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(r.status, Status::All, "{o}");
+        let got: BTreeSet<Square> = r.solutions.iter().cloned().collect();
+        assert_eq!(
+            (got.len(), r.solutions.len()),
+            (want.len(), want.len()),
+            "{o}"
+        );
+        assert_eq!(got, want, "{o}");
+        assert_eq!(r.count, Some(want.len() as u64));
+        // the representatives instance itself is enumerated plainly
+        let classes = if (symmetry, complement) == (Symmetry::Diagonals, true) {
+            None
+        } else {
+            Some(166)
+        };
+        assert_eq!(r.classes, classes, "{o}");
+    }
+    assert_eq!(kept(&all, Symmetry::None, false).len(), 7040);
+    assert_eq!(kept(&all, Symmetry::Order, false).len(), 880);
+    assert_eq!(kept(&all, Symmetry::Order, true).len(), 672);
+    assert_eq!(kept(&all, Symmetry::Diagonals, false).len(), 220);
+    assert_eq!(kept(&all, Symmetry::Diagonals, true).len(), 166);
+    // the group: 32 maps of the cells, each with and without the
+    // complement, map magic squares to magic squares; 166 orbits
+    let group = symmetry::maps(4).unwrap();
+    assert_eq!(group.len(), 32);
+    let mut orbits = BTreeSet::new();
+    for s in &all {
+        let images = symmetry::images_under(&group, s, true);
+        assert!(images.iter().all(|i| check_square(4, i).is_ok()));
+        orbits.insert(images.into_iter().min().unwrap());
+    }
+    assert_eq!(orbits.len(), 166);
+    assert_eq!(symmetry::maps(3).unwrap().len(), 8);
+    // plain enumeration of the seed's order: the same 880
+    let o = Options {
+        symmetry: Symmetry::Order,
+        ..Default::default()
+    };
+    let plain: BTreeSet<Square> = solutions_by(&Magic::new(4, o), true).into_iter().collect();
+    assert_eq!(plain, kept(&all, Symmetry::Order, false));
 }

@@ -21,7 +21,7 @@ pub mod progress;
 use crate::drive::Strategy;
 use crate::io::dimacs::Format;
 use crate::puzzle::Puzzle;
-use crate::report::{process_start, Details, Report, Status};
+use crate::report::{process_start, Details, Output, Report, Status};
 use crate::run::{self, RunOptions};
 use crate::solver::{Limits, SolverKind};
 use crate::values::Seconds;
@@ -48,13 +48,21 @@ pub struct Common {
     /// one JSON object per result on stdout
     #[arg(long, global = true)]
     pub json: bool,
-    /// the solver's random seed (default: its own fixed search); a solver
+    /// the solver's random seed, 0 to 18446744073709551615 (default: its own fixed search); a solver
     /// without one refuses it
     #[arg(long, global = true)]
     pub seed: Option<u64>,
-    /// less output on stderr
+    /// with --all: enumerate every solution by blocking clauses, not one
+    /// representative per symmetry class expanded by the puzzle's group
+    #[arg(long, global = true)]
+    pub no_classes: bool,
+    /// the summary only: no solutions drawn on stdout, no progress on stderr
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// count the solutions (as --all does) and print only the count: text,
+    /// the summary line; JSON, the report with `solutions` empty
+    #[arg(long, global = true)]
+    pub count: bool,
     /// more output on stderr
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -114,18 +122,29 @@ impl Common {
                 .unwrap_or_else(|| crate::certify::Producer::for_solver(&self.solver))
         })
     }
-    /// Run options from the common flags.
+    /// How much of a report is printed (`--count`, `-q`).
+    pub fn output(&self) -> Output {
+        if self.count {
+            Output::Count
+        } else if self.quiet {
+            Output::Quiet
+        } else {
+            Output::Full
+        }
+    }
+    /// Run options from the common flags (`--count` enumerates, as `--all`).
     pub fn run_options(&self, all: bool, limit: Option<u64>) -> RunOptions {
         RunOptions {
             solver: self.solver.clone(),
             timeout: self.timeout.map(Seconds::duration),
-            all,
+            all: all || self.count,
             limit,
             objective_encoding: self.objective_encoding,
             strategy: self.strategy,
             first: false,
             seed: self.seed,
             certify: self.producer(),
+            no_classes: self.no_classes,
         }
     }
     /// Runs `p` with these options and prints the report (JSON or text).
@@ -150,7 +169,16 @@ impl Common {
         report
             .seconds
             .close(process_start().elapsed().as_secs_f64());
-        report.print(self.json, render, &mut std::io::stdout().lock())?;
+        if self.count {
+            // the same fields, the count without the solutions
+            report.solutions.clear();
+        }
+        report.print(
+            self.json,
+            self.output(),
+            render,
+            &mut std::io::stdout().lock(),
+        )?;
         Ok(exit_code(report.status))
     }
 }

@@ -30,10 +30,10 @@ pub struct Args {
     /// at-most-one encoding of the exactly-one constraints
     #[arg(long, default_value = "ladder", value_parser = choices::<AmoEncoding>())]
     pub amo: AmoEncoding,
-    /// symmetry breaking: none, order (the seed's three constraints), lex-leader (8 symmetries)
+    /// symmetry breaking: none, order (the seed's three constraints), lex-leader (8 symmetries), diagonals (order constraints for the group of 2^k·k!·4 maps)
     #[arg(long, default_value = "none", value_parser = choices::<Symmetry>())]
     pub symmetry: Symmetry,
-    /// with --symmetry lex-leader: also break the complement map v -> n²+1-v
+    /// with --symmetry lex-leader, order or diagonals: also break the complement map v -> n²+1-v (fully with lex-leader, partly otherwise)
     #[arg(long)]
     pub complement: bool,
     /// the seed's redundant constraint: the sum of all cells is n·S

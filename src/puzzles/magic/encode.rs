@@ -85,6 +85,10 @@ puzzlesat_encodings::option_enum! {
             Order = "order",
             /// lex-leader constraints for the 8 symmetries of the square
             LexLeader = "lex-leader",
+            /// order constraints on the diagonals for the larger group of
+            /// [`super::symmetry::maps`]: `F11` is the smallest diagonal
+            /// cell, `Fn1 < F1n`, and ring by ring `F_dd < F_jj`
+            Diagonals = "diagonals",
     }
 }
 
@@ -267,8 +271,8 @@ pub fn encode<DB: ClauseDatabase>(
     if o.sum == SumEncoding::Unary && o.cells == CellEncoding::Direct {
         bail!("--sum unary adds order-encoded integers: it needs --encoding order or digits");
     }
-    if o.complement && o.symmetry != Symmetry::LexLeader {
-        bail!("--complement is broken by lex-leader constraints: it needs --symmetry lex-leader");
+    if o.complement && o.symmetry == Symmetry::None {
+        bail!("--complement needs --symmetry lex-leader or order");
     }
     let m = (n * n) as i64;
     let s = magic_sum(n) as i64;
@@ -623,11 +627,83 @@ fn symmetry_breaking<DB: ClauseDatabase>(
                 less(db, cells, at(1, 1), at(n, n));
                 less(db, cells, at(n, 1), at(1, n));
                 less(db, cells, at(1, 1), at(n, 1));
+                if o.complement {
+                    complement_corners(db, cells, at(1, 1), at(1, n), n);
+                    complement_corners(db, cells, at(1, 1), at(n, n), n);
+                }
             }
         }
         Symmetry::LexLeader => lex_leader(db, cells, n, o.complement)?,
+        Symmetry::Diagonals => {
+            let (first, rings) = diagonal_order(n);
+            for (a, b) in first.iter().chain(&rings) {
+                less(db, cells, *a, *b);
+            }
+            if o.complement {
+                for &(a, b) in first.iter().filter(|&&(a, _)| a == 0) {
+                    complement_corners(db, cells, a, b, n);
+                }
+            }
+        }
     }
     Ok(())
+}
+
+/// The pairs `(a, b)` (cells, row-major) of `F_a < F_b` of `--symmetry
+/// diagonals`: first `F_00` below every other diagonal cell but the centre
+/// (pairs `(0, b)`) and `F_{n−1,0} < F_{0,n−1}`, then ring by ring
+/// `F_dd < F_jj` for `d < j ≤ n−1−d` (0-based). The group of
+/// [`super::symmetry::maps`] moves `(0,0)` to every diagonal cell but the
+/// centre; what fixes it is the transpose and, ring by ring, the maps of
+/// the inner rows; each constraint picks one image of one of them, so
+/// every class keeps one square ([`super::symmetry::in_diagonal_order`]
+/// states the same from the definitions).
+pub fn diagonal_order(n: usize) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+    let at = |r: usize, c: usize| r * n + c;
+    let centre = (n % 2 == 1).then(|| at(n / 2, n / 2));
+    let mut first = vec![];
+    if n < 2 {
+        return (first, vec![]);
+    }
+    let mut diag: Vec<usize> = (0..n).flat_map(|j| [at(j, j), at(j, n - 1 - j)]).collect();
+    diag.sort_unstable();
+    diag.dedup();
+    for b in diag {
+        if b != at(0, 0) && Some(b) != centre {
+            first.push((at(0, 0), b));
+        }
+    }
+    first.push((at(n - 1, 0), at(0, n - 1)));
+    let mut rings = vec![];
+    for d in 1..n / 2 {
+        for j in d + 1..n - d {
+            if Some(at(j, j)) != centre {
+                rings.push((at(d, d), at(j, j)));
+            }
+        }
+    }
+    (first, rings)
+}
+
+/// `F_a + F_b ≤ n²+1` over direct literals. With the seed's order and `b`
+/// the corners `F1n`, `Fnn`, this keeps a square whose smallest and largest
+/// corners sum to at most `n²+1`: of a square and its complement's
+/// in-order image, at least one (both when the sum is `n²+1`). A partial
+/// breaking of the complement, cheap to propagate; counting by classes
+/// ([`crate::drive::classes`]) enumerates it and keeps each class once.
+fn complement_corners<DB: ClauseDatabase>(
+    db: &mut DB,
+    cells: &Cells,
+    a: usize,
+    b: usize,
+    n: usize,
+) {
+    let m = n * n;
+    for v in 1..=m {
+        for w in (m + 2 - v).max(1)..=m {
+            db.add(&[!cells.direct[a][v - 1], !cells.direct[b][w - 1]]); // v + w > n²+1
+        }
+    }
 }
 
 /// The 8 symmetries of the square as permutations of the cells (row-major),

@@ -7,6 +7,8 @@
 //! - [`encode`]: the CNF variants (cells, line sums, symmetry, redundancy);
 //! - [`check`]: the independent checker from the definition;
 //! - [`reference`]: a structured depth-first enumerator used to cross-check;
+//! - [`symmetry`]: the 16 maps (square × complement) acting on solutions,
+//!   for counting by classes;
 //! - [`cli`]: `puzzlesat solve magic ...`.
 
 pub mod check;
@@ -14,6 +16,7 @@ pub mod cli;
 pub mod encode;
 pub mod model;
 pub mod reference;
+pub mod symmetry;
 
 use puzzlesat_encodings::{Assignment, Cnf};
 
@@ -55,6 +58,22 @@ impl Puzzle for Magic {
         encode::estimated_clauses(self.givens.n, &self.options)
     }
 
+    fn counted_as(&self) -> &'static str {
+        match (self.options.symmetry, self.options.complement) {
+            (Symmetry::None, _) => "solutions",
+            (Symmetry::Order, _) => {
+                "symmetry classes (one representative each, by the order constraints)"
+            }
+            (Symmetry::Diagonals, _) => {
+                "symmetry classes (one representative each, by the order constraints of the 32-map group)"
+            }
+            (Symmetry::LexLeader, false) => "symmetry classes (one lex-leader representative each)",
+            (Symmetry::LexLeader, true) => {
+                "symmetry classes (one lex-leader representative each, complement included)"
+            }
+        }
+    }
+
     fn describe(&self) -> String {
         let given = match self.givens.count() {
             0 => String::new(),
@@ -92,5 +111,34 @@ impl Puzzle for Magic {
 
     fn render(&self, sol: &Square) -> String {
         sol.to_string()
+    }
+
+    /// `--symmetry diagonals --complement`: cheap order constraints that
+    /// keep one or two squares of every class of the group of
+    /// [`symmetry::maps`] with the complement. None with given cells (the
+    /// maps move them), beyond [`symmetry::MAX_GROUP_ORDER`], or when this
+    /// is already that instance.
+    fn class_representatives(&self) -> Option<Self> {
+        let o = Options {
+            symmetry: Symmetry::Diagonals,
+            complement: true,
+            ..self.options
+        };
+        let n = self.givens.n;
+        (self.givens.count() == 0 && n <= symmetry::MAX_GROUP_ORDER && o != self.options).then(
+            || Magic {
+                givens: self.givens.clone(),
+                options: o,
+            },
+        )
+    }
+
+    fn images(&self, sol: &Square) -> Vec<Square> {
+        let group = symmetry::maps(sol.n).unwrap_or_default();
+        symmetry::images_under(&group, sol, true)
+    }
+
+    fn keeps(&self, sol: &Square) -> bool {
+        symmetry::keeps(&self.options, sol)
     }
 }

@@ -1,0 +1,131 @@
+//! Symmetries of magic squares acting on solutions. The 8 maps of the
+//! square (rotations and reflections; Schulte & Smolka break them with the
+//! seed's order constraints) lie in a larger group that keeps every line
+//! sum: permute the rows and the columns by the same permutation `π` that
+//! commutes with `i ↦ n−1−i` (each diagonal maps onto itself, rows and
+//! columns onto rows and columns), reverse the columns, transpose — `2^k·k!·4`
+//! maps for `k = ⌊n/2⌋` (8 for n = 3, 32 for n = 4) — and each composed with
+//! the complement `F ↦ n²+1−F`. Counting by classes
+//! ([`crate::drive::classes`]) enumerates `--symmetry diagonals
+//! --complement` and expands by this group; [`keeps`] says which squares an
+//! instance's own symmetry breaking keeps, written from the definitions
+//! (the tests compare it with the CNF).
+
+use puzzlesat_encodings::perm::{self, Perm};
+
+use super::encode::{diagonal_order, square_symmetries, Options, Symmetry};
+use super::model::Square;
+
+/// The largest order whose group [`maps`] is built (`2^4·4!·4 = 1536`
+/// maps at n = 8, 9); beyond, counting is out of reach anyway.
+pub const MAX_GROUP_ORDER: usize = 9;
+
+/// The geometric maps of the group (cells row-major, identity first): the
+/// closure of: `π = (i n−1−i)` and `π = (i i+1)(n−1−i n−2−i)` on rows and
+/// columns together, the column reversal and the transpose. `None` for
+/// `n > MAX_GROUP_ORDER`.
+pub fn maps(n: usize) -> Option<Vec<Perm>> {
+    if n > MAX_GROUP_ORDER {
+        return None;
+    }
+    let on_cells = |f: &dyn Fn(usize, usize) -> (usize, usize)| {
+        let images = (0..n * n)
+            .map(|i| {
+                let (r, c) = f(i / n, i % n);
+                (r * n + c) as u32
+            })
+            .collect();
+        Perm::from_images(images).expect("a permutation of the cells")
+    };
+    let both = |pi: Vec<usize>| on_cells(&move |r, c| (pi[r], pi[c]));
+    let mut gens = vec![on_cells(&|r, c| (r, n - 1 - c)), on_cells(&|r, c| (c, r))];
+    let k = n / 2;
+    for i in 0..k {
+        let mut pi: Vec<usize> = (0..n).collect();
+        pi.swap(i, n - 1 - i);
+        gens.push(both(pi));
+        if i + 1 < k {
+            let mut pi: Vec<usize> = (0..n).collect();
+            pi.swap(i, i + 1);
+            pi.swap(n - 1 - i, n - 2 - i);
+            gens.push(both(pi));
+        }
+    }
+    let order = (1..=k).product::<usize>() << (k + 2);
+    perm::closure(&gens, order).ok()
+}
+
+/// The images of `sq` under `group` (cell maps) and with `complement`
+/// also composed with the complement; `sq` first.
+pub fn images_under(group: &[Perm], sq: &Square, complement: bool) -> Vec<Square> {
+    let n = sq.n;
+    let m = (n * n) as u32;
+    let flat: Vec<u32> = sq.cells.concat();
+    let mut out = Vec::with_capacity(2 * group.len());
+    for g in group {
+        let img: Vec<u32> = (0..n * n)
+            .map(|i| flat[g.apply(i as u32) as usize])
+            .collect();
+        out.push(to_square(n, &img));
+        if complement {
+            let c: Vec<u32> = img.iter().map(|v| m + 1 - v).collect();
+            out.push(to_square(n, &c));
+        }
+    }
+    out
+}
+
+/// The images of `sq` under the 8 maps of the square (and the complement).
+pub fn images(sq: &Square, complement: bool) -> Vec<Square> {
+    let group = square_symmetries(sq.n).expect("the square's group is a group");
+    images_under(&group, sq, complement)
+}
+
+fn to_square(n: usize, flat: &[u32]) -> Square {
+    Square {
+        n,
+        cells: flat.chunks(n).map(|r| r.to_vec()).collect(),
+    }
+}
+
+/// Whether `sq` is the lexicographically smallest (row-major) of its
+/// images: what the lex-leader constraints keep.
+pub fn is_lex_leader(sq: &Square, complement: bool) -> bool {
+    images(sq, complement).iter().all(|i| sq.cells <= i.cells)
+}
+
+/// The seed's order `F11 < Fnn`, `Fn1 < F1n`, `F11 < Fn1`, and with
+/// `complement` also `F11 + F1n ≤ n²+1` and `F11 + Fnn ≤ n²+1` (the
+/// smallest and largest corners sum to at most `n²+1`).
+pub fn in_order(sq: &Square, complement: bool) -> bool {
+    let n = sq.n;
+    let m = (n * n) as u32;
+    let f = |r: usize, c: usize| sq.cells[r - 1][c - 1];
+    let order = n < 2 || (f(1, 1) < f(n, n) && f(n, 1) < f(1, n) && f(1, 1) < f(n, 1));
+    order && (!complement || n < 2 || (f(1, 1) + f(1, n) <= m + 1 && f(1, 1) + f(n, n) <= m + 1))
+}
+
+/// `--symmetry diagonals`: every pair of [`diagonal_order`] in order, and
+/// with `complement` also `F00 + x ≤ n²+1` for every other diagonal cell
+/// `x` but the centre.
+pub fn in_diagonal_order(sq: &Square, complement: bool) -> bool {
+    let n = sq.n;
+    let f = |c: usize| sq.cells[c / n][c % n];
+    let (first, rings) = diagonal_order(n);
+    first.iter().chain(&rings).all(|&(a, b)| f(a) < f(b))
+        && (!complement
+            || first
+                .iter()
+                .filter(|&&(a, _)| a == 0)
+                .all(|&(a, b)| f(a) + f(b) <= (n * n) as u32 + 1))
+}
+
+/// Whether the symmetry breaking of `o` keeps `sq` (a magic square).
+pub fn keeps(o: &Options, sq: &Square) -> bool {
+    match o.symmetry {
+        Symmetry::None => true,
+        Symmetry::Order => in_order(sq, o.complement),
+        Symmetry::LexLeader => is_lex_leader(sq, o.complement),
+        Symmetry::Diagonals => in_diagonal_order(sq, o.complement),
+    }
+}
