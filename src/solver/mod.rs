@@ -328,11 +328,15 @@ pub struct Session {
     /// every clause given to the backend, when recording
     record: Option<Cnf>,
     /// at the last UNSAT answer while recording: clauses recorded, and the
-    /// clauses that held only for that call (blocking clauses of an
-    /// in-search enumeration, the assumptions as units)
+    /// clauses that are not in the record (blocking clauses of an in-search
+    /// enumeration, the assumptions as units)
     last_unsat: Option<(usize, Vec<Vec<Lit>>)>,
     /// solve calls that answered UNSAT
     unsat_answers: u32,
+    /// when recording: the blocking clause of every model counted by an
+    /// in-search enumeration so far (over all its calls: a lazy constraint
+    /// ends a call and the driver calls again)
+    in_search_blocks: Vec<Vec<Lit>>,
 }
 
 impl Session {
@@ -364,6 +368,7 @@ impl Session {
             record: None,
             last_unsat: None,
             unsat_answers: 0,
+            in_search_blocks: vec![],
         })
     }
     /// Starts recording the formula: `initial` must be the CNF the session
@@ -471,7 +476,7 @@ impl Session {
         // when recording: the blocking clause of each model the backend
         // blocks (the driver's own blocking clause), for the final UNSAT
         let recording = self.record.is_some();
-        let mut blocks: Vec<Vec<Lit>> = vec![];
+        let blocks = &mut self.in_search_blocks;
         let mut watched = |m: &Assignment| {
             let verdict = on_model(m);
             if recording && verdict == ModelVerdict::Next {
@@ -502,8 +507,9 @@ impl Session {
         {
             self.unsat_answers += 1;
             if let Some(record) = &self.record {
-                blocks.extend(assumptions.iter().map(|&a| vec![a]));
-                self.last_unsat = Some((record.len(), blocks));
+                let mut extra = self.in_search_blocks.clone();
+                extra.extend(assumptions.iter().map(|&a| vec![a]));
+                self.last_unsat = Some((record.len(), extra));
             }
         }
         r
