@@ -17,26 +17,25 @@ use puzzlesat::solver::Limits;
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
-fn cadical() -> Producer {
+/// The external proof solver `program` (from the Debian package
+/// `package`); fails naming it if it is not on PATH.
+fn external(program: &str, package: &str) -> Producer {
     assert!(
-        std::process::Command::new("cadical")
+        std::process::Command::new(program)
             .arg("--version")
             .output()
             .is_ok(),
-        "these tests need the `cadical` binary on PATH (apt-get install cadical)"
+        "these tests need the `{program}` binary on PATH (apt-get install {package})"
     );
-    Producer::External("cadical".into())
+    Producer::External(program.into())
+}
+
+fn cadical() -> Producer {
+    external("cadical", "cadical")
 }
 
 fn cryptominisat() -> Producer {
-    assert!(
-        std::process::Command::new("cryptominisat5")
-            .arg("--version")
-            .output()
-            .is_ok(),
-        "these tests need the `cryptominisat5` binary on PATH (apt-get install cryptominisat)"
-    );
-    Producer::External("cryptominisat5".into())
+    external("cryptominisat5", "cryptominisat")
 }
 
 fn cadical_text() -> Producer {

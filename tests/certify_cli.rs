@@ -230,6 +230,7 @@ fn the_readme_proven_examples_are_certified() {
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     let examples: &[(&str, &[&str])] = &[
+        ("solve enigma -n 8", &["optimal"]),
         ("solve enigma -n 8 --method board", &["optimal"]),
         (
             "solve rook-tour --instance instances/rook-primes-8x8.toml --all",

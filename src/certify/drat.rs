@@ -246,11 +246,8 @@ fn parse_frat(
         // the rest of the line is the hint list `l … 0` (of `a` steps)
         match words.next() {
             None => {}
-            Some("l") if !delete => {
-                if words.next_back() != Some("0") {
-                    return Err(malformed("the hints end without 0 (truncated?)"));
-                }
-            }
+            Some("l") if !delete && words.next_back() == Some("0") => {}
+            Some("l") if !delete => return Err(malformed("the hints end without 0 (truncated?)")),
             Some(w) => return Err(malformed(&format!("unexpected {w:?} after the clause"))),
         }
         f(delete, &lits)?;

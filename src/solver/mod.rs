@@ -328,11 +328,15 @@ pub struct Session {
     /// every clause given to the backend, when recording
     record: Option<Cnf>,
     /// at the last UNSAT answer while recording: clauses recorded, and the
-    /// clauses that held only for that call (blocking clauses of an
-    /// in-search enumeration, the assumptions as units)
+    /// clauses that are not in the record (blocking clauses of an in-search
+    /// enumeration, the assumptions as units)
     last_unsat: Option<(usize, Vec<Vec<Lit>>)>,
     /// solve calls that answered UNSAT
     unsat_answers: u32,
+    /// when recording: the blocking clause of every model counted by an
+    /// in-search enumeration so far (over all its calls: a lazy constraint
+    /// ends a call and the driver calls again)
+    in_search_blocks: Vec<Vec<Lit>>,
 }
 
 impl Session {
@@ -364,6 +368,7 @@ impl Session {
             record: None,
             last_unsat: None,
             unsat_answers: 0,
+            in_search_blocks: vec![],
         })
     }
     /// Starts recording the formula: `initial` must be the CNF the session
@@ -471,7 +476,7 @@ impl Session {
         // when recording: the blocking clause of each model the backend
         // blocks (the driver's own blocking clause), for the final UNSAT
         let recording = self.record.is_some();
-        let mut blocks: Vec<Vec<Lit>> = vec![];
+        let blocks = &mut self.in_search_blocks;
         let mut watched = |m: &Assignment| {
             let verdict = on_model(m);
             if recording && verdict == ModelVerdict::Next {
@@ -502,8 +507,9 @@ impl Session {
         {
             self.unsat_answers += 1;
             if let Some(record) = &self.record {
-                blocks.extend(assumptions.iter().map(|&a| vec![a]));
-                self.last_unsat = Some((record.len(), blocks));
+                let mut extra = self.in_search_blocks.clone();
+                extra.extend(assumptions.iter().map(|&a| vec![a]));
+                self.last_unsat = Some((record.len(), extra));
             }
         }
         r
@@ -623,6 +629,48 @@ mod tests {
         fn stats(&self) -> SolverStats {
             self.0.stats()
         }
+    }
+
+    /// The clauses of a formula, as IPASIR literals.
+    fn ipasir(f: &Cnf) -> Vec<Vec<i32>> {
+        f.clauses()
+            .map(|c| c.iter().map(|l| l.to_ipasir()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn the_formula_of_the_last_unsat_answer_is_recorded() {
+        let mut cnf = Cnf::new();
+        let x = cnf.fresh_lits(3);
+        cnf.add(&[x[0], x[1]]);
+        let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+        s.record(cnf);
+        assert!(s.unsat_formula().is_none());
+        s.add(&[!x[0]]);
+        assert_eq!(s.solve(&[!x[1]]).unwrap(), Outcome::Unsat);
+        let f = s.unsat_formula().unwrap();
+        // the CNF, the clause added since, the assumption as a unit
+        assert_eq!(ipasir(&f), [vec![1, 2], vec![-1], vec![-2]]);
+        // later clauses and SAT answers leave the last UNSAT's formula alone
+        s.add(&[x[2]]);
+        assert_eq!(s.solve(&[]).unwrap(), Outcome::Sat);
+        assert_eq!(ipasir(&s.unsat_formula().unwrap()), ipasir(&f));
+        assert_eq!(s.unsat_answers(), 1);
+        // in-search enumeration: the blocking clause of each model blocked
+        let mut models = 0;
+        let r = s
+            .enumerate_in_search(&[x[1]], &[], &mut |_| {
+                models += 1;
+                ModelVerdict::Next
+            })
+            .expect("BatSat enumerates in its search");
+        assert_eq!((r.unwrap().outcome, models), (Outcome::Unsat, 1));
+        // the CNF, the clauses added, the block of the one model (x2 true)
+        assert_eq!(
+            ipasir(&s.unsat_formula().unwrap()),
+            [vec![1, 2], vec![-1], vec![3], vec![-2]]
+        );
+        assert_eq!(s.unsat_answers(), 2);
     }
 
     #[test]
