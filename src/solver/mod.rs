@@ -419,9 +419,13 @@ impl Session {
             self.n_vars,
             on_model,
         );
-        if r.is_some() {
+        if let Some(answer) = &r {
             self.solve_time += t.elapsed();
             self.solve_calls += 1;
+            // every model shown counts as a SAT answer
+            if let Ok(found) = answer {
+                self.sat_answers += u32::try_from(found.count).unwrap_or(u32::MAX);
+            }
         }
         r
     }
