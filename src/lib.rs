@@ -8,6 +8,7 @@
 //! puzzles' command lines share; [`cli`] only parses and dispatches.
 //! CNF building blocks live in the `puzzlesat-encodings` crate.
 
+pub mod certify;
 pub mod cli;
 pub mod drive;
 pub mod experiment;

@@ -11,11 +11,12 @@ use std::time::Instant;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::certify::Certified;
 use crate::solver::SolverStats;
 
 /// Version of the JSON report's field set; bumped when a field is renamed,
-/// removed or changes meaning.
-pub const SCHEMA_VERSION: u32 = 3;
+/// removed or changes meaning (3: `certificates`, `unchecked`; 4: `classes`).
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -187,6 +188,14 @@ pub struct Report<S, D = serde_json::Value> {
     pub stats: SolverStats,
     /// wall time per phase
     pub seconds: Phases,
+    /// with `--certify`: the checked proof of each UNSAT answer the claim
+    /// rests on (empty if it rests on none, e.g. an optimum at the end of
+    /// the objective's range); without: None
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub certificates: Option<Vec<Certified>>,
+    /// the claim rests on an external solver's UNSAT answer, taken without
+    /// a proof
+    pub unchecked: bool,
     /// puzzle-specific results
     pub details: D,
 }
@@ -215,6 +224,8 @@ impl<S, D: Default> Report<S, D> {
             lazy_constraints: 0,
             stats: SolverStats::default(),
             seconds: Phases::default(),
+            certificates: None,
+            unchecked: false,
             details: D::default(),
         }
     }
@@ -236,19 +247,41 @@ impl<S: DeserializeOwned, D: DeserializeOwned> Report<S, D> {
 }
 
 impl<S: Serialize, D: Details> Report<S, D> {
-    /// The report for people: each solution drawn by `render`, then a
-    /// summary line saying exactly what is proven, the details' lines, and a
-    /// `c` line with the sizes and the phase times.
+    /// The report for people (`mode` [`Output::Full`]): the instance, each
+    /// solution drawn by `render` (under a "solution i of N" header when
+    /// there are several), a summary line saying exactly what is proven,
+    /// the details' lines, and `c` lines with the sizes and phase times.
+    /// [`Output::Quiet`] keeps the summary and the details' answer lines
+    /// (not the `c` lines); [`Output::Count`] the summary line alone.
     pub fn print_text(
         &self,
+        mode: Output,
         render: impl Fn(&S) -> String,
         out: &mut dyn Write,
     ) -> std::io::Result<()> {
+        if mode != Output::Full {
+            writeln!(out, "{}", self.summary())?;
+            if mode == Output::Quiet {
+                for line in self.details.lines() {
+                    if !line.starts_with("c ") {
+                        writeln!(out, "{line}")?;
+                    }
+                }
+            }
+            return Ok(());
+        }
         writeln!(out, "{}", self.puzzle)?;
-        for s in &self.solutions {
+        let many = self.solutions.len() > 1 || self.count.is_some();
+        for (i, s) in self.solutions.iter().enumerate() {
+            if many {
+                writeln!(out, "{}", self.solution_header(i))?;
+            }
             writeln!(out, "{}", render(s))?;
         }
         writeln!(out, "{}", self.summary())?;
+        for c in self.certificates.iter().flatten() {
+            writeln!(out, "c {c}")?;
+        }
         for line in self.details.lines() {
             writeln!(out, "{line}")?;
         }
@@ -270,6 +303,19 @@ impl<S: Serialize, D: Details> Report<S, D> {
         )
     }
 
+    /// "solution 3 of 880" when the enumeration is complete and every
+    /// solution is shown, "solution 3 of 19 shown" when fewer are shown
+    /// (e.g. one per symmetry class), "solution 3" while the count is not
+    /// final.
+    fn solution_header(&self, i: usize) -> String {
+        let shown = self.solutions.len();
+        match (self.status, self.count) {
+            (Status::All, Some(n)) if n == shown as u64 => format!("solution {} of {n}", i + 1),
+            (Status::All, _) => format!("solution {} of {shown} shown", i + 1),
+            _ => format!("solution {}", i + 1),
+        }
+    }
+
     /// The summary line: what is proven, and why the answer is incomplete
     /// when it is.
     pub fn summary(&self) -> String {
@@ -279,40 +325,64 @@ impl<S: Serialize, D: Details> Report<S, D> {
             Some(StoppedBy::Limit) => "; stopped at --limit",
             None => "",
         };
-        let what = &self.counted_as;
+        // what backs the UNSAT answer the claim rests on
+        let unsat = match (&self.certificates, self.unchecked) {
+            (Some(c), _) if !c.is_empty() => "UNSAT, certified",
+            (_, true) => "UNSAT from the external solver, unchecked",
+            _ => "UNSAT",
+        };
+        let counted = |n: u64| format!("{n} {}", counted_noun(&self.counted_as, n));
         let line = match (self.status, self.objective, self.bound, self.count) {
+            (Status::Optimal, Some(v), _, _) if self.unchecked => {
+                format!("optimal: {v} (no better solution: {unsat})")
+            }
             (Status::Optimal, Some(v), _, _) => {
-                format!("optimal: {v} (proven: no better solution, UNSAT)")
+                format!("optimal: {v} (proven: no better solution, {unsat})")
             }
             (Status::Sat, Some(v), Some(b), _) => {
                 format!("best found: {v}, not proven optimal (proven bound {b})")
             }
             (Status::Sat, Some(v), None, _) => format!("best found: {v}, not proven optimal"),
             (Status::Sat, _, _, _) => "solution found (checked)".to_string(),
-            (Status::Unsat, _, _, _) => "no solution exists (proven: UNSAT)".to_string(),
+            (Status::Unsat, _, _, _) if self.unchecked => {
+                "unsatisfiable (unchecked): the external solver's word, no proof (use --certify)"
+                    .to_string()
+            }
+            (Status::Unsat, _, _, _) => format!("no solution exists (proven: {unsat})"),
             (Status::Unknown, _, Some(b), _) => {
                 format!("no solution found before the limit (proven bound {b})")
             }
             (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
+            (Status::All, Some(v), _, Some(n)) => format!(
+                "optimal: {v} (proven: no better solution, {unsat}); exactly {} with that value (complete: final {unsat})",
+                counted(n)
+            ),
             (Status::All, _, _, Some(n)) => match self.classes {
                 Some(c) => format!(
-                    "exactly {n} {what} in {c} symmetry classes (complete: final UNSAT on the classes' representatives)"
+                    "exactly {} in {c} symmetry classes (complete: final {unsat} on the classes' representatives)",
+                    counted(n)
                 ),
-                None => format!("exactly {n} {what} (complete: final UNSAT)"),
+                None => format!("exactly {} (complete: final {unsat})", counted(n)),
             },
+            (Status::Partial, Some(v), _, Some(n)) => format!(
+                "optimal: {v} (proven: no better solution, {unsat}); at least {} with that value (enumeration stopped early)",
+                counted(n)
+            ),
             (Status::Partial, _, _, Some(n)) => {
                 let classes = self.classes.map_or(String::new(), |c| format!(" in {c} symmetry classes"));
-                format!("at least {n} {what}{classes} (enumeration stopped early)")
+                format!("at least {}{classes} (enumeration stopped early)", counted(n))
             }
             (s, ..) => s.to_string(),
         };
         format!("{line}{why}")
     }
 
-    /// Prints the report as one JSON line or as text.
+    /// Prints the report as one JSON line (whatever `mode`: the caller
+    /// empties `solutions` for `--count`) or as text.
     pub fn print(
         &self,
         json: bool,
+        mode: Output,
         render: impl Fn(&S) -> String,
         out: &mut dyn Write,
     ) -> anyhow::Result<()> {
@@ -320,10 +390,42 @@ impl<S: Serialize, D: Details> Report<S, D> {
             serde_json::to_writer(&mut *out, self)?;
             writeln!(out)?;
         } else {
-            self.print_text(render, out)?;
+            self.print_text(mode, render, out)?;
         }
         out.flush()?;
         Ok(())
+    }
+}
+
+/// How much of a report is printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Output {
+    /// everything (text: solutions, summary, details, `c` lines)
+    #[default]
+    Full,
+    /// `-q`: the summary and the details' answer lines, no solutions
+    Quiet,
+    /// `--count`: the summary line only (JSON: `solutions` empty)
+    Count,
+}
+
+/// `counted_as` in the number `n` of: "1 solution", "1 symmetry class
+/// (one lex-leader representative)", "2 symmetry classes (…)".
+fn counted_noun(what: &str, n: u64) -> String {
+    if n == 1 {
+        let (head, tail) = what.split_once(" (").unwrap_or((what, ""));
+        let head = head
+            .strip_suffix("classes")
+            .map(|h| format!("{h}class"))
+            .or_else(|| head.strip_suffix("matrices").map(|h| format!("{h}matrix")))
+            .or_else(|| head.strip_suffix('s').map(str::to_string))
+            .unwrap_or_else(|| head.to_string());
+        match tail {
+            "" => head,
+            t => format!("{head} ({}", t.replace(" each", "")),
+        }
+    } else {
+        what.to_string()
     }
 }
 
@@ -360,6 +462,40 @@ mod tests {
             "\"schema_version\":1",
         );
         assert!(Report::<serde_json::Value>::from_json_line(&old).is_err());
+    }
+
+    #[test]
+    fn plurals_and_count_mode() {
+        let mut r: Report<u32, NoDetails> = Report::new("p".into(), "b".into(), "solutions");
+        r.status = Status::All;
+        r.count = Some(1);
+        r.solutions = vec![7];
+        assert_eq!(r.summary(), "exactly 1 solution (complete: final UNSAT)");
+        r.counted_as = "symmetry classes (one lex-leader representative each)".into();
+        assert_eq!(
+            r.summary(),
+            "exactly 1 symmetry class (one lex-leader representative) (complete: final UNSAT)"
+        );
+        r.count = Some(2);
+        r.solutions = vec![7, 8];
+        assert!(r
+            .summary()
+            .starts_with("exactly 2 symmetry classes (one lex-leader representative each)"));
+        let text = |r: &Report<u32, NoDetails>, mode| {
+            let mut out = vec![];
+            r.print(false, mode, |s| format!("<{s}>"), &mut out)
+                .unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let full = text(&r, Output::Full);
+        assert!(
+            full.contains("solution 1 of 2\n<7>\nsolution 2 of 2\n<8>\n"),
+            "{full}"
+        );
+        assert_eq!(text(&r, Output::Count), format!("{}\n", r.summary()));
+        assert_eq!(text(&r, Output::Quiet), format!("{}\n", r.summary()));
+        r.status = Status::Partial;
+        assert!(text(&r, Output::Full).contains("solution 2\n<8>"));
     }
 
     #[test]

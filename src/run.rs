@@ -3,6 +3,12 @@
 //! puzzle's independent checker, and report (text or JSON). Also DIMACS
 //! export and decoding of an external solver's answer. Written once for
 //! every puzzle.
+//!
+//! With [`RunOptions::certify`], the session records the formula and every
+//! UNSAT answer a claim rests on ("optimal", "infeasible", "exactly N") is
+//! certified by a checked proof ([`crate::certify`]); a proof that fails to
+//! check is an error. An external solver's UNSAT answer without a proof is
+//! reported as unchecked ([`Report::unchecked`]).
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -12,6 +18,7 @@ use puzzlesat_encodings::pb::PbEncoding;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
+use crate::certify::{self, Claim, Producer};
 use crate::drive::{self, ScoredSearch, Sense, Strategy};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
@@ -38,6 +45,9 @@ pub struct RunOptions {
     pub first: bool,
     /// the backend's random seed (None: its default search)
     pub seed: Option<u64>,
+    /// certify every UNSAT answer a claim rests on, with proofs from this
+    /// solver (`--certify`, `--proof-solver`)
+    pub certify: Option<Producer>,
     /// with `all`: enumerate every solution by blocking clauses even where
     /// the puzzle counts by symmetry classes (`--no-classes`)
     pub no_classes: bool,
@@ -166,7 +176,11 @@ pub fn run<P: Puzzle>(
     if let Some(seed) = opts.seed {
         session.set_seed(seed)?;
     }
-    drop(cnf);
+    if opts.certify.is_some() {
+        session.record(cnf);
+    } else {
+        drop(cnf);
+    }
     let load_seconds = t.elapsed().as_secs_f64();
     let mut report: Report<P::Solution, P::Details> =
         Report::new(p.describe(), session.solver_name(), p.counted_as());
@@ -176,6 +190,7 @@ pub fn run<P: Puzzle>(
     report.literals = counts.literals;
     report.seconds.encode = encode_seconds;
     report.seconds.load = load_seconds;
+    report.certificates = opts.certify.as_ref().map(|_| vec![]);
     let mut hooks = Hooks {
         p,
         enc: &enc,
@@ -191,6 +206,7 @@ pub fn run<P: Puzzle>(
     };
     let mut assumptions = vec![];
     let mut enumerated = None;
+    let unsat_before = session.unsat_answers();
     if let (Some(sense), false) = (enc.scored, opts.first) {
         let opt = drive::optimize_scored(&mut session, sense, &enc.hint, &mut hooks, |_, v, s| {
             on_improve(v, s)
@@ -204,6 +220,7 @@ pub fn run<P: Puzzle>(
         };
         if opt.proven {
             report.bound = report.objective;
+            certify_last_unsat(&session, opts, unsat_before, &mut report)?;
         }
         report.solutions = hooks.best_scored.take().into_iter().collect();
     } else if let (Some(obj), false) = (&enc.objective, opts.first) {
@@ -224,6 +241,11 @@ pub fn run<P: Puzzle>(
             (None, true) => Status::Unsat,
             (None, false) => Status::Unknown,
         };
+        if opt.proven {
+            // the last UNSAT answer is the tightest bound: the one the
+            // optimum (or the infeasibility) rests on
+            certify_last_unsat(&session, opts, unsat_before, &mut report)?;
+        }
         if let Some((model, v)) = &opt.best {
             if opts.all && opt.proven {
                 // enumerate the optimal solutions: fix the objective to its optimum
@@ -244,6 +266,7 @@ pub fn run<P: Puzzle>(
         let mut found = vec![];
         // the two callbacks are called in turn, never at once
         let shared = std::cell::RefCell::new(&mut hooks);
+        let unsat_before = session.unsat_answers();
         let e = drive::enumerate_lazy(
             &mut session,
             &enc.primary,
@@ -253,6 +276,13 @@ pub fn run<P: Puzzle>(
             |m| match shared.borrow_mut().decode(m) {
                 Ok(s) => {
                     found.push(s);
+                    // state for the spinner / heartbeat (front::progress)
+                    let _ = writeln!(
+                        progress,
+                        "c status: {} found after {:.1}s",
+                        found.len(),
+                        started.elapsed().as_secs_f64()
+                    );
                     true
                 }
                 Err(e) => {
@@ -263,6 +293,17 @@ pub fn run<P: Puzzle>(
         )?;
         if let Some(e) = err {
             return Err(e);
+        }
+        if e.complete {
+            let status = report.status;
+            // the claim, for the certificate: Unsat before the count is in
+            report.status = if opts.all && e.count > 0 {
+                Status::All
+            } else {
+                Status::Unsat
+            };
+            certify_last_unsat(&session, opts, unsat_before, &mut report)?;
+            report.status = status;
         }
         report.solutions = found;
         enumerated = Some(e.count);
@@ -293,6 +334,10 @@ pub fn run<P: Puzzle>(
     report.stats = session.stats();
     report.lazy_constraints = hooks.rejected;
     report.stopped_by = stopped_by(&report, &limits, opts, enumerated);
+    report.unchecked = matches!(opts.solver, SolverKind::External(_))
+        && opts.certify.is_none()
+        && session.unsat_answers() > 0
+        && matches!(report.status, Status::Optimal | Status::Unsat | Status::All);
     report.seconds.solve = session.solve_time.as_secs_f64();
     drop(session);
     let t = Instant::now();
@@ -303,6 +348,44 @@ pub fn run<P: Puzzle>(
     report.seconds.decode_check = hooks.decode_check.as_secs_f64();
     report.seconds.close(started.elapsed().as_secs_f64());
     Ok(report)
+}
+
+/// With `--certify`, after a driver phase whose claim is proven: if a
+/// solve call of the phase (after `unsat_before` UNSAT answers) answered
+/// UNSAT, writes out the formula of the last one, proves and checks it, and
+/// adds the certificate to the report, named by the claim of
+/// `report.status`. A proof that does not check is an error. A phase with
+/// no UNSAT answer (an optimum at the end of the objective's range) has
+/// nothing to certify.
+fn certify_last_unsat<S, D>(
+    session: &Session,
+    opts: &RunOptions,
+    unsat_before: u32,
+    report: &mut Report<S, D>,
+) -> anyhow::Result<()> {
+    let (Some(producer), Some(certificates)) = (&opts.certify, &mut report.certificates) else {
+        return Ok(());
+    };
+    if session.unsat_answers() == unsat_before {
+        return Ok(());
+    }
+    let claim = match report.status {
+        Status::Optimal => Claim::Optimal,
+        Status::All => Claim::Complete,
+        _ => Claim::Infeasible,
+    };
+    let formula = session
+        .unsat_formula()
+        .context("internal error: --certify but no formula was recorded")?;
+    let c =
+        certify::certify_claim(claim, &formula, producer, &session.limits).with_context(|| {
+            format!(
+                "the {claim} claim of {} could not be certified",
+                report.puzzle
+            )
+        })?;
+    certificates.push(c);
+    Ok(())
 }
 
 /// `--all` by symmetry classes: enumerates `reps` (every solution, by
@@ -374,7 +457,7 @@ pub fn print_text<P: Puzzle>(
     r: &Report<P::Solution, P::Details>,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    r.print_text(|s| p.render(s), out)
+    r.print_text(crate::report::Output::Full, |s| p.render(s), out)
 }
 
 /// Encodes `p`; with `bound`, adds the decision constraint "objective at

@@ -490,3 +490,68 @@ fn core_lazy_hook_optimises_and_enumerates_with_added_constraints() {
     .unwrap();
     assert_eq!((e.count, e.complete), (7, true));
 }
+
+#[test]
+fn defaults_are_the_measured_best_double_lex_and_lazy() {
+    // docs/alien-tiles.md "Defaults": double-lex + lazy was the fastest of
+    // the symmetry x minimality grid on 4×4/3, 4×4/6 and 5×5/2
+    let p = AlienTiles::new(4, 3, Task::Hardest).unwrap();
+    assert_eq!(
+        (p.symmetry, p.minimality),
+        (Symmetry::DoubleLex, Minimality::Lazy)
+    );
+    let (code, out, err) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "3",
+        "--hardest",
+        "--json",
+    ]);
+    assert_eq!(code, Some(10), "{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["status"], "optimal");
+    assert_eq!(r["objective"], 10);
+    assert!(
+        r["puzzle"]
+            .as_str()
+            .unwrap()
+            .contains("minimality=lazy symmetry=double-lex"),
+        "{r}"
+    );
+    assert!(r["lazy_constraints"].as_u64().unwrap() > 0, "{r}");
+    // dimacs needs the whole formula: eager unless --minimality is given
+    let dir = std::env::temp_dir().join(format!("at-defaults-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cnf = dir.join("h.cnf");
+    let (code, _, err) = cli(&[
+        "dimacs",
+        "alien-tiles",
+        "-n",
+        "3",
+        "-c",
+        "3",
+        "--hardest",
+        "-o",
+        cnf.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = cli(&[
+        "dimacs",
+        "alien-tiles",
+        "-n",
+        "3",
+        "-c",
+        "3",
+        "--hardest",
+        "--minimality",
+        "lazy",
+        "-o",
+        cnf.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("use --minimality eager"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

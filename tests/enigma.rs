@@ -319,7 +319,7 @@ fn command_line() {
         assert_eq!(code, Some(20), "{method}");
         assert!(out.contains("no solution exists"), "{method}: {out}");
     }
-    let (code, out, _) = run(&["solve", "enigma", "-n", "4", "--method", "board", "-q"]);
+    let (code, out, _) = run(&["solve", "enigma", "-n", "4", "--method", "board"]);
     assert_eq!(code, Some(10));
     assert!(
         out.contains("total: 40")
@@ -327,6 +327,11 @@ fn command_line() {
             && out.contains("(1 2)(3 4)"),
         "{out}"
     );
+    // -q: the summary only, no board
+    let (code, out, _) = run(&["solve", "enigma", "-n", "4", "--method", "board", "-q"]);
+    assert_eq!(code, Some(10));
+    assert!(out.starts_with("optimal: 40 (proven"), "{out}");
+    assert!(!out.contains("partition:"), "{out}");
     let (code, _, err) = run(&["solve", "enigma", "-n", "0"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("out of range"), "{err}");

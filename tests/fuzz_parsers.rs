@@ -234,6 +234,30 @@ const SPEC_KEYS: &[&str] = &[
     "exclude",
 ];
 
+/// Values of numeric options: numbers of every size and form, ranges,
+/// lists, and junk (NUL, newline, sign soup).
+fn option_value() -> impl Strategy<Value = String> {
+    let atom = prop_oneof![
+        3 => (-20i64..=20).prop_map(|x| x.to_string()),
+        1 => any::<i64>().prop_map(|x| x.to_string()),
+        1 => any::<f64>().prop_map(|x| x.to_string()),
+        1 => any::<u64>().prop_map(|x| format!("{x}0")),
+        2 => prop::sample::select(vec![
+            "", "0", "-0", "NaN", "nan", "inf", "-inf", "infinity", "1e300", "1e-300",
+            "18446744073709551616", "-9223372036854775808", "0x10", "+5", "--1", "1_000",
+            " 7 ", "\0", "\n", "é", "\u{feff}3",
+        ])
+        .prop_map(str::to_string),
+        1 => "[ -~]{0,5}",
+    ];
+    prop_oneof![
+        3 => atom.clone(),
+        1 => (atom.clone(), atom.clone()).prop_map(|(a, b)| format!("{a}..{b}")),
+        1 => (atom.clone(), atom.clone()).prop_map(|(a, b)| format!("{a}..={b}")),
+        1 => prop::collection::vec(atom, 0..4).prop_map(|v| v.join(",")),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -310,6 +334,32 @@ proptest! {
             // what is accepted can be expanded (no unbounded grid got through)
             Ok(g) => prop_assert!(g.expand().len() <= 1_000_000),
             Err(e) => assert_one_line(&format!("{e:#}"), text.as_bytes()),
+        }
+    }
+
+    #[test]
+    fn fuzz_numeric_option_values(text in option_value()) {
+        use puzzlesat::experiment::grid::{parse_assignment, parse_values};
+        use puzzlesat::values::{self, Seconds};
+        match text.parse::<Seconds>() {
+            // what is accepted converts to a Duration without panicking
+            Ok(s) => prop_assert!(s.get() > 0.0 && s.duration().as_secs_f64() <= 1e7),
+            Err(e) => assert_one_line(&e, text.as_bytes()),
+        }
+        match values::parse_in_range(&text, 1u32, 1000, "repeats") {
+            Ok(r) => prop_assert!((1..=1000).contains(&r)),
+            Err(e) => assert_one_line(&e, text.as_bytes()),
+        }
+        match parse_values(&text) {
+            Ok(v) => prop_assert!(!v.is_empty() && v.len() as u64 <= values::MAX_RANGE_VALUES),
+            Err(e) => assert_one_line(&format!("{e:#}"), text.as_bytes()),
+        }
+        if let Err(e) = parse_assignment(&format!("n={text}")) {
+            assert_one_line(&format!("{e:#}"), text.as_bytes());
+        }
+        // the --table range: no panic, and what is accepted is not empty
+        if let Ok(r) = text.parse::<puzzlesat::puzzles::enigma::cli::SizeRange>() {
+            prop_assert!(r.from <= r.to);
         }
     }
 }

@@ -631,6 +631,12 @@ fn cli_sweep_of_extreme_values() {
             }
         }
     }
+    eprintln!(
+        "sweep: {} of {} runs failed ({})",
+        failed.len(),
+        sweep.len() * EXTREMES.len(),
+        bin().display()
+    );
     assert!(
         failed.is_empty(),
         "{} failures:\n{}",
@@ -745,31 +751,46 @@ fn clause_budget_is_checked_before_encoding() {
     }
     let (code, ..) = run_ok(&["solve", "magic", "-n", "5", "--max-clauses", "10"]);
     assert_eq!(code, Some(2));
+    use puzzlesat::puzzles::magic::CellEncoding;
     use puzzlesat::puzzles::magic::{Options, SumEncoding};
-    for sum in [
-        SumEncoding::Unary,
-        SumEncoding::Adder,
-        SumEncoding::Dpw,
-        SumEncoding::Gte,
+    let mut checked = 0;
+    for cells in [
+        CellEncoding::Direct,
+        CellEncoding::Order,
+        CellEncoding::Digits,
     ] {
-        for n in 3..=6 {
-            let opts = Options {
-                sum,
-                ..Options::default()
-            };
-            let p = puzzlesat::puzzles::magic::Magic {
-                givens: puzzlesat::puzzles::magic::Givens::free(n),
-                options: opts,
-            };
-            let (cnf, ..) = puzzlesat::run::encode(&p).unwrap();
-            let estimate = puzzlesat::puzzles::magic::encode::estimated_clauses(n, &opts);
-            assert!(
-                estimate <= cnf.len() as u64,
-                "{sum:?} n={n}: {estimate} > {}",
-                cnf.len()
-            );
+        for sum in [
+            SumEncoding::Unary,
+            SumEncoding::Adder,
+            SumEncoding::Dpw,
+            SumEncoding::Gte,
+        ] {
+            for n in 3..=6 {
+                let opts = Options {
+                    cells,
+                    sum,
+                    digit_counts: cells == CellEncoding::Digits,
+                    ..Options::default()
+                };
+                let p = puzzlesat::puzzles::magic::Magic {
+                    givens: puzzlesat::puzzles::magic::Givens::free(n),
+                    options: opts,
+                };
+                // direct cells with unary sums is refused by the encoder
+                let Ok((cnf, ..)) = puzzlesat::run::encode(&p) else {
+                    continue;
+                };
+                let estimate = puzzlesat::puzzles::magic::encode::estimated_clauses(n, &opts);
+                assert!(
+                    estimate <= cnf.len() as u64,
+                    "{cells:?} {sum:?} n={n}: {estimate} > {}",
+                    cnf.len()
+                );
+                checked += 1;
+            }
         }
     }
+    assert_eq!(checked, 11 * 4);
 }
 
 /// `dimacs enigma --bound` near i64::MIN writes a formula whose bound is
@@ -849,7 +870,8 @@ const LENIENT_BY_DESIGN: &[&str] = &["sat-ok-gzip-no-extension"];
 const TOO_BIG_FOR_CADICAL: &[&str] = &["sat-ok-huge-declared"];
 
 /// DIMACS leniency matches CaDiCaL's: every `sat FILE` case of the corpus
-/// is accepted (with the same answer) or refused by both, except
+/// is accepted (with the same answer) or refused by both this binary and
+/// CaDiCaL, except
 /// [`LENIENT_BY_DESIGN`]. Needs the `cadical` executable (`.ci/run`
 /// installs it).
 #[test]
@@ -865,25 +887,26 @@ fn dimacs_leniency_matches_cadical() {
     let mut differ = vec![];
     let dimacs = cases.case.iter().filter(|c| c.args[0] == "sat");
     for case in dimacs.filter(|c| !TOO_BIG_FOR_CADICAL.contains(&c.name.as_str())) {
-        let file = case.args.last().unwrap();
-        let file = file
-            .replace("{c}", &root().join("tests/corpus/files").to_string_lossy())
-            .replace("{cnf}", &root().join("tests/cnf").to_string_lossy());
-        let out = Command::new("cadical")
-            .args(["-q", "-n", &file])
+        let fill = |a: &String| {
+            a.replace("{c}", &root().join("tests/corpus/files").to_string_lossy())
+                .replace("{cnf}", &root().join("tests/cnf").to_string_lossy())
+        };
+        let args: Vec<String> = case.args.iter().map(fill).collect();
+        let theirs = Command::new("cadical")
+            .args(["-q", "-n", args.last().unwrap()])
             .stdin(Stdio::null())
             .output()
-            .unwrap();
-        let theirs = out.status.code().filter(|c| [10, 20].contains(c));
-        let ours = Some(case.exit).filter(|c| [10, 20].contains(c));
+            .unwrap()
+            .status
+            .code();
+        let ours = run_limited(&args, Duration::from_secs(60)).and_then(|o| o.status.code());
+        let answer = |code: Option<i32>| code.filter(|c| [10, 20].contains(c));
         compared += 1;
         let by_design = LENIENT_BY_DESIGN.contains(&case.name.as_str());
-        if (theirs == ours) == by_design {
+        if (answer(theirs) == answer(ours)) == by_design {
             differ.push(format!(
-                "{}: ours exit {}, CaDiCaL's {:?}{}",
+                "{}: ours exit {ours:?}, CaDiCaL's {theirs:?}{}",
                 case.name,
-                case.exit,
-                out.status.code(),
                 if by_design {
                     " (listed as differing)"
                 } else {
@@ -898,7 +921,8 @@ fn dimacs_leniency_matches_cadical() {
 
 /// An interrupt (SIGINT or SIGTERM) before any solution is "unknown": exit
 /// 0 with the report, on `solve` (magic -n 12: its first solution takes
-/// about 90 s) and on `sat` with the default backend.
+/// about 90 s) and on `sat` with batsat, the portfolio and an external
+/// solver.
 #[test]
 fn interrupted_before_any_solution_is_unknown() {
     let dir = tempfile::tempdir().unwrap();
@@ -913,13 +937,101 @@ fn interrupted_before_any_solution_is_unknown() {
             stdout.contains("no answer before the limit"),
             "signal {signal}: {stdout}"
         );
-        let args = strings(&["sat", &cnf.to_string_lossy()]);
-        let (out, took) = signalled(&args, signal, Duration::from_millis(500));
-        assert_eq!(out.status.code(), Some(0), "sat, signal {signal}");
-        assert!(
-            took < Duration::from_secs(5),
-            "sat, signal {signal}: {took:?}"
-        );
-        assert!(String::from_utf8_lossy(&out.stdout).contains("s UNKNOWN"));
+        // batsat's interrupt hook, the portfolio's abandoned threads, an
+        // external solver's process group (needs `cadical`, as above)
+        for solver in ["batsat", "portfolio", "external:cadical"] {
+            let args = strings(&["sat", "--solver", solver, &cnf.to_string_lossy()]);
+            let (out, took) = signalled(&args, signal, Duration::from_millis(500));
+            assert_eq!(out.status.code(), Some(0), "{solver}, signal {signal}");
+            assert!(
+                took < Duration::from_secs(5),
+                "{solver}, signal {signal}: {took:?}"
+            );
+            assert!(
+                String::from_utf8_lossy(&out.stdout).contains("s UNKNOWN"),
+                "{solver}, signal {signal}"
+            );
+        }
     }
+}
+
+/// Numeric options whose `--help` does not state their range yet. Issue
+/// 12, left to the owner of src/puzzles/enigma/cli.rs and src/front: state
+/// the range in the doc comment, then delete the entry here.
+const RANGE_NOT_IN_HELP: &[&str] = &[];
+
+/// Every numeric option's `--help` states its range ("1 to 12", "at least
+/// 1", "at most …", "3..8"), except those listed in [`RANGE_NOT_IN_HELP`]
+/// (the list must be exact: a fixed entry is removed from it).
+#[test]
+fn numeric_options_state_their_range_in_help() {
+    let options: &[(&[&str], &[&str])] = &[
+        (
+            &["solve", "enigma"],
+            &[
+                "-n",
+                "--table",
+                "--limit",
+                "--timeout",
+                "--max-clauses",
+                "--seed",
+            ],
+        ),
+        (&["dimacs", "enigma"], &["--bound"]),
+        (&["decode", "enigma"], &["--bound"]),
+        (&["solve", "magic"], &["-n", "--limit"]),
+        (&["solve", "alien-tiles"], &["-n", "-c", "--limit"]),
+        (&["solve", "rook-tour"], &["--limit"]),
+        (&["sat"], &["--timeout", "--max-clauses"]),
+        (
+            &["experiment"],
+            &["--sizes", "--repeats", "--memory", "--jobs", "--timeout"],
+        ),
+    ];
+    // a number on both sides of " to " or "..", or after "at least",
+    // "at most", "above"
+    let states_range = |text: &str| {
+        let t = text.to_lowercase();
+        let digit_at = |i: usize| t[i..].chars().next().is_some_and(|c| c.is_ascii_digit());
+        let digit_before = |i: usize| t[..i].chars().last().is_some_and(|c| c.is_ascii_digit());
+        let between = [" to ", ".."].iter().any(|p| {
+            t.match_indices(p)
+                .any(|(i, _)| digit_before(i) && digit_at(i + p.len()))
+        });
+        let after = ["at least ", "at most ", "above "]
+            .iter()
+            .any(|p| t.match_indices(p).any(|(i, _)| digit_at(i + p.len())));
+        between || after
+    };
+    let mut missing = vec![];
+    for (command, opts) in options {
+        let mut args = strings(command);
+        args.push("--help".into());
+        let out = run_limited(&args, Duration::from_secs(30)).expect("help");
+        let help = String::from_utf8_lossy(&out.stdout).into_owned();
+        let lines: Vec<&str> = help.lines().collect();
+        for opt in opts.iter() {
+            let at = lines
+                .iter()
+                .position(|l| {
+                    let l = l.trim_start();
+                    l.starts_with(&format!("{opt} "))
+                        || l.starts_with(&format!("{opt}, "))
+                        || l.contains(&format!(", {opt} "))
+                })
+                .unwrap_or_else(|| panic!("{} --help has no {opt}", command.join(" ")));
+            // the description: the following indented lines up to the next option
+            let text: String = lines[at + 1..]
+                .iter()
+                .take_while(|l| !l.trim_start().starts_with('-'))
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ");
+            if !states_range(&text) {
+                missing.push(format!("{} {opt}", command.join(" ")));
+            }
+        }
+    }
+    let known: Vec<String> = RANGE_NOT_IN_HELP.iter().map(|s| s.to_string()).collect();
+    assert_eq!(missing, known, "options whose --help states no range");
 }

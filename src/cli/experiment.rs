@@ -36,7 +36,7 @@ pub struct Args {
     /// runs per grid point, 1 to 1000 (the grid: at most 1000000 rows)
     #[arg(long)]
     pub repeats: Option<u32>,
-    /// address-space limit per run in MiB (0: none; default 8192 or this process's hard limit if lower; at most that limit)
+    /// address-space limit per run in MiB, 0 to 1073741824 (0: none) and at most this process's hard limit (default 8192, or that limit if lower)
     #[arg(long, value_name = "MIB")]
     pub memory: Option<u64>,
     /// runs in parallel on this machine, 1 to 256
@@ -131,6 +131,15 @@ impl Args {
                 "max-clauses",
                 common.max_clauses.to_string(),
                 crate::values::DEFAULT_MAX_CLAUSES.to_string(),
+            ),
+            ("certify", common.certify.to_string(), "false".to_string()),
+            (
+                "proof-solver",
+                common
+                    .proof_solver
+                    .as_ref()
+                    .map_or(String::new(), |p| p.to_string()),
+                String::new(),
             ),
         ];
         for (k, v, default) in globals {

@@ -50,7 +50,7 @@ pub enum Command {
         /// write a JSON map naming the primary variables
         #[arg(long, global = true)]
         map: Option<PathBuf>,
-        /// decision version: objective at least (maximise) / at most (minimise) this
+        /// decision version: objective at least (maximise) / at most (minimise) this, any integer from -9223372036854775808 to 9223372036854775807 (beyond the objective's range: trivially true or false)
         #[arg(long, global = true)]
         bound: Option<i64>,
         /// write MaxSAT WCNF (2022 format): clauses hard, objective as soft units
@@ -68,7 +68,7 @@ pub enum Command {
         /// the solver's output file (required; clap forbids required global options)
         #[arg(long, global = true)]
         model: Option<PathBuf>,
-        /// the `--bound` the formula was exported with (`dimacs --bound`)
+        /// the `--bound` the formula was exported with (`dimacs --bound`), -9223372036854775808 to 9223372036854775807
         #[arg(long, global = true)]
         bound: Option<i64>,
     },

@@ -4,7 +4,10 @@
 //! or `s UNKNOWN`, with exit codes 10 / 20 / 0 (2 for an error). Before a
 //! model is printed it is checked clause by clause against the formula as
 //! read from the file; a model that falsifies a clause is an error, never
-//! printed.
+//! printed. With `--certify` an UNSAT answer is re-solved with proof logging
+//! and the proof checked ([`crate::certify`]); a proof that fails is an
+//! error (exit 2), never `s UNSATISFIABLE`. An external solver's UNSAT
+//! without `--certify` is marked unchecked in a comment line and the JSON.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -16,11 +19,12 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::instances::ManageVars;
 use rustsat::types::Var;
 
+use crate::certify::{self, Claim};
 use crate::front::{exit_code, Common};
 use crate::io::dimacs::{read_cnf_file, used_vars};
 use crate::io::solver_output::write_model_padded;
 use crate::report::{process_start, NoDetails, Report, Status, StoppedBy};
-use crate::solver::{Outcome, Session};
+use crate::solver::{Outcome, Session, SolverKind};
 
 /// The first clause (1-based index) the assignment falsifies, if any.
 pub fn first_falsified(cnf: &Cnf, model: &Assignment) -> Option<usize> {
@@ -96,6 +100,24 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
     report.seconds.load = load_seconds;
     report.seconds.solve = session.solve_time.as_secs_f64();
     report.seconds.decode_check = t.elapsed().as_secs_f64();
+    if let Some(producer) = common.producer() {
+        let mut certificates = vec![];
+        if outcome == Outcome::Unsat {
+            let c = certify::certify_claim(Claim::Infeasible, &cnf, &producer, &session.limits)
+                .map_err(|e| {
+                    anyhow::anyhow!(
+                        "{} answered UNSAT for {}, but it could not be certified: {e}",
+                        session.solver_name(),
+                        file.display()
+                    )
+                })?;
+            certificates.push(c);
+        }
+        report.certificates = Some(certificates);
+    }
+    report.unchecked = outcome == Outcome::Unsat
+        && report.certificates.is_none()
+        && matches!(common.solver, SolverKind::External(_));
     if common.json {
         report.solutions = model
             .iter()
@@ -157,7 +179,15 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
                 write_model_padded(&mut out, m, declared)?;
             }
         }
-        (None, Outcome::Unsat) => writeln!(out, "s UNSATISFIABLE")?,
+        (None, Outcome::Unsat) => {
+            for c in report.certificates.iter().flatten() {
+                writeln!(out, "c {c}")?;
+            }
+            if report.unchecked {
+                writeln!(out, "c unsatisfiable (unchecked): the external solver's word, no proof (use --certify)")?;
+            }
+            writeln!(out, "s UNSATISFIABLE")?
+        }
         (None, _) => writeln!(out, "s UNKNOWN")?,
     }
     out.flush()?;

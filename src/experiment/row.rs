@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::grid::{Grid, Job};
+use crate::certify::Certificate;
 use crate::report::{Phases, Report, Status};
 
 /// How a worker process ended.
@@ -154,6 +155,14 @@ pub struct Row {
     pub propagations: Option<u64>,
     /// peak resident memory of the worker, MiB (measured here)
     pub peak_rss_mib: Option<f64>,
+    /// with `--certify`: UNSAT answers certified
+    pub certificates: Option<u64>,
+    /// with `--certify`: bytes of their proofs
+    pub proof_bytes: Option<u64>,
+    /// with `--certify`: seconds of their proof-logging solves
+    pub proof_seconds: Option<f64>,
+    /// with `--certify`: seconds of their checks
+    pub check_seconds: Option<f64>,
     /// exit code or signal of the worker
     pub exit: String,
     /// wall-clock limit of the run
@@ -193,6 +202,10 @@ impl Row {
             peak_rss_mib: out
                 .peak_rss_kib
                 .map(|k| (k as f64 / 1024.0 * 10.0).round() / 10.0),
+            certificates: None,
+            proof_bytes: None,
+            proof_seconds: None,
+            check_seconds: None,
             exit: match out.exit {
                 Exit::Code(c) => format!("exit {c}"),
                 Exit::Signal(s) => format!("signal {s}"),
@@ -245,6 +258,14 @@ impl Row {
                 row.conflicts = r.stats.conflicts;
                 row.decisions = r.stats.decisions;
                 row.propagations = r.stats.propagations;
+                if let Some(cs) = &r.certificates {
+                    let sum =
+                        |f: fn(&Certificate) -> f64| cs.iter().map(|c| f(&c.certificate)).sum();
+                    row.certificates = Some(cs.len() as u64);
+                    row.proof_bytes = Some(cs.iter().map(|c| c.certificate.proof_bytes).sum());
+                    row.proof_seconds = Some(sum(|c| c.solve_seconds));
+                    row.check_seconds = Some(sum(|c| c.check_seconds));
+                }
             }
             (_, Some(Err(e))) => {
                 row.status = RowStatus::Error;
@@ -351,6 +372,10 @@ const CSV_TAIL: &[&str] = &[
     "decisions",
     "propagations",
     "peak_rss_mib",
+    "certificates",
+    "proof_bytes",
+    "proof_seconds",
+    "check_seconds",
     "exit",
     "timeout",
     "solver_name",
@@ -410,6 +435,10 @@ pub fn csv_line(row: &Row, param_names: &[String]) -> String {
         o(&row.decisions),
         o(&row.propagations),
         o(&row.peak_rss_mib),
+        o(&row.certificates),
+        o(&row.proof_bytes),
+        o(&row.proof_seconds),
+        o(&row.check_seconds),
         row.exit.clone(),
         row.timeout.to_string(),
         o(&row.solver_name),

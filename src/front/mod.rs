@@ -21,7 +21,7 @@ pub mod progress;
 use crate::drive::Strategy;
 use crate::io::dimacs::Format;
 use crate::puzzle::Puzzle;
-use crate::report::{process_start, Details, Report, Status};
+use crate::report::{process_start, Details, Output, Report, Status};
 use crate::run::{self, RunOptions};
 use crate::solver::{Limits, SolverKind};
 use crate::values::Seconds;
@@ -48,7 +48,7 @@ pub struct Common {
     /// one JSON object per result on stdout
     #[arg(long, global = true)]
     pub json: bool,
-    /// the solver's random seed (default: its own fixed search); a solver
+    /// the solver's random seed, 0 to 18446744073709551615 (default: its own fixed search); a solver
     /// without one refuses it
     #[arg(long, global = true)]
     pub seed: Option<u64>,
@@ -56,9 +56,13 @@ pub struct Common {
     /// representative per symmetry class expanded by the puzzle's group
     #[arg(long, global = true)]
     pub no_classes: bool,
-    /// less output on stderr
+    /// the summary only: no solutions drawn on stdout, no progress on stderr
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// count the solutions (as --all does) and print only the count: text,
+    /// the summary line; JSON, the report with `solutions` empty
+    #[arg(long, global = true)]
+    pub count: bool,
     /// more output on stderr
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
@@ -68,6 +72,15 @@ pub struct Common {
     /// bound search
     #[arg(long, global = true, default_value = "sat-unsat", value_parser = choices::<Strategy>())]
     pub strategy: Strategy,
+    /// back every UNSAT answer a claim rests on by a DRAT proof, checked
+    /// here (docs/certify.md)
+    #[arg(long, global = true)]
+    pub certify: bool,
+    /// with --certify: the solver writing proofs: varisat, cadical, kissat,
+    /// cryptominisat5, external:<cmd> (default: the external solver itself,
+    /// else varisat)
+    #[arg(long, global = true)]
+    pub proof_solver: Option<crate::certify::Producer>,
 }
 
 impl Common {
@@ -101,17 +114,36 @@ impl Common {
         }
         Ok(())
     }
-    /// Run options from the common flags.
+    /// The proof solver, with `--certify`.
+    pub fn producer(&self) -> Option<crate::certify::Producer> {
+        self.certify.then(|| {
+            self.proof_solver
+                .clone()
+                .unwrap_or_else(|| crate::certify::Producer::for_solver(&self.solver))
+        })
+    }
+    /// How much of a report is printed (`--count`, `-q`).
+    pub fn output(&self) -> Output {
+        if self.count {
+            Output::Count
+        } else if self.quiet {
+            Output::Quiet
+        } else {
+            Output::Full
+        }
+    }
+    /// Run options from the common flags (`--count` enumerates, as `--all`).
     pub fn run_options(&self, all: bool, limit: Option<u64>) -> RunOptions {
         RunOptions {
             solver: self.solver.clone(),
             timeout: self.timeout.map(Seconds::duration),
-            all,
+            all: all || self.count,
             limit,
             objective_encoding: self.objective_encoding,
             strategy: self.strategy,
             first: false,
             seed: self.seed,
+            certify: self.producer(),
             no_classes: self.no_classes,
         }
     }
@@ -137,7 +169,16 @@ impl Common {
         report
             .seconds
             .close(process_start().elapsed().as_secs_f64());
-        report.print(self.json, render, &mut std::io::stdout().lock())?;
+        if self.count {
+            // the same fields, the count without the solutions
+            report.solutions.clear();
+        }
+        report.print(
+            self.json,
+            self.output(),
+            render,
+            &mut std::io::stdout().lock(),
+        )?;
         Ok(exit_code(report.status))
     }
 }

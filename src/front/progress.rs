@@ -1,41 +1,103 @@
 //! Progress on stderr: a spinner with the elapsed time and the latest
 //! progress line ("c improved: objective 540 after 0.31s") while a solve runs
-//! on a terminal; plain `c` lines when stderr is a file or a pipe. Results
-//! never go here: they go to stdout.
+//! on a terminal; when stderr is a file or a pipe (logs, CI, experiment
+//! workers), the progress lines as plain `c` lines plus a heartbeat every few
+//! seconds ([`HEARTBEAT_ENV`], default 5 s): `c progress: 12s elapsed;
+//! latest: …`, so a long single solve is never silent. Results never go
+//! here: they go to stdout.
+//!
+//! Lines starting with [`STATUS`] are state, not events ("c status: 120
+//! solutions so far"): the spinner shows them, the heartbeat repeats the
+//! latest one, neither prints each of them.
 
 use std::io::{self, Write};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Environment variable: seconds between heartbeat lines when stderr is not
+/// a terminal (default 5).
+pub const HEARTBEAT_ENV: &str = "PUZZLESAT_PROGRESS_SECONDS";
+
+/// Prefix of a state line (shown as the latest state, not printed as such).
+pub const STATUS: &str = "c status: ";
 
 /// A `Write` sink for the runner's progress lines.
 pub struct Progress {
     bar: ProgressBar,
     pending: Vec<u8>,
+    latest: Arc<Mutex<String>>,
+    heartbeat: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
 }
 
 impl Progress {
-    /// A spinner on stderr (hidden automatically when stderr is not a terminal).
+    /// A spinner on stderr, or plain lines and a heartbeat when stderr is not
+    /// a terminal.
     pub fn stderr() -> Self {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         bar.set_style(
             ProgressStyle::with_template("{spinner} {elapsed:>4} {msg}").expect("static template"),
         );
         bar.set_message("solving");
-        bar.enable_steady_tick(Duration::from_millis(200));
+        let latest = Arc::new(Mutex::new("solving".to_string()));
+        let heartbeat = if bar.is_hidden() {
+            Some(Self::start_heartbeat(latest.clone()))
+        } else {
+            bar.enable_steady_tick(Duration::from_millis(200));
+            None
+        };
         Progress {
             bar,
             pending: Vec::new(),
+            latest,
+            heartbeat,
         }
     }
 
+    fn start_heartbeat(latest: Arc<Mutex<String>>) -> (Arc<AtomicBool>, JoinHandle<()>) {
+        let every = std::env::var(HEARTBEAT_ENV)
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .map_or(Duration::from_secs(5), Duration::from_secs_f64);
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let start = Instant::now();
+            let mut next = every;
+            while !flag.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(50).min(every));
+                if start.elapsed() >= next {
+                    next += every;
+                    let latest = latest.lock().map(|s| s.clone()).unwrap_or_default();
+                    eprintln!(
+                        "c progress: {:.0}s elapsed; latest: {latest}",
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            }
+        });
+        (stop, handle)
+    }
+
     fn emit(&self, line: &str) {
+        let state = line.strip_prefix(STATUS);
+        let shown = state.unwrap_or_else(|| line.trim_start_matches("c "));
+        if let Ok(mut l) = self.latest.lock() {
+            *l = shown.to_string();
+        }
         if self.bar.is_hidden() {
-            eprintln!("{line}");
+            if state.is_none() {
+                eprintln!("{line}");
+            }
         } else {
-            self.bar.println(line);
-            self.bar
-                .set_message(line.trim_start_matches("c ").to_string());
+            if state.is_none() {
+                self.bar.println(line);
+            }
+            self.bar.set_message(shown.to_string());
         }
     }
 }
@@ -59,6 +121,10 @@ impl Drop for Progress {
         if !self.pending.is_empty() {
             let rest = String::from_utf8_lossy(&self.pending).into_owned();
             self.emit(&rest);
+        }
+        if let Some((stop, handle)) = self.heartbeat.take() {
+            stop.store(true, Ordering::Relaxed);
+            let _ = handle.join();
         }
         self.bar.finish_and_clear();
     }

@@ -19,6 +19,13 @@
 //! A clause a backend refuses (e.g. a literal out of its range) is not a
 //! panic: [`Session`] keeps the error and returns it from every later
 //! [`Session::solve`].
+//!
+//! For certified answers ([`crate::certify`]) a session can record the
+//! formula it is given ([`Session::record`]): the CNF and every clause added
+//! since (bounds, blocking clauses, lazy constraints). At each UNSAT answer
+//! it notes how many clauses there were and the assumptions of that call, so
+//! [`Session::unsat_formula`] can write out the decision formula of the last
+//! UNSAT answer as plain clauses, the assumptions as unit clauses.
 
 pub mod batsat;
 #[cfg(feature = "cadical")]
@@ -318,6 +325,14 @@ pub struct Session {
     pub sat_answers: u32,
     /// wall time spent inside solve calls
     pub solve_time: Duration,
+    /// every clause given to the backend, when recording
+    record: Option<Cnf>,
+    /// at the last UNSAT answer while recording: clauses recorded, and the
+    /// clauses that held only for that call (blocking clauses of an
+    /// in-search enumeration, the assumptions as units)
+    last_unsat: Option<(usize, Vec<Vec<Lit>>)>,
+    /// solve calls that answered UNSAT
+    unsat_answers: u32,
 }
 
 impl Session {
@@ -346,7 +361,41 @@ impl Session {
             solve_calls: 0,
             sat_answers: 0,
             solve_time: Duration::ZERO,
+            record: None,
+            last_unsat: None,
+            unsat_answers: 0,
         })
+    }
+    /// Starts recording the formula: `initial` must be the CNF the session
+    /// was created from (taken by value, so recording costs no copy), and
+    /// no clause may have been added since.
+    pub fn record(&mut self, initial: Cnf) {
+        assert_eq!(
+            initial.len(),
+            self.counts.clauses,
+            "Session::record: the CNF the session was created from, before any clause is added"
+        );
+        self.record = Some(initial);
+    }
+    /// When recording: the formula of the last UNSAT answer as plain
+    /// clauses — every clause given before that solve call, and its
+    /// assumptions as unit clauses. None if not recording or no solve call
+    /// answered UNSAT.
+    pub fn unsat_formula(&self) -> Option<Cnf> {
+        let (record, (n, extra)) = (self.record.as_ref()?, self.last_unsat.as_ref()?);
+        let mut f = Cnf::new();
+        for c in record.clauses().take(*n) {
+            f.add(c);
+        }
+        for c in extra {
+            f.add(c);
+        }
+        Some(f)
+    }
+    /// The number of solve calls that answered UNSAT so far (tells a
+    /// driver's caller whether an UNSAT answer happened in its phase).
+    pub fn unsat_answers(&self) -> u32 {
+        self.unsat_answers
     }
     /// The backend's name and version.
     pub fn solver_name(&self) -> String {
@@ -374,6 +423,13 @@ impl Session {
         self.solve_time += t.elapsed();
         self.solve_calls += 1;
         self.sat_answers += u32::from(matches!(r, Ok(Outcome::Sat)));
+        if let Ok(Outcome::Unsat) = r {
+            self.unsat_answers += 1;
+            if let Some(record) = &self.record {
+                let units = assumptions.iter().map(|&a| vec![a]).collect();
+                self.last_unsat = Some((record.len(), units));
+            }
+        }
         r
     }
     /// The model of the last SAT answer.
@@ -412,12 +468,28 @@ impl Session {
         }
         let t = Instant::now();
         self.backend.reserve(self.n_vars);
+        // when recording: the blocking clause of each model the backend
+        // blocks (the driver's own blocking clause), for the final UNSAT
+        let recording = self.record.is_some();
+        let mut blocks: Vec<Vec<Lit>> = vec![];
+        let mut watched = |m: &Assignment| {
+            let verdict = on_model(m);
+            if recording && verdict == ModelVerdict::Next {
+                blocks.push(
+                    primary
+                        .iter()
+                        .map(|&l| if m.lit(l) { !l } else { l })
+                        .collect(),
+                );
+            }
+            verdict
+        };
         let r = self.backend.enumerate_in_search(
             primary,
             assumptions,
             &self.limits,
             self.n_vars,
-            on_model,
+            &mut watched,
         );
         if let Some(answer) = &r {
             self.solve_time += t.elapsed();
@@ -425,6 +497,17 @@ impl Session {
             // every model shown counts as a SAT answer
             if let Ok(found) = answer {
                 self.sat_answers += u32::try_from(found.count).unwrap_or(u32::MAX);
+            }
+        }
+        if let Some(Ok(InSearch {
+            outcome: Outcome::Unsat,
+            ..
+        })) = r
+        {
+            self.unsat_answers += 1;
+            if let Some(record) = &self.record {
+                blocks.extend(assumptions.iter().map(|&a| vec![a]));
+                self.last_unsat = Some((record.len(), blocks));
             }
         }
         r
@@ -483,6 +566,9 @@ impl ClauseDatabase for Session {
         self.counts.clauses += 1;
         self.counts.literals += lits.len();
         self.backend.reserve(self.n_vars);
+        if let Some(record) = &mut self.record {
+            record.add(lits);
+        }
         if let Err(e) = self.backend.add_clause(lits) {
             // `ClauseDatabase::add` cannot fail: keep the first refusal and
             // report it from the next solve, so no answer is given without it

@@ -33,12 +33,12 @@ pub struct Args {
     /// find the goal that needs the most clicks
     #[arg(long)]
     pub hardest: bool,
-    /// minimality constraints of --hardest: eager, lazy
-    #[arg(long, default_value = "eager", value_parser = choices::<Minimality>())]
-    pub minimality: Minimality,
-    /// symmetry breaking for --hardest
-    #[arg(long, default_value = "none", value_parser = choices::<Symmetry>())]
-    pub symmetry: Symmetry,
+    /// minimality constraints of --hardest: eager, lazy [default: lazy for solve; eager for dimacs and decode, which need the whole formula]
+    #[arg(long, value_parser = choices::<Minimality>())]
+    pub minimality: Option<Minimality>,
+    /// symmetry breaking for --hardest [default: double-lex; none with --goal]
+    #[arg(long, value_parser = choices::<Symmetry>())]
+    pub symmetry: Option<Symmetry>,
     /// play: kernel (x = x0 + kernel combination, by linear algebra) or sums (row/column sums mod c, pure SAT)
     #[arg(long, default_value = "kernel", value_parser = choices::<GoalEncoding>())]
     pub encoding: GoalEncoding,
@@ -57,9 +57,19 @@ pub struct Args {
 }
 
 impl Args {
-    /// The instance these options describe.
+    /// The instance these options describe, for `solve` (the defaults are
+    /// the best measured configuration: docs/alien-tiles.md).
     pub fn puzzle(&self) -> anyhow::Result<AlienTiles> {
-        if self.goal.is_some() && self.symmetry != Symmetry::None {
+        self.instance(Minimality::Lazy)
+    }
+
+    /// The instance for `dimacs`/`decode`: eager minimality unless given.
+    fn whole_formula(&self) -> anyhow::Result<AlienTiles> {
+        self.instance(Minimality::Eager)
+    }
+
+    fn instance(&self, minimality: Minimality) -> anyhow::Result<AlienTiles> {
+        if self.goal.is_some() && self.symmetry.is_some_and(|s| s != Symmetry::None) {
             bail!("--symmetry applies to --hardest (a goal board breaks the symmetry)");
         }
         let task = match (&self.goal, self.hardest) {
@@ -75,8 +85,12 @@ impl Args {
             _ => bail!("give --goal FILE (play) or --hardest"),
         };
         let mut p = AlienTiles::new(self.n, self.c, task)?;
-        p.minimality = self.minimality;
-        p.symmetry = self.symmetry;
+        p.minimality = self.minimality.unwrap_or(minimality);
+        p.symmetry = match (&p.task, self.symmetry) {
+            (_, Some(s)) => s,
+            (Task::Play { .. }, None) => Symmetry::None,
+            (Task::Hardest, None) => Symmetry::DoubleLex,
+        };
         p.card = self.card;
         p.goal_encoding = self.encoding;
         p.redundant = self.redundant;
@@ -91,7 +105,7 @@ impl PuzzleCommand for Args {
     }
 
     fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
-        let p = self.puzzle()?;
+        let p = self.whole_formula()?;
         if matches!(p.task, Task::Hardest) && p.minimality == Minimality::Lazy {
             bail!("dimacs needs the whole formula: use --minimality eager");
         }
@@ -104,6 +118,6 @@ impl PuzzleCommand for Args {
         model: &Path,
         bound: Option<i64>,
     ) -> anyhow::Result<ExitCode> {
-        decode_generic(&self.puzzle()?, common, model, bound)
+        decode_generic(&self.whole_formula()?, common, model, bound)
     }
 }

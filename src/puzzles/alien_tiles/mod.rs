@@ -39,7 +39,7 @@ use zmod::Kernel;
 pub const ABOUT: &str = "alien-tiles: n×n board, c colours in a cycle; a click advances its row and column (Gent, Linton & Smith 2000, CSPLib 027)
   solve alien-tiles -n N -c C --goal FILE [--start FILE]   fewest clicks reaching a goal, or unreachable (proven)
   solve alien-tiles -n N -c C --hardest [--all]             the goal needing the most clicks (minimal click matrices)
-  options: --encoding kernel|sums (play, default kernel), --minimality eager|lazy (default eager), --symmetry none|double-lex|generators|full (default none), --card totalizer|seq-counter|card-network, --redundant none|disjoint-cuts (default disjoint-cuts)";
+  options: --encoding kernel|sums (play, default kernel), --minimality eager|lazy (default lazy; eager for dimacs/decode), --symmetry none|double-lex|generators|full (default double-lex), --card totalizer|seq-counter|card-network, --redundant none|disjoint-cuts (default disjoint-cuts)";
 
 /// Kernels up to this size are enumerated (lazy minimality, the checker).
 pub const ENUMERATE_LIMIT: u64 = 1 << 24;
@@ -197,8 +197,8 @@ impl AlienTiles {
             n,
             c,
             task,
-            minimality: Minimality::Eager,
-            symmetry: Symmetry::None,
+            minimality: Minimality::Lazy,
+            symmetry: Symmetry::DoubleLex,
             card: CardEncoding::Totalizer,
             goal_encoding: GoalEncoding::Kernel,
             redundant: Redundant::DisjointCuts,

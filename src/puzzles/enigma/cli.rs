@@ -73,7 +73,7 @@ impl FromStr for SizeRange {
 /// Arguments of `enigma`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// board side n (boards exist for n ≥ 3)
+    /// board side n: 1 to 12 for --method board, 1 to 100 for partitions, 1 to 400 for reference (boards exist for n ≥ 3)
     #[arg(short = 'n', long = "size")]
     pub n: Option<usize>,
     /// method: partitions (SAT over cycle types), board (the whole board in
@@ -96,7 +96,7 @@ pub struct Args {
     /// partitions: do not start from the {2, …, 2} cycle type
     #[arg(long)]
     pub no_warm_start: bool,
-    /// solve every n in A..B and print a Table-2-style table
+    /// solve every n in A..B (A and B from 1 to 400 within the method's range of -n) and print a Table-2-style table
     #[arg(long)]
     pub table: Option<SizeRange>,
     /// board method: enumerate every optimal board
@@ -281,13 +281,18 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
 
 impl PuzzleCommand for Args {
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
+        if common.certify && self.method() == Method::Reference {
+            bail!("--certify backs UNSAT answers: the reference method uses no SAT solver (use --method board or partitions)");
+        }
         if let Some(range) = self.table {
             return table(self, range, common);
         }
         let n = self.size()?;
         let method = self.method();
-        if method != Method::Board && self.all {
-            bail!("--all enumerates boards of the board CNF: use it with --method board");
+        if method != Method::Board && (self.all || common.count) {
+            bail!(
+                "--all and --count enumerate boards of the board CNF: use them with --method board"
+            );
         }
         let r = run_method(
             self,

@@ -146,41 +146,6 @@ pub fn solve_exhaustive(n: usize) -> Option<(u64, Vec<usize>)> {
     best
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pruned_equals_exhaustive() {
-        for n in 1..=22 {
-            let r = solve_reference(n);
-            let e = solve_exhaustive(n);
-            assert_eq!(r.best.map(|(t, p, _)| (t, p)), e, "n = {n}");
-        }
-    }
-
-    #[test]
-    fn bound_is_valid_for_every_partial_partition() {
-        for n in 2..=16 {
-            let s = Search {
-                n,
-                cells: (n * n) as u64,
-                best: None,
-                explored: 0,
-            };
-            for parts in super::super::model::partitions_without_ones(n) {
-                let exact = score_of_sizes(&orbit_sizes(&parts));
-                for cut in 0..parts.len() {
-                    let prefix = &parts[..cut];
-                    let r: usize = parts[cut..].iter().sum();
-                    let m = if cut == 0 { 2 } else { parts[cut - 1] };
-                    assert!(s.bound(prefix, r, m) >= exact, "n={n} {parts:?} cut {cut}");
-                }
-            }
-        }
-    }
-}
-
 /// The reference search as a [`Report`] like every other method's (no SAT:
 /// solver `none`, its search time under `seconds.solve`); the board is
 /// checked by the rules.
@@ -214,4 +179,39 @@ pub fn report(n: usize) -> anyhow::Result<Report<EnigmaSolution, EnigmaDetails>>
     report.seconds.decode_check = (t.elapsed().as_secs_f64() - r.seconds).max(0.0);
     report.seconds.close(t.elapsed().as_secs_f64());
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pruned_equals_exhaustive() {
+        for n in 1..=22 {
+            let r = solve_reference(n);
+            let e = solve_exhaustive(n);
+            assert_eq!(r.best.map(|(t, p, _)| (t, p)), e, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn bound_is_valid_for_every_partial_partition() {
+        for n in 2..=16 {
+            let s = Search {
+                n,
+                cells: (n * n) as u64,
+                best: None,
+                explored: 0,
+            };
+            for parts in super::super::model::partitions_without_ones(n) {
+                let exact = score_of_sizes(&orbit_sizes(&parts));
+                for cut in 0..parts.len() {
+                    let prefix = &parts[..cut];
+                    let r: usize = parts[cut..].iter().sum();
+                    let m = if cut == 0 { 2 } else { parts[cut - 1] };
+                    assert!(s.bound(prefix, r, m) >= exact, "n={n} {parts:?} cut {cut}");
+                }
+            }
+        }
+    }
 }

@@ -58,6 +58,22 @@ impl Puzzle for Magic {
         encode::estimated_clauses(self.givens.n, &self.options)
     }
 
+    fn counted_as(&self) -> &'static str {
+        match (self.options.symmetry, self.options.complement) {
+            (Symmetry::None, _) => "solutions",
+            (Symmetry::Order, _) => {
+                "symmetry classes (one representative each, by the order constraints)"
+            }
+            (Symmetry::Diagonals, _) => {
+                "symmetry classes (one representative each, by the order constraints of the 32-map group)"
+            }
+            (Symmetry::LexLeader, false) => "symmetry classes (one lex-leader representative each)",
+            (Symmetry::LexLeader, true) => {
+                "symmetry classes (one lex-leader representative each, complement included)"
+            }
+        }
+    }
+
     fn describe(&self) -> String {
         let given = match self.givens.count() {
             0 => String::new(),

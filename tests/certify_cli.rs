@@ -1,0 +1,324 @@
+//! `--certify` end to end: certified UNSAT answers behind "optimal",
+//! "infeasible" and "exactly N" (PHP(6,5), Enigma n = 6 board optimality,
+//! Alien Tiles 4×4/3), a lying external solver caught, an external
+//! solver's UNSAT without a proof reported as unchecked, and the README's
+//! proven small examples run with `--certify`.
+//!
+//! Needs `cadical` on PATH (`.ci/run` installs it) for the external-solver
+//! tests: they fail with a message naming it if it is missing.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use puzzlesat::certify::{Claim, Producer};
+use puzzlesat::experiment::row::RowStatus;
+use puzzlesat::experiment::Row;
+use puzzlesat::puzzles::alien_tiles::symmetry::Symmetry;
+use puzzlesat::puzzles::alien_tiles::{AlienTiles, Task};
+use puzzlesat::puzzles::enigma::Enigma;
+use puzzlesat::run::{self, RunOptions, Status};
+
+fn certified_opts() -> RunOptions {
+    RunOptions {
+        certify: Some(Producer::Varisat),
+        ..Default::default()
+    }
+}
+
+/// Runs the binary; returns (exit code, stdout, stderr).
+fn puzzlesat(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run puzzlesat");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn need_cadical() {
+    assert!(
+        Command::new("cadical").arg("--version").output().is_ok(),
+        "this test needs the `cadical` binary on PATH (apt-get install cadical)"
+    );
+}
+
+/// An executable shell script `name` in `dir`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn php_6_5_is_certified_infeasible() {
+    let (code, out, err) = puzzlesat(&["sat", "tests/cnf/php-6-5.cnf", "--certify", "--json"]);
+    assert_eq!(code, 20, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["status"], "unsat");
+    let c = &v["certificates"][0];
+    assert_eq!(c["claim"], "infeasible");
+    assert_eq!(c["format"], "binary");
+    assert_eq!(c["formula_clauses"], 81);
+    assert!(c["proof_bytes"].as_u64().unwrap() > 0);
+    assert!(c["core_lemmas"].as_u64().unwrap() > 0);
+    assert_eq!(v["unchecked"], false);
+    // text: the certificate line, then the competition status line
+    let (code, out, _) = puzzlesat(&["sat", "tests/cnf/php-6-5.cnf", "--certify"]);
+    assert_eq!(code, 20);
+    assert!(
+        out.contains("c certified (infeasible): binary DRAT proof by varisat"),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("s UNSATISFIABLE"), "{out}");
+}
+
+#[test]
+fn enigma_6_board_optimum_is_certified() {
+    let p = Enigma {
+        n: 6,
+        opts: Default::default(),
+    };
+    let r = run::run_quiet(&p, &certified_opts()).unwrap();
+    assert_eq!((r.status, r.objective), (Status::Optimal, Some(180)));
+    let certs = r.certificates.unwrap();
+    assert_eq!(certs.len(), 1);
+    assert_eq!(certs[0].claim, Claim::Optimal);
+    // the decision formula: the CNF plus the bound clauses and units
+    assert!(certs[0].formula_clauses > r.clauses, "{certs:?}");
+    assert!(certs[0].certificate.core_lemmas > 0);
+    // without --certify: no certificates, and not unchecked (embedded solver)
+    let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
+    assert!(r.certificates.is_none() && !r.unchecked);
+}
+
+#[test]
+fn alien_tiles_4x4_3_optimum_and_count_are_certified() {
+    let mut p = AlienTiles::new(4, 3, Task::Hardest).unwrap();
+    p.symmetry = Symmetry::Full;
+    let opts = RunOptions {
+        all: true,
+        ..certified_opts()
+    };
+    let r = run::run_quiet(&p, &opts).unwrap();
+    assert_eq!(
+        (r.status, r.objective, r.count),
+        (Status::All, Some(10), Some(19))
+    );
+    let claims: Vec<Claim> = r.certificates.unwrap().iter().map(|c| c.claim).collect();
+    assert_eq!(claims, [Claim::Optimal, Claim::Complete]);
+}
+
+#[test]
+fn an_external_solver_is_asked_for_its_own_proof() {
+    need_cadical();
+    let (code, out, err) = puzzlesat(&[
+        "solve",
+        "enigma",
+        "-n",
+        "6",
+        "--method",
+        "board",
+        "--solver",
+        "external:cadical",
+        "--certify",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(code, 10, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["status"].as_str(), v["objective"].as_i64()),
+        (Some("optimal"), Some(180))
+    );
+    assert_eq!(v["certificates"][0]["producer"], "external:cadical");
+    assert_eq!(v["certificates"][0]["claim"], "optimal");
+    assert_eq!(v["unchecked"], false);
+}
+
+#[test]
+fn a_lying_external_solver_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    // says UNSAT to every formula; writes no proof
+    let liar = script(dir.path(), "liar", "echo 's UNSATISFIABLE'\nexit 20");
+    // says UNSAT and writes a "proof" that is only the empty clause
+    let forger = script(
+        dir.path(),
+        "forger",
+        "echo 's UNSATISFIABLE'\n[ -n \"$2\" ] && echo 0 > \"$2\"\nexit 20",
+    );
+    for lie in [&liar, &forger] {
+        let solver = format!("--solver=external:{}", lie.display());
+        // a 3x3 magic square exists: the UNSAT answer is a lie
+        let (code, out, err) = puzzlesat(&["solve", "magic", "-n", "3", &solver, "--certify"]);
+        assert_eq!(code, 2, "{out}\n{err}");
+        assert!(err.contains("could not be certified"), "{err}");
+        assert!(
+            !out.contains("proven") && !out.contains("certified"),
+            "{out}"
+        );
+        // PHP(5,5) is satisfiable
+        let (code, out, err) = puzzlesat(&["sat", "tests/cnf/php-5-5.cnf", &solver, "--certify"]);
+        assert_eq!(code, 2, "{out}\n{err}");
+        assert!(err.contains("could not be certified"), "{err}");
+        assert!(!out.contains("s UNSATISFIABLE"), "{out}");
+        // without --certify the lie gets through, but marked unchecked
+        let (code, out, _) = puzzlesat(&["solve", "magic", "-n", "3", &solver]);
+        assert_eq!(code, 20);
+        assert!(out.contains("unsatisfiable (unchecked)"), "{out}");
+        assert!(!out.contains("proven"), "{out}");
+        let (code, out, _) = puzzlesat(&["sat", "tests/cnf/php-5-5.cnf", &solver, "--json"]);
+        assert_eq!(code, 20);
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(
+            (v["status"].as_str(), v["unchecked"].as_bool()),
+            (Some("unsat"), Some(true))
+        );
+    }
+}
+
+#[test]
+fn certify_with_the_reference_method_is_a_clear_error() {
+    let (code, _, err) = puzzlesat(&[
+        "solve",
+        "enigma",
+        "-n",
+        "6",
+        "--method",
+        "reference",
+        "--certify",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("the reference method uses no SAT solver"),
+        "{err}"
+    );
+    // the partitions method's optimum rests on one final UNSAT: certified
+    let (code, out, err) = puzzlesat(&["solve", "enigma", "-n", "8", "--certify", "--json", "-q"]);
+    assert_eq!(code, 10, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (
+            v["objective"].as_i64(),
+            v["certificates"][0]["claim"].as_str()
+        ),
+        (Some(544), Some("optimal"))
+    );
+    let (code, _, err) = puzzlesat(&[
+        "sat",
+        "tests/cnf/php-6-5.cnf",
+        "--certify",
+        "--proof-solver",
+        "minisat",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown proof solver 'minisat'"), "{err}");
+}
+
+/// The README's proven examples for small sizes (each line appears
+/// verbatim in the README), run with `--certify`: each claim is certified.
+#[test]
+fn the_readme_proven_examples_are_certified() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let examples: &[(&str, &[&str])] = &[
+        ("solve enigma -n 8 --method board", &["optimal"]),
+        (
+            "solve rook-tour --instance instances/rook-primes-8x8.toml --all",
+            &["complete"],
+        ),
+        (
+            "solve rook-tour --instance instances/rook-primes-8x8.toml --tour --all",
+            &["complete"],
+        ),
+        (
+            "solve rook-tour --instance instances/rook-empty-5x5.toml --all --symmetry lex-leader",
+            &["complete"],
+        ),
+        ("solve magic -n 4 --all --symmetry order", &["complete"]),
+        (
+            "solve magic -n 4 --all --given instances/magic/4x4-four-givens.txt",
+            &["complete"],
+        ),
+        (
+            "solve alien-tiles -n 4 -c 3 --hardest --symmetry full --all",
+            &["optimal", "complete"],
+        ),
+    ];
+    for (cmd, claims) in examples {
+        assert!(
+            readme.contains(&format!("puzzlesat {cmd} ")),
+            "the README no longer shows `puzzlesat {cmd}`"
+        );
+        let mut args: Vec<&str> = cmd.split_whitespace().collect();
+        args.extend(["--certify", "--json", "-q"]);
+        let (code, out, err) = puzzlesat(&args);
+        assert_eq!(code, 10, "{cmd}: {err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim().lines().last().unwrap())
+            .unwrap_or_else(|e| panic!("{cmd}: {e}: {out}"));
+        let got: Vec<&str> = v["certificates"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{cmd}: no certificates in {out}"))
+            .iter()
+            .map(|c| c["claim"].as_str().unwrap())
+            .collect();
+        assert_eq!(&got, claims, "{cmd}");
+    }
+}
+
+/// `experiment --certify`: every worker runs with `--certify`, and each
+/// row records its certificates (count, proof bytes, proof and check time).
+#[test]
+fn experiment_rows_record_their_certificates() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("res");
+    let (code, _, err) = puzzlesat(&[
+        "experiment",
+        "--puzzle",
+        "magic",
+        "--sizes",
+        "3",
+        "--vary",
+        "all=true,false",
+        "--certify",
+        "--timeout",
+        "60",
+        "--jobs",
+        "1",
+        "--no-plots",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(out.join("rows.jsonl")).unwrap();
+    let rows: Vec<Row> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    for r in rows {
+        assert_eq!(r.params["certify"], "true");
+        if r.params["all"] == "true" {
+            // exactly 8 squares: the final UNSAT is certified
+            assert_eq!((r.status, r.count), (RowStatus::All, Some(8)));
+            assert_eq!(r.certificates, Some(1));
+            assert!(r.proof_bytes.is_some_and(|b| b > 0));
+            assert!(r.check_seconds.is_some() && r.proof_seconds.is_some());
+        } else {
+            // one square: no claim rests on UNSAT
+            assert_eq!((r.status, r.certificates), (RowStatus::Sat, Some(0)));
+        }
+    }
+    let csv = std::fs::read_to_string(out.join("rows.csv")).unwrap();
+    assert!(csv
+        .lines()
+        .next()
+        .unwrap()
+        .contains("certificates,proof_bytes,proof_seconds,check_seconds"));
+}

@@ -1,0 +1,164 @@
+//! Output modes through the binary (issue 13): `--all` headers, `-q` the
+//! summary only, `--count` the count only (text and JSON, same fields),
+//! plurals, and the progress heartbeat when stderr is not a terminal.
+
+use std::process::Command;
+
+fn run(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const GRID_1: &str = "2 7 6\n9 5 1\n4 3 8\n";
+
+#[test]
+fn all_prints_a_header_per_solution() {
+    let (code, out, _) = run(&["solve", "magic", "-n", "3", "--all"], &[]);
+    assert_eq!(code, Some(10));
+    for i in 1..=8 {
+        assert!(out.contains(&format!("solution {i} of 8\n")), "{out}");
+    }
+    assert!(!out.contains("solution 9"), "{out}");
+    assert!(out.contains(&format!("solution 1 of 8\n{GRID_1}")), "{out}");
+    assert!(
+        out.contains("exactly 8 solutions (complete: final UNSAT)"),
+        "{out}"
+    );
+    // stopped early: the count is not final, the header has no total
+    let (code, out, _) = run(&["solve", "magic", "-n", "3", "--all", "--limit", "2"], &[]);
+    assert_eq!(code, Some(10));
+    assert!(
+        out.contains("solution 2\n") && !out.contains(" of "),
+        "{out}"
+    );
+    assert!(out.contains("at least 2 solutions"), "{out}");
+}
+
+#[test]
+fn one_solution_and_one_class_are_singular() {
+    let (code, out, _) = run(&["solve", "magic", "-n", "3", "--all", "--limit", "1"], &[]);
+    assert_eq!(code, Some(10));
+    assert!(out.contains("at least 1 solution (enumeration"), "{out}");
+    // 3×3 magic squares are one class under the 8 symmetries of the square
+    let (code, out, _) = run(
+        &[
+            "solve",
+            "magic",
+            "-n",
+            "3",
+            "--symmetry",
+            "lex-leader",
+            "--count",
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(10), "{out}");
+    assert!(
+        out.starts_with("exactly 1 symmetry class (one lex-leader representative) ("),
+        "{out}"
+    );
+    assert!(!out.contains("classes"), "{out}");
+}
+
+#[test]
+fn quiet_prints_the_summary_and_count_prints_only_the_count() {
+    let (code, out, _) = run(&["solve", "magic", "-n", "3", "--all", "-q"], &[]);
+    assert_eq!(code, Some(10));
+    assert_eq!(out, "exactly 8 solutions (complete: final UNSAT)\n");
+    let (code, out, _) = run(&["solve", "magic", "-n", "3", "--count"], &[]);
+    assert_eq!(code, Some(10));
+    assert_eq!(out, "exactly 8 solutions (complete: final UNSAT)\n");
+    // an optimisation with --all keeps its optimum in the summary (Alien
+    // Tiles 4×4/3: 10 clicks; 19 classes of optimal click matrices)
+    let (code, out, _) = run(
+        &[
+            "solve",
+            "alien-tiles",
+            "-n",
+            "4",
+            "-c",
+            "3",
+            "--hardest",
+            "--all",
+            "-q",
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(10));
+    assert!(out.starts_with("optimal: 10 (proven"), "{out}");
+    assert!(out.contains("19 classes"), "{out}");
+    assert!(!out.contains("\nc "), "{out}");
+    // JSON: the same fields, solutions empty, the count kept
+    let json = |extra: &str| {
+        let mut args = vec!["solve", "magic", "-n", "3", "--all", "--json"];
+        if !extra.is_empty() {
+            args.push(extra);
+        }
+        let (code, out, _) = run(&args, &[]);
+        assert_eq!(code, Some(10));
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let (all, count) = (json(""), json("--count"));
+    let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&all), keys(&count));
+    assert_eq!(all["solutions"].as_array().unwrap().len(), 8);
+    assert_eq!(count["solutions"], serde_json::json!([]));
+    assert_eq!((&all["count"], &count["count"]), (&8.into(), &8.into()));
+}
+
+#[test]
+fn progress_heartbeat_when_stderr_is_a_pipe() {
+    // Alien Tiles 4×4/3 without symmetry breaking takes a few seconds (the
+    // slowest configuration of docs/alien-tiles.md); stderr is a pipe here
+    let (code, out, err) = run(
+        &[
+            "solve",
+            "alien-tiles",
+            "-n",
+            "4",
+            "-c",
+            "3",
+            "--hardest",
+            "--symmetry",
+            "none",
+            "--minimality",
+            "eager",
+        ],
+        &[("PUZZLESAT_PROGRESS_SECONDS", "0.5")],
+    );
+    assert_eq!(code, Some(10));
+    assert!(out.contains("optimal: 10 (proven"), "{out}");
+    let beats: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("c progress: "))
+        .collect();
+    assert!(beats.len() >= 2, "{err}");
+    assert!(
+        beats[0].contains("s elapsed; latest: improved: objective"),
+        "{err}"
+    );
+    // -q: no progress at all
+    let (_, _, err) = run(
+        &[
+            "solve",
+            "alien-tiles",
+            "-n",
+            "4",
+            "-c",
+            "3",
+            "--hardest",
+            "-q",
+        ],
+        &[("PUZZLESAT_PROGRESS_SECONDS", "0.01")],
+    );
+    assert_eq!(err, "");
+}
