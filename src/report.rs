@@ -359,7 +359,7 @@ impl<S: Serialize, D: Details> Report<S, D> {
             ),
             (Status::All, _, _, Some(n)) => match self.classes {
                 Some(c) => format!(
-                    "exactly {} in {c} symmetry classes (complete: final {unsat} on the classes' representatives)",
+                    "exactly {}, in {c} classes of the puzzle's whole symmetry group (complete: final {unsat} on the classes' representatives)",
                     counted(n)
                 ),
                 None => format!("exactly {} (complete: final {unsat})", counted(n)),
@@ -369,7 +369,7 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 counted(n)
             ),
             (Status::Partial, _, _, Some(n)) => {
-                let classes = self.classes.map_or(String::new(), |c| format!(" in {c} symmetry classes"));
+                let classes = self.classes.map_or(String::new(), |c| format!(", in {c} classes of the puzzle's whole symmetry group"));
                 format!("at least {}{classes} (enumeration stopped early)", counted(n))
             }
             (s, ..) => s.to_string(),

@@ -496,9 +496,13 @@ impl Session {
             self.n_vars,
             &mut watched,
         );
-        if r.is_some() {
+        if let Some(answer) = &r {
             self.solve_time += t.elapsed();
             self.solve_calls += 1;
+            // every model shown counts as a SAT answer
+            if let Ok(found) = answer {
+                self.sat_answers += u32::try_from(found.count).unwrap_or(u32::MAX);
+            }
         }
         if let Some(Ok(InSearch {
             outcome: Outcome::Unsat,

@@ -649,6 +649,9 @@ fn symmetry_breaking<DB: ClauseDatabase>(
     Ok(())
 }
 
+/// Two cells (row-major indices).
+pub type CellPair = (usize, usize);
+
 /// The pairs `(a, b)` (cells, row-major) of `F_a < F_b` of `--symmetry
 /// diagonals`: first `F_00` below every other diagonal cell but the centre
 /// (pairs `(0, b)`) and `F_{n−1,0} < F_{0,n−1}`, then ring by ring
@@ -658,7 +661,7 @@ fn symmetry_breaking<DB: ClauseDatabase>(
 /// the inner rows; each constraint picks one image of one of them, so
 /// every class keeps one square ([`super::symmetry::in_diagonal_order`]
 /// states the same from the definitions).
-pub fn diagonal_order(n: usize) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+pub fn diagonal_order(n: usize) -> (Vec<CellPair>, Vec<CellPair>) {
     let at = |r: usize, c: usize| r * n + c;
     let centre = (n % 2 == 1).then(|| at(n / 2, n / 2));
     let mut first = vec![];

@@ -61,11 +61,15 @@ impl Puzzle for Magic {
     fn counted_as(&self) -> &'static str {
         match (self.options.symmetry, self.options.complement) {
             (Symmetry::None, _) => "solutions",
-            (Symmetry::Order, _) => {
+            (Symmetry::Order, false) => {
                 "symmetry classes (one representative each, by the order constraints)"
             }
-            (Symmetry::Diagonals, _) => {
-                "symmetry classes (one representative each, by the order constraints of the 32-map group)"
+            (Symmetry::Diagonals, false) => {
+                "symmetry classes (one representative each, by the diagonal order constraints)"
+            }
+            // the complement is broken partly: one or two per class
+            (Symmetry::Order | Symmetry::Diagonals, true) => {
+                "squares (one or two per class, by the order constraints and the complement bound)"
             }
             (Symmetry::LexLeader, false) => "symmetry classes (one lex-leader representative each)",
             (Symmetry::LexLeader, true) => {
