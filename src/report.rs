@@ -409,6 +409,12 @@ pub enum Output {
     Count,
 }
 
+/// "1 class", "2 classes": `n` and the word for that many.
+pub fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `counted_as` in the number `n` of: "1 solution", "1 symmetry class
 /// (one lex-leader representative)", "2 symmetry classes (…)".
 fn counted_noun(what: &str, n: u64) -> String {

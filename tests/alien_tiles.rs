@@ -371,8 +371,12 @@ fn command_line_play_unreachable_census_and_errors() {
     let want = reference::hardest(3, 3);
     assert!(
         out.contains(&format!(
-            "{} optimal click matrices in all",
-            want.optimal.len()
+            "{} in all",
+            puzzlesat::report::plural(
+                want.optimal.len() as u64,
+                "optimal click matrix",
+                "optimal click matrices"
+            )
         )),
         "{out}"
     );

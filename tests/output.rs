@@ -95,7 +95,38 @@ fn quiet_prints_the_summary_and_count_prints_only_the_count() {
     );
     assert_eq!(code, Some(10));
     assert!(out.starts_with("optimal: 10 (proven"), "{out}");
-    assert!(out.contains("19 classes"), "{out}");
+    assert!(
+        out.contains("exactly 97 symmetry-reduced solutions (not one per class"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n97 optimal click matrices enumerated; 19 classes under the 1152"),
+        "{out}"
+    );
+    let (_, out, _) = run(
+        &[
+            "solve",
+            "alien-tiles",
+            "-n",
+            "4",
+            "-c",
+            "3",
+            "--hardest",
+            "--all",
+            "--limit",
+            "1",
+            "-q",
+        ],
+        &[],
+    );
+    assert!(
+        out.contains("at least 1 symmetry-reduced solution (not"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n1 optimal click matrix enumerated; 1 class under"),
+        "{out}"
+    );
     assert!(!out.contains("\nc "), "{out}");
     // JSON: the same fields, solutions empty, the count kept
     let json = |extra: &str| {

@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use crate::drive::{Objective, Sense};
 use crate::puzzle::{Encoded, Puzzle};
-use crate::report::{Details, Report, Status};
+use crate::report::{plural, Details, Report, Status};
 use census::{census, group_order, Census};
 use encode::GoalEncoding;
 use model::Grid;
@@ -142,15 +142,17 @@ impl Details for TilesDetails {
     fn lines(&self) -> Vec<String> {
         let mut lines = self.notes.clone();
         if let Some(cs) = &self.census {
-            let opt = |v: Option<usize>| v.map_or("?".to_string(), |v| v.to_string());
+            let matrices = |n: u64| plural(n, "optimal click matrix", "optimal click matrices");
             lines.push(format!(
-                "{} optimal click matrices enumerated; {} classes under the {} symmetries (canonical form: lexicographically smallest image; one shown per class); {} optimal click matrices in all (orbits of the classes), reaching {} distinct goal states in {} goal classes",
-                cs.enumerated,
-                cs.classes.len(),
+                "{} enumerated; {} under the {} symmetries (canonical form: lexicographically smallest image; one shown per class); {} in all (orbits of the classes), reaching {} in {}",
+                matrices(cs.enumerated as u64),
+                plural(cs.classes.len() as u64, "class", "classes"),
                 self.group_order.map_or("2·(n!)²".into(), |o| o.to_string()),
-                opt(cs.matrices),
-                opt(cs.goals),
-                cs.goal_classes
+                cs.matrices.map_or("? optimal click matrices".into(), |m| matrices(m as u64)),
+                cs.goals.map_or("? distinct goal states".into(), |g| {
+                    plural(g as u64, "distinct goal state", "distinct goal states")
+                }),
+                plural(cs.goal_classes as u64, "goal class", "goal classes")
             ));
         }
         let kernel = self.kernel_size.map_or("> 2^64".into(), |s| s.to_string());
@@ -328,6 +330,18 @@ impl Puzzle for AlienTiles {
     type Solution = TilesSolution;
     type Map = TilesMap;
     type Details = TilesDetails;
+
+    fn counted_as(&self) -> &'static str {
+        match (&self.task, self.symmetry) {
+            (Task::Play { .. }, _) | (Task::Hardest, Symmetry::None) => "solutions",
+            (Task::Hardest, Symmetry::Full) => {
+                "symmetry classes (one lex-leader representative each)"
+            }
+            (Task::Hardest, Symmetry::DoubleLex | Symmetry::Generators) => {
+                "symmetry-reduced solutions (not one per class: the classes are counted below)"
+            }
+        }
+    }
 
     fn describe(&self) -> String {
         match &self.task {
