@@ -359,8 +359,9 @@ impl<S: Serialize, D: Details> Report<S, D> {
             ),
             (Status::All, _, _, Some(n)) => match self.classes {
                 Some(c) => format!(
-                    "exactly {}, in {c} classes of the puzzle's whole symmetry group (complete: final {unsat} on the classes' representatives)",
-                    counted(n)
+                    "exactly {}, in {} of the puzzle's whole symmetry group (complete: final {unsat} on the classes' representatives)",
+                    counted(n),
+                    plural(c, "class", "classes")
                 ),
                 None => format!("exactly {} (complete: final {unsat})", counted(n)),
             },
@@ -369,7 +370,9 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 counted(n)
             ),
             (Status::Partial, _, _, Some(n)) => {
-                let classes = self.classes.map_or(String::new(), |c| format!(", in {c} classes of the puzzle's whole symmetry group"));
+                let classes = self.classes.map_or(String::new(), |c| {
+                    format!(", in {} of the puzzle's whole symmetry group", plural(c, "class", "classes"))
+                });
                 format!("at least {}{classes} (enumeration stopped early)", counted(n))
             }
             (s, ..) => s.to_string(),

@@ -101,9 +101,6 @@ fn enigma_6_board_optimum_is_certified() {
 fn alien_tiles_4x4_3_optimum_and_count_are_certified() {
     let mut p = AlienTiles::new(4, 3, Task::Hardest).unwrap();
     p.symmetry = Symmetry::Full;
-    // eager minimality: the lazily added cuts of an in-search enumeration
-    // are not yet part of the recorded decision formula (known gap)
-    p.minimality = puzzlesat::puzzles::alien_tiles::Minimality::Eager;
     let opts = RunOptions {
         all: true,
         ..certified_opts()
@@ -250,7 +247,7 @@ fn the_readme_proven_examples_are_certified() {
             &["complete"],
         ),
         (
-            "solve alien-tiles -n 4 -c 3 --hardest --symmetry full --minimality eager --all",
+            "solve alien-tiles -n 4 -c 3 --hardest --symmetry full --all",
             &["optimal", "complete"],
         ),
     ];

@@ -30,7 +30,7 @@ fn all_prints_a_header_per_solution() {
     assert!(!out.contains("solution 9"), "{out}");
     assert!(out.contains(&format!("solution 1 of 8\n{GRID_1}")), "{out}");
     assert!(
-        out.contains("exactly 8 solutions (complete: final UNSAT)"),
+        out.contains("exactly 8 solutions, in 1 class of the puzzle's whole symmetry group (complete: final UNSAT on the classes' representatives)"),
         "{out}"
     );
     // stopped early: the count is not final, the header has no total
@@ -63,20 +63,22 @@ fn one_solution_and_one_class_are_singular() {
     );
     assert_eq!(code, Some(10), "{out}");
     assert!(
-        out.starts_with("exactly 1 symmetry class (one lex-leader representative) ("),
+        out.starts_with(
+            "exactly 1 symmetry class (one lex-leader representative), in 1 class of the puzzle's whole symmetry group ("
+        ),
         "{out}"
     );
-    assert!(!out.contains("classes"), "{out}");
+    assert!(!out.contains("1 classes"), "{out}");
 }
 
 #[test]
 fn quiet_prints_the_summary_and_count_prints_only_the_count() {
     let (code, out, _) = run(&["solve", "magic", "-n", "3", "--all", "-q"], &[]);
     assert_eq!(code, Some(10));
-    assert_eq!(out, "exactly 8 solutions (complete: final UNSAT)\n");
+    assert_eq!(out, "exactly 8 solutions, in 1 class of the puzzle's whole symmetry group (complete: final UNSAT on the classes' representatives)\n");
     let (code, out, _) = run(&["solve", "magic", "-n", "3", "--count"], &[]);
     assert_eq!(code, Some(10));
-    assert_eq!(out, "exactly 8 solutions (complete: final UNSAT)\n");
+    assert_eq!(out, "exactly 8 solutions, in 1 class of the puzzle's whole symmetry group (complete: final UNSAT on the classes' representatives)\n");
     // an optimisation with --all keeps its optimum in the summary (Alien
     // Tiles 4×4/3: 10 clicks; 19 classes of optimal click matrices)
     let (code, out, _) = run(
