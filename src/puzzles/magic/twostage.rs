@@ -70,7 +70,7 @@ pub fn digit_square<DB: ClauseDatabase>(
 ) -> anyhow::Result<Vec<Vec<Lit>>> {
     let mut xs: Vec<IntVar> = (0..n * n)
         .map(|_| IntVar::new(db, 0, n as i64 - 1))
-        .collect();
+        .collect::<Result<_, _>>()?;
     let direct: Vec<Vec<Lit>> = xs
         .iter_mut()
         .map(|x| (0..n as i64).map(|d| x.eq(db, d)).collect())
@@ -94,7 +94,7 @@ pub fn digit_square<DB: ClauseDatabase>(
                 let cells: Vec<usize> = (0..n * n).filter(|&c| h[c] == hd).collect();
                 for d in 0..n {
                     let lits: Vec<Lit> = cells.iter().map(|&c| direct[c][d]).collect();
-                    amo::exactly_one(db, &lits, AmoEncoding::Ladder);
+                    amo::exactly_one(db, &lits, AmoEncoding::Ladder)?;
                 }
             }
         }
