@@ -249,17 +249,19 @@ impl<S: DeserializeOwned, D: DeserializeOwned> Report<S, D> {
 impl<S: Serialize, D: Details> Report<S, D> {
     /// The report for people (`mode` [`Output::Full`]): the instance, each
     /// solution drawn by `render` (under a "solution i of N" header when
-    /// there are several), a summary line saying exactly what is proven,
-    /// the details' lines, and `c` lines with the sizes and phase times.
-    /// [`Output::Quiet`] keeps the summary and the details' answer lines
-    /// (not the `c` lines); [`Output::Count`] the summary line alone.
+    /// there are several) until the drawings reach the mode's cap, then a
+    /// note saying how many were not printed, a summary line saying exactly
+    /// what is proven, the details' lines, and `c` lines with the sizes and
+    /// phase times. [`Output::Quiet`] keeps the summary and the details'
+    /// answer lines (not the `c` lines); [`Output::Count`] the summary line
+    /// alone.
     pub fn print_text(
         &self,
         mode: Output,
         render: impl Fn(&S) -> String,
         out: &mut dyn Write,
     ) -> std::io::Result<()> {
-        if mode != Output::Full {
+        let Output::Full { cap } = mode else {
             writeln!(out, "{}", self.summary())?;
             if mode == Output::Quiet {
                 for line in self.details.lines() {
@@ -269,14 +271,34 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 }
             }
             return Ok(());
-        }
+        };
         writeln!(out, "{}", self.puzzle)?;
         let many = self.solutions.len() > 1 || self.count.is_some();
+        let (mut printed, mut left_out, mut left_bytes) = (0, 0u64, 0);
         for (i, s) in self.solutions.iter().enumerate() {
-            if many {
-                writeln!(out, "{}", self.solution_header(i))?;
+            let header = if many {
+                format!("{}\n", self.solution_header(i))
+            } else {
+                String::new()
+            };
+            let text = format!("{header}{}\n", render(s));
+            if left_out > 0 || cap.is_some_and(|cap| printed + text.len() > cap) {
+                left_out += 1;
+                left_bytes += text.len();
+                continue;
             }
-            writeln!(out, "{}", render(s))?;
+            printed += text.len();
+            out.write_all(text.as_bytes())?;
+        }
+        if left_out > 0 {
+            writeln!(
+                out,
+                "({} not printed: {} of text past the cap of {}; --print all prints {})",
+                plural(left_out, "solution", "solutions"),
+                kilobytes(left_bytes),
+                kilobytes(cap.unwrap_or_default()),
+                if left_out == 1 { "it" } else { "them" }
+            )?;
         }
         writeln!(out, "{}", self.summary())?;
         for c in self.certificates.iter().flatten() {
@@ -401,15 +423,37 @@ impl<S: Serialize, D: Details> Report<S, D> {
 }
 
 /// How much of a report is printed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Output {
-    /// everything (text: solutions, summary, details, `c` lines)
-    #[default]
-    Full,
+    /// everything (text: solutions, summary, details, `c` lines), the
+    /// solutions' drawings up to `cap` bytes in all (None: every one)
+    Full {
+        /// bytes of drawn solutions, at most
+        cap: Option<usize>,
+    },
     /// `-q`: the summary and the details' answer lines, no solutions
     Quiet,
     /// `--count`: the summary line only (JSON: `solutions` empty)
     Count,
+}
+
+impl Default for Output {
+    /// Everything, the drawings capped at [`PRINT_CAP_BYTES`].
+    fn default() -> Self {
+        Output::Full {
+            cap: Some(PRINT_CAP_BYTES),
+        }
+    }
+}
+
+/// The default cap on the text of the solutions `solve` draws (`--print
+/// capped`): 100 kB, about 1,500 magic 4×4 squares (an Enigma board of
+/// n = 400 alone is 963 kB); what is past it is counted in a note, not
+/// printed.
+pub const PRINT_CAP_BYTES: usize = 100_000;
+
+fn kilobytes(bytes: usize) -> String {
+    format!("{:.0} kB", (bytes as f64 / 1000.0).ceil())
 }
 
 /// "1 class", "2 classes": `n` and the word for that many.
@@ -496,7 +540,7 @@ mod tests {
                 .unwrap();
             String::from_utf8(out).unwrap()
         };
-        let full = text(&r, Output::Full);
+        let full = text(&r, Output::default());
         assert!(
             full.contains("solution 1 of 2\n<7>\nsolution 2 of 2\n<8>\n"),
             "{full}"
@@ -504,7 +548,7 @@ mod tests {
         assert_eq!(text(&r, Output::Count), format!("{}\n", r.summary()));
         assert_eq!(text(&r, Output::Quiet), format!("{}\n", r.summary()));
         r.status = Status::Partial;
-        assert!(text(&r, Output::Full).contains("solution 2\n<8>"));
+        assert!(text(&r, Output::default()).contains("solution 2\n<8>"));
     }
 
     #[test]

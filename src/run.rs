@@ -457,7 +457,7 @@ pub fn print_text<P: Puzzle>(
     r: &Report<P::Solution, P::Details>,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    r.print_text(crate::report::Output::Full, |s| p.render(s), out)
+    r.print_text(crate::report::Output::default(), |s| p.render(s), out)
 }
 
 /// Encodes `p`; with `bound`, adds the decision constraint "objective at
