@@ -15,8 +15,9 @@ use crate::certify::Certified;
 use crate::solver::SolverStats;
 
 /// Version of the JSON report's field set; bumped when a field is renamed,
-/// removed or changes meaning (3: `certificates`, `unchecked`; 4: `classes`).
-pub const SCHEMA_VERSION: u32 = 4;
+/// removed or changes meaning (3: `certificates`, `unchecked`; 4: `classes`;
+/// 5: `seconds.certify`, the proofs' time, no longer in `other`).
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -96,6 +97,9 @@ pub struct Phases {
     pub separate: f64,
     /// decoding, the independent checker and the puzzle's details
     pub decode_check: f64,
+    /// `--certify`: writing out the decision formulas, the proof solves
+    /// and the proof checks
+    pub certify: f64,
     /// the rest: parsing, reading files, freeing memory, …
     pub other: f64,
     /// wall time
@@ -105,8 +109,13 @@ pub struct Phases {
 impl Phases {
     /// Sets `total` and makes `other` the time no phase accounts for.
     pub fn close(&mut self, total: f64) {
-        let known =
-            self.encode + self.load + self.bounds + self.solve + self.separate + self.decode_check;
+        let known = self.encode
+            + self.load
+            + self.bounds
+            + self.solve
+            + self.separate
+            + self.decode_check
+            + self.certify;
         self.total = total;
         self.other = (total - known).max(0.0);
     }
@@ -318,9 +327,14 @@ impl<S: Serialize, D: Details> Report<S, D> {
             self.solver,
             self.seed.map_or(String::new(), |s| format!(", seed {s}"))
         )?;
+        // the certify phase is shown when there was one (--certify)
+        let certify = match self.certificates {
+            Some(_) => format!(", certify {:.3}", t.certify),
+            None => String::new(),
+        };
         writeln!(
             out,
-            "c seconds: encode {:.3}, load {:.3}, bounds {:.3}, solve {:.3}, separate {:.3}, decode+check {:.3}, other {:.3}, total {:.3}",
+            "c seconds: encode {:.3}, load {:.3}, bounds {:.3}, solve {:.3}, separate {:.3}, decode+check {:.3}{certify}, other {:.3}, total {:.3}",
             t.encode, t.load, t.bounds, t.solve, t.separate, t.decode_check, t.other, t.total
         )
     }
@@ -496,8 +510,9 @@ mod tests {
         r.status = Status::Optimal;
         r.objective = Some(15);
         r.seconds.encode = 0.5;
+        r.seconds.certify = 0.25;
         r.seconds.close(2.0);
-        assert_eq!(r.seconds.other, 1.5);
+        assert_eq!(r.seconds.other, 1.25);
         let line = serde_json::to_string(&r).unwrap();
         let back: Report<serde_json::Value> = Report::from_json_line(&line).unwrap();
         assert_eq!((back.status, back.objective), (Status::Optimal, Some(15)));
@@ -505,6 +520,11 @@ mod tests {
         let missing = line.replace("\"objective\":15,", "");
         let e = Report::<serde_json::Value>::from_json_line(&missing).unwrap_err();
         assert!(e.to_string().contains("objective"), "{e}");
+        // a missing phase (a schema 4 report had no `certify`) is an error
+        let no_phase = line.replace("\"certify\":0.25,", "");
+        assert!(no_phase.len() < line.len());
+        let e = Report::<serde_json::Value>::from_json_line(&no_phase).unwrap_err();
+        assert!(e.to_string().contains("certify"), "{e}");
         // an unknown field is an error
         let unknown = line.replace("\"objective\":15", "\"objectiv\":15,\"objective\":15");
         let e = Report::<serde_json::Value>::from_json_line(&unknown).unwrap_err();

@@ -374,6 +374,7 @@ fn certify_last_unsat<S, D>(
         Status::All => Claim::Complete,
         _ => Claim::Infeasible,
     };
+    let t = Instant::now();
     let formula = session
         .unsat_formula()
         .context("internal error: --certify but no formula was recorded")?;
@@ -385,6 +386,7 @@ fn certify_last_unsat<S, D>(
             )
         })?;
     certificates.push(c);
+    report.seconds.certify += t.elapsed().as_secs_f64();
     Ok(())
 }
 
