@@ -526,15 +526,29 @@ fn finding_uses_two_stages_and_says_which_restriction() {
         assert_eq!(code, Some(10), "{out}{err}");
         let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
         assert_eq!(v["status"], "sat");
-        assert!(v["puzzle"].as_str().unwrap().contains("method=two-stage"), "{v}");
-        assert!(v["details"]["restriction"].as_str().unwrap().contains("balanced"), "{v}");
+        assert!(
+            v["puzzle"].as_str().unwrap().contains("method=two-stage"),
+            "{v}"
+        );
+        assert!(
+            v["details"]["restriction"]
+                .as_str()
+                .unwrap()
+                .contains("balanced"),
+            "{v}"
+        );
         assert!(v["details"]["attempts"].as_u64().unwrap() >= 1, "{v}");
         let n: usize = n.parse().unwrap();
         let cells: Vec<u32> = v["solutions"][0]["cells"]
             .as_array()
             .unwrap()
             .iter()
-            .flat_map(|r| r.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u32))
+            .flat_map(|r| {
+                r.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_u64().unwrap() as u32)
+            })
             .collect();
         let sq = Square {
             n,
@@ -544,7 +558,9 @@ fn finding_uses_two_stages_and_says_which_restriction() {
     }
     // the single CNF: explicitly, with another encoding, or to count
     for args in [
-        &["solve", "magic", "-n", "4", "--method", "encoding", "--json"][..],
+        &[
+            "solve", "magic", "-n", "4", "--method", "encoding", "--json",
+        ][..],
         &["solve", "magic", "-n", "4", "--encoding", "order", "--json"][..],
     ] {
         let (code, out, _) = binary(args);
@@ -555,8 +571,25 @@ fn finding_uses_two_stages_and_says_which_restriction() {
     assert_eq!(code, Some(10));
     assert!(out.starts_with("exactly 8 solutions"), "{out}");
     for args in [
-        &["solve", "magic", "-n", "4", "--method", "two-stage", "--all"][..],
-        &["solve", "magic", "-n", "4", "--method", "two-stage", "--sum", "gte"][..],
+        &[
+            "solve",
+            "magic",
+            "-n",
+            "4",
+            "--method",
+            "two-stage",
+            "--all",
+        ][..],
+        &[
+            "solve",
+            "magic",
+            "-n",
+            "4",
+            "--method",
+            "two-stage",
+            "--sum",
+            "gte",
+        ][..],
     ] {
         let (code, _, err) = binary(args);
         assert_eq!(code, Some(2), "{err}");
