@@ -1,5 +1,6 @@
 //! `puzzlesat solve|dimacs|decode magic ...`.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -122,14 +123,20 @@ impl PuzzleCommand for Args {
         match self.method(&p, common)? {
             Method::TwoStage => {
                 common.check_budget(&p)?;
-                let r = twostage::report(
+                let mut progress = common.progress();
+                match twostage::report(
                     p.givens.n,
                     &common.solver,
                     common.seed,
                     common.limits(),
-                    &mut common.progress(),
-                )?;
-                common.print(r, |s| s.to_string())
+                    &mut progress,
+                )? {
+                    Some(r) => common.print(r, |s| s.to_string()),
+                    None => {
+                        let _ = writeln!(progress, "c two-stage: the restriction holds no square of order {}: solving the single CNF", p.givens.n);
+                        common.solve(&p, self.all, self.limit)
+                    }
+                }
             }
             _ => common.solve(&p, self.all, self.limit),
         }
