@@ -290,6 +290,7 @@ mod tests {
                 Limits::default(),
                 &mut std::io::sink(),
             )
+            .unwrap()
             .unwrap();
             assert_eq!(r.status, Status::Sat, "n = {n}");
             check::check_square(n, &r.solutions[0]).unwrap();
@@ -305,6 +306,7 @@ mod tests {
             Limits::default(),
             &mut std::io::sink(),
         )
+        .unwrap()
         .unwrap();
         let sq = &r.solutions[0];
         let n = 6;
