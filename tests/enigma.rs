@@ -166,6 +166,7 @@ mod board {
                     occ3: true,
                     ubnval: false,
                     gcd: false,
+                    staircase: false,
                 },
                 dominance: Dominance::Counts,
                 ..BoardOptions::NAIVE

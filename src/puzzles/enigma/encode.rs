@@ -74,6 +74,9 @@ pub struct Redundant {
     pub ubnval: bool,
     /// number of values ≤ UBNVAL(π) − (#2-cycles)·(#odd cycles)
     pub gcd: bool,
+    /// counter outputs above the occurrence staircase fixed false, and
+    /// left out of the objective
+    pub staircase: bool,
 }
 
 impl Redundant {
@@ -82,6 +85,7 @@ impl Redundant {
         occ3: true,
         ubnval: true,
         gcd: true,
+        staircase: true,
     };
 }
 
@@ -96,6 +100,9 @@ impl fmt::Display for Redundant {
         }
         if self.gcd {
             v.push("gcd");
+        }
+        if self.staircase {
+            v.push("staircase");
         }
         if v.is_empty() {
             v.push("none");
@@ -114,8 +121,9 @@ impl FromStr for Redundant {
                 "occ3" => r.occ3 = true,
                 "ubnval" => r.ubnval = true,
                 "gcd" => r.gcd = true,
+                "staircase" => r.staircase = true,
                 "all" => r = Redundant::ALL,
-                _ => return Err(format!("unknown redundant constraint '{part}' (expected a list of occ3, ubnval, gcd; or none, all)")),
+                _ => return Err(format!("unknown redundant constraint '{part}' (expected a list of occ3, ubnval, gcd, staircase; or none, all)")),
             }
         }
         Ok(r)
@@ -156,6 +164,7 @@ impl BoardOptions {
             occ3: false,
             ubnval: false,
             gcd: false,
+            staircase: false,
         },
         dominance: Dominance::None,
     };
@@ -169,6 +178,11 @@ impl BoardOptions {
     pub fn validate(&self) -> Result<(), String> {
         if self.redundant.gcd && !self.redundant.ubnval {
             return Err("--redundant gcd refines ubnval: use --redundant ubnval,gcd".into());
+        }
+        if self.redundant.staircase && !self.redundant.occ3 && self.dominance != Dominance::Counts {
+            return Err(
+                "--redundant staircase needs the steps of occ3 or --dominance counts".into(),
+            );
         }
         if self.redundant.ubnval && self.symmetry != Symmetry::Cycles {
             return Err("--redundant ubnval needs --symmetry cycles (UBNVAL is read off the canonical cycle layout)".into());
@@ -190,6 +204,26 @@ pub struct BoardMap {
     pub x: Vec<IntVar>,
     /// `p[i][j]`: column i equals row j (None: fixed false)
     pub p: Vec<Vec<Option<Lit>>>,
+}
+
+/// The staircase the occurrence clauses imply: `c_v ≤ n² − Σ_{k<v} step_k`,
+/// where value k's clause `[c_{k+1} ≥ t] → [c_k ≥ t + step_k]` has step 3
+/// with `occ3` and 4 with `--dominance counts` once k exceeds the largest
+/// number of 3-cycles, ⌊n/3⌋ (the chain ends at `c_1 = n²`). The counter
+/// outputs above it are false in every model, so the objective (a totalizer
+/// over them, built by the optimiser) leaves them out: at n = 10 it keeps
+/// about half of the (ub − 1)·n² outputs.
+fn staircase(n: usize, v: usize, opts: BoardOptions) -> usize {
+    let step = |k: usize| {
+        let occ = if opts.redundant.occ3 { 3 } else { 0 };
+        let dom = if opts.dominance == Dominance::Counts && k > n / 3 {
+            4
+        } else {
+            0
+        };
+        occ.max(dom)
+    };
+    (1..v).fold(n * n, |cap, k| cap.saturating_sub(step(k)))
 }
 
 /// The encoded board: map, objective, and the literals a solution is told
@@ -326,7 +360,6 @@ pub fn encode_board<DB: ClauseDatabase>(
             let out = unary_sum(db, &leaves, cells, Directions::BOTH);
             db.add(&[!used[v as usize], out[0]]); // used_v ↔ c_v ≥ 1
             db.add(&[used[v as usize], !out[0]]);
-            objective_terms.extend(out.iter().map(|&l| (l, 1u64)));
             c.push(out);
         }
         // [c_v ≥ t]: true for t = 0, None (false) past the cells
@@ -447,6 +480,21 @@ pub fn encode_board<DB: ClauseDatabase>(
                 }
             }
         }
+        // 6. objective: the counters' outputs, up to the staircase
+        for (v, out) in c.iter().enumerate().skip(2) {
+            let cap = if opts.redundant.staircase {
+                staircase(n, v, opts)
+            } else {
+                cells
+            };
+            for (t, &l) in out.iter().enumerate() {
+                if t < cap {
+                    objective_terms.push((l, 1u64));
+                } else {
+                    db.add(&[!l]); // [c_v ≥ t+1], t+1 > cap_v: implied false
+                }
+            }
+        }
     } else {
         for xc in &x {
             objective_terms.extend(xc.order_lits().iter().map(|&l| (l, 1u64)));
@@ -479,4 +527,29 @@ pub fn encode_board<DB: ClauseDatabase>(
         primary,
         names,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::enigma::model::score_bound;
+
+    #[test]
+    fn staircase_is_the_score_bound_per_value() {
+        // with occ3 and dominance, the caps c_1..c_v sum to the orbit bound
+        // of the partitions method (model::score_bound)
+        for n in 3..=12 {
+            for v in 1..=max_ubnval(n) {
+                let caps: usize = (1..=v).map(|k| staircase(n, k, BoardOptions::FULL)).sum();
+                assert_eq!(caps as u64, score_bound(n, v), "n={n} v={v}");
+            }
+        }
+        // occ3 alone: steps of 3
+        let occ3 = BoardOptions {
+            dominance: Dominance::None,
+            ..BoardOptions::FULL
+        };
+        assert_eq!(staircase(10, 5, occ3), 100 - 12);
+        assert_eq!(staircase(10, 5, BoardOptions::FULL), 100 - 9 - 4);
+    }
 }
