@@ -33,7 +33,7 @@ pub const REFERENCE_MAX_N: usize = 400;
 /// One line for `puzzlesat list`.
 pub const ABOUT: &str = "enigma: Enigma 1225 'rows are columns' on an n×n board (Cambazard, O'Sullivan & Smith)
   solve enigma -n N [--method partitions|board|reference] [--table A..B]
-  board CNF options: --symmetry none|cycles (cycles) --redundant none|occ3,ubnval,gcd,staircase (all four) --dominance none|counts (counts)
+  board CNF options: --symmetry none|cycles (cycles) --redundant none|occ3,ubnval,gcd,staircase (all four) --dominance none|counts|orbits12 (orbits12)
   partitions options: --score-bound orbits|paper (orbits) --no-warm-start
   dimacs enigma -n N [--bound T] [board options]; decode enigma -n N --model OUT [board options]";
 
@@ -88,8 +88,8 @@ pub struct Args {
     /// board CNF: redundant constraints, a list of occ3, ubnval, gcd, staircase (or none, all)
     #[arg(long, default_value = "occ3,ubnval,gcd,staircase")]
     pub redundant: Redundant,
-    /// board CNF: dominance constraints, none or counts
-    #[arg(long, default_value = "counts", value_parser = choices::<Dominance>())]
+    /// board CNF: dominance constraints, none, counts or orbits12
+    #[arg(long, default_value = "orbits12", value_parser = choices::<Dominance>())]
     pub dominance: Dominance,
     /// partitions: bound a cycle type must beat, orbits or paper (n²·UBNVAL)
     #[arg(long = "score-bound", default_value = "orbits", value_parser = choices::<BoundKind>())]
