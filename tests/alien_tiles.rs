@@ -425,7 +425,7 @@ fn command_line_play_unreachable_census_and_errors() {
 }
 
 #[test]
-fn disjoint_cut_bound_is_sound_and_optional() {
+fn click_bounds_are_sound_and_optional() {
     // the bound never cuts off an optimum (brute force), and the encoding
     // without it gives the same answers
     for (n, c) in [(2, 3), (2, 7), (3, 4), (3, 5), (4, 2)] {
@@ -440,10 +440,10 @@ fn disjoint_cut_bound_is_sound_and_optional() {
                 (Status::Optimal, Some(want.clicks as i64)),
                 "n={n} c={c} {red}"
             );
-            if red == Redundant::DisjointCuts {
+            if red != Redundant::None {
                 assert!(
                     r.details.cut_bound.unwrap() >= want.clicks as u64,
-                    "n={n} c={c}"
+                    "n={n} c={c} {red}"
                 );
             }
         }
@@ -456,6 +456,29 @@ fn disjoint_cut_bound_is_sound_and_optional() {
         (r.status, r.objective, r.details.cut_bound),
         (Status::Optimal, Some(45), Some(45))
     );
+}
+
+#[test]
+fn average_bound_is_above_every_proven_optimum() {
+    // (n, c, proven optimum) from docs/alien-tiles.md, and the bound
+    for (n, c, optimum, bound) in [
+        (3, 6, 27, 31),
+        (4, 3, 10, 16),
+        (4, 6, 36, 48),
+        (4, 7, 45, 48),
+        (5, 2, 8, 12),
+        (5, 3, 24, 25),
+        (7, 2, 17, 24),
+    ] {
+        let p = AlienTiles::new(n, c, Task::Hardest).unwrap();
+        assert_eq!(p.average_bound(), bound, "n={n} c={c}");
+        assert!(bound >= optimum);
+    }
+    // every cell's subgroup is all of Z_c: ⌊n²(c−1)/2⌋, no enumeration
+    for (n, c, bound) in [(5, 4, 37), (6, 5, 72), (7, 3, 49), (7, 6, 122)] {
+        let p = AlienTiles::new(n, c, Task::Hardest).unwrap();
+        assert_eq!(p.average_bound(), bound, "n={n} c={c}");
+    }
 }
 
 #[test]

@@ -88,9 +88,9 @@ pub struct Common {
     /// PB encoding of the objective bound
     #[arg(long, global = true, default_value = "gte", value_parser = choices::<PbEncoding>())]
     pub objective_encoding: PbEncoding,
-    /// bound search
-    #[arg(long, global = true, default_value = "sat-unsat", value_parser = choices::<Strategy>())]
-    pub strategy: Strategy,
+    /// bound search: sat-unsat, unsat-sat, binary [default: sat-unsat; binary for enigma --method board]
+    #[arg(long, global = true, value_parser = choices::<Strategy>())]
+    pub strategy: Option<Strategy>,
     /// back every UNSAT answer a claim rests on by a DRAT proof, checked
     /// here (docs/certify.md)
     #[arg(long, global = true)]
@@ -164,7 +164,7 @@ impl Common {
             all: all || self.count,
             limit,
             objective_encoding: self.objective_encoding,
-            strategy: self.strategy,
+            strategy: self.strategy.unwrap_or_default(),
             first: false,
             seed: self.seed,
             certify: self.producer(),
