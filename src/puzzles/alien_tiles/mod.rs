@@ -35,12 +35,6 @@ use model::Grid;
 use symmetry::Symmetry;
 use zmod::Kernel;
 
-/// `puzzlesat list` entry.
-pub const ABOUT: &str = "alien-tiles: n×n board, c colours in a cycle; a click advances its row and column (Gent, Linton & Smith 2000, CSPLib 027)
-  solve alien-tiles -n N -c C --goal FILE [--start FILE]   fewest clicks reaching a goal, or unreachable (proven)
-  solve alien-tiles -n N -c C --hardest [--all]             the goal needing the most clicks (minimal click matrices)
-  options: --encoding kernel|sums (play, default kernel), --minimality eager|lazy (default lazy; eager for dimacs/decode), --symmetry none|double-lex|generators|full (default double-lex), --card totalizer|seq-counter|card-network, --redundant none|disjoint-cuts (default disjoint-cuts)";
-
 /// Kernels up to this size are enumerated (lazy minimality, the checker).
 pub const ENUMERATE_LIMIT: u64 = 1 << 24;
 /// The disjoint-cut bound looks at the cuts of kernels up to this size (it
@@ -418,15 +412,15 @@ impl Puzzle for AlienTiles {
         Ok(Encoded::new(TilesMap { xs, cut_bound }, primary, names).with_objective(objective))
     }
 
-    fn decode(&self, map: &TilesMap, model: &Assignment) -> TilesSolution {
+    fn decode(&self, map: &TilesMap, model: &Assignment) -> anyhow::Result<TilesSolution> {
         let clicks = self.clicks_of(map, model);
         let goal = model::add_mod(&self.start(), &model::effect(&clicks, self.c), self.c);
-        TilesSolution {
+        Ok(TilesSolution {
             total: clicks.total(),
             clicks,
             goal,
             minimality_checked: self.kernel_enumerable(),
-        }
+        })
     }
 
     fn check(&self, sol: &TilesSolution) -> Result<(), String> {

@@ -1,26 +1,19 @@
 //! `puzzlesat solve|dimacs|decode magic ...`.
 
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use puzzlesat_encodings::amo::AmoEncoding;
 
 use super::{CellEncoding, Givens, Magic, Options, SumEncoding, Symmetry};
-use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget, PuzzleCommand};
+use crate::front::{choices, PuzzleArgs};
 
-/// Magic squares: n×n, 1..n² once each, all lines summing to n(n²+1)/2.
+/// Magic squares: n×n, 1..n² once each, all lines summing to n(n²+1)/2; find, count, complete
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// order of the square, 1 to 1000 (taken from --given if omitted; --max-clauses bounds it further)
     #[arg(short, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub n: Option<usize>,
-    /// enumerate every solution (the count is exact when it ends on UNSAT)
-    #[arg(long)]
-    pub all: bool,
-    /// with --all: stop after this many (at least 1)
-    #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
-    pub limit: Option<u64>,
     /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits)
     #[arg(long, default_value = "digits", value_parser = choices::<CellEncoding>())]
     pub encoding: CellEncoding,
@@ -50,9 +43,9 @@ pub struct Args {
     pub given: Option<PathBuf>,
 }
 
-impl Args {
-    /// The instance these arguments describe.
-    pub fn puzzle(&self) -> anyhow::Result<Magic> {
+impl PuzzleArgs for Args {
+    type Puzzle = Magic;
+    fn puzzle(&self) -> anyhow::Result<Magic> {
         let options = Options {
             cells: self.encoding,
             sum: self.sum,
@@ -87,22 +80,5 @@ impl Args {
             bail!("the order n must be at least 1");
         }
         Ok(Magic { givens, options })
-    }
-}
-
-impl PuzzleCommand for Args {
-    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
-        common.solve(&self.puzzle()?, self.all, self.limit)
-    }
-    fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
-        dimacs_generic(&self.puzzle()?, common, target)
-    }
-    fn decode(
-        &self,
-        common: &Common,
-        model: &Path,
-        bound: Option<i64>,
-    ) -> anyhow::Result<ExitCode> {
-        decode_generic(&self.puzzle()?, common, model, bound)
     }
 }
