@@ -1,7 +1,9 @@
 //! Alien Tiles: the kernel of the click map, the hardest goal of Gent,
 //! Linton & Smith (APES-22-2000) and brute-force cross-checks of the CNF.
 
-use puzzlesat::puzzles::alien_tiles::check::{check_clicks, coset_minimum, replay};
+use puzzlesat::puzzles::alien_tiles::check::{
+    check_clicks, coset_minimum, replay, MinimalityCheck,
+};
 use puzzlesat::puzzles::alien_tiles::encode::GoalEncoding;
 use puzzlesat::puzzles::alien_tiles::model::{click_map, effect, Grid};
 use puzzlesat::puzzles::alien_tiles::symmetry::{canonical, Symmetry};
@@ -104,7 +106,12 @@ fn checker_rejects_wrong_and_non_minimal_clicks() {
     let goal = effect(&best, c);
     assert_eq!(
         check_clicks(&start, &goal, &best, c, &kernel, 1 << 20),
-        Ok(true)
+        Ok(MinimalityCheck::Enumerated)
+    );
+    // past the enumeration limit: the row/column minimum
+    assert_eq!(
+        check_clicks(&start, &goal, &best, c, &kernel, 1),
+        Ok(MinimalityCheck::RowColumn)
     );
     // the seed's kernel element: top row once, second row twice
     let z = Grid {
@@ -112,8 +119,10 @@ fn checker_rejects_wrong_and_non_minimal_clicks() {
         cells: vec![1, 1, 1, 1, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0],
     };
     let worse = puzzlesat::puzzles::alien_tiles::model::add_mod(&best, &z, c);
-    let e = check_clicks(&start, &goal, &worse, c, &kernel, 1 << 20).unwrap_err();
-    assert!(e.contains("not minimal"), "{e}");
+    for limit in [1 << 20, 1] {
+        let e = check_clicks(&start, &goal, &worse, c, &kernel, limit).unwrap_err();
+        assert!(e.contains("not minimal"), "{e}");
+    }
     let mut wrong = best.clone();
     wrong.cells[0] = 1;
     assert!(check_clicks(&start, &goal, &wrong, c, &kernel, 1 << 20)

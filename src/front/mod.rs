@@ -211,11 +211,16 @@ pub trait PuzzleArgs {
     type Puzzle: Puzzle;
     /// The instance to solve (parameters checked: a clear error, never a panic).
     fn puzzle(&self) -> anyhow::Result<Self::Puzzle>;
+    /// `solve`: the generic runner on [`PuzzleArgs::puzzle`] unless a
+    /// puzzle has another method to offer.
+    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
+        common.solve(&self.puzzle()?)
+    }
 }
 
 impl<A: PuzzleArgs> PuzzleCommand for A {
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
-        common.solve(&self.puzzle()?)
+        PuzzleArgs::solve(self, common)
     }
     fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
         dimacs_generic(&self.puzzle()?, common, target)

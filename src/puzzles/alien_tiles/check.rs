@@ -1,9 +1,12 @@
 //! The independent checker, written from the rules of the game and never
 //! from the CNF: replay the clicks one by one on the start board, and
 //! confirm minimality by brute force over the coset `clicks + kernel` (every
-//! click matrix reaching the same board).
+//! click matrix reaching the same board), or, past the enumeration limit, by
+//! the exact row/column minimum of [`super::rowcol`] (tested equal to the
+//! enumeration on every small board).
 
 use super::model::Grid;
+use super::rowcol::RowCol;
 use super::zmod::Kernel;
 
 /// The board after clicking every cell `(i, j)` `clicks(i, j)` times, one
@@ -59,9 +62,18 @@ pub fn coset_minimum(clicks: &Grid, kernel: &Kernel, limit: u64) -> Option<(u32,
     Some(best)
 }
 
+/// How [`check_clicks`] confirmed minimality.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MinimalityCheck {
+    /// every element of the coset was listed
+    Enumerated,
+    /// the kernel has more than `limit` elements: the row/column minimum
+    RowColumn,
+}
+
 /// Checks a click matrix: values in `0..c`, replaying it on `start` gives
-/// `goal`, and (if the kernel is small enough to enumerate) no matrix of its
-/// coset has fewer clicks. Returns whether minimality was checked.
+/// `goal`, and no matrix of its coset has fewer clicks (by enumeration when
+/// the kernel has at most `limit` elements, else by the row/column minimum).
 pub fn check_clicks(
     start: &Grid,
     goal: &Grid,
@@ -69,7 +81,7 @@ pub fn check_clicks(
     c: u32,
     kernel: &Kernel,
     limit: u64,
-) -> Result<bool, String> {
+) -> Result<MinimalityCheck, String> {
     if let Some(v) = clicks.cells.iter().find(|&&v| v >= c) {
         return Err(format!("a cell is clicked {v} times, not in 0..{c}"));
     }
@@ -81,13 +93,24 @@ pub fn check_clicks(
             goal.render()
         ));
     }
-    match coset_minimum(clicks, kernel, limit) {
-        None => Ok(false),
-        Some((t, better)) if t < clicks.total() => Err(format!(
+    let (how, (t, better)) = match coset_minimum(clicks, kernel, limit) {
+        Some(best) => (MinimalityCheck::Enumerated, best),
+        None => {
+            let (t, z) = RowCol::new(clicks.n, c).coset_min(&clicks.cells);
+            let cells = clicks.cells.iter().zip(&z).map(|(x, z)| (x + z) % c);
+            let better = Grid {
+                n: clicks.n,
+                cells: cells.collect(),
+            };
+            (MinimalityCheck::RowColumn, (t, better))
+        }
+    };
+    if t < clicks.total() {
+        return Err(format!(
             "not minimal: {} clicks, but {t} clicks reach the same board:\n{}",
             clicks.total(),
             better.render()
-        )),
-        Some(_) => Ok(true),
+        ));
     }
+    Ok(how)
 }

@@ -1,12 +1,13 @@
 //! `puzzlesat solve|dimacs|decode magic ...`.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use puzzlesat_encodings::amo::AmoEncoding;
 
-use super::{CellEncoding, Givens, Magic, Options, SumEncoding, Symmetry};
-use crate::front::{choices, PuzzleArgs};
+use super::{twostage, CellEncoding, Givens, Magic, Method, Options, SumEncoding, Symmetry};
+use crate::front::{choices, Common, PuzzleArgs};
 
 /// Magic squares: n×n, 1..n² once each, all lines summing to n(n²+1)/2; find, count, complete
 #[derive(Debug, Clone, clap::Args)]
@@ -14,6 +15,9 @@ pub struct Args {
     /// order of the square, 1 to 1000 (taken from --given if omitted; --max-clauses bounds it further)
     #[arg(short, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub n: Option<usize>,
+    /// auto (two-stage to find a free square with the default encoding options, else encoding), encoding (the single CNF: finds, counts, refutes), two-stage (finds under the balanced-digits restriction, docs/magic.md)
+    #[arg(long, default_value = "auto", value_parser = choices::<Method>())]
+    pub method: Method,
     /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits)
     #[arg(long, default_value = "digits", value_parser = choices::<CellEncoding>())]
     pub encoding: CellEncoding,
@@ -80,5 +84,46 @@ impl PuzzleArgs for Args {
             bail!("the order n must be at least 1");
         }
         Ok(Magic { givens, options })
+    }
+    /// The two-stage method where `--method` picks it, else the encoding.
+    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
+        let p = self.puzzle()?;
+        match self.method(&p, common)? {
+            Method::TwoStage => {
+                common.check_budget(&p)?;
+                let r = twostage::report(
+                    p.givens.n,
+                    &common.solver,
+                    common.seed,
+                    common.limits(),
+                    &mut common.progress(),
+                )?;
+                common.print(r, |s| s.to_string())
+            }
+            _ => common.solve(&p),
+        }
+    }
+}
+
+impl Args {
+    /// The method `--method` stands for on this instance.
+    pub fn method(&self, p: &Magic, common: &Common) -> anyhow::Result<Method> {
+        let finding = !common.all && !common.count && p.givens.count() == 0;
+        match self.method {
+            Method::Auto => Ok(
+                if finding && p.givens.n >= 3 && p.options == Options::default() && !common.certify {
+                    Method::TwoStage
+                } else {
+                    Method::Encoding
+                },
+            ),
+            Method::TwoStage if !finding => bail!(
+                "--method two-stage finds one free square under a restriction: it cannot count (--all, --count) or complete --given cells; use --method encoding"
+            ),
+            Method::TwoStage if p.options != Options::default() => bail!(
+                "--method two-stage has its own encoding: leave the encoding options at their defaults, or use --method encoding"
+            ),
+            m => Ok(m),
+        }
     }
 }

@@ -47,6 +47,20 @@ use super::model::{magic_sum, Givens};
 use super::reference::lines;
 
 puzzlesat_encodings::option_enum! {
+    /// How `solve magic` looks for a square.
+    pub enum Method("method") {
+            /// `two-stage` to find a free square with the default encoding
+            /// options, `encoding` otherwise
+            Auto = "auto",
+            /// the single CNF of the encoding options (finds, counts, refutes)
+            Encoding = "encoding",
+            /// two SAT stages under the balanced-digits restriction (finds
+            /// only; [`super::twostage`])
+            TwoStage = "two-stage",
+    }
+}
+
+puzzlesat_encodings::option_enum! {
     /// How a cell's value is represented.
     pub enum CellEncoding("cell encoding") {
             /// one-hot literals, exactly-one per cell and per value
