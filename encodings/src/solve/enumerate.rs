@@ -9,11 +9,11 @@
 //! per model. Lazy constraints (`separate`) end the search when they add
 //! clauses, which are then added and the search resumes.
 
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use crate::{Assignment, ClauseDatabase, Cnf};
 use rustsat::instances::ManageVars;
 use rustsat::types::{Lit, Var};
 
-use crate::solver::{ModelVerdict, Outcome, Session, SolverError};
+use super::{ModelVerdict, Outcome, Session, SolverError};
 
 /// The result of an enumeration.
 #[derive(Clone, Debug, Default)]

@@ -4,45 +4,57 @@
 //! and implements [`ClauseDatabase`] so encoders can add clauses (bounds,
 //! blocking clauses) between solves.
 //!
+//! The drivers, written once for every backend: [`enumerate()`] (every
+//! model, by blocking clauses) and [`optimize()`] (iterative bound
+//! tightening over an [`Objective`]).
+//!
 //! RustSAT's `Solve` is not object-safe, hence this trait. Backends, one
-//! file each:
+//! file each, each behind its cargo feature ([`Solver`] names them):
 //!
 //! | backend | incremental | failed assumptions | time limit / interrupt | statistics |
 //! | --- | --- | --- | --- | --- |
-//! | [`batsat`] (default) | yes | core from final conflict | yes / yes | conflicts, decisions, propagations |
-//! | [`varisat`] | yes | core from final conflict | yes / yes (the solve is abandoned on its thread; the backend is then spent) | none |
-//! | [`splr`] | no: re-solved from scratch, assumptions as unit clauses | all assumptions | yes / yes (the solve is abandoned on its thread) | none |
-//! | [`cadical`] (feature `cadical`) | yes | core (`failed`) | yes / yes | none |
-//! | [`external`] | no: CNF file + subprocess | all assumptions | yes / yes (the process is killed) | none |
-//! | [`portfolio`] | yes (one worker thread per embedded backend) | the winner's | yes / yes | the winner's |
+//! | `batsat` (feature `batsat`, default) | yes | core from final conflict | yes / yes | conflicts, decisions, propagations |
+//! | `varisat` (feature `varisat`) | yes | core from final conflict | yes / yes (the solve is abandoned on its thread; the backend is then spent) | none |
+//! | `splr` (feature `splr`) | no: re-solved from scratch, assumptions as unit clauses | all assumptions | yes / yes (the solve is abandoned on its thread) | none |
+//! | `cadical` (feature `cadical`) | yes | core (`failed`) | yes / yes | none |
+//!
+//! The `puzzlesat` command line adds an external DIMACS solver and a
+//! portfolio as further [`MakeBackend`]s.
 //!
 //! A clause a backend refuses (e.g. a literal out of its range) is not a
 //! panic: [`Session`] keeps the error and returns it from every later
 //! [`Session::solve`].
 //!
-//! For certified answers ([`crate::certify`]) a session can record the
+//! For certified answers (the `puzzlesat` crate's `certify`) a session can record the
 //! formula it is given ([`Session::record`]): the CNF and every clause added
 //! since (bounds, blocking clauses, lazy constraints). At each UNSAT answer
 //! it notes how many clauses there were and the assumptions of that call, so
 //! [`Session::unsat_formula`] can write out the decision formula of the last
 //! UNSAT answer as plain clauses, the assumptions as unit clauses.
 
+#[cfg(feature = "batsat")]
 pub mod batsat;
 #[cfg(feature = "cadical")]
 pub mod cadical;
-pub mod external;
-pub mod portfolio;
+pub mod enumerate;
+pub mod optimize;
+#[cfg(feature = "splr")]
 pub mod splr;
+#[cfg(feature = "varisat")]
 pub mod varisat;
 
-use std::fmt;
-use std::str::FromStr;
+pub use enumerate::{enumerate, enumerate_lazy, Enumeration};
+pub use optimize::{
+    optimize, optimize_lazy, optimize_scored, Objective, ObjectiveBound, Optimum, ScoredOptimum,
+    ScoredSearch, Sense, Strategy,
+};
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use puzzlesat_encodings::db::Counts;
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use crate::db::Counts;
+use crate::{Assignment, ClauseDatabase, Cnf};
 use rustsat::encodings::CollectClauses;
 use rustsat::instances::ManageVars;
 use rustsat::types::{Clause, Lit, Var};
@@ -238,77 +250,65 @@ pub struct InSearch {
     pub outcome: Outcome,
 }
 
-/// Which backend: the `--solver` option.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub enum SolverKind {
-    /// BatSat via rustsat-batsat (pure Rust, incremental) — the default
+/// Something that makes a fresh backend: [`Solver`] here, a front end's own
+/// choice of backends (external solvers, portfolios) elsewhere.
+pub trait MakeBackend {
+    /// A fresh backend.
+    fn create(&self) -> Result<Box<dyn Backend>, SolverError>;
+}
+
+/// The embedded backends of this crate, each behind its cargo feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Solver {
+    /// BatSat (pure Rust, incremental), feature `batsat` (default)
     #[default]
     Batsat,
-    /// Varisat (pure Rust, incremental, DRAT proofs)
+    /// Varisat (pure Rust, incremental), feature `varisat`
     Varisat,
-    /// Splr (pure Rust, one-shot)
+    /// Splr (pure Rust, one-shot), feature `splr`
     Splr,
-    /// CaDiCaL linked in (feature `cadical`)
+    /// CaDiCaL (C++, built by the `cadical` crate), feature `cadical`
     Cadical,
-    /// any DIMACS solver executable, by name on PATH or path
-    External(String),
-    /// races the embedded backends on threads, first answer wins
-    Portfolio,
 }
 
-impl fmt::Display for SolverKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Solver {
+    /// The name of the backend and of its cargo feature.
+    pub fn name(self) -> &'static str {
         match self {
-            SolverKind::Batsat => f.write_str("batsat"),
-            SolverKind::Varisat => f.write_str("varisat"),
-            SolverKind::Splr => f.write_str("splr"),
-            SolverKind::Cadical => f.write_str("cadical"),
-            SolverKind::External(cmd) => write!(f, "external:{cmd}"),
-            SolverKind::Portfolio => f.write_str("portfolio"),
+            Solver::Batsat => "batsat",
+            Solver::Varisat => "varisat",
+            Solver::Splr => "splr",
+            Solver::Cadical => "cadical",
         }
     }
-}
-
-impl FromStr for SolverKind {
-    type Err = SolverError;
-    fn from_str(s: &str) -> Result<Self, SolverError> {
-        Ok(match s {
-            "batsat" => SolverKind::Batsat,
-            "varisat" => SolverKind::Varisat,
-            "splr" => SolverKind::Splr,
-            "cadical" => SolverKind::Cadical,
-            "portfolio" => SolverKind::Portfolio,
-            _ => match s.strip_prefix("external:") {
-                Some(cmd) if !cmd.is_empty() => SolverKind::External(cmd.to_string()),
-                _ => return Err(SolverError::UnknownSolver(s.to_string())),
-            },
-        })
+    /// The backends compiled in (their features on).
+    pub fn compiled() -> Vec<Solver> {
+        [
+            Solver::Batsat,
+            Solver::Varisat,
+            Solver::Splr,
+            Solver::Cadical,
+        ]
+        .into_iter()
+        .filter(|s| s.create().is_ok())
+        .collect()
     }
 }
 
-impl SolverKind {
-    /// A fresh backend of this kind.
-    pub fn create(&self) -> Result<Box<dyn Backend>, SolverError> {
+impl MakeBackend for Solver {
+    fn create(&self) -> Result<Box<dyn Backend>, SolverError> {
         match self {
-            SolverKind::Batsat => Ok(Box::new(batsat::Batsat::default())),
-            SolverKind::Varisat => Ok(Box::new(varisat::Varisat::default())),
-            SolverKind::Splr => Ok(Box::new(splr::Splr::default())),
+            #[cfg(feature = "batsat")]
+            Solver::Batsat => Ok(Box::new(batsat::Batsat::default())),
+            #[cfg(feature = "varisat")]
+            Solver::Varisat => Ok(Box::new(varisat::Varisat::default())),
+            #[cfg(feature = "splr")]
+            Solver::Splr => Ok(Box::new(splr::Splr::default())),
             #[cfg(feature = "cadical")]
-            SolverKind::Cadical => Ok(Box::new(cadical::Cadical::default())),
-            #[cfg(not(feature = "cadical"))]
-            SolverKind::Cadical => Err(SolverError::NotCompiled("cadical".into())),
-            SolverKind::External(cmd) => Ok(Box::new(external::External::new(cmd)?)),
-            SolverKind::Portfolio => Ok(Box::new(portfolio::Portfolio::new(&portfolio::members()))),
+            Solver::Cadical => Ok(Box::new(cadical::Cadical::default())),
+            #[allow(unreachable_patterns)]
+            other => Err(SolverError::NotCompiled(other.name().into())),
         }
-    }
-    /// The embedded backends compiled into this binary (no external, no
-    /// portfolio): what the portfolio races and the shared tests cover.
-    pub fn embedded() -> Vec<SolverKind> {
-        let mut v = vec![SolverKind::Batsat, SolverKind::Varisat, SolverKind::Splr];
-        if cfg!(feature = "cadical") {
-            v.push(SolverKind::Cadical);
-        }
-        v
     }
 }
 
@@ -345,8 +345,9 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session of `kind` holding the clauses of `cnf`.
-    pub fn new(kind: &SolverKind, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
+    /// A session of a backend of `kind` (e.g. [`Solver::Batsat`]) holding
+    /// the clauses of `cnf`.
+    pub fn new(kind: &impl MakeBackend, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
         Self::with_backend(kind.create()?, cnf, limits)
     }
     /// A session around a backend built by the caller (e.g. a backend
@@ -603,7 +604,7 @@ impl ClauseDatabase for Session {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "batsat"))]
 mod tests {
     use super::*;
 
@@ -652,7 +653,7 @@ mod tests {
         let mut cnf = Cnf::new();
         let x = cnf.fresh_lits(3);
         cnf.add(&[x[0], x[1]]);
-        let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+        let mut s = Session::new(&Solver::Batsat, &cnf, Limits::default()).unwrap();
         s.record(cnf);
         assert!(s.unsat_formula().is_none());
         s.add(&[!x[0]]);
@@ -701,22 +702,5 @@ mod tests {
         );
         // and stays an error: the clause is not silently dropped
         assert!(s.solve(&[]).is_err());
-    }
-
-    #[test]
-    fn solver_names_parse_and_print() {
-        for name in [
-            "batsat",
-            "varisat",
-            "splr",
-            "cadical",
-            "portfolio",
-            "external:cadical -q",
-        ] {
-            let kind: SolverKind = name.parse().unwrap();
-            assert_eq!(kind.to_string(), name);
-        }
-        assert!("external:".parse::<SolverKind>().is_err());
-        assert!("minisat".parse::<SolverKind>().is_err());
     }
 }
