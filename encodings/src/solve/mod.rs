@@ -350,6 +350,11 @@ impl Session {
     pub fn new(kind: &impl MakeBackend, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
         Self::with_backend(kind.create()?, cnf, limits)
     }
+    /// A session of a backend of `kind` over no clauses yet, without a time
+    /// limit: encode into it directly (it is a [`ClauseDatabase`]).
+    pub fn empty(kind: &impl MakeBackend) -> Result<Self, SolverError> {
+        Self::new(kind, &Cnf::new(), Limits::default())
+    }
     /// A session around a backend built by the caller (e.g. a backend
     /// configured by hand, or a test double), holding the clauses of `cnf`.
     pub fn with_backend(
