@@ -65,8 +65,10 @@ pub trait Puzzle {
     /// Compiles the instance into `cnf` (variables → rules → symmetry
     /// breaking → redundant constraints → objective).
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<Self::Map>>;
-    /// Reads a solution from a model.
-    fn decode(&self, map: &Self::Map, model: &Assignment) -> Self::Solution;
+    /// Reads a solution from a model; an error where the model stands for
+    /// no solution (e.g. an external solver's model of another formula), so
+    /// no placeholder value is ever made up.
+    fn decode(&self, map: &Self::Map, model: &Assignment) -> anyhow::Result<Self::Solution>;
     /// The independent checker, written from the puzzle's rules (never from
     /// the CNF): `Ok(())` or what rule is broken.
     fn check(&self, sol: &Self::Solution) -> Result<(), String>;

@@ -70,7 +70,7 @@ pub fn decode_checked<P: Puzzle>(
     enc: &Encoded<P::Map>,
     model: &Assignment,
 ) -> anyhow::Result<P::Solution> {
-    let sol = p.decode(&enc.map, model);
+    let sol = p.decode(&enc.map, model)?;
     if let Err(e) = p.check(&sol) {
         bail!(
             "internal error: the solver's model decodes to an invalid solution ({e}):\n{}",

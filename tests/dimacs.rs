@@ -342,8 +342,8 @@ impl puzzlesat::puzzle::Puzzle for Toy {
         };
         Ok(puzzlesat::puzzle::Encoded::new((), x.clone(), vec![]).with_objective(objective))
     }
-    fn decode(&self, _: &(), m: &Assignment) -> Vec<bool> {
-        m.values()[..3].to_vec()
+    fn decode(&self, _: &(), m: &Assignment) -> anyhow::Result<Vec<bool>> {
+        Ok(m.values()[..3].to_vec())
     }
     fn check(&self, _: &Vec<bool>) -> Result<(), String> {
         Ok(())

@@ -139,7 +139,7 @@ mod board {
             };
             let mut best = 0;
             let e = enumerate(&mut s, &b.primary, &[], None, |m| {
-                let sol = p.decode(&b.map, m);
+                let sol = p.decode(&b.map, m).unwrap();
                 p.check(&sol).unwrap();
                 best = best.max(sol.total);
                 true

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use puzzlesat::encodings::amo::AmoEncoding;
 use puzzlesat::encodings::ClauseDatabase;
+use puzzlesat::front::PuzzleArgs;
 use puzzlesat::puzzle::Puzzle;
 use puzzlesat::puzzles::magic::check::{check_square, in_seed_order};
 use puzzlesat::puzzles::magic::encode::square_symmetries;

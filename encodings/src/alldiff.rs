@@ -29,10 +29,12 @@ crate::option_enum! {
     #[derive(Default)]
     pub enum AllDiffEncoding("all-different encoding") {
         /// at most one variable per value (direct literals)
-        #[default]
         PerValue = "amo-per-value",
         /// permutation matrix: exactly one value per variable, at most
-        /// (exactly, when the counts match) one variable per value
+        /// (exactly, when the counts match) one variable per value (the
+        /// default: 2.6× faster than `amo-per-value` counting the 14200
+        /// 12-queens, docs/queens.md)
+        #[default]
         Permutation = "permutation",
     }
 }

@@ -17,7 +17,11 @@
 //! | [`lex`] | lexicographic order x ≤lex y |
 //! | [`perm`] | permutation groups: closure, orbits, lex-leader clauses |
 //! | [`check`] | the [`Checker`] trait: every constraint can test an assignment |
-
+//! | `solve` (feature `solve`; with a backend: `batsat` (default), `varisat`, `splr`, `cadical`) | the solving layer: the `Backend` trait, `Session` (a [`ClauseDatabase`] you can solve), the drivers `enumerate` and `optimize` |
+//!
+//! Without a backend feature (`default-features = false`) the crate is the
+//! encoders alone.
+#![cfg_attr(feature = "batsat", doc = include_str!("tutorial.md"))]
 #![warn(missing_docs)]
 
 pub mod alldiff;
@@ -31,6 +35,8 @@ pub mod lex;
 pub mod options;
 pub mod pb;
 pub mod perm;
+#[cfg(feature = "solve")]
+pub mod solve;
 
 #[cfg(test)]
 extern crate self as puzzlesat_encodings;

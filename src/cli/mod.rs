@@ -1,8 +1,9 @@
 //! The command line: `list`, `solve`, `dimacs`, `decode`, `sat`,
 //! `experiment`. This module only parses and dispatches: each puzzle
 //! contributes an `Args` struct implementing
-//! [`PuzzleCommand`](crate::front::PuzzleCommand), and the shared options
-//! and handlers live in [`crate::front`].
+//! [`PuzzleCommand`](crate::front::PuzzleCommand), registered by one line in
+//! [`crate::puzzles`]; the shared options and handlers live in
+//! [`crate::front`], and `list` is generated from the clap definitions.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,7 +14,7 @@ use clap::{Parser, Subcommand};
 pub mod experiment;
 pub mod sat;
 
-use crate::front::{Common, DimacsTarget, PuzzleCommand};
+use crate::front::{Common, DimacsTarget};
 use crate::io::dimacs::Format;
 
 /// SAT encodings of combinatorial puzzles.
@@ -78,49 +79,64 @@ pub enum Command {
     Experiment(Box<experiment::Args>),
 }
 
-/// The puzzles: one variant each (add a line here and in [`PuzzleCmd::command`]
-/// and [`LIST`]).
-#[derive(Debug, Subcommand)]
-pub enum PuzzleCmd {
-    /// numbered paths / tours on a board (prime rook tour, Numbrix)
-    RookTour(crate::puzzles::rook_tour::cli::Args),
-    /// Alien Tiles: fewest clicks to a goal, or the hardest goal
-    AlienTiles(crate::puzzles::alien_tiles::cli::Args),
-    /// Enigma 1225 "rows are columns" on an n×n board
-    Enigma(crate::puzzles::enigma::cli::Args),
-    /// magic squares: find, count, complete
-    Magic(crate::puzzles::magic::cli::Args),
-}
+pub use crate::puzzles::PuzzleCmd;
 
-impl PuzzleCmd {
-    /// The puzzle's command handlers.
-    pub fn command(&self) -> &dyn PuzzleCommand {
-        match self {
-            PuzzleCmd::RookTour(a) => a,
-            PuzzleCmd::AlienTiles(a) => a,
-            PuzzleCmd::Enigma(a) => a,
-            PuzzleCmd::Magic(a) => a,
+/// `puzzlesat list`, generated from the clap definitions: each puzzle's
+/// name and help, then its options with their values and defaults.
+pub fn list() -> String {
+    use clap::CommandFactory;
+    let mut cli = Cli::command();
+    cli.build();
+    let solve = cli.find_subcommand("solve").expect("the solve command");
+    let mut out = String::new();
+    for p in solve.get_subcommands() {
+        let about = p.get_about().map(|a| a.to_string()).unwrap_or_default();
+        out += &format!("{} — {about}\n", p.get_name());
+        for arg in p
+            .get_arguments()
+            .filter(|a| !a.is_global_set() && a.get_id() != "help")
+        {
+            let name = match (arg.get_short(), arg.get_long()) {
+                (Some(s), Some(l)) => format!("-{s}, --{l}"),
+                (None, Some(l)) => format!("--{l}"),
+                (Some(s), None) => format!("-{s}"),
+                (None, None) => format!("<{}>", arg.get_id()),
+            };
+            let values: Vec<String> = arg
+                .get_possible_values()
+                .iter()
+                .map(|v| v.get_name().to_string())
+                .collect();
+            let takes_value = arg.get_num_args().is_some_and(|n| n.takes_values());
+            let mut line = format!("  {name}");
+            if !values.is_empty() && takes_value {
+                line += &format!(" {}", values.join("|"));
+            }
+            let defaults: Vec<String> = arg
+                .get_default_values()
+                .iter()
+                .map(|v| v.to_string_lossy().into_owned())
+                .collect();
+            if !defaults.is_empty() && takes_value {
+                line += &format!(" (default {})", defaults.join(","));
+            }
+            if let Some(help) = arg.get_help() {
+                line = format!("{line:<36} {help}");
+            }
+            out += line.trim_end();
+            out += "\n";
         }
+        out += "\n";
     }
+    out
 }
-
-/// `puzzlesat list`: one entry per puzzle (name, parameters, encodings and
-/// defaults), contributed by each puzzle module's `ABOUT`.
-pub const LIST: &[&str] = &[
-    crate::puzzles::rook_tour::ABOUT,
-    crate::puzzles::alien_tiles::ABOUT,
-    crate::puzzles::enigma::cli::ABOUT,
-    crate::puzzles::magic::ABOUT,
-];
 
 /// Runs the parsed command line.
 pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
     let common = &cli.common;
     match &cli.command {
         Command::List => {
-            for about in LIST {
-                println!("{about}\n");
-            }
+            print!("{}", list());
             println!("solvers: batsat (default), varisat, splr, cadical (feature), portfolio, external:<cmd>");
             Ok(ExitCode::SUCCESS)
         }

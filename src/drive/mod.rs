@@ -5,11 +5,8 @@
 //! symmetry classes into solutions ([`classes`]).
 
 pub mod classes;
-pub mod enumerate;
-pub mod optimize;
 
-pub use enumerate::{enumerate, enumerate_lazy, Enumeration};
-pub use optimize::{
-    optimize, optimize_lazy, optimize_scored, Objective, ObjectiveBound, Optimum, ScoredOptimum,
-    ScoredSearch, Sense, Strategy,
+pub use puzzlesat_encodings::solve::{
+    enumerate, enumerate_lazy, optimize, optimize_lazy, optimize_scored, Enumeration, Objective,
+    ObjectiveBound, Optimum, ScoredOptimum, ScoredSearch, Sense, Strategy,
 };

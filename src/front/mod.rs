@@ -50,6 +50,12 @@ puzzlesat_encodings::option_enum! {
 /// Options shared by every command (accepted before or after the puzzle).
 #[derive(Debug, Clone, Args)]
 pub struct Common {
+    /// enumerate every solution (the count is exact when it ends on UNSAT)
+    #[arg(long, global = true)]
+    pub all: bool,
+    /// with --all: stop after this many (at least 1)
+    #[arg(long, global = true, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
     /// SAT backend: batsat, varisat, splr, cadical, portfolio, external:<cmd or path>
     #[arg(long, global = true, default_value = "batsat")]
     pub solver: SolverKind,
@@ -157,12 +163,12 @@ impl Common {
         }
     }
     /// Run options from the common flags (`--count` enumerates, as `--all`).
-    pub fn run_options(&self, all: bool, limit: Option<u64>) -> RunOptions {
+    pub fn run_options(&self) -> RunOptions {
         RunOptions {
             solver: self.solver.clone(),
             timeout: self.timeout.map(Seconds::duration),
-            all: all || self.count,
-            limit,
+            all: self.all || self.count,
+            limit: self.limit,
             objective_encoding: self.objective_encoding,
             strategy: self.strategy.unwrap_or_default(),
             first: false,
@@ -172,14 +178,9 @@ impl Common {
         }
     }
     /// Runs `p` with these options and prints the report (JSON or text).
-    pub fn solve<P: Puzzle>(
-        &self,
-        p: &P,
-        all: bool,
-        limit: Option<u64>,
-    ) -> anyhow::Result<ExitCode> {
+    pub fn solve<P: Puzzle>(&self, p: &P) -> anyhow::Result<ExitCode> {
         self.check_budget(p)?;
-        let opts = self.run_options(all, limit);
+        let opts = self.run_options();
         let report = run::run(p, &opts, self.limits(), &mut self.progress())?;
         self.print(report, |s| p.render(s))
     }
@@ -226,9 +227,41 @@ pub struct DimacsTarget {
     pub format: Format,
 }
 
-/// What each puzzle's argument struct can do. Most implementations call the
-/// generic handlers ([`Common::solve`], [`dimacs_generic`],
-/// [`decode_generic`]) after building the puzzle from its arguments.
+/// A puzzle's clap arguments turned into its [`Puzzle`] value: all most
+/// puzzles' command lines write. [`PuzzleCommand`] follows for free (the
+/// generic `solve`, `dimacs` and `decode` handlers).
+pub trait PuzzleArgs {
+    /// The puzzle these arguments describe.
+    type Puzzle: Puzzle;
+    /// The instance to solve (parameters checked: a clear error, never a panic).
+    fn puzzle(&self) -> anyhow::Result<Self::Puzzle>;
+    /// `solve`: the generic runner on [`PuzzleArgs::puzzle`] unless a
+    /// puzzle has another method to offer.
+    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
+        common.solve(&self.puzzle()?)
+    }
+}
+
+impl<A: PuzzleArgs> PuzzleCommand for A {
+    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
+        PuzzleArgs::solve(self, common)
+    }
+    fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
+        dimacs_generic(&self.puzzle()?, common, target)
+    }
+    fn decode(
+        &self,
+        common: &Common,
+        model: &Path,
+        bound: Option<i64>,
+    ) -> anyhow::Result<ExitCode> {
+        decode_generic(&self.puzzle()?, common, model, bound)
+    }
+}
+
+/// What each puzzle's argument struct can do: implemented through
+/// [`PuzzleArgs`], or by hand where a command does more than the generic
+/// handlers ([`Common::solve`], [`dimacs_generic`], [`decode_generic`]).
 pub trait PuzzleCommand {
     /// `solve`
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode>;

@@ -15,7 +15,7 @@ use super::symmetry::Symmetry;
 use super::{AlienTiles, Minimality, Redundant, Task};
 use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget, PuzzleCommand};
 
-/// Alien Tiles options.
+/// Alien Tiles: fewest clicks to a goal, or the hardest goal (Gent, Linton & Smith 2000, CSPLib 027)
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// board side, 1 to 12
@@ -48,12 +48,6 @@ pub struct Args {
     /// redundant bound on the clicks of --hardest: none, disjoint-cuts (from disjoint minimality constraints), average (the average of all minimality constraints), both (the smaller)
     #[arg(long, default_value = "both", value_parser = choices::<Redundant>())]
     pub redundant: Redundant,
-    /// enumerate every optimal click matrix (with symmetry classes and goal states)
-    #[arg(long)]
-    pub all: bool,
-    /// stop enumerating after this many (with --all; at least 1)
-    #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
-    pub limit: Option<u64>,
 }
 
 impl Args {
@@ -101,7 +95,7 @@ impl Args {
 impl PuzzleCommand for Args {
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
         let p = self.puzzle()?;
-        common.solve(&p, self.all, self.limit)
+        common.solve(&p)
     }
 
     fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {

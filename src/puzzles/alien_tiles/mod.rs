@@ -39,12 +39,6 @@ use rowcol::RowCol;
 use symmetry::Symmetry;
 use zmod::{gcd, Kernel};
 
-/// `puzzlesat list` entry.
-pub const ABOUT: &str = "alien-tiles: n×n board, c colours in a cycle; a click advances its row and column (Gent, Linton & Smith 2000, CSPLib 027)
-  solve alien-tiles -n N -c C --goal FILE [--start FILE]   fewest clicks reaching a goal, or unreachable (proven)
-  solve alien-tiles -n N -c C --hardest [--all]             the goal needing the most clicks (minimal click matrices)
-  options: --encoding kernel|sums (play, default kernel), --minimality eager|lazy (default lazy; eager for dimacs/decode), --symmetry none|double-lex|generators|full (default double-lex), --card totalizer|seq-counter|card-network, --redundant none|disjoint-cuts|average|both (default both)";
-
 /// Kernels up to this size are enumerated by the checker (larger ones: the
 /// row/column minimum of [`rowcol`]).
 pub const ENUMERATE_LIMIT: u64 = 1 << 24;
@@ -459,15 +453,15 @@ impl Puzzle for AlienTiles {
         Ok(Encoded::new(TilesMap { xs, cut_bound }, primary, names).with_objective(objective))
     }
 
-    fn decode(&self, map: &TilesMap, model: &Assignment) -> TilesSolution {
+    fn decode(&self, map: &TilesMap, model: &Assignment) -> anyhow::Result<TilesSolution> {
         let clicks = self.clicks_of(map, model);
         let goal = model::add_mod(&self.start(), &model::effect(&clicks, self.c), self.c);
-        TilesSolution {
+        Ok(TilesSolution {
             total: clicks.total(),
             clicks,
             goal,
             minimality_checked: true,
-        }
+        })
     }
 
     fn check(&self, sol: &TilesSolution) -> Result<(), String> {

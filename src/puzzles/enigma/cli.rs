@@ -30,13 +30,6 @@ pub const PARTITIONS_MAX_N: usize = 100;
 /// Largest n for the reference search.
 pub const REFERENCE_MAX_N: usize = 400;
 
-/// One line for `puzzlesat list`.
-pub const ABOUT: &str = "enigma: Enigma 1225 'rows are columns' on an n×n board (Cambazard, O'Sullivan & Smith)
-  solve enigma -n N [--method partitions|board|reference] [--table A..B]
-  board CNF options: --symmetry none|cycles (cycles) --redundant none|occ3,ubnval,gcd,staircase (all four) --dominance none|counts|orbits12 (orbits12)
-  partitions options: --score-bound orbits|paper (orbits) --no-warm-start
-  dimacs enigma -n N [--bound T] [board options]; decode enigma -n N --model OUT [board options]";
-
 /// An inclusive range `A..B` (or a single `N`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SizeRange {
@@ -71,7 +64,7 @@ impl FromStr for SizeRange {
     }
 }
 
-/// Arguments of `enigma`.
+/// Enigma 1225 "rows are columns" on an n×n board (Cambazard, O'Sullivan & Smith)
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// board side n: 1 to 12 for --method board, 1 to 100 for partitions, 1 to 400 for reference (boards exist for n ≥ 3)
@@ -100,12 +93,6 @@ pub struct Args {
     /// solve every n in A..B (A and B from 1 to 400 within the method's range of -n) and print a Table-2-style table
     #[arg(long)]
     pub table: Option<SizeRange>,
-    /// board method: enumerate every optimal board
-    #[arg(long)]
-    pub all: bool,
-    /// board method: stop enumerating after this many (with --all; at least 1)
-    #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
-    pub limit: Option<u64>,
 }
 
 impl Args {
@@ -158,7 +145,7 @@ pub fn run_method(
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<EnigmaSolution, EnigmaDetails>> {
     check_range(method, n)?;
-    let opts = &common.run_options(args.all, args.limit);
+    let opts = &common.run_options();
     match method {
         Method::Board => {
             let p = args.board_puzzle(n)?;
@@ -296,7 +283,7 @@ impl PuzzleCommand for Args {
         }
         let n = self.size()?;
         let method = self.method();
-        if method != Method::Board && (self.all || common.count) {
+        if method != Method::Board && (common.all || common.count) {
             bail!(
                 "--all and --count enumerate boards of the board CNF: use them with --method board"
             );

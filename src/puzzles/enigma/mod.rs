@@ -196,7 +196,7 @@ impl Puzzle for Enigma {
         Ok(())
     }
 
-    fn decode(&self, map: &BoardMap, model: &Assignment) -> EnigmaSolution {
+    fn decode(&self, map: &BoardMap, model: &Assignment) -> anyhow::Result<EnigmaSolution> {
         let n = map.n;
         let rows: Vec<Vec<u32>> = (0..n)
             .map(|i| {
@@ -223,7 +223,7 @@ impl Puzzle for Enigma {
                 _ => EnigmaSolution::new(&board, &Derangement::canonical(&[n])),
             };
         sol.permutation = images;
-        sol
+        Ok(sol)
     }
 
     fn check(&self, sol: &EnigmaSolution) -> Result<(), String> {

@@ -31,7 +31,7 @@ use puzzlesat_encodings::{amo, Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 use serde::Serialize;
 
-use super::model::{best_for_cycle_type, values_needed, Board, Derangement};
+use super::model::{best_for_cycle_type, values_needed, Derangement};
 use super::{EnigmaDetails, EnigmaSolution, Method};
 use crate::drive::Sense;
 use crate::puzzle::{Encoded, Puzzle};
@@ -288,15 +288,13 @@ impl Puzzle for Partitions {
         })
     }
 
-    fn decode(&self, map: &PartitionsMap, model: &Assignment) -> EnigmaSolution {
+    fn decode(&self, map: &PartitionsMap, model: &Assignment) -> anyhow::Result<EnigmaSolution> {
         let p = map.m.decode(model);
-        let board = match best_for_cycle_type(&p.cycle_type()) {
-            Some((_, board)) => board,
-            // `separate` rejects cycle types without a board; an empty board
-            // fails the checker
-            None => Board::from_rows(vec![]),
+        // `separate` rejects cycle types without a board
+        let Some((_, board)) = best_for_cycle_type(&p.cycle_type()) else {
+            anyhow::bail!("the model's cycle type {:?} has no board", p.cycle_type());
         };
-        EnigmaSolution::new(&board, &p)
+        Ok(EnigmaSolution::new(&board, &p))
     }
 
     fn check(&self, sol: &EnigmaSolution) -> Result<(), String> {

@@ -1,27 +1,21 @@
 //! `puzzlesat solve|dimacs|decode magic ...`.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use puzzlesat_encodings::amo::AmoEncoding;
 
 use super::{twostage, CellEncoding, Givens, Magic, Method, Options, SumEncoding, Symmetry};
-use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget, PuzzleCommand};
+use crate::front::{choices, Common, PuzzleArgs};
 
-/// Magic squares: n×n, 1..n² once each, all lines summing to n(n²+1)/2.
+/// Magic squares: n×n, 1..n² once each, all lines summing to n(n²+1)/2; find, count, complete
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// order of the square, 1 to 1000 (taken from --given if omitted; --max-clauses bounds it further)
     #[arg(short, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub n: Option<usize>,
-    /// enumerate every solution (the count is exact when it ends on UNSAT)
-    #[arg(long)]
-    pub all: bool,
-    /// with --all: stop after this many (at least 1)
-    #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
-    pub limit: Option<u64>,
     /// auto (two-stage to find a free square with the default encoding options, else encoding), encoding (the single CNF: finds, counts, refutes), two-stage (finds under the balanced-digits restriction, docs/magic.md)
     #[arg(long, default_value = "auto", value_parser = choices::<Method>())]
     pub method: Method,
@@ -34,13 +28,13 @@ pub struct Args {
     /// at-most-one encoding of the exactly-one constraints
     #[arg(long, default_value = "ladder", value_parser = choices::<AmoEncoding>())]
     pub amo: AmoEncoding,
-    /// symmetry breaking: none, order (the seed's three constraints), lex-leader (8 symmetries), diagonals (order constraints for the group of 2^k·k!·4 maps)
+    /// symmetry breaking: none, order (the source's three constraints), lex-leader (8 symmetries), diagonals (order constraints for the group of 2^k·k!·4 maps)
     #[arg(long, default_value = "none", value_parser = choices::<Symmetry>())]
     pub symmetry: Symmetry,
     /// with --symmetry lex-leader, order or diagonals: also break the complement map v -> n²+1-v (fully with lex-leader, partly otherwise)
     #[arg(long)]
     pub complement: bool,
-    /// the seed's redundant constraint: the sum of all cells is n·S
+    /// the source's redundant constraint: the sum of all cells is n·S
     #[arg(long)]
     pub total: bool,
     /// with --encoding digits: leave out the redundant digit counts (each digit value n times as high and as low digit)
@@ -54,9 +48,9 @@ pub struct Args {
     pub given: Option<PathBuf>,
 }
 
-impl Args {
-    /// The instance these arguments describe.
-    pub fn puzzle(&self) -> anyhow::Result<Magic> {
+impl PuzzleArgs for Args {
+    type Puzzle = Magic;
+    fn puzzle(&self) -> anyhow::Result<Magic> {
         let options = Options {
             cells: self.encoding,
             sum: self.sum,
@@ -92,12 +86,40 @@ impl Args {
         }
         Ok(Magic { givens, options })
     }
+    /// The two-stage method where `--method` picks it, else the encoding.
+    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
+        let p = self.puzzle()?;
+        match self.method(&p, common)? {
+            Method::TwoStage => {
+                common.check_budget(&p)?;
+                let mut progress = common.progress();
+                match twostage::report(
+                    p.givens.n,
+                    &common.solver,
+                    common.seed,
+                    common.limits(),
+                    &mut progress,
+                )? {
+                    Some(r) => common.print(r, |s| s.to_string()),
+                    None => {
+                        let _ = writeln!(
+                            progress,
+                            "c two-stage: the restriction holds no square of order {}: solving the single CNF",
+                            p.givens.n
+                        );
+                        common.solve(&p)
+                    }
+                }
+            }
+            _ => common.solve(&p),
+        }
+    }
 }
 
 impl Args {
     /// The method `--method` stands for on this instance.
     pub fn method(&self, p: &Magic, common: &Common) -> anyhow::Result<Method> {
-        let finding = !self.all && !common.count && p.givens.count() == 0;
+        let finding = !common.all && !common.count && p.givens.count() == 0;
         match self.method {
             Method::Auto => Ok(
                 if finding && p.givens.n >= 3 && p.options == Options::default() && !common.certify {
@@ -114,42 +136,5 @@ impl Args {
             ),
             m => Ok(m),
         }
-    }
-}
-
-impl PuzzleCommand for Args {
-    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
-        let p = self.puzzle()?;
-        match self.method(&p, common)? {
-            Method::TwoStage => {
-                common.check_budget(&p)?;
-                let mut progress = common.progress();
-                match twostage::report(
-                    p.givens.n,
-                    &common.solver,
-                    common.seed,
-                    common.limits(),
-                    &mut progress,
-                )? {
-                    Some(r) => common.print(r, |s| s.to_string()),
-                    None => {
-                        let _ = writeln!(progress, "c two-stage: the restriction holds no square of order {}: solving the single CNF", p.givens.n);
-                        common.solve(&p, self.all, self.limit)
-                    }
-                }
-            }
-            _ => common.solve(&p, self.all, self.limit),
-        }
-    }
-    fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
-        dimacs_generic(&self.puzzle()?, common, target)
-    }
-    fn decode(
-        &self,
-        common: &Common,
-        model: &Path,
-        bound: Option<i64>,
-    ) -> anyhow::Result<ExitCode> {
-        decode_generic(&self.puzzle()?, common, model, bound)
     }
 }

@@ -26,7 +26,7 @@
 //!   distinct values of a line can take, the root posted as `x + y = S`;
 //!   with `digits`, one tree per digit and `n·Σ high + Σ low = S − n` at
 //!   the root (the carry of the low digits is implied).
-//! - **symmetry** (`--symmetry`): `order` — the seed's three constraints;
+//! - **symmetry** (`--symmetry`): `order` — the source's three constraints;
 //!   `lex-leader` — `x ≤lex σ(x)` for the 7 non-identity symmetries of the
 //!   square (Crawford, Ginsberg, Luks & Roy, KR 1996), and with
 //!   `--complement` also for the 8 maps `F ↦ n²+1−F∘σ`.
@@ -95,7 +95,7 @@ puzzlesat_encodings::option_enum! {
     pub enum Symmetry("symmetry breaking") {
             /// none: every magic square is a solution
             None = "none",
-            /// the seed's F11 < Fnn, Fn1 < F1n, F11 < Fn1
+            /// the source's F11 < Fnn, Fn1 < F1n, F11 < Fn1
             Order = "order",
             /// lex-leader constraints for the 8 symmetries of the square
             LexLeader = "lex-leader",
@@ -119,7 +119,7 @@ pub struct Options {
     pub symmetry: Symmetry,
     /// also break the complement symmetry `F ↦ n²+1−F` (with `lex-leader`)
     pub complement: bool,
-    /// the seed's redundant constraint `Σ F = n·S` (the sum of all cells)
+    /// the source's redundant constraint `Σ F = n·S` (the sum of all cells)
     pub total: bool,
     /// redundant (digits only): each digit value is the high digit of
     /// exactly `n` cells and the low digit of exactly `n` cells
@@ -705,7 +705,7 @@ pub fn diagonal_order(n: usize) -> (Vec<CellPair>, Vec<CellPair>) {
     (first, rings)
 }
 
-/// `F_a + F_b ≤ n²+1` over direct literals. With the seed's order and `b`
+/// `F_a + F_b ≤ n²+1` over direct literals. With the source's order and `b`
 /// the corners `F1n`, `Fnn`, this keeps a square whose smallest and largest
 /// corners sum to at most `n²+1`: of a square and its complement's
 /// in-order image, at least one (both when the sum is `n²+1`). A partial

@@ -27,12 +27,6 @@ use crate::puzzle::{Encoded, Puzzle};
 pub use encode::{CellEncoding, CellMap, Method, Options, SumEncoding, Symmetry};
 pub use model::{magic_sum, Givens, Square};
 
-/// One line for `puzzlesat list`.
-pub const ABOUT: &str = "magic — magic squares: n×n holding 1..n² once, rows, columns and diagonals summing to n(n²+1)/2
-  solve magic -n N [--all] [--limit K] [--given FILE]
-  --encoding direct|order|digits (digits)   --sum gte|adder|dpw|unary (unary)   --amo pairwise|ladder|... (ladder)
-  --symmetry none|order|lex-leader (none)   --complement   --total   --no-digit-counts   --associative";
-
 /// A magic-square instance with its encoding options.
 #[derive(Clone, Debug)]
 pub struct Magic {
@@ -102,13 +96,13 @@ impl Puzzle for Magic {
         Ok(Encoded::new(map, primary, names))
     }
 
-    fn decode(&self, map: &CellMap, model: &Assignment) -> Square {
+    fn decode(&self, map: &CellMap, model: &Assignment) -> anyhow::Result<Square> {
         let n = map.n;
         let values = map.values(model);
-        Square {
+        Ok(Square {
             n,
             cells: values.chunks(n).map(|r| r.to_vec()).collect(),
-        }
+        })
     }
 
     fn check(&self, sol: &Square) -> Result<(), String> {

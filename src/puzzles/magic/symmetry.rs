@@ -1,6 +1,6 @@
 //! Symmetries of magic squares acting on solutions. The 8 maps of the
 //! square (rotations and reflections; Schulte & Smolka break them with the
-//! seed's order constraints) lie in a larger group that keeps every line
+//! source's order constraints) lie in a larger group that keeps every line
 //! sum: permute the rows and the columns by the same permutation `π` that
 //! commutes with `i ↦ n−1−i` (each diagonal maps onto itself, rows and
 //! columns onto rows and columns), reverse the columns, transpose — `2^k·k!·4`
@@ -94,7 +94,7 @@ pub fn is_lex_leader(sq: &Square, complement: bool) -> bool {
     images(sq, complement).iter().all(|i| sq.cells <= i.cells)
 }
 
-/// The seed's order `F11 < Fnn`, `Fn1 < F1n`, `F11 < Fn1`, and with
+/// The source's order `F11 < Fnn`, `Fn1 < F1n`, `F11 < Fn1`, and with
 /// `complement` also `F11 + F1n ≤ n²+1` and `F11 + Fnn ≤ n²+1` (the
 /// smallest and largest corners sum to at most `n²+1`).
 pub fn in_order(sq: &Square, complement: bool) -> bool {

@@ -74,7 +74,7 @@ puzzlesat_encodings::option_enum! {
     /// The position encoding's neighbour links (`--links`).
     #[derive(Default)]
     pub enum Links("link set") {
-        /// only "cell has k ⇒ a neighbour has k+1" (the seed's model)
+        /// only "cell has k ⇒ a neighbour has k+1" (the source's model)
         Forward = "forward",
         /// also the redundant "cell has k+1 ⇒ a neighbour has k"
         #[default]

@@ -26,14 +26,6 @@ use encode::{Options, Symmetry, VarMap};
 use model::{Instance, Numbering};
 use symmetry::BoardSymmetry;
 
-/// `puzzlesat list` entry.
-pub const ABOUT: &str = "rook-tour: numbered Hamiltonian paths / tours on a board (prime rook tour, Numbrix)
-  solve rook-tour --instance FILE [--tour] [--all] [--limit N]
-  --encoding position (default) | successor     --symmetry none (default) | lex-leader
-  position encoding: --amo ladder (default) | pairwise | commander | bimander | bitwise
-                     --links both (default) | forward (the seed's model: k -> k+1 only)
-  instance files: instances/rook-primes-8x8.toml, instances/numbrix-*.toml (format: docs/rook-tour.md)";
-
 /// An instance with its encoding options.
 #[derive(Clone, Debug)]
 pub struct RookTour {
@@ -127,8 +119,8 @@ impl Puzzle for RookTour {
         Ok(())
     }
 
-    fn decode(&self, map: &VarMap, model: &Assignment) -> Numbering {
-        map.decode(&self.inst, model)
+    fn decode(&self, map: &VarMap, model: &Assignment) -> anyhow::Result<Numbering> {
+        Ok(map.decode(&self.inst, model))
     }
 
     fn check(&self, sol: &Numbering) -> Result<(), String> {

@@ -15,11 +15,11 @@
 //! of the models that search accepted are added as permanent clauses too,
 //! and no model is counted twice across searches.
 
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use crate::{Assignment, ClauseDatabase, Cnf};
 use rustsat::instances::ManageVars;
 use rustsat::types::{Lit, Var};
 
-use crate::solver::{ModelVerdict, Outcome, Session, SolverError};
+use super::{ModelVerdict, Outcome, Session, SolverError};
 
 /// The result of an enumeration.
 #[derive(Clone, Debug, Default)]

@@ -17,7 +17,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use puzzlesat_encodings::Assignment;
+use crate::Assignment;
 use rustsat::types::Lit;
 use splr::{Certificate, Config, SolveIF};
 

@@ -15,12 +15,12 @@
 
 use std::time::Instant;
 
-use puzzlesat_encodings::pb::{Pb, PbEncoding};
-use puzzlesat_encodings::{Assignment, ClauseDatabase};
+use crate::pb::{Pb, PbEncoding};
+use crate::{Assignment, ClauseDatabase};
 use rustsat::types::Lit;
 use serde::Serialize;
 
-use crate::solver::{Outcome, Session, SolverError};
+use super::{Outcome, Session, SolverError};
 
 /// Maximise or minimise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -119,7 +119,7 @@ impl ObjectiveBound {
     }
 }
 
-puzzlesat_encodings::option_enum! {
+crate::option_enum! {
     /// Search strategy for the bound.
     #[derive(Default, Serialize)]
     #[serde(rename_all = "kebab-case")]

@@ -6,7 +6,7 @@
 //! limit and interrupt flag are polled by CaDiCaL's terminate callback.
 //! The crate exposes no search statistics.
 
-use puzzlesat_encodings::Assignment;
+use crate::Assignment;
 use rustsat::types::Lit;
 
 use super::{Backend, Limits, Outcome, SolverError, SolverStats};

@@ -15,7 +15,7 @@
 
 use std::sync::mpsc::{channel, Receiver, Sender};
 
-use puzzlesat_encodings::Assignment;
+use crate::Assignment;
 use rustsat::types::Lit;
 use varisat::ExtendFormula;
 

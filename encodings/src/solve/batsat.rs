@@ -21,9 +21,9 @@
 
 use std::collections::HashSet;
 
+use crate::Assignment;
 use batsat::intmap::AsIndex;
 use batsat::{lbool, SolverInterface, SolverOpts, Theory, TheoryArg};
-use puzzlesat_encodings::Assignment;
 use rustsat::types::Lit;
 
 use super::{Backend, InSearch, Limits, ModelVerdict, Outcome, SolverError, SolverStats};
