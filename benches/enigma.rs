@@ -1,9 +1,10 @@
 //! Enigma 1225: `--method partitions` at n = 20, 40, 55, the reference
 //! search at n = 55 and 200, and `--method board` (all options) at n = 8
-//! (the real puzzle) and n = 10 (the largest n it proves). Every iteration
+//! (the real puzzle), n = 10, 11 and 12 (the largest n it takes). Every iteration
 //! asserts the proven optimum (Table 2 of Cambazard, O'Sullivan & Smith).
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use puzzlesat::drive::Strategy;
 use puzzlesat::puzzles::enigma::encode::BoardOptions;
 use puzzlesat::puzzles::enigma::paper::table2_row;
 use puzzlesat::puzzles::enigma::partitions::{BoundKind, Partitions};
@@ -59,18 +60,27 @@ fn board(c: &mut Criterion) {
             assert_eq!((r.status, r.objective), (Status::Optimal, Some(544)));
         })
     });
-    // the largest n the board method proves in seconds (about 7 s an iteration)
-    let p = Enigma {
-        n: 10,
-        opts: BoardOptions::FULL,
+    // the default bound search of the board method: bisection
+    let binary = RunOptions {
+        strategy: Strategy::Binary,
+        ..RunOptions::default()
     };
-    g.measurement_time(std::time::Duration::from_secs(30));
-    g.bench_function("n=10 full", |b| {
-        b.iter(|| {
-            let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
-            assert_eq!((r.status, r.objective), (Status::Optimal, Some(1300)));
-        })
-    });
+    // n = 10 (about 2 s an iteration), n = 11 (about 45 s) and n = 12
+    // (about 30 s; the largest n the board method takes), no knowledge of
+    // the answer
+    for (n, optimum, secs) in [(10, 1300, 30), (11, 1703, 600), (12, 2664, 400)] {
+        let p = Enigma {
+            n,
+            opts: BoardOptions::FULL,
+        };
+        g.measurement_time(std::time::Duration::from_secs(secs));
+        g.bench_function(format!("n={n} full binary"), |b| {
+            b.iter(|| {
+                let r = run::run_quiet(&p, &binary).unwrap();
+                assert_eq!((r.status, r.objective), (Status::Optimal, Some(optimum)));
+            })
+        });
+    }
     g.finish();
 }
 

@@ -166,6 +166,7 @@ mod board {
                     occ3: true,
                     ubnval: false,
                     gcd: false,
+                    staircase: false,
                 },
                 dominance: Dominance::Counts,
                 ..BoardOptions::NAIVE
@@ -204,8 +205,8 @@ mod board {
     }
 
     /// The full board CNF proves Table 2's optima up to n = 9 (n = 8 is the
-    /// real puzzle; bisection on the bound: n = 9 in a few seconds; n = 10 is
-    /// in the bench).
+    /// real puzzle; bisection on the bound: n = 9 in about a second; n = 10,
+    /// 11 and 12 are in the bench).
     #[test]
     fn full_board_cnf_proves_n_3_to_9() {
         for (n, want) in [(5, 55), (6, 180), (7, 275), (8, 544), (9, 753)] {

@@ -124,7 +124,7 @@ impl Args {
             ),
             (
                 "strategy",
-                common.strategy.to_string(),
+                common.strategy.unwrap_or_default().to_string(),
                 "sat-unsat".to_string(),
             ),
             (

@@ -45,8 +45,8 @@ pub struct Args {
     /// cardinality encoding of the minimality constraints: totalizer, seq-counter, card-network
     #[arg(long, default_value = "totalizer", value_parser = choices::<CardEncoding>())]
     pub card: CardEncoding,
-    /// redundant constraints of --hardest: none, disjoint-cuts (an upper bound on the clicks from disjoint minimality constraints)
-    #[arg(long, default_value = "disjoint-cuts", value_parser = choices::<Redundant>())]
+    /// redundant bound on the clicks of --hardest: none, disjoint-cuts (from disjoint minimality constraints), average (the average of all minimality constraints), both (the smaller)
+    #[arg(long, default_value = "both", value_parser = choices::<Redundant>())]
     pub redundant: Redundant,
 }
 

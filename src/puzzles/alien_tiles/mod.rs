@@ -37,7 +37,7 @@ use encode::GoalEncoding;
 use model::Grid;
 use rowcol::RowCol;
 use symmetry::Symmetry;
-use zmod::Kernel;
+use zmod::{gcd, Kernel};
 
 /// Kernels up to this size are enumerated by the checker (larger ones: the
 /// row/column minimum of [`rowcol`]).
@@ -68,9 +68,14 @@ puzzlesat_encodings::option_enum! {
         /// none
         None = "none",
         /// an upper bound on the clicks from disjoint minimality constraints
-        /// (see `AlienTiles::encode_disjoint_cut_bound`)
-        #[default]
+        /// (see `AlienTiles::disjoint_cut_bound`)
         DisjointCuts = "disjoint-cuts",
+        /// an upper bound on the clicks from the average of every minimality
+        /// constraint (see `AlienTiles::average_bound`)
+        Average = "average",
+        /// the smaller of the two bounds
+        #[default]
+        Both = "both",
     }
 }
 
@@ -116,7 +121,7 @@ pub struct AlienTiles {
 #[derive(Debug)]
 pub struct TilesMap {
     xs: Vec<IntVar>,
-    /// the redundant bound on the clicks posted by `--redundant disjoint-cuts`
+    /// the redundant bound on the clicks posted by `--redundant`
     cut_bound: Option<u64>,
 }
 
@@ -126,7 +131,8 @@ pub struct TilesDetails {
     /// elements of the click map's kernel (click matrices per reachable
     /// goal); None past 2^64
     pub kernel_size: Option<u64>,
-    /// the redundant bound on the clicks from disjoint minimality cuts
+    /// the redundant bound on the clicks (`--redundant`: disjoint
+    /// minimality cuts, the kernel average, or the smaller)
     pub cut_bound: Option<u64>,
     /// order of the symmetry group, 2·(n!)² (None past 2^64)
     pub group_order: Option<u64>,
@@ -157,7 +163,7 @@ impl Details for TilesDetails {
         }
         let kernel = self.kernel_size.map_or("> 2^64".into(), |s| s.to_string());
         lines.push(format!(
-            "c kernel of the click map: {kernel} elements (click matrices per reachable goal); redundant bound from disjoint cuts: {}",
+            "c kernel of the click map: {kernel} elements (click matrices per reachable goal); redundant bound on the clicks: {}",
             self.cut_bound.map_or("none".into(), |b| b.to_string())
         ));
         lines
@@ -255,47 +261,82 @@ impl AlienTiles {
     /// When the kernel holds the multiples of the all-ones matrix
     /// (c | 2n−1), the cuts of `a·J` are exactly the levels `[x ≥ c−a]` and
     /// `B = Σ_a ⌊a·n²/c⌋`, the optimum in those cases of the table — a
-    /// counting argument CDCL does not find by itself.
-    ///
-    /// To make the bound usable by the optimiser, the clicks are summed into
-    /// one order-encoded integer `s = Σ x_ij` (totalizer merge, `int::sum`),
-    /// `s ≤ B` is a unit, and the objective is `[s ≥ 1] + … + [s ≥ B]`: a
-    /// target above `B` is then refused without a solver call. Returns the
-    /// objective literals and the bound.
-    fn encode_disjoint_cut_bound(&self, cnf: &mut Cnf, xs: &[IntVar]) -> (Vec<Lit>, u64) {
-        let total = int::sum(cnf, &xs.iter().collect::<Vec<_>>());
-        let all: Vec<Lit> = xs
-            .iter()
-            .flat_map(|x| x.order_lits().iter().copied())
-            .collect();
-        let mut bound = all.len();
-        if self.kernel.size().is_some_and(|s| s <= CUT_BOUND_LIMIT) {
-            let mut cuts: Vec<(Vec<Lit>, usize)> = vec![];
-            self.kernel.for_each(self.n * self.n, |z| {
-                if let Some(cut) = encode::minimality_cut(xs, z, self.c) {
-                    cuts.push(cut);
-                }
-                true
-            });
-            // lowest bound per literal first, larger sets first on ties
-            cuts.sort_by(|(a, ka), (b, kb)| {
-                (ka * b.len())
-                    .cmp(&(kb * a.len()))
-                    .then(b.len().cmp(&a.len()))
-            });
-            let mut covered = std::collections::HashSet::new();
-            let mut sum = 0;
-            for (lits, k) in &cuts {
-                if lits.iter().all(|l| !covered.contains(l)) {
-                    covered.extend(lits.iter().copied());
-                    sum += k;
-                }
-            }
-            bound = sum + all.len() - covered.len();
+    /// counting argument CDCL does not find by itself. None past
+    /// [`CUT_BOUND_LIMIT`] kernel elements.
+    fn disjoint_cut_bound(&self, xs: &[IntVar]) -> Option<u64> {
+        if !self.kernel.size().is_some_and(|s| s <= CUT_BOUND_LIMIT) {
+            return None;
         }
+        let mut cuts: Vec<(Vec<Lit>, usize)> = vec![];
+        self.kernel.for_each(self.n * self.n, |z| {
+            if let Some(cut) = encode::minimality_cut(xs, z, self.c) {
+                cuts.push(cut);
+            }
+            true
+        });
+        // lowest bound per literal first, larger sets first on ties
+        cuts.sort_by(|(a, ka), (b, kb)| {
+            (ka * b.len())
+                .cmp(&(kb * a.len()))
+                .then(b.len().cmp(&a.len()))
+        });
+        let mut covered = std::collections::HashSet::new();
+        let mut sum = 0;
+        for (lits, k) in &cuts {
+            if lits.iter().all(|l| !covered.contains(l)) {
+                covered.extend(lits.iter().copied());
+                sum += k;
+            }
+        }
+        let all = xs.len() * (self.c as usize - 1);
+        Some((sum + all - covered.len()) as u64)
+    }
+
+    /// Hardest, redundant: the average of every minimality constraint (the
+    /// Lagrangian bound with equal multipliers). A minimal `x` has
+    /// `Σ x ≤ Σ (x + z) mod c` for every kernel element `z`, so `Σ x` is at
+    /// most the average of the right-hand side over the kernel, which splits
+    /// by cells: `Σ_ij max_v E_z[(v + z_ij) mod c]`. Over the whole kernel,
+    /// `z_ij` is uniform on the subgroup of Z_c its generators span at that
+    /// cell, of order `o` and step `s = c/o`; the coset of `v` averages
+    /// `(v mod s) + s(o−1)/2`, at most `(c + s − 2)/2`. When every cell's
+    /// subgroup is all of Z_c the bound is `⌊n²(c−1)/2⌋` (5×5, c = 4: 37,
+    /// the bound a CP solver reached). Needs no enumeration.
+    pub fn average_bound(&self) -> u64 {
+        let c = self.c as u64;
+        let twice: u64 = (0..self.n * self.n)
+            .map(|p| {
+                let step = self
+                    .kernel
+                    .gens
+                    .iter()
+                    .fold(c, |g, (gen, _)| gcd(g, gen[p] as u64));
+                c + step - 2
+            })
+            .sum();
+        twice / 2
+    }
+
+    /// Hardest, redundant: posts the bound `B` of `--redundant` (the smaller
+    /// of the disjoint-cut and average bounds with `both`). To make it usable
+    /// by the optimiser, the clicks are summed into one order-encoded integer
+    /// `s = Σ x_ij` (totalizer merge, `int::sum`), `s ≤ B` is a unit, and the
+    /// objective is `[s ≥ 1] + … + [s ≥ B]`: a target above `B` is then
+    /// refused without a solver call. Returns the objective literals and the
+    /// bound.
+    fn encode_click_bound(&self, cnf: &mut Cnf, xs: &[IntVar]) -> (Vec<Lit>, u64) {
+        let total = int::sum(cnf, &xs.iter().collect::<Vec<_>>());
+        let all = (xs.len() * (self.c as usize - 1)) as u64;
+        let cuts = || self.disjoint_cut_bound(xs).unwrap_or(all);
+        let bound = match self.redundant {
+            Redundant::None => all,
+            Redundant::DisjointCuts => cuts(),
+            Redundant::Average => self.average_bound(),
+            Redundant::Both => cuts().min(self.average_bound()),
+        };
         total.post_le(cnf, bound as i64);
-        let lits = total.order_lits()[..bound.min(total.order_lits().len())].to_vec();
-        (lits, bound as u64)
+        let lits = total.order_lits()[..(bound as usize).min(total.order_lits().len())].to_vec();
+        (lits, bound)
     }
 
     /// For play: the linear algebra's verdict on reachability must agree
@@ -398,11 +439,11 @@ impl Puzzle for AlienTiles {
             })
             .collect();
         let (objective_lits, cut_bound) = match (&self.task, self.redundant) {
-            (Task::Hardest, Redundant::DisjointCuts) => {
-                let (lits, bound) = self.encode_disjoint_cut_bound(cnf, &xs);
+            (Task::Hardest, Redundant::None) | (Task::Play { .. }, _) => (primary.clone(), None),
+            (Task::Hardest, _) => {
+                let (lits, bound) = self.encode_click_bound(cnf, &xs);
                 (lits, Some(bound))
             }
-            _ => (primary.clone(), None),
         };
         let objective = Objective {
             sense,

@@ -107,7 +107,8 @@ fn ext_gcd(a: i64, b: i64) -> (i64, i64, i64) {
     }
 }
 
-fn gcd(a: u64, b: u64) -> u64 {
+/// The greatest common divisor (`gcd(0, c) = c`).
+pub fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 {
         a
     } else {

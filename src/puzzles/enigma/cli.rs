@@ -16,9 +16,10 @@ use super::model::MIN_N;
 use super::paper::table2_row;
 use super::partitions::{BoundKind, Partitions};
 use super::{reference, Enigma, EnigmaDetails, EnigmaSolution, Method};
+use crate::drive::Strategy;
 use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget, PuzzleCommand};
 use crate::report::{Report, Status};
-use crate::run;
+use crate::run::{self, RunOptions};
 use crate::solver::Limits;
 
 /// Largest n for the board CNF (its objective totalizer over the occurrence
@@ -77,11 +78,11 @@ pub struct Args {
     /// board CNF: permutation symmetry breaking, none or cycles
     #[arg(long, default_value = "cycles", value_parser = choices::<Symmetry>())]
     pub symmetry: Symmetry,
-    /// board CNF: redundant constraints, a list of occ3, ubnval, gcd (or none, all)
-    #[arg(long, default_value = "occ3,ubnval,gcd")]
+    /// board CNF: redundant constraints, a list of occ3, ubnval, gcd, staircase (or none, all)
+    #[arg(long, default_value = "occ3,ubnval,gcd,staircase")]
     pub redundant: Redundant,
-    /// board CNF: dominance constraints, none or counts
-    #[arg(long, default_value = "counts", value_parser = choices::<Dominance>())]
+    /// board CNF: dominance constraints, none, counts or orbits12
+    #[arg(long, default_value = "orbits12", value_parser = choices::<Dominance>())]
     pub dominance: Dominance,
     /// partitions: bound a cycle type must beat, orbits or paper (n²·UBNVAL)
     #[arg(long = "score-bound", default_value = "orbits", value_parser = choices::<BoundKind>())]
@@ -149,6 +150,12 @@ pub fn run_method(
         Method::Board => {
             let p = args.board_puzzle(n)?;
             common.check_budget(&p)?;
+            // bisection: the staircase refutes targets far above the
+            // optimum by propagation (docs/enigma.md: n = 10, 3× faster)
+            let opts = &RunOptions {
+                strategy: common.strategy.unwrap_or(Strategy::Binary),
+                ..opts.clone()
+            };
             run::run(&p, opts, limits, progress)
         }
         Method::Partitions => {

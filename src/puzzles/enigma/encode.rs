@@ -40,7 +40,7 @@
 //! matching is the permutation itself, and a row equal to its own column
 //! would repeat a column.
 
-use puzzlesat_encodings::bool::{Or, Reify};
+use puzzlesat_encodings::bool::{And, Or, Reify};
 use puzzlesat_encodings::int::{sum_capped, Directions, EqInt, IntVar, NeInt};
 use puzzlesat_encodings::{amo, ClauseDatabase};
 use rustsat::types::Lit;
@@ -74,6 +74,9 @@ pub struct Redundant {
     pub ubnval: bool,
     /// number of values ≤ UBNVAL(π) − (#2-cycles)·(#odd cycles)
     pub gcd: bool,
+    /// counter outputs above the occurrence staircase fixed false, and
+    /// left out of the objective
+    pub staircase: bool,
 }
 
 impl Redundant {
@@ -82,6 +85,7 @@ impl Redundant {
         occ3: true,
         ubnval: true,
         gcd: true,
+        staircase: true,
     };
 }
 
@@ -96,6 +100,9 @@ impl fmt::Display for Redundant {
         }
         if self.gcd {
             v.push("gcd");
+        }
+        if self.staircase {
+            v.push("staircase");
         }
         if v.is_empty() {
             v.push("none");
@@ -114,8 +121,9 @@ impl FromStr for Redundant {
                 "occ3" => r.occ3 = true,
                 "ubnval" => r.ubnval = true,
                 "gcd" => r.gcd = true,
+                "staircase" => r.staircase = true,
                 "all" => r = Redundant::ALL,
-                _ => return Err(format!("unknown redundant constraint '{part}' (expected a list of occ3, ubnval, gcd; or none, all)")),
+                _ => return Err(format!("unknown redundant constraint '{part}' (expected a list of occ3, ubnval, gcd, staircase; or none, all)")),
             }
         }
         Ok(r)
@@ -133,6 +141,16 @@ puzzlesat_encodings::option_enum! {
         /// 3-cycles occurs ≥ 4 times)
         #[default]
         Counts = "counts",
+        /// `counts`, and (with `--symmetry cycles`) every value above the
+        /// number of orbits of fewer than 12 cells occurs ≥ 12 times
+        Orbits12 = "orbits12",
+    }
+}
+
+impl Dominance {
+    /// True if values are ordered by occurrence count.
+    pub fn counts(self) -> bool {
+        self != Dominance::None
     }
 }
 
@@ -156,6 +174,7 @@ impl BoardOptions {
             occ3: false,
             ubnval: false,
             gcd: false,
+            staircase: false,
         },
         dominance: Dominance::None,
     };
@@ -163,12 +182,20 @@ impl BoardOptions {
     pub const FULL: BoardOptions = BoardOptions {
         symmetry: Symmetry::Cycles,
         redundant: Redundant::ALL,
-        dominance: Dominance::Counts,
+        dominance: Dominance::Orbits12,
     };
     /// Rejects combinations that need the canonical permutation.
     pub fn validate(&self) -> Result<(), String> {
         if self.redundant.gcd && !self.redundant.ubnval {
             return Err("--redundant gcd refines ubnval: use --redundant ubnval,gcd".into());
+        }
+        if self.redundant.staircase && !self.redundant.occ3 && !self.dominance.counts() {
+            return Err(
+                "--redundant staircase needs the steps of occ3 or --dominance counts".into(),
+            );
+        }
+        if self.dominance == Dominance::Orbits12 && self.symmetry != Symmetry::Cycles {
+            return Err("--dominance orbits12 needs --symmetry cycles (the orbits are read off the canonical cycle layout)".into());
         }
         if self.redundant.ubnval && self.symmetry != Symmetry::Cycles {
             return Err("--redundant ubnval needs --symmetry cycles (UBNVAL is read off the canonical cycle layout)".into());
@@ -177,7 +204,7 @@ impl BoardOptions {
     }
     /// True if occurrence counters are built.
     pub fn counters(&self) -> bool {
-        self.redundant.occ3 || self.redundant.ubnval || self.dominance == Dominance::Counts
+        self.redundant.occ3 || self.redundant.ubnval || self.dominance.counts()
     }
 }
 
@@ -190,6 +217,75 @@ pub struct BoardMap {
     pub x: Vec<IntVar>,
     /// `p[i][j]`: column i equals row j (None: fixed false)
     pub p: Vec<Vec<Option<Lit>>>,
+}
+
+/// The staircase the occurrence clauses imply: `c_v ≤ n² − Σ_{k<v} step_k`,
+/// where value k's clause `[c_{k+1} ≥ t] → [c_k ≥ t + step_k]` has step 3
+/// with `occ3` and 4 with `--dominance counts` once k exceeds the largest
+/// number of 3-cycles, ⌊n/3⌋ (the chain ends at `c_1 = n²`). The counter
+/// outputs above it are false in every model, so the objective (a totalizer
+/// over them, built by the optimiser) leaves them out: at n = 10 it keeps
+/// about half of the (ub − 1)·n² outputs.
+fn staircase(n: usize, v: usize, opts: BoardOptions) -> usize {
+    let step = |k: usize| {
+        let occ = if opts.redundant.occ3 { 3 } else { 0 };
+        let dom = if opts.dominance.counts() && k > n / 3 {
+            4
+        } else {
+            0
+        };
+        occ.max(dom)
+    };
+    (1..v).fold(n * n, |cap, k| cap.saturating_sub(step(k)))
+}
+
+/// Orbits of fewer than `k` cells inside one cycle of length a: ⌊a/2⌋ of
+/// 2a cells and, if a is odd, one of a cells.
+fn own_small_orbits(a: usize, k: usize) -> usize {
+    (if 2 * a < k { a / 2 } else { 0 }) + usize::from(a % 2 == 1 && a < k)
+}
+
+/// Orbits of fewer than `k` cells shared by two cycles of lengths a, b:
+/// gcd(a, b) of 2·lcm(a, b) cells.
+fn shared_small_orbits(a: usize, b: usize, k: usize) -> usize {
+    let (mut g, mut r) = (a, b);
+    while r != 0 {
+        (g, r) = (r, g % r);
+    }
+    if 2 * (a * b / g) < k {
+        g
+    } else {
+        0
+    }
+}
+
+/// Unary leaves counting the orbits of fewer than `k` cells of the
+/// canonical permutation ([`own_small_orbits`], [`shared_small_orbits`];
+/// tested against the orbits of every partition of n ≤ 12). Cycle `[s..i]`
+/// is `close[i][s]`; a pair of cycles is the conjunction of their literals.
+fn small_orbit_leaves<DB: ClauseDatabase>(db: &mut DB, m: &CycleMatrix, k: usize) -> Vec<Vec<Lit>> {
+    let n = m.n;
+    // every possible cycle: (start, end, literal)
+    let cycles: Vec<(usize, usize, Lit)> = (0..n)
+        .flat_map(|i| (0..i).map(move |s| (s, i)))
+        .map(|(s, i)| (s, i, m.close[i][s]))
+        .collect();
+    let mut leaves = vec![];
+    for &(s, i, l) in &cycles {
+        let a = i - s + 1;
+        let own = own_small_orbits(a, k);
+        if own > 0 {
+            leaves.push(vec![l; own]);
+        }
+        for &(s2, i2, l2) in cycles.iter().filter(|&&(s2, _, _)| s2 > i) {
+            let shared = shared_small_orbits(a, i2 - s2 + 1, k);
+            if shared > 0 {
+                let both = And(vec![l, l2]).reified(db);
+                leaves.push(vec![both; shared]);
+            }
+        }
+    }
+    leaves
 }
 
 /// The encoded board: map, objective, and the literals a solution is told
@@ -328,7 +424,6 @@ pub fn encode_board<DB: ClauseDatabase>(
             let out = unary_sum(db, &leaves, cells, Directions::BOTH);
             db.add(&[!used[v as usize], out[0]]); // used_v ↔ c_v ≥ 1
             db.add(&[used[v as usize], !out[0]]);
-            objective_terms.extend(out.iter().map(|&l| (l, 1u64)));
             c.push(out);
         }
         // [c_v ≥ t]: true for t = 0, None (false) past the cells
@@ -341,7 +436,7 @@ pub fn encode_board<DB: ClauseDatabase>(
         };
         // q = number of 3-cycles (exact unary count), for dominance
         let q: Option<Vec<Lit>> = match (&cycles, opts.dominance) {
-            (Some(m), Dominance::Counts) => {
+            (Some(m), d) if d.counts() => {
                 let threes: Vec<Vec<Lit>> = (2..n).map(|i| vec![m.close[i][i - 2]]).collect();
                 Some(unary_sum(db, &threes, n / 3, Directions::BOTH))
             }
@@ -370,6 +465,15 @@ pub fn encode_board<DB: ClauseDatabase>(
             }
             _ => None,
         };
+        // s12 = the number of orbits of fewer than 12 cells (a value
+        // occurring fewer than 12 times sits on at least one of them)
+        let s12: Option<Vec<Lit>> = match (&cycles, opts.dominance) {
+            (Some(m), Dominance::Orbits12) => {
+                let leaves = small_orbit_leaves(db, m, 12);
+                Some(unary_sum(db, &leaves, ub as usize, Directions::BOTH))
+            }
+            _ => None,
+        };
         for (v, &used_v) in used.iter().enumerate().skip(1) {
             for t in 0..=cells {
                 // premise: [c_{v+1} ≥ t], or for t = 0 "v is used"
@@ -381,7 +485,7 @@ pub fn encode_board<DB: ClauseDatabase>(
                     cl.extend(ge(v, t + 3));
                     db.add(&cl);
                 }
-                if opts.dominance == Dominance::Counts {
+                if opts.dominance.counts() {
                     // v above the number q of 3-cycles → occurrence ≥ 4:
                     // [q ≥ v] ∨ ¬premise ∨ [c_v ≥ t+4]
                     let cond: Option<Vec<Lit>> = match &q {
@@ -398,6 +502,13 @@ pub fn encode_board<DB: ClauseDatabase>(
                         let mut cl: Vec<Lit> = s6.get(v - 1).copied().into_iter().collect();
                         cl.push(!premise);
                         cl.extend(ge(v, t + 6));
+                        db.add(&cl);
+                    }
+                    // v above s12 → occurrence ≥ 12: [s12 ≥ v] ∨ ¬premise ∨ [c_v ≥ t+12]
+                    if let Some(s12) = &s12 {
+                        let mut cl: Vec<Lit> = s12.get(v - 1).copied().into_iter().collect();
+                        cl.push(!premise);
+                        cl.extend(ge(v, t + 12));
                         db.add(&cl);
                     }
                 }
@@ -449,6 +560,21 @@ pub fn encode_board<DB: ClauseDatabase>(
                 }
             }
         }
+        // 6. objective: the counters' outputs, up to the staircase
+        for (v, out) in c.iter().enumerate().skip(2) {
+            let cap = if opts.redundant.staircase {
+                staircase(n, v, opts)
+            } else {
+                cells
+            };
+            for (t, &l) in out.iter().enumerate() {
+                if t < cap {
+                    objective_terms.push((l, 1u64));
+                } else {
+                    db.add(&[!l]); // [c_v ≥ t+1], t+1 > cap_v: implied false
+                }
+            }
+        }
     } else {
         for xc in &x {
             objective_terms.extend(xc.order_lits().iter().map(|&l| (l, 1u64)));
@@ -481,4 +607,69 @@ pub fn encode_board<DB: ClauseDatabase>(
         primary,
         names,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::enigma::model::score_bound;
+
+    #[test]
+    fn small_orbit_counts_match_the_orbits_of_every_partition() {
+        use crate::puzzles::enigma::model::{cell_orbits, partitions_without_ones, Derangement};
+        for n in 2..=12 {
+            for parts in partitions_without_ones(n) {
+                let orbits = cell_orbits(&Derangement::canonical(&parts));
+                for k in [6, 8, 12] {
+                    let want = orbits.iter().filter(|o| o.len() < k).count();
+                    let mut got: usize = parts.iter().map(|&a| own_small_orbits(a, k)).sum();
+                    for (x, &a) in parts.iter().enumerate() {
+                        for &b in &parts[x + 1..] {
+                            got += shared_small_orbits(a, b, k);
+                        }
+                    }
+                    assert_eq!(got, want, "{parts:?} k={k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn orbits12_and_staircase_need_their_premises() {
+        let no_cycles = BoardOptions {
+            symmetry: Symmetry::None,
+            redundant: Redundant::default(),
+            dominance: Dominance::Orbits12,
+        };
+        assert!(no_cycles.validate().unwrap_err().contains("orbits12"));
+        let no_steps = BoardOptions {
+            redundant: Redundant {
+                staircase: true,
+                ..Redundant::default()
+            },
+            dominance: Dominance::None,
+            ..BoardOptions::FULL
+        };
+        assert!(no_steps.validate().unwrap_err().contains("staircase"));
+        assert_eq!(BoardOptions::FULL.validate(), Ok(()));
+    }
+
+    #[test]
+    fn staircase_is_the_score_bound_per_value() {
+        // with occ3 and dominance, the caps c_1..c_v sum to the orbit bound
+        // of the partitions method (model::score_bound)
+        for n in 3..=12 {
+            for v in 1..=max_ubnval(n) {
+                let caps: usize = (1..=v).map(|k| staircase(n, k, BoardOptions::FULL)).sum();
+                assert_eq!(caps as u64, score_bound(n, v), "n={n} v={v}");
+            }
+        }
+        // occ3 alone: steps of 3
+        let occ3 = BoardOptions {
+            dominance: Dominance::None,
+            ..BoardOptions::FULL
+        };
+        assert_eq!(staircase(10, 5, occ3), 100 - 12);
+        assert_eq!(staircase(10, 5, BoardOptions::FULL), 100 - 9 - 4);
+    }
 }

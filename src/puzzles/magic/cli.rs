@@ -1,5 +1,6 @@
 //! `puzzlesat solve|dimacs|decode magic ...`.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -85,20 +86,27 @@ impl PuzzleArgs for Args {
         }
         Ok(Magic { givens, options })
     }
-    /// The two-stage method where `--method` picks it, else the encoding.
+    /// The two-stage method where `--method` picks it (the single CNF if
+    /// its restriction holds no square), else the encoding.
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
         let p = self.puzzle()?;
         match self.method(&p, common)? {
             Method::TwoStage => {
                 common.check_budget(&p)?;
-                let r = twostage::report(
+                let mut progress = common.progress();
+                match twostage::report(
                     p.givens.n,
                     &common.solver,
                     common.seed,
                     common.limits(),
-                    &mut common.progress(),
-                )?;
-                common.print(r, |s| s.to_string())
+                    &mut progress,
+                )? {
+                    Some(r) => common.print(r, |s| s.to_string()),
+                    None => {
+                        let _ = writeln!(progress, "c two-stage: the restriction holds no square of order {}: solving the single CNF", p.givens.n);
+                        common.solve(&p)
+                    }
+                }
             }
             _ => common.solve(&p),
         }

@@ -49,7 +49,7 @@ puzzlesat_encodings::option_enum! {
     /// Symmetry breaking (`--symmetry`).
     #[derive(Default)]
     pub enum Symmetry("symmetry breaking") {
-        /// none: count every solution
+        /// count every solution
         #[default]
         None = "none",
         /// lex-leader clauses for the board's symmetry group: count classes
