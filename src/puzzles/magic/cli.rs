@@ -86,7 +86,8 @@ impl PuzzleArgs for Args {
         }
         Ok(Magic { givens, options })
     }
-    /// The two-stage method where `--method` picks it, else the encoding.
+    /// The two-stage method where `--method` picks it (the single CNF if
+    /// its restriction holds no square), else the encoding.
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
         let p = self.puzzle()?;
         match self.method(&p, common)? {
