@@ -15,8 +15,9 @@ use crate::certify::Certified;
 use crate::solver::SolverStats;
 
 /// Version of the JSON report's field set; bumped when a field is renamed,
-/// removed or changes meaning (3: `certificates`, `unchecked`; 4: `classes`).
-pub const SCHEMA_VERSION: u32 = 4;
+/// removed or changes meaning (3: `certificates`, `unchecked`; 4: `classes`;
+/// 5: `seconds.certify`, the proofs' time, no longer in `other`).
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -96,6 +97,9 @@ pub struct Phases {
     pub separate: f64,
     /// decoding, the independent checker and the puzzle's details
     pub decode_check: f64,
+    /// `--certify`: writing out the decision formulas, the proof solves
+    /// and the proof checks
+    pub certify: f64,
     /// the rest: parsing, reading files, freeing memory, …
     pub other: f64,
     /// wall time
@@ -105,8 +109,13 @@ pub struct Phases {
 impl Phases {
     /// Sets `total` and makes `other` the time no phase accounts for.
     pub fn close(&mut self, total: f64) {
-        let known =
-            self.encode + self.load + self.bounds + self.solve + self.separate + self.decode_check;
+        let known = self.encode
+            + self.load
+            + self.bounds
+            + self.solve
+            + self.separate
+            + self.decode_check
+            + self.certify;
         self.total = total;
         self.other = (total - known).max(0.0);
     }
@@ -249,17 +258,19 @@ impl<S: DeserializeOwned, D: DeserializeOwned> Report<S, D> {
 impl<S: Serialize, D: Details> Report<S, D> {
     /// The report for people (`mode` [`Output::Full`]): the instance, each
     /// solution drawn by `render` (under a "solution i of N" header when
-    /// there are several), a summary line saying exactly what is proven,
-    /// the details' lines, and `c` lines with the sizes and phase times.
-    /// [`Output::Quiet`] keeps the summary and the details' answer lines
-    /// (not the `c` lines); [`Output::Count`] the summary line alone.
+    /// there are several) until the drawings reach the mode's cap, then a
+    /// note saying how many were not printed, a summary line saying exactly
+    /// what is proven, the details' lines, and `c` lines with the sizes and
+    /// phase times. [`Output::Quiet`] keeps the summary and the details'
+    /// answer lines (not the `c` lines); [`Output::Count`] the summary line
+    /// alone.
     pub fn print_text(
         &self,
         mode: Output,
         render: impl Fn(&S) -> String,
         out: &mut dyn Write,
     ) -> std::io::Result<()> {
-        if mode != Output::Full {
+        let Output::Full { cap } = mode else {
             writeln!(out, "{}", self.summary())?;
             if mode == Output::Quiet {
                 for line in self.details.lines() {
@@ -269,14 +280,34 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 }
             }
             return Ok(());
-        }
+        };
         writeln!(out, "{}", self.puzzle)?;
         let many = self.solutions.len() > 1 || self.count.is_some();
+        let (mut printed, mut left_out, mut left_bytes) = (0, 0u64, 0);
         for (i, s) in self.solutions.iter().enumerate() {
-            if many {
-                writeln!(out, "{}", self.solution_header(i))?;
+            let header = if many {
+                format!("{}\n", self.solution_header(i))
+            } else {
+                String::new()
+            };
+            let text = format!("{header}{}\n", render(s));
+            if left_out > 0 || cap.is_some_and(|cap| printed + text.len() > cap) {
+                left_out += 1;
+                left_bytes += text.len();
+                continue;
             }
-            writeln!(out, "{}", render(s))?;
+            printed += text.len();
+            out.write_all(text.as_bytes())?;
+        }
+        if left_out > 0 {
+            writeln!(
+                out,
+                "({} not printed: {} of text past the cap of {}; --print all prints {})",
+                plural(left_out, "solution", "solutions"),
+                kilobytes(left_bytes),
+                kilobytes(cap.unwrap_or_default()),
+                if left_out == 1 { "it" } else { "them" }
+            )?;
         }
         writeln!(out, "{}", self.summary())?;
         for c in self.certificates.iter().flatten() {
@@ -296,9 +327,14 @@ impl<S: Serialize, D: Details> Report<S, D> {
             self.solver,
             self.seed.map_or(String::new(), |s| format!(", seed {s}"))
         )?;
+        // the certify phase is shown when there was one (--certify)
+        let certify = match self.certificates {
+            Some(_) => format!(", certify {:.3}", t.certify),
+            None => String::new(),
+        };
         writeln!(
             out,
-            "c seconds: encode {:.3}, load {:.3}, bounds {:.3}, solve {:.3}, separate {:.3}, decode+check {:.3}, other {:.3}, total {:.3}",
+            "c seconds: encode {:.3}, load {:.3}, bounds {:.3}, solve {:.3}, separate {:.3}, decode+check {:.3}{certify}, other {:.3}, total {:.3}",
             t.encode, t.load, t.bounds, t.solve, t.separate, t.decode_check, t.other, t.total
         )
     }
@@ -401,15 +437,37 @@ impl<S: Serialize, D: Details> Report<S, D> {
 }
 
 /// How much of a report is printed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Output {
-    /// everything (text: solutions, summary, details, `c` lines)
-    #[default]
-    Full,
+    /// everything (text: solutions, summary, details, `c` lines), the
+    /// solutions' drawings up to `cap` bytes in all (None: every one)
+    Full {
+        /// bytes of drawn solutions, at most
+        cap: Option<usize>,
+    },
     /// `-q`: the summary and the details' answer lines, no solutions
     Quiet,
     /// `--count`: the summary line only (JSON: `solutions` empty)
     Count,
+}
+
+impl Default for Output {
+    /// Everything, the drawings capped at [`PRINT_CAP_BYTES`].
+    fn default() -> Self {
+        Output::Full {
+            cap: Some(PRINT_CAP_BYTES),
+        }
+    }
+}
+
+/// The default cap on the text of the solutions `solve` draws (`--print
+/// capped`): 100 kB, about 1,500 magic 4×4 squares (an Enigma board of
+/// n = 400 alone is 963 kB); what is past it is counted in a note, not
+/// printed.
+pub const PRINT_CAP_BYTES: usize = 100_000;
+
+fn kilobytes(bytes: usize) -> String {
+    format!("{:.0} kB", (bytes as f64 / 1000.0).ceil())
 }
 
 /// "1 class", "2 classes": `n` and the word for that many.
@@ -452,8 +510,9 @@ mod tests {
         r.status = Status::Optimal;
         r.objective = Some(15);
         r.seconds.encode = 0.5;
+        r.seconds.certify = 0.25;
         r.seconds.close(2.0);
-        assert_eq!(r.seconds.other, 1.5);
+        assert_eq!(r.seconds.other, 1.25);
         let line = serde_json::to_string(&r).unwrap();
         let back: Report<serde_json::Value> = Report::from_json_line(&line).unwrap();
         assert_eq!((back.status, back.objective), (Status::Optimal, Some(15)));
@@ -461,6 +520,11 @@ mod tests {
         let missing = line.replace("\"objective\":15,", "");
         let e = Report::<serde_json::Value>::from_json_line(&missing).unwrap_err();
         assert!(e.to_string().contains("objective"), "{e}");
+        // a missing phase (a schema 4 report had no `certify`) is an error
+        let no_phase = line.replace("\"certify\":0.25,", "");
+        assert!(no_phase.len() < line.len());
+        let e = Report::<serde_json::Value>::from_json_line(&no_phase).unwrap_err();
+        assert!(e.to_string().contains("certify"), "{e}");
         // an unknown field is an error
         let unknown = line.replace("\"objective\":15", "\"objectiv\":15,\"objective\":15");
         let e = Report::<serde_json::Value>::from_json_line(&unknown).unwrap_err();
@@ -496,7 +560,7 @@ mod tests {
                 .unwrap();
             String::from_utf8(out).unwrap()
         };
-        let full = text(&r, Output::Full);
+        let full = text(&r, Output::default());
         assert!(
             full.contains("solution 1 of 2\n<7>\nsolution 2 of 2\n<8>\n"),
             "{full}"
@@ -504,7 +568,7 @@ mod tests {
         assert_eq!(text(&r, Output::Count), format!("{}\n", r.summary()));
         assert_eq!(text(&r, Output::Quiet), format!("{}\n", r.summary()));
         r.status = Status::Partial;
-        assert!(text(&r, Output::Full).contains("solution 2\n<8>"));
+        assert!(text(&r, Output::default()).contains("solution 2\n<8>"));
     }
 
     #[test]

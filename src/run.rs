@@ -374,6 +374,7 @@ fn certify_last_unsat<S, D>(
         Status::All => Claim::Complete,
         _ => Claim::Infeasible,
     };
+    let t = Instant::now();
     let formula = session
         .unsat_formula()
         .context("internal error: --certify but no formula was recorded")?;
@@ -385,6 +386,7 @@ fn certify_last_unsat<S, D>(
             )
         })?;
     certificates.push(c);
+    report.seconds.certify += t.elapsed().as_secs_f64();
     Ok(())
 }
 
@@ -457,7 +459,7 @@ pub fn print_text<P: Puzzle>(
     r: &Report<P::Solution, P::Details>,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    r.print_text(crate::report::Output::Full, |s| p.render(s), out)
+    r.print_text(crate::report::Output::default(), |s| p.render(s), out)
 }
 
 /// Encodes `p`; with `bound`, adds the decision constraint "objective at

@@ -76,6 +76,9 @@ fn php_6_5_is_certified_infeasible() {
         "{out}"
     );
     assert!(out.trim_end().ends_with("s UNSATISFIABLE"), "{out}");
+    assert!(out.contains(", certify "), "{out}");
+    let seconds = &v["seconds"];
+    assert!(seconds["certify"].as_f64().unwrap() >= c["check_seconds"].as_f64().unwrap());
 }
 
 #[test]
@@ -92,6 +95,18 @@ fn enigma_6_board_optimum_is_certified() {
     // the decision formula: the CNF plus the bound clauses and units
     assert!(certs[0].formula_clauses > r.clauses, "{certs:?}");
     assert!(certs[0].certificate.core_lemmas > 0);
+    // the proof's time is its own phase: at least the proof solve and the
+    // check, and the phases still sum to the total
+    let (c, t) = (&certs[0].certificate, r.seconds);
+    assert!(
+        t.certify >= c.solve_seconds + c.check_seconds,
+        "{t:?} {c:?}"
+    );
+    let phases = t.encode + t.load + t.bounds + t.solve + t.separate + t.decode_check;
+    assert!(
+        (phases + t.certify + t.other - t.total).abs() < 1e-9,
+        "{t:?}"
+    );
     // without --certify: no certificates, and not unchecked (embedded solver)
     let r = run::run_quiet(&p, &RunOptions::default()).unwrap();
     assert!(r.certificates.is_none() && !r.unchecked);
@@ -167,11 +182,16 @@ fn a_lying_external_solver_is_caught() {
         assert_eq!(code, 2, "{out}\n{err}");
         assert!(err.contains("could not be certified"), "{err}");
         assert!(!out.contains("s UNSATISFIABLE"), "{out}");
-        // without --certify the lie gets through, but marked unchecked
-        let (code, out, _) = puzzlesat(&["solve", "magic", "-n", "3", &solver]);
-        assert_eq!(code, 20);
-        assert!(out.contains("unsatisfiable (unchecked)"), "{out}");
-        assert!(!out.contains("proven"), "{out}");
+        // without --certify the lie gets through, but marked unchecked: by
+        // the single CNF, and by the default two-stage method (its UNSAT
+        // first stage claims nothing; it falls back to the single CNF)
+        for method in ["auto", "encoding"] {
+            let (code, out, _) =
+                puzzlesat(&["solve", "magic", "-n", "3", "--method", method, &solver]);
+            assert_eq!(code, 20, "{out}");
+            assert!(out.contains("unsatisfiable (unchecked)"), "{out}");
+            assert!(!out.contains("proven"), "{out}");
+        }
         let (code, out, _) = puzzlesat(&["sat", "tests/cnf/php-5-5.cnf", &solver, "--json"]);
         assert_eq!(code, 20);
         let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();

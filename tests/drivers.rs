@@ -133,3 +133,75 @@ fn an_expired_limit_answers_unknown() {
     let mut s = Session::new(&SolverKind::Batsat, &cnf, limits).unwrap();
     assert_eq!(s.solve(&[]).unwrap(), puzzlesat::solver::Outcome::Unknown);
 }
+
+/// Issue 14: BatSat enumerates inside one search and forgets its set of
+/// seen projections when a lazy constraint ends the call (the driver adds
+/// the cut and calls again). A model blocked in an earlier call must stay
+/// blocked, never shown and counted again. 16 variables, 20 random
+/// clauses of 3 literals (thousands of models), and 7 lazy cuts each ending
+/// a call: the count equals brute force and no projection is shown twice.
+#[test]
+fn lazy_cuts_ending_in_search_enumeration_never_count_a_model_twice() {
+    use puzzlesat::drive::enumerate::enumerate_lazy;
+    const N: usize = 16;
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    let clauses: Vec<Vec<(usize, bool)>> = (0..20)
+        .map(|_| (0..3).map(|_| (next() % N, next() % 2 == 0)).collect())
+        .collect();
+    // the lazy constraint j (even, up to 12): not all of x_j, x_{j+1}, x_{j+2}
+    let cut_hit = |v: &[bool], j: usize| j % 2 == 0 && v[j] && v[j + 1] && v[j + 2];
+    let want = (0u32..1 << N)
+        .filter(|bits| {
+            let v: Vec<bool> = (0..N).map(|i| bits >> i & 1 == 1).collect();
+            clauses.iter().all(|c| c.iter().any(|&(i, s)| v[i] == s))
+                && (0..N - 2).all(|j| !cut_hit(&v, j))
+        })
+        .count() as u64;
+    let mut cnf = Cnf::new();
+    let xs = cnf.fresh_lits(N);
+    for c in &clauses {
+        let lits: Vec<Lit> = c
+            .iter()
+            .map(|&(i, s)| if s { xs[i] } else { !xs[i] })
+            .collect();
+        cnf.add(&lits);
+    }
+    let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+    let (mut seen, mut calls_ended) = (std::collections::HashSet::new(), 0);
+    let mut shown_twice = 0;
+    let e = enumerate_lazy(
+        &mut s,
+        &xs,
+        &[],
+        None,
+        |m: &Assignment, db: &mut Cnf| {
+            let v: Vec<bool> = xs.iter().map(|&l| m.lit(l)).collect();
+            match (0..N - 2).find(|&j| cut_hit(&v, j)) {
+                Some(j) => {
+                    db.add(&[!xs[j], !xs[j + 1], !xs[j + 2]]);
+                    calls_ended += 1;
+                    true
+                }
+                None => false,
+            }
+        },
+        |m: &Assignment| {
+            if !seen.insert(xs.iter().map(|&l| m.lit(l)).collect::<Vec<_>>()) {
+                shown_twice += 1;
+            }
+            true
+        },
+    )
+    .unwrap();
+    assert!(want > 1000, "{want} models: too few to exercise the search");
+    assert_eq!(calls_ended, 7, "each lazy cut ends one call");
+    assert_eq!(shown_twice, 0, "projections shown again after a lazy cut");
+    assert!(e.complete);
+    assert_eq!((e.count, seen.len() as u64), (want, want));
+}

@@ -35,7 +35,7 @@ case "$mode" in
   hog) exec python3 -c 'x = bytearray(1 << 31)';;
 esac
 if [ "$enc" = a ]; then clauses=$((n * n * 10)); else clauses=$((n * 7)); fi
-printf '{"schema_version":4,"puzzle":"%s n=%s","solver":"batsat","seed":null,"status":"optimal","stopped_by":null,"objective":%s,"bound":%s,"count":null,"counted_as":"solutions","classes":null,"solutions":[],"vars":%s,"clauses":%s,"literals":%s,"sat_calls":2,"sat_answers":1,"lazy_constraints":0,"stats":{"conflicts":%s,"decisions":null,"propagations":null},"seconds":{"encode":0.001,"load":0,"bounds":0,"solve":0.0%s,"separate":0,"decode_check":0,"other":0,"total":0.0%s1},"certificates":null,"unchecked":false,"details":{}}\n' \
+printf '{"schema_version":5,"puzzle":"%s n=%s","solver":"batsat","seed":null,"status":"optimal","stopped_by":null,"objective":%s,"bound":%s,"count":null,"counted_as":"solutions","classes":null,"solutions":[],"vars":%s,"clauses":%s,"literals":%s,"sat_calls":2,"sat_answers":1,"lazy_constraints":0,"stats":{"conflicts":%s,"decisions":null,"propagations":null},"seconds":{"encode":0.001,"load":0,"bounds":0,"solve":0.0%s,"separate":0,"decode_check":0,"certify":0,"other":0,"total":0.0%s1},"certificates":null,"unchecked":false,"details":{}}\n' \
   "$puzzle" "$n" $((n * 5)) $((n * 5)) $((n * 3)) $clauses $((clauses * 3)) $((n * 11)) "$n" "$n"
 exit 10
 "#;
@@ -496,6 +496,136 @@ fn global_solve_options_reach_every_run() {
             "--objective-encoding adder",
         ] {
             assert!(line.contains(part), "{part}: {line}");
+        }
+    }
+}
+
+/// The cluster path for real (issue 13): a grid of real puzzlesat rows
+/// emitted as a job list, run by GNU parallel itself, and collected, gives
+/// the rows a local run gives: same statuses, objectives, counts and sizes.
+#[test]
+fn jobs_run_by_gnu_parallel_collect_to_the_local_table() {
+    assert!(
+        Command::new("parallel")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success()),
+        "this test runs job lists through GNU parallel: install it (apt-get install parallel; .ci/run does)"
+    );
+    let f = Fixture::new();
+    // an optimisation grid (Enigma board optima) and a counting grid
+    // (magic 3×3 squares, with and without symmetry breaking)
+    let grids = [
+        (
+            "enigma",
+            "puzzle = \"enigma\"\nsizes = [3, 4, 5, 6]\n[fixed]\nmethod = \"board\"\nredundant = \"occ3\"\n[vary]\nsymmetry = [\"none\", \"cycles\"]\n",
+        ),
+        (
+            "magic",
+            "puzzle = \"magic\"\nsizes = [3]\n[fixed]\nall = true\n[vary]\nsymmetry = [\"none\", \"order\", \"lex-leader\"]\n",
+        ),
+    ];
+    for (name, body) in grids {
+        let spec = |out: &str| {
+            let p = f.path(&format!("{name}-{out}.toml"));
+            let text = format!(
+                "name = {name:?}\ntimeout = 120\nout = {:?}\n{body}",
+                f.path(&format!("{name}-{out}")).display().to_string()
+            );
+            std::fs::write(&p, text).unwrap();
+            p
+        };
+        let (local, cluster) = (spec("local"), spec("cluster"));
+        let o = puzzlesat(&[
+            "experiment",
+            local.to_str().unwrap(),
+            "-q",
+            "--no-plots",
+            "--jobs",
+            "2",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let jobs = f.path(&format!("{name}-jobs.txt"));
+        let jobs_dir = f.path(&format!("{name}-jobs"));
+        let o = puzzlesat(&[
+            "experiment",
+            cluster.to_str().unwrap(),
+            "--emit-jobs",
+            jobs.to_str().unwrap(),
+            "--jobs-dir",
+            jobs_dir.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = Command::new("parallel")
+            .args(["--will-cite", "--jobs", "2", "--joblog"])
+            .arg(f.path(&format!("{name}-jobs.log")))
+            .stdin(std::fs::File::open(&jobs).unwrap())
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "parallel: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let o = puzzlesat(&[
+            "experiment",
+            cluster.to_str().unwrap(),
+            "--collect",
+            jobs_dir.to_str().unwrap(),
+            "--no-plots",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            o.status.success() && err.contains("(0 rows have no output yet)"),
+            "{err}"
+        );
+        let answers = |out: &str| {
+            let mut v: Vec<_> = rows(&f.path(&format!("{name}-{out}")))
+                .into_iter()
+                .map(|r| {
+                    let size = r.params.get("n").cloned().unwrap_or_default();
+                    let sym = r.params["symmetry"].clone();
+                    (
+                        size,
+                        sym,
+                        r.status.name().to_string(),
+                        r.objective,
+                        r.count,
+                        r.clauses,
+                    )
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        let here = answers("local");
+        assert_eq!(
+            answers("cluster"),
+            here,
+            "{name}: parallel + collect vs local"
+        );
+        let numbers: Vec<(&str, &str, Option<i64>, Option<u64>)> = here
+            .iter()
+            .map(|(_, sym, status, obj, count, _)| (sym.as_str(), status.as_str(), *obj, *count))
+            .collect();
+        match name {
+            "enigma" => {
+                let opt = |o| {
+                    [
+                        ("cycles", "optimal", Some(o), None),
+                        ("none", "optimal", Some(o), None),
+                    ]
+                };
+                assert_eq!(numbers, [opt(15), opt(40), opt(55), opt(180)].concat());
+            }
+            _ => assert_eq!(
+                numbers,
+                [
+                    ("lex-leader", "all", None, Some(1)),
+                    ("none", "all", None, Some(8)),
+                    ("order", "all", None, Some(1)),
+                ]
+            ),
         }
     }
 }

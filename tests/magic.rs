@@ -503,3 +503,96 @@ fn counting_by_classes_gives_the_plain_enumeration_sets() {
     let plain: BTreeSet<Square> = solutions_by(&Magic::new(4, o), true).into_iter().collect();
     assert_eq!(plain, kept(&all, Symmetry::Order, false));
 }
+
+fn binary(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(args)
+        .output()
+        .expect("run puzzlesat");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Finding a free square goes through the two-stage method by default (the
+/// square checked, the restriction said); counting, completion and other
+/// encodings use the single CNF; two-stage refuses what it cannot answer.
+#[test]
+fn finding_uses_two_stages_and_says_which_restriction() {
+    for n in ["3", "5", "8"] {
+        let (code, out, err) = binary(&["solve", "magic", "-n", n, "--json"]);
+        assert_eq!(code, Some(10), "{out}{err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["status"], "sat");
+        assert!(
+            v["puzzle"].as_str().unwrap().contains("method=two-stage"),
+            "{v}"
+        );
+        assert!(
+            v["details"]["restriction"]
+                .as_str()
+                .unwrap()
+                .contains("balanced"),
+            "{v}"
+        );
+        assert!(v["details"]["attempts"].as_u64().unwrap() >= 1, "{v}");
+        let n: usize = n.parse().unwrap();
+        let cells: Vec<u32> = v["solutions"][0]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| {
+                r.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_u64().unwrap() as u32)
+            })
+            .collect();
+        let sq = Square {
+            n,
+            cells: cells.chunks(n).map(|r| r.to_vec()).collect(),
+        };
+        check_square(n, &sq).unwrap();
+    }
+    // the single CNF: explicitly, with another encoding, or to count
+    for args in [
+        &[
+            "solve", "magic", "-n", "4", "--method", "encoding", "--json",
+        ][..],
+        &["solve", "magic", "-n", "4", "--encoding", "order", "--json"][..],
+    ] {
+        let (code, out, _) = binary(args);
+        assert_eq!(code, Some(10));
+        assert!(!out.contains("two-stage"), "{out}");
+    }
+    let (code, out, _) = binary(&["solve", "magic", "-n", "3", "--count"]);
+    assert_eq!(code, Some(10));
+    assert!(out.starts_with("exactly 8 solutions"), "{out}");
+    for args in [
+        &[
+            "solve",
+            "magic",
+            "-n",
+            "4",
+            "--method",
+            "two-stage",
+            "--all",
+        ][..],
+        &[
+            "solve",
+            "magic",
+            "-n",
+            "4",
+            "--method",
+            "two-stage",
+            "--sum",
+            "gte",
+        ][..],
+    ] {
+        let (code, _, err) = binary(args);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("--method encoding"), "{err}");
+    }
+}

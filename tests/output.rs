@@ -195,3 +195,74 @@ fn progress_heartbeat_when_stderr_is_a_pipe() {
     );
     assert_eq!(err, "");
 }
+
+#[test]
+fn large_outputs_are_capped_unless_print_all() {
+    // magic 4×4, every square: 7040 drawings (492 kB) capped at 100 kB
+    let (code, out, _) = run(&["solve", "magic", "-n", "4", "--all"], &[]);
+    assert_eq!(code, Some(10));
+    assert!(
+        out.contains("solution 1444 of 7040\n"),
+        "{}",
+        &out[out.len() - 600..]
+    );
+    assert!(!out.contains("solution 1445 "));
+    assert!(
+        out.contains("\n(5596 solutions not printed: 392 kB of text past the cap of 100 kB; --print all prints them)\nexactly 7040 solutions"),
+        "{}",
+        &out[out.len() - 600..]
+    );
+    let (_, all, _) = run(
+        &["solve", "magic", "-n", "4", "--all", "--print", "all"],
+        &[],
+    );
+    assert!(all.contains("solution 7040 of 7040\n") && !all.contains("not printed"));
+    assert_eq!(all.matches("\nsolution ").count(), 7040);
+    // one board over the cap: Enigma n = 150 (114 kB)
+    let (code, out, _) = run(
+        &["solve", "enigma", "-n", "150", "--method", "reference"],
+        &[],
+    );
+    assert_eq!(code, Some(10));
+    assert!(
+        out.starts_with("enigma n=150 method=reference\n(1 solution not printed: 114 kB of text past the cap of 100 kB; --print all prints it)\noptimal: "),
+        "{out}"
+    );
+    let (_, all, _) = run(
+        &[
+            "solve",
+            "enigma",
+            "-n",
+            "150",
+            "--method",
+            "reference",
+            "--print",
+            "all",
+        ],
+        &[],
+    );
+    assert!(all.contains("\npartition: {2, 2, 2,") && !all.contains("not printed"));
+    // JSON carries every solution whatever --print says
+    let (_, json, _) = run(&["solve", "magic", "-n", "4", "--all", "--json"], &[]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["solutions"].as_array().unwrap().len(), 7040);
+}
+
+/// Option help lists each value once (issue 13 saw "none: none:" in
+/// `solve rook-tour --help`): no word followed by itself, colon and all.
+#[test]
+fn help_texts_repeat_no_word() {
+    for puzzle in ["enigma", "rook-tour", "magic", "alien-tiles"] {
+        let (code, help, _) = run(&["solve", puzzle, "--help"], &[]);
+        assert_eq!(code, Some(0));
+        let words: Vec<&str> = help.split_whitespace().collect();
+        for pair in words.windows(2) {
+            assert!(
+                !(pair[0] == pair[1] && pair[0].ends_with(':')),
+                "solve {puzzle} --help: '{} {}'",
+                pair[0],
+                pair[1]
+            );
+        }
+    }
+}

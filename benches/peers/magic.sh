@@ -42,5 +42,5 @@ echo "| --- | --- | --- |"
 for n in 8 10 12 16 20 25; do
     echo "| find N = $n | $(gecode "n=$n;order=false;find=true" "") | $(ours -n "$n") |"
 done
-echo "| count N = 4, seed's order constraints (880) | $(gecode "n=4;order=true;find=false" -a) | $(ours -n 4 --all --symmetry order) |"
+echo "| count N = 4, source's order constraints (880) | $(gecode "n=4;order=true;find=false" -a) | $(ours -n 4 --all --symmetry order) |"
 echo "| count N = 4, all (7040) | $(gecode "n=4;order=false;find=false" -a) | $(ours -n 4 --all) |"

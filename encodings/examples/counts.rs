@@ -7,6 +7,7 @@
 //!
 //! Variables count only those the encoder adds (inputs excluded).
 
+use puzzlesat_encodings::alldiff::{all_different, AllDiffEncoding};
 use puzzlesat_encodings::amo::{self, AmoEncoding};
 use puzzlesat_encodings::card::{Card, CardEncoding};
 use puzzlesat_encodings::db::Counts;
@@ -45,21 +46,22 @@ fn main() {
     for enc in CardEncoding::ALL {
         measure("Σ of 50 ≤ 10", enc.name(), 50, |db, xs| {
             let units = Card::new(enc, xs).at_most(db, 10);
-            units.into_iter().for_each(|l| db.unit(l));
+            db.post_units(units).unwrap();
         });
     }
     for enc in CardEncoding::ALL {
         measure("Σ of 50 ≥ 10", enc.name(), 50, |db, xs| {
-            let units = Card::new(enc, xs).at_least(db, 10).unwrap();
-            units.into_iter().for_each(|l| db.unit(l));
+            let units = Card::new(enc, xs).at_least(db, 10);
+            db.post_units(units).unwrap();
         });
     }
     for enc in CardEncoding::ALL {
         measure("Σ of 50 = 10", enc.name(), 50, |db, xs| {
             let mut c = Card::new(enc, xs);
-            let mut units = c.at_most(db, 10);
-            units.extend(c.at_least(db, 10).unwrap());
-            units.into_iter().for_each(|l| db.unit(l));
+            let ub = c.at_most(db, 10);
+            db.post_units(ub).unwrap();
+            let lb = c.at_least(db, 10);
+            db.post_units(lb).unwrap();
         });
     }
     // weights 1..=10 cycling, bound a third of the total
@@ -73,7 +75,7 @@ fn main() {
             |db, xs| {
                 let terms: Vec<_> = xs.iter().copied().zip(weights.iter().copied()).collect();
                 let units = Pb::new(enc, &terms).at_most(db, total / 3);
-                units.into_iter().for_each(|l| db.unit(l));
+                db.post_units(units).unwrap();
             },
         );
     }
@@ -102,23 +104,34 @@ fn main() {
         |db, xs| perm::lex_leader(db, xs, &group),
     );
     measure("x + y, x, y ∈ [0, 20]", "order", 0, |db, _| {
-        let x = IntVar::new(db, 0, 20);
-        let y = IntVar::new(db, 0, 20);
+        let x = IntVar::new(db, 0, 20).unwrap();
+        let y = IntVar::new(db, 0, 20).unwrap();
         let _ = int::plus(db, &x, &y);
     });
     measure("Σ of 10 vars ∈ [0, 9]", "order", 0, |db, _| {
-        let xs: Vec<IntVar> = (0..10).map(|_| IntVar::new(db, 0, 9)).collect();
+        let xs: Vec<IntVar> = (0..10).map(|_| IntVar::new(db, 0, 9).unwrap()).collect();
         let refs: Vec<&IntVar> = xs.iter().collect();
         let _ = int::sum(db, &refs);
     });
     measure("Σ of 10 vars ∈ [0, 9]", "log", 0, |db, _| {
-        let xs: Vec<LogInt> = (0..10).map(|_| LogInt::new(db, 0, 9)).collect();
+        let xs: Vec<LogInt> = (0..10).map(|_| LogInt::new(db, 0, 9).unwrap()).collect();
         let refs: Vec<&LogInt> = xs.iter().collect();
         let _ = LogInt::sum(db, &refs);
     });
     measure("max of 10 vars ∈ [0, 9]", "order", 0, |db, _| {
-        let xs: Vec<IntVar> = (0..10).map(|_| IntVar::new(db, 0, 9)).collect();
+        let xs: Vec<IntVar> = (0..10).map(|_| IntVar::new(db, 0, 9).unwrap()).collect();
         let refs: Vec<&IntVar> = xs.iter().collect();
         let _ = int::max(db, &refs);
     });
+    for enc in AllDiffEncoding::ALL {
+        measure(
+            "all different, 10 vars ∈ [0, 9]",
+            enc.name(),
+            0,
+            |db, _| {
+                let mut xs: Vec<IntVar> = (0..10).map(|_| IntVar::new(db, 0, 9).unwrap()).collect();
+                all_different(db, &mut xs, enc, AmoEncoding::Pairwise).unwrap();
+            },
+        );
+    }
 }

@@ -3,7 +3,7 @@
 //! 2005), commander (Klieber & Kwon 2007), bimander (Nguyen & Mai 2015),
 //! bitwise / binary (Frisch et al. 2005).
 
-use crate::{Assignment, Checker, ClauseDatabase};
+use crate::{Assignment, Checker, ClauseDatabase, Unsatisfiable};
 use rustsat::encodings::am1::{self, Encode as _};
 use rustsat::types::Lit;
 
@@ -55,10 +55,19 @@ pub fn at_most_one<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], enc: AmoEncodi
     });
 }
 
-/// Posts "exactly one of `lits`" (at-most-one plus the at-least-one clause).
-pub fn exactly_one<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], enc: AmoEncoding) {
+/// Posts "exactly one of `lits`" (at-most-one plus the at-least-one clause);
+/// [`Unsatisfiable`] (after the empty clause) if `lits` is empty.
+pub fn exactly_one<DB: ClauseDatabase>(
+    db: &mut DB,
+    lits: &[Lit],
+    enc: AmoEncoding,
+) -> Result<(), Unsatisfiable> {
     db.add(lits);
     at_most_one(db, lits, enc);
+    if lits.is_empty() {
+        return Err(Unsatisfiable);
+    }
+    Ok(())
 }
 
 /// "At most one" (or, with `exactly`, "exactly one") of `lits` as data.
@@ -72,11 +81,16 @@ pub struct AtMostOne {
 
 impl AtMostOne {
     /// Posts the constraint with the given encoding.
-    pub fn post<DB: ClauseDatabase>(&self, db: &mut DB, enc: AmoEncoding) {
+    pub fn post<DB: ClauseDatabase>(
+        &self,
+        db: &mut DB,
+        enc: AmoEncoding,
+    ) -> Result<(), Unsatisfiable> {
         if self.exactly {
             exactly_one(db, &self.lits, enc)
         } else {
-            at_most_one(db, &self.lits, enc)
+            at_most_one(db, &self.lits, enc);
+            Ok(())
         }
     }
 }

@@ -23,7 +23,7 @@ mod seq_counter;
 pub use network::{CardNetwork, Output};
 pub use seq_counter::SeqCounter;
 
-use crate::{Assignment, Checker, ClauseDatabase, EncodeError};
+use crate::{Assignment, Checker, ClauseDatabase, Unsatisfiable};
 use rustsat::encodings::card::{BoundLower, BoundUpper, Totalizer};
 use rustsat::types::Lit;
 
@@ -40,11 +40,6 @@ crate::option_enum! {
         CardNetwork = "card-network",
     }
 }
-
-/// The bound cannot be met (e.g. at least 5 of 4 literals).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("infeasible cardinality bound")]
-pub struct Infeasible;
 
 /// An incremental cardinality counter over fixed input literals: encode once,
 /// then ask for the assumptions enforcing any bound.
@@ -75,9 +70,8 @@ impl Inner {
 }
 
 impl Card {
-    /// A counter over `lits` (nothing is encoded until a bound is asked for).
-    /// Every encoding supports every input today; the `Result` is kept for
-    /// encoders with restrictions ([`EncodeError::Unsupported`]).
+    /// A counter over `lits` (nothing is encoded until a bound is asked for);
+    /// every encoding supports every input.
     pub fn new(enc: CardEncoding, lits: &[Lit]) -> Self {
         let inner = match enc {
             CardEncoding::Totalizer => Inner::Totalizer(Totalizer::from_iter(lits.iter().copied())),
@@ -101,11 +95,15 @@ impl Card {
     }
 
     /// Assumptions enforcing `Σ ≤ k` (empty when trivially true).
-    pub fn at_most<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize) -> Vec<Lit> {
+    pub fn at_most<DB: ClauseDatabase>(
+        &mut self,
+        db: &mut DB,
+        k: usize,
+    ) -> Result<Vec<Lit>, Unsatisfiable> {
         if k >= self.n {
-            return vec![];
+            return Ok(vec![]);
         }
-        match &mut self.inner {
+        Ok(match &mut self.inner {
             Inner::Totalizer(t) => {
                 db.with_rustsat(|col, vm| t.encode_ub(k..=k, col, vm))
                     .expect("buffer");
@@ -116,10 +114,10 @@ impl Card {
                 match Inner::network(xs, net, k + 1).at_least_output(db, k + 1, true) {
                     Output::Lit(l) => vec![!l],
                     Output::Const(false) => vec![],
-                    Output::Const(true) => vec![!db.true_lit()], // always more than k
+                    Output::Const(true) => return Err(Unsatisfiable), // always more than k
                 }
             }
-        }
+        })
     }
 
     /// Assumptions enforcing `Σ ≥ k` (empty when trivially true).
@@ -127,35 +125,28 @@ impl Card {
         &mut self,
         db: &mut DB,
         k: usize,
-    ) -> Result<Vec<Lit>, Infeasible> {
+    ) -> Result<Vec<Lit>, Unsatisfiable> {
         if k == 0 {
             return Ok(vec![]);
         }
         if k > self.n {
-            return Err(Infeasible);
+            return Err(Unsatisfiable);
         }
         match &mut self.inner {
             Inner::Totalizer(t) => {
                 db.with_rustsat(|col, vm| t.encode_lb(k..=k, col, vm))
                     .expect("buffer");
-                t.enforce_lb(k).map_err(|_| Infeasible)
+                t.enforce_lb(k).map_err(|_| Unsatisfiable)
             }
             Inner::SeqCounter(c) => Ok(vec![c.at_least_lit_down(db, k)]),
             Inner::Network(xs, net) => {
                 match Inner::network(xs, net, k).at_least_output(db, k, false) {
                     Output::Lit(l) => Ok(vec![l]),
                     Output::Const(true) => Ok(vec![]),
-                    Output::Const(false) => Err(Infeasible),
+                    Output::Const(false) => Err(Unsatisfiable),
                 }
             }
         }
-    }
-}
-
-fn post_units<DB: ClauseDatabase>(db: &mut DB, r: Result<Vec<Lit>, Infeasible>) {
-    match r {
-        Ok(units) => units.into_iter().for_each(|l| db.unit(l)),
-        Err(Infeasible) => db.add(&[]),
     }
 }
 
@@ -165,24 +156,21 @@ pub fn at_most<DB: ClauseDatabase>(
     lits: &[Lit],
     k: usize,
     enc: CardEncoding,
-) -> Result<(), EncodeError> {
-    let mut c = Card::new(enc, lits);
-    let units = c.at_most(db, k);
-    post_units(db, Ok(units));
-    Ok(())
+) -> Result<(), Unsatisfiable> {
+    let units = Card::new(enc, lits).at_most(db, k);
+    db.post_units(units)
 }
 
-/// Posts `Σ lits ≥ k` (an empty clause if `k > lits.len()`).
+/// Posts `Σ lits ≥ k` ([`Unsatisfiable`], after the empty clause, if
+/// `k > lits.len()`).
 pub fn at_least<DB: ClauseDatabase>(
     db: &mut DB,
     lits: &[Lit],
     k: usize,
     enc: CardEncoding,
-) -> Result<(), EncodeError> {
-    let mut c = Card::new(enc, lits);
-    let r = c.at_least(db, k);
-    post_units(db, r);
-    Ok(())
+) -> Result<(), Unsatisfiable> {
+    let units = Card::new(enc, lits).at_least(db, k);
+    db.post_units(units)
 }
 
 /// Posts `Σ lits = k`.
@@ -191,13 +179,12 @@ pub fn exactly<DB: ClauseDatabase>(
     lits: &[Lit],
     k: usize,
     enc: CardEncoding,
-) -> Result<(), EncodeError> {
+) -> Result<(), Unsatisfiable> {
     let mut c = Card::new(enc, lits);
     let ub = c.at_most(db, k);
-    post_units(db, Ok(ub));
+    db.post_units(ub)?;
     let lb = c.at_least(db, k);
-    post_units(db, lb);
-    Ok(())
+    db.post_units(lb)
 }
 
 /// The comparison of a cardinality or pseudo-Boolean constraint.
@@ -248,7 +235,7 @@ impl Cardinality {
         &self,
         db: &mut DB,
         enc: CardEncoding,
-    ) -> Result<(), EncodeError> {
+    ) -> Result<(), Unsatisfiable> {
         match self.cmp {
             Cmp::Le => at_most(db, &self.lits, self.k, enc),
             Cmp::Ge => at_least(db, &self.lits, self.k, enc),

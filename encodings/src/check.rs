@@ -1,6 +1,11 @@
 //! Checking assignments. Every constraint type implements [`Checker`] so that
 //! tests (and the drivers, in debug builds) can verify a model against the
 //! constraint's *meaning*, independent of its clauses.
+//!
+//! [`Assignment`] is the one model type of the crate: solver sessions return
+//! it, [`IntVar::value`](crate::int::IntVar::value) and [`Checker`] read it.
+//! RustSAT's `rustsat::types::Assignment` (what `Solve::full_solution`
+//! gives) converts both ways with `From`; an unassigned variable reads false.
 
 use rustsat::types::{Lit, Var};
 
@@ -54,8 +59,52 @@ impl Assignment {
     }
 }
 
+impl From<&rustsat::types::Assignment> for Assignment {
+    fn from(a: &rustsat::types::Assignment) -> Self {
+        Assignment::from_lits(a.len() as u32, a.iter().filter(|l| l.is_pos()))
+    }
+}
+
+impl From<rustsat::types::Assignment> for Assignment {
+    fn from(a: rustsat::types::Assignment) -> Self {
+        Assignment::from(&a)
+    }
+}
+
+impl From<&Assignment> for rustsat::types::Assignment {
+    fn from(a: &Assignment) -> Self {
+        a.values.iter().copied().collect()
+    }
+}
+
+impl From<Assignment> for rustsat::types::Assignment {
+    fn from(a: Assignment) -> Self {
+        (&a).into()
+    }
+}
+
 /// A constraint that can test an assignment.
 pub trait Checker {
     /// `Ok(())` if the assignment satisfies the constraint, else a message.
     fn check(&self, a: &Assignment) -> Result<(), String>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converts_to_and_from_rustsat() {
+        let ours = Assignment::from_values(vec![true, false, true]);
+        let theirs = rustsat::types::Assignment::from(&ours);
+        assert_eq!(
+            theirs.lit_value(Lit::positive(2)),
+            rustsat::types::TernaryVal::True
+        );
+        assert_eq!(
+            theirs.lit_value(Lit::positive(1)),
+            rustsat::types::TernaryVal::False
+        );
+        assert_eq!(Assignment::from(theirs), ours);
+    }
 }

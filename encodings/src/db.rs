@@ -8,7 +8,19 @@ use rustsat::encodings::CollectClauses;
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit, Var};
 
-/// Errors an encoder can report instead of producing a wrong formula.
+/// The one error of posting a constraint (pindakaas's style): the constraint
+/// is trivially false — at least 5 of 4 literals, exactly one of none, an
+/// integer with an empty domain, all different over fewer values than
+/// variables. The encoder has added the empty clause before returning it, so
+/// the database stays the right (unsatisfiable) formula; a caller may stop
+/// encoding early, or ignore the error and let the solver answer UNSAT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("the constraint is unsatisfiable")]
+pub struct Unsatisfiable;
+
+/// Errors of malformed encoder *parameters* (not of an unsatisfiable
+/// constraint, which is [`Unsatisfiable`]): an encoder reports them instead
+/// of producing a wrong formula.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 pub enum EncodeError {
     /// The encoder does not support these parameters (never an empty formula).
@@ -76,6 +88,22 @@ pub trait ClauseDatabase: CollectClauses + ManageVars {
     /// A unit clause.
     fn unit(&mut self, l: Lit) {
         self.add(&[l]);
+    }
+
+    /// Posts each literal as a unit clause (the assumptions a bound of a
+    /// [`Card`](crate::card::Card) or [`Pb`](crate::pb::Pb) returns, made
+    /// permanent); an `Err` posts the empty clause and is returned.
+    fn post_units(&mut self, units: Result<Vec<Lit>, Unsatisfiable>) -> Result<(), Unsatisfiable> {
+        match units {
+            Ok(units) => {
+                units.into_iter().for_each(|l| self.unit(l));
+                Ok(())
+            }
+            Err(e) => {
+                self.add(&[]);
+                Err(e)
+            }
+        }
     }
 
     /// Runs a RustSAT encoder, whose API wants the clause collector and the

@@ -17,7 +17,7 @@ pub use arith::{max, plus, plus_in, sum, sum_capped, Directions};
 pub use log::{LogCmp, LogInt};
 
 use crate::bool::{add_implied, Reify};
-use crate::{Assignment, Checker, ClauseDatabase};
+use crate::{Assignment, Checker, ClauseDatabase, Unsatisfiable};
 use rustsat::types::Lit;
 
 /// An order-encoded integer variable with domain `[lb, ub]`.
@@ -33,14 +33,21 @@ pub struct IntVar {
 }
 
 impl IntVar {
-    /// A fresh variable over `[lb, ub]` with its ladder clauses.
-    ///
-    /// # Panics
-    /// If `lb > ub` (an empty domain is a modelling error, not an UNSAT).
-    pub fn new<DB: ClauseDatabase>(db: &mut DB, lb: i64, ub: i64) -> Self {
-        assert!(lb <= ub, "empty domain [{lb}, {ub}]");
+    /// A fresh variable over `[lb, ub]` with its ladder clauses;
+    /// [`Unsatisfiable`] (after the empty clause) if `lb > ub`.
+    pub fn new<DB: ClauseDatabase>(db: &mut DB, lb: i64, ub: i64) -> Result<Self, Unsatisfiable> {
+        if lb > ub {
+            db.add(&[]);
+            return Err(Unsatisfiable);
+        }
+        Ok(Self::nonempty(db, lb, ub))
+    }
+
+    /// [`IntVar::new`] on a domain known to be non-empty (`lb ≤ ub`).
+    pub(crate) fn nonempty<DB: ClauseDatabase>(db: &mut DB, lb: i64, ub: i64) -> Self {
+        debug_assert!(lb <= ub);
         let t = db.true_lit();
-        let ge = db.fresh_lits((ub - lb) as usize);
+        let ge = db.fresh_lits(ub.abs_diff(lb) as usize);
         for w in ge.windows(2) {
             db.add(&[!w[1], w[0]]); // [x ≥ v+1] → [x ≥ v]
         }
@@ -55,7 +62,7 @@ impl IntVar {
 
     /// A constant (no variables).
     pub fn constant<DB: ClauseDatabase>(db: &mut DB, c: i64) -> Self {
-        Self::new(db, c, c)
+        Self::from_order_lits(db, c, vec![])
     }
 
     /// An integer variable from existing order literals, `ge[i] = [x ≥ lb+1+i]`,
@@ -266,7 +273,7 @@ mod tests {
     #[test]
     fn ladder_gives_exactly_the_domain() {
         let mut cnf = Cnf::new();
-        let x = IntVar::new(&mut cnf, -1, 3);
+        let x = IntVar::new(&mut cnf, -1, 3).unwrap();
         let sols = int_solutions(&cnf, &[&x]);
         assert_eq!(sols, (-1..=3).map(|v| vec![v]).collect());
     }
@@ -274,7 +281,7 @@ mod tests {
     #[test]
     fn direct_literals_are_cached_and_channelled() {
         let mut cnf = Cnf::new();
-        let mut x = IntVar::new(&mut cnf, 0, 3);
+        let mut x = IntVar::new(&mut cnf, 0, 3).unwrap();
         let e1 = x.eq(&mut cnf, 1);
         assert_eq!(x.eq(&mut cnf, 1), e1);
         let before = cnf.len();
@@ -295,8 +302,8 @@ mod tests {
         ];
         for (name, rel) in cases {
             let mut cnf = Cnf::new();
-            let x = IntVar::new(&mut cnf, 0, 3);
-            let y = IntVar::new(&mut cnf, 1, 3);
+            let x = IntVar::new(&mut cnf, 0, 3).unwrap();
+            let y = IntVar::new(&mut cnf, 1, 3).unwrap();
             let r = cnf.fresh();
             match name {
                 "le" => le(&x, &y).reify(&mut cnf, r),

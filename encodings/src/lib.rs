@@ -11,12 +11,16 @@
 //! | [`bool`](mod@bool) | Boolean helpers with reification: and, or, implication, equivalence, xor |
 //! | [`int`] | order-encoded integers with cached direct literals; comparisons, max, sums (exact, range-restricted, capped); log (binary) encoding |
 //! | [`amo`] | at-most-one / exactly-one encodings behind one option |
+//! | [`alldiff`] | all-different over integers: at most one per value, or a permutation matrix |
 //! | [`card`] | cardinality encodings (totalizer, sequential counter, cardinality network) |
 //! | [`pb`] | pseudo-Boolean encodings (generalized totalizer, binary adder, dynamic polynomial watchdog) |
 //! | [`lex`] | lexicographic order x ≤lex y |
 //! | [`perm`] | permutation groups: closure, orbits, lex-leader clauses |
 //! | [`check`] | the [`Checker`] trait: every constraint can test an assignment |
 
+#![warn(missing_docs)]
+
+pub mod alldiff;
 pub mod amo;
 pub mod bool;
 pub mod card;
@@ -35,8 +39,11 @@ extern crate self as puzzlesat_encodings;
 pub(crate) mod testutil;
 
 pub use check::{Assignment, Checker};
-pub use db::{ClauseDatabase, Cnf, EncodeError};
+pub use db::{ClauseDatabase, Cnf, EncodeError, Unsatisfiable};
 pub use options::OptionEnum;
+/// RustSAT, the version this crate is built on: use `puzzlesat_encodings::rustsat`
+/// instead of pinning it yourself.
+pub use rustsat;
 pub use rustsat::types::{Clause, Lit, Var};
 
 /// Shorthand for a literal from a 0-based variable index.

@@ -12,8 +12,8 @@
 //! `Σ wᵢ·lᵢ ≥ k ⇔ Σ wᵢ·¬lᵢ ≤ W − k` with `W = Σ wᵢ`. Encoders are built
 //! once and extended lazily, so a driver can tighten bounds by assumptions.
 
-use crate::card::{Cmp, Infeasible};
-use crate::{Assignment, Checker, ClauseDatabase};
+use crate::card::Cmp;
+use crate::{Assignment, Checker, ClauseDatabase, Unsatisfiable};
 use rustsat::encodings::pb::{BinaryAdder, BoundUpper, DynamicPolyWatchdog, GeneralizedTotalizer};
 use rustsat::types::Lit;
 
@@ -136,19 +136,23 @@ impl Pb {
         self.total
     }
 
-    /// Assumptions enforcing `Σ ≤ k` (empty when trivially true; the false
-    /// constant when impossible, e.g. below the constant part of `l + ¬l`).
-    pub fn at_most<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize) -> Vec<Lit> {
-        let Some(k) = k.checked_sub(self.offset) else {
-            return vec![!db.true_lit()];
-        };
+    /// Assumptions enforcing `Σ ≤ k` (empty when trivially true;
+    /// [`Unsatisfiable`] when impossible, e.g. below the constant part of
+    /// `l + ¬l`).
+    pub fn at_most<DB: ClauseDatabase>(
+        &mut self,
+        db: &mut DB,
+        k: usize,
+    ) -> Result<Vec<Lit>, Unsatisfiable> {
+        let k = k.checked_sub(self.offset).ok_or(Unsatisfiable)?;
         if k >= self.norm_total {
-            return vec![];
+            return Ok(vec![]);
         }
         let (enc, terms) = (self.enc, &self.terms);
-        self.upper
+        Ok(self
+            .upper
             .get_or_insert_with(|| UpperEncoder::new(enc, terms.iter().copied()))
-            .at_most(db, k)
+            .at_most(db, k))
     }
 
     /// Assumptions enforcing `Σ ≥ k` (empty when trivially true).
@@ -156,13 +160,13 @@ impl Pb {
         &mut self,
         db: &mut DB,
         k: usize,
-    ) -> Result<Vec<Lit>, Infeasible> {
+    ) -> Result<Vec<Lit>, Unsatisfiable> {
         let k = k.saturating_sub(self.offset);
         if k == 0 {
             return Ok(vec![]);
         }
         if k > self.norm_total {
-            return Err(Infeasible);
+            return Err(Unsatisfiable);
         }
         let (enc, terms) = (self.enc, &self.terms);
         Ok(self
@@ -172,18 +176,15 @@ impl Pb {
     }
 }
 
-fn post_units<DB: ClauseDatabase>(db: &mut DB, r: Result<Vec<Lit>, Infeasible>) {
-    match r {
-        Ok(units) => units.into_iter().for_each(|l| db.unit(l)),
-        Err(Infeasible) => db.add(&[]),
-    }
-}
-
 /// Posts `Σ wᵢ·lᵢ ≤ k`.
-pub fn at_most<DB: ClauseDatabase>(db: &mut DB, terms: &[(Lit, usize)], k: usize, enc: PbEncoding) {
-    let mut pb = Pb::new(enc, terms);
-    let r = pb.at_most(db, k);
-    post_units(db, Ok(r));
+pub fn at_most<DB: ClauseDatabase>(
+    db: &mut DB,
+    terms: &[(Lit, usize)],
+    k: usize,
+    enc: PbEncoding,
+) -> Result<(), Unsatisfiable> {
+    let units = Pb::new(enc, terms).at_most(db, k);
+    db.post_units(units)
 }
 
 /// Posts `Σ wᵢ·lᵢ ≥ k`.
@@ -192,19 +193,23 @@ pub fn at_least<DB: ClauseDatabase>(
     terms: &[(Lit, usize)],
     k: usize,
     enc: PbEncoding,
-) {
-    let mut pb = Pb::new(enc, terms);
-    let r = pb.at_least(db, k);
-    post_units(db, r);
+) -> Result<(), Unsatisfiable> {
+    let units = Pb::new(enc, terms).at_least(db, k);
+    db.post_units(units)
 }
 
 /// Posts `Σ wᵢ·lᵢ = k`.
-pub fn exactly<DB: ClauseDatabase>(db: &mut DB, terms: &[(Lit, usize)], k: usize, enc: PbEncoding) {
+pub fn exactly<DB: ClauseDatabase>(
+    db: &mut DB,
+    terms: &[(Lit, usize)],
+    k: usize,
+    enc: PbEncoding,
+) -> Result<(), Unsatisfiable> {
     let mut pb = Pb::new(enc, terms);
-    let r = pb.at_most(db, k);
-    post_units(db, Ok(r));
-    let r = pb.at_least(db, k);
-    post_units(db, r);
+    let ub = pb.at_most(db, k);
+    db.post_units(ub)?;
+    let lb = pb.at_least(db, k);
+    db.post_units(lb)
 }
 
 /// A pseudo-Boolean constraint as data: `Σ wᵢ·lᵢ cmp k` (positive weights;
@@ -221,7 +226,11 @@ pub struct Linear {
 
 impl Linear {
     /// Posts the constraint with the given encoding.
-    pub fn post<DB: ClauseDatabase>(&self, db: &mut DB, enc: PbEncoding) {
+    pub fn post<DB: ClauseDatabase>(
+        &self,
+        db: &mut DB,
+        enc: PbEncoding,
+    ) -> Result<(), Unsatisfiable> {
         match self.cmp {
             Cmp::Le => at_most(db, &self.terms, self.k, enc),
             Cmp::Ge => at_least(db, &self.terms, self.k, enc),

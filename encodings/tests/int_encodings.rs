@@ -4,15 +4,18 @@
 //! to the order encoding). For each, the models of the CNF projected onto the
 //! variables' own literals are decoded and compared with the set of value
 //! tuples the definition allows — and no two models decode to one tuple.
+//! All-different is checked the same way, under every encoding.
 
 mod common;
 
 use std::collections::BTreeSet;
 
 use common::*;
+use puzzlesat_encodings::alldiff::{all_different, AllDiffEncoding, AllDifferent};
+use puzzlesat_encodings::amo::AmoEncoding;
 use puzzlesat_encodings::bool::Reify;
 use puzzlesat_encodings::int::{self, Directions, EqInt, IntVar, LogInt};
-use puzzlesat_encodings::{Assignment, Checker, ClauseDatabase, Cnf, Lit};
+use puzzlesat_encodings::{Assignment, Checker, ClauseDatabase, Cnf, Lit, Unsatisfiable};
 
 fn vars_of(lits: &[Lit]) -> Vec<u32> {
     lits.iter().map(|l| l.var().idx32()).collect()
@@ -67,8 +70,8 @@ fn order_plus_matches_brute_force() {
         ((0, 1), (0, 1)),
     ] {
         let mut cnf = Cnf::new();
-        let x = IntVar::new(&mut cnf, dx.0, dx.1);
-        let y = IntVar::new(&mut cnf, dy.0, dy.1);
+        let x = IntVar::new(&mut cnf, dx.0, dx.1).unwrap();
+        let y = IntVar::new(&mut cnf, dy.0, dy.1).unwrap();
         let z = int::plus(&mut cnf, &x, &y);
         assert_eq!((z.lb(), z.ub()), (dx.0 + dy.0, dx.1 + dy.1));
         let got = decoded(&cnf, &order_vars(&[&x, &y, &z]), |a| {
@@ -88,11 +91,11 @@ fn order_sum_and_max_match_brute_force() {
         let mut cnf = Cnf::new();
         let xs: Vec<IntVar> = doms[..n]
             .iter()
-            .map(|&(l, u)| IntVar::new(&mut cnf, l, u))
+            .map(|&(l, u)| IntVar::new(&mut cnf, l, u).unwrap())
             .collect();
         let refs: Vec<&IntVar> = xs.iter().collect();
         let s = int::sum(&mut cnf, &refs);
-        let m = (n > 0).then(|| int::max(&mut cnf, &refs));
+        let m = (n > 0).then(|| int::max(&mut cnf, &refs).unwrap());
         let mut all = refs.clone();
         all.push(&s);
         if let Some(m) = &m {
@@ -126,7 +129,7 @@ fn order_sum_and_max_match_brute_force() {
 #[test]
 fn order_direct_literals_channel_every_value() {
     let mut cnf = Cnf::new();
-    let mut x = IntVar::new(&mut cnf, -2, 2);
+    let mut x = IntVar::new(&mut cnf, -2, 2).unwrap();
     let eqs: Vec<Lit> = (-3..=3).map(|v| x.eq(&mut cnf, v)).collect();
     // each direct literal is true exactly when the value matches
     for (i, v) in (-3..=3).enumerate() {
@@ -145,8 +148,8 @@ fn order_direct_literals_channel_every_value() {
 #[test]
 fn order_bounds_and_reified_equality() {
     let mut cnf = Cnf::new();
-    let x = IntVar::new(&mut cnf, 0, 4);
-    let y = IntVar::new(&mut cnf, 2, 5);
+    let x = IntVar::new(&mut cnf, 0, 4).unwrap();
+    let y = IntVar::new(&mut cnf, 2, 5).unwrap();
     x.post_ge(&mut cnf, 1);
     y.post_le(&mut cnf, 3);
     let r = EqInt(&x, &y).reified(&mut cnf);
@@ -170,7 +173,7 @@ fn order_bounds_and_reified_equality() {
 fn log_domain_and_constant_comparisons() {
     for (lb, ub) in [(0, 0), (0, 1), (3, 7), (-2, 3), (5, 10), (0, 8)] {
         let mut cnf = Cnf::new();
-        let x = LogInt::new(&mut cnf, lb, ub);
+        let x = LogInt::new(&mut cnf, lb, ub).unwrap();
         let bits = vars_of(x.bits());
         let got = decoded(&cnf, &bits, |a| vec![x.value(a)]);
         assert_eq!(got, (lb..=ub).map(|v| vec![v]).collect(), "[{lb}, {ub}]");
@@ -198,7 +201,7 @@ fn log_domain_and_constant_comparisons() {
 #[test]
 fn log_direct_literals_and_channelling() {
     let mut cnf = Cnf::new();
-    let mut x = LogInt::new(&mut cnf, -1, 4);
+    let mut x = LogInt::new(&mut cnf, -1, 4).unwrap();
     let eqs: Vec<(i64, Lit)> = (-2..=5).map(|v| (v, x.eq(&mut cnf, v))).collect();
     assert_eq!(x.eq(&mut cnf, 2), eqs[4].1, "cached");
     let y = x.to_order(&mut cnf);
@@ -226,7 +229,7 @@ fn log_adders_match_brute_force() {
         let mut cnf = Cnf::new();
         let xs: Vec<LogInt> = doms[..n]
             .iter()
-            .map(|&(l, u)| LogInt::new(&mut cnf, l, u))
+            .map(|&(l, u)| LogInt::new(&mut cnf, l, u).unwrap())
             .collect();
         let refs: Vec<&LogInt> = xs.iter().collect();
         let s = LogInt::sum(&mut cnf, &refs);
@@ -261,9 +264,13 @@ fn order_plus_in_restricts_the_sum() {
     let (dx, dy) = ((0, 3), (1, 4));
     for (lo, hi) in [(-5, 20), (2, 5), (4, 4), (0, 1), (7, 7), (8, 9), (5, 3)] {
         let mut cnf = Cnf::new();
-        let x = IntVar::new(&mut cnf, dx.0, dx.1);
-        let y = IntVar::new(&mut cnf, dy.0, dy.1);
-        let z = int::plus_in(&mut cnf, &x, &y, lo, hi);
+        let x = IntVar::new(&mut cnf, dx.0, dx.1).unwrap();
+        let y = IntVar::new(&mut cnf, dy.0, dy.1).unwrap();
+        let Ok(z) = int::plus_in(&mut cnf, &x, &y, lo, hi) else {
+            assert!(lo > hi.min(dx.1 + dy.1) || hi < dx.0 + dy.0, "[{lo}, {hi}]");
+            assert!(projected_models(&cnf, &order_vars(&[&x, &y])).is_empty());
+            continue;
+        };
         let got = decoded(&cnf, &order_vars(&[&x, &y, &z]), |a| {
             vec![x.value(a), y.value(a), z.value(a)]
         });
@@ -284,7 +291,7 @@ fn order_sum_capped_in_every_direction() {
             let mut cnf = Cnf::new();
             let xs: Vec<IntVar> = doms
                 .iter()
-                .map(|&(l, u)| IntVar::new(&mut cnf, l, u))
+                .map(|&(l, u)| IntVar::new(&mut cnf, l, u).unwrap())
                 .collect();
             let refs: Vec<&IntVar> = xs.iter().collect();
             let z = int::sum_capped(&mut cnf, &refs, cap, dirs);
@@ -309,6 +316,56 @@ fn order_sum_capped_in_every_direction() {
                 })
                 .collect();
             assert_eq!(got, want, "cap {cap} {dirs:?}");
+        }
+    }
+}
+
+#[test]
+fn empty_domains_are_unsatisfiable_not_panics() {
+    let mut cnf = Cnf::new();
+    assert_eq!(IntVar::new(&mut cnf, 3, 2).err(), Some(Unsatisfiable));
+    assert_eq!(LogInt::new(&mut cnf, 0, -1).err(), Some(Unsatisfiable));
+    assert_eq!(int::max(&mut cnf, &[]).err(), Some(Unsatisfiable));
+    assert!(
+        projected_models(&cnf, &[]).is_empty(),
+        "the empty clause was posted"
+    );
+}
+
+#[test]
+fn all_different_matches_brute_force() {
+    let cases: [&[(i64, i64)]; 8] = [
+        &[],
+        &[(0, 0)],
+        &[(0, 1), (0, 1)],
+        &[(1, 3), (1, 3), (1, 3)],
+        &[(0, 2), (1, 2), (0, 1)],
+        &[(0, 3), (2, 2), (1, 2)],
+        &[(-1, 1), (0, 3), (1, 1), (0, 0)],
+        &[(0, 1), (0, 1), (0, 1)], // pigeonhole
+    ];
+    for doms in cases {
+        for enc in AllDiffEncoding::ALL {
+            for amo in AmoEncoding::ALL {
+                let mut cnf = Cnf::new();
+                let mut xs: Vec<IntVar> = doms
+                    .iter()
+                    .map(|&(l, u)| IntVar::new(&mut cnf, l, u).unwrap())
+                    .collect();
+                let posted = all_different(&mut cnf, &mut xs, enc, amo);
+                let refs: Vec<&IntVar> = xs.iter().collect();
+                let got = decoded(&cnf, &order_vars(&refs), |a| {
+                    assert!(AllDifferent(&xs).check(a).is_ok(), "{doms:?} {enc} {amo}");
+                    refs.iter().map(|x| x.value(a)).collect()
+                });
+                let want: BTreeSet<Vec<i64>> = tuples(doms)
+                    .into_iter()
+                    .filter(|t| t.iter().collect::<BTreeSet<_>>().len() == t.len())
+                    .collect();
+                assert_eq!(got, want, "{doms:?} {enc} {amo}");
+                let values: BTreeSet<i64> = doms.iter().flat_map(|&(l, u)| l..=u).collect();
+                assert_eq!(posted.is_err(), values.len() < doms.len(), "{doms:?} {enc}");
+            }
         }
     }
 }

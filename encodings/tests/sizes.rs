@@ -47,7 +47,7 @@ fn sequential_counter_at_most_k_size() {
             let clauses: usize = vars + (1..n).map(|i| i.min(k + 1)).sum::<usize>() + 1;
             let got = added(n, |db, xs| {
                 let units = Card::new(CardEncoding::SeqCounter, xs).at_most(db, k);
-                units.into_iter().for_each(|l| db.unit(l));
+                db.post_units(units).unwrap();
             });
             assert_eq!(got, (vars as u32, clauses), "n={n} k={k}");
         }
@@ -59,7 +59,7 @@ fn measured_sizes_of_the_docs_table() {
     let card = |enc, k| {
         added(50, |db, xs| {
             let units = Card::new(enc, xs).at_most(db, k);
-            units.into_iter().for_each(|l| db.unit(l));
+            db.post_units(units).unwrap();
         })
     };
     assert_eq!(card(CardEncoding::Totalizer, 10), (203, 633));

@@ -102,6 +102,7 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
     report.seconds.decode_check = t.elapsed().as_secs_f64();
     if let Some(producer) = common.producer() {
         let mut certificates = vec![];
+        let t = Instant::now();
         if outcome == Outcome::Unsat {
             let c = certify::certify_claim(Claim::Infeasible, &cnf, &producer, &session.limits)
                 .map_err(|e| {
@@ -113,6 +114,7 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
                 })?;
             certificates.push(c);
         }
+        report.seconds.certify = t.elapsed().as_secs_f64();
         report.certificates = Some(certificates);
     }
     report.unchecked = outcome == Outcome::Unsat
@@ -155,9 +157,13 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
             cnf.len(),
             report.solver
         )?;
+        let certify = match report.certificates {
+            Some(_) => format!(", certify {:.3}", p.certify),
+            None => String::new(),
+        };
         writeln!(
             out,
-            "c seconds: parse {:.3}, load {:.3}, solve {:.3}, check {:.3}, total {:.3}",
+            "c seconds: parse {:.3}, load {:.3}, solve {:.3}, check {:.3}{certify}, total {:.3}",
             p.encode, p.load, p.solve, p.decode_check, p.total
         )?;
         let s = report.stats;

@@ -7,7 +7,13 @@
 //! whole enumeration is one search: each model's blocking clause is raised
 //! as a conflict and the solver backjumps from it; otherwise one solve call
 //! per model. Lazy constraints (`separate`) end the search when they add
-//! clauses, which are then added and the search resumes.
+//! clauses, which are then added and the search resumes. The backend's set
+//! of projections seen lives for one search, and BatSat may keep a model's
+//! blocking clause only as a learnt clause (when the clause it learns from
+//! the conflict is the same clause), which its clause-database reduction
+//! may delete; so when a lazy constraint ends a search, the blocking clauses
+//! of the models that search accepted are added as permanent clauses too,
+//! and no model is counted twice across searches.
 
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::instances::ManageVars;
@@ -59,6 +65,7 @@ pub fn enumerate_lazy(
             return Ok(result);
         }
         let mut cuts: Option<Cnf> = None;
+        let mut accepted: Vec<Vec<Lit>> = vec![];
         let n_vars = session.n_used();
         let count0 = result.count;
         let answer = session.enumerate_in_search(primary, assumptions, &mut |model| {
@@ -67,6 +74,7 @@ pub fn enumerate_lazy(
                 cuts = Some(db);
                 return ModelVerdict::Retry;
             }
+            accepted.push(block(primary, model));
             result.count += 1;
             if !on_model(model) || limit.is_some_and(|l| result.count >= l) {
                 return ModelVerdict::Stop;
@@ -88,11 +96,24 @@ pub fn enumerate_lazy(
                 for c in db.clauses() {
                     session.add(c);
                 }
+                // the next search starts with an empty set of projections seen
+                for c in &accepted {
+                    session.add(c);
+                }
             }
             // the limit, on_model's stop, or the time limit
             _ => return Ok(result),
         }
     }
+}
+
+/// The blocking clause of `model`'s projection: at least one primary
+/// literal flips.
+fn block(primary: &[Lit], model: &Assignment) -> Vec<Lit> {
+    primary
+        .iter()
+        .map(|&l| if model.lit(l) { !l } else { l })
+        .collect()
 }
 
 /// A clause database for lazy constraints that continues the session's
@@ -130,11 +151,7 @@ fn enumerate_by_solves(
                     continue;
                 }
                 result.count += 1;
-                // block this projection: at least one primary literal flips
-                let block: Vec<Lit> = primary
-                    .iter()
-                    .map(|&l| if model.lit(l) { !l } else { l })
-                    .collect();
+                let block = block(primary, &model);
                 if block.is_empty() {
                     // nothing to project on: exactly one solution class
                     on_model(&model);

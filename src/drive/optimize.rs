@@ -114,7 +114,7 @@ impl ObjectiveBound {
             Sense::Maximize => self.pb.at_least(db, s as usize).ok(),
             Sense::Minimize if s < 0 => None,
             Sense::Minimize if s >= total => Some(vec![]),
-            Sense::Minimize => Some(self.pb.at_most(db, s as usize)),
+            Sense::Minimize => self.pb.at_most(db, s as usize).ok(),
         }
     }
 }

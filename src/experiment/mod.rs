@@ -24,7 +24,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressStyle};
+use std::time::Duration;
+
+use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 pub use grid::{Grid, Job};
 pub use row::{Exit, Outcome, Row};
@@ -71,20 +73,7 @@ pub fn run_grid(
             todo.len()
         );
     }
-    let bar = if quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(todo.len() as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {pos}/{len} rows, {msg}, {elapsed} elapsed, ETA {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar.set_prefix(grid.name.clone());
-    bar.set_message("0 failed");
+    let bar = progress_bar(&grid.name, todo.len() as u64, quiet);
     let runs_dir = store.dir().join("runs");
     let queue = Mutex::new(todo.into_iter().collect::<VecDeque<&Job>>());
     let (tx, rx) = mpsc::channel::<(&Job, anyhow::Result<Option<Outcome>>)>();
@@ -145,6 +134,45 @@ pub fn run_grid(
     counts.interrupted = interrupt.load(Ordering::SeqCst);
     store.finish(&jobs)?;
     Ok(counts)
+}
+
+/// The grid's progress bar: rows done/total, failures (the message),
+/// elapsed time and an ETA from the rows finished so far ([`eta`]); every
+/// field is set before it is first drawn, and it is redrawn every second.
+fn progress_bar(name: &str, rows: u64, quiet: bool) -> ProgressBar {
+    let bar = ProgressBar::hidden();
+    bar.set_length(rows);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} rows, {msg}, {elapsed} elapsed, ETA {rows_eta}",
+        )
+        .expect("valid template")
+        .with_key(
+            "rows_eta",
+            |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let total = s.len().unwrap_or(0);
+                let _ = match eta(s.elapsed(), s.pos(), total) {
+                    Some(left) => write!(w, "{}", HumanDuration(left)),
+                    None => write!(w, "after the first row"),
+                };
+            },
+        )
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(name.to_string());
+    bar.set_message("0 failed");
+    if !quiet {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        bar.enable_steady_tick(Duration::from_secs(1));
+    }
+    bar
+}
+
+/// Time left when `done` of `total` rows took `elapsed`: the rows' mean
+/// wall time so far (rows running in parallel included) times the rows
+/// left; None before the first row has finished.
+pub fn eta(elapsed: Duration, done: u64, total: u64) -> Option<Duration> {
+    (done > 0).then(|| elapsed.mul_f64(total.saturating_sub(done) as f64 / done as f64))
 }
 
 fn param_keys(job: &Job) -> Vec<String> {
@@ -231,4 +259,18 @@ pub fn collect(grid: &Grid, store: &mut Store, dir: &Path) -> anyhow::Result<(us
     }
     store.finish(&jobs)?;
     Ok((added, missing))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eta_from_finished_rows() {
+        let s = Duration::from_secs;
+        assert_eq!(eta(s(60), 0, 10), None);
+        assert_eq!(eta(s(60), 2, 10), Some(s(240)));
+        assert_eq!(eta(s(90), 3, 4), Some(s(30)));
+        assert_eq!(eta(s(90), 4, 4), Some(s(0)));
+    }
 }

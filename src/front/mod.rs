@@ -21,7 +21,7 @@ pub mod progress;
 use crate::drive::Strategy;
 use crate::io::dimacs::Format;
 use crate::puzzle::Puzzle;
-use crate::report::{process_start, Details, Output, Report, Status};
+use crate::report::{process_start, Details, Output, Report, Status, PRINT_CAP_BYTES};
 use crate::run::{self, RunOptions};
 use crate::solver::{Limits, SolverKind};
 use crate::values::Seconds;
@@ -31,6 +31,20 @@ use crate::values::Seconds;
 pub fn choices<T: OptionEnum + Send + Sync + 'static>() -> impl TypedValueParser<Value = T> {
     PossibleValuesParser::new(T::names())
         .map(|s| T::parse_name(&s).expect("clap checked the value against the names"))
+}
+
+puzzlesat_encodings::option_enum! {
+    /// Which solutions the text output draws (`--print`).
+    #[derive(Default)]
+    pub enum Print("print mode") {
+        /// solutions up to [`PRINT_CAP_BYTES`] of text, then a note with how
+        /// many were left out (e.g. `solve enigma -n 400`, `--all` with
+        /// thousands of solutions)
+        #[default]
+        Capped = "capped",
+        /// every solution, however long
+        All = "all",
+    }
 }
 
 /// Options shared by every command (accepted before or after the puzzle).
@@ -66,6 +80,11 @@ pub struct Common {
     /// more output on stderr
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+    /// which solutions the text output draws: capped (up to 100 kB of
+    /// text, then a note saying how many were left out) or all (JSON always
+    /// carries every solution)
+    #[arg(long, global = true, default_value = "capped", value_parser = choices::<Print>())]
+    pub print: Print,
     /// PB encoding of the objective bound
     #[arg(long, global = true, default_value = "gte", value_parser = choices::<PbEncoding>())]
     pub objective_encoding: PbEncoding,
@@ -129,7 +148,12 @@ impl Common {
         } else if self.quiet {
             Output::Quiet
         } else {
-            Output::Full
+            Output::Full {
+                cap: match self.print {
+                    Print::Capped => Some(PRINT_CAP_BYTES),
+                    Print::All => None,
+                },
+            }
         }
     }
     /// Run options from the common flags (`--count` enumerates, as `--all`).

@@ -35,11 +35,18 @@ pub const RANDOM_VAR_FREQ: f64 = 0.02;
 #[derive(Default)]
 pub struct LimitCallbacks {
     limits: Limits,
+    /// conflicts (learnt clauses) of the current solve call
+    conflicts: u64,
 }
 
 impl batsat::Callbacks for LimitCallbacks {
     fn stop(&self) -> bool {
-        self.limits.expired()
+        self.limits.expired() || self.limits.conflicts.is_some_and(|c| self.conflicts >= c)
+    }
+    fn on_new_clause(&mut self, _c: &[batsat::Lit], kind: batsat::clause::Kind) {
+        if kind == batsat::clause::Kind::Learnt {
+            self.conflicts += 1;
+        }
     }
 }
 
@@ -117,6 +124,7 @@ impl Batsat {
             self.solver.var_of_int(a.vidx32());
         }
         self.solver.cb_mut().limits = limits.clone();
+        self.solver.cb_mut().conflicts = 0;
         assumptions.iter().map(|&l| to_batsat(l)).collect()
     }
     fn finish(&mut self, answer: lbool) -> Outcome {

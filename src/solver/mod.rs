@@ -106,6 +106,10 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// set to stop (e.g. from a Ctrl-C handler)
     pub interrupt: Arc<AtomicBool>,
+    /// stop one solve call after this many conflicts (a search budget for
+    /// restarts over several attempts; honoured by BatSat, ignored by the
+    /// other backends, which then run to the deadline)
+    pub conflicts: Option<u64>,
 }
 
 impl Limits {
@@ -114,6 +118,7 @@ impl Limits {
         Limits {
             deadline: timeout.map(|t| Instant::now() + t),
             interrupt: Arc::new(AtomicBool::new(false)),
+            conflicts: None,
         }
     }
     /// True if the run must stop now.

@@ -221,6 +221,7 @@ impl Backend for Portfolio {
         let race_limits = Limits {
             deadline: limits.deadline,
             interrupt: self.stop_current.clone(),
+            conflicts: limits.conflicts,
         };
         let new_clauses = Arc::new(std::mem::take(&mut self.pending));
         let assumptions = Arc::new(assumptions.to_vec());

@@ -19,7 +19,7 @@
 //! disjunction of the `[xᵢ ≥ v]`.
 
 use super::IntVar;
-use crate::ClauseDatabase;
+use crate::{ClauseDatabase, Unsatisfiable};
 use rustsat::types::Lit;
 
 /// Adds a clause after removing false constants; drops it if a literal is
@@ -88,7 +88,7 @@ fn merge<DB: ClauseDatabase>(
 
 /// `z = x + y`, a fresh order-encoded variable over `[lx+ly, ux+uy]`.
 pub fn plus<DB: ClauseDatabase>(db: &mut DB, x: &IntVar, y: &IntVar) -> IntVar {
-    let z = IntVar::new(db, x.lb() + y.lb(), x.ub() + y.ub());
+    let z = IntVar::nonempty(db, x.lb() + y.lb(), x.ub() + y.ub());
     merge(db, x, y, &z, false, Directions::BOTH);
     z
 }
@@ -96,22 +96,18 @@ pub fn plus<DB: ClauseDatabase>(db: &mut DB, x: &IntVar, y: &IntVar) -> IntVar {
 /// `z = x + y` restricted to `lo ≤ x + y ≤ hi`: `z` only gets the values of
 /// `[lo, hi]` (fewer literals and clauses than [`plus`] then a bound), and
 /// pairs summing outside are forbidden. An empty range posts the empty
-/// clause and returns the constant `lo`.
+/// clause and returns [`Unsatisfiable`].
 pub fn plus_in<DB: ClauseDatabase>(
     db: &mut DB,
     x: &IntVar,
     y: &IntVar,
     lo: i64,
     hi: i64,
-) -> IntVar {
+) -> Result<IntVar, Unsatisfiable> {
     let (lo, hi) = (lo.max(x.lb() + y.lb()), hi.min(x.ub() + y.ub()));
-    if lo > hi {
-        db.add(&[]);
-        return IntVar::constant(db, lo);
-    }
-    let z = IntVar::new(db, lo, hi);
+    let z = IntVar::new(db, lo, hi)?;
     merge(db, x, y, &z, false, Directions::BOTH);
-    z
+    Ok(z)
 }
 
 /// `Σ xs` as a fresh order-encoded variable (balanced tree of [`plus`]);
@@ -156,7 +152,7 @@ pub fn sum_capped<DB: ClauseDatabase>(
             let l = sum_capped(db, l, cap, dirs);
             let r = sum_capped(db, r, cap, dirs);
             let lb = (l.lb() + r.lb()).min(cap);
-            let z = IntVar::new(db, lb, (l.ub() + r.ub()).min(cap));
+            let z = IntVar::nonempty(db, lb, (l.ub() + r.ub()).min(cap));
             merge(db, &l, &r, &z, true, dirs);
             z
         }
@@ -165,15 +161,17 @@ pub fn sum_capped<DB: ClauseDatabase>(
 
 /// `max(xs)` as an order-encoded variable over `[max lbᵢ, max ubᵢ]`:
 /// `[z ≥ v] ↔ ∨ᵢ [xᵢ ≥ v]`, reusing `[xᵢ ≥ v]` when only one `xᵢ` can
-/// reach `v`.
-///
-/// # Panics
-/// If `xs` is empty (the maximum of nothing is undefined).
-pub fn max<DB: ClauseDatabase>(db: &mut DB, xs: &[&IntVar]) -> IntVar {
-    assert!(!xs.is_empty(), "max of no integers");
+/// reach `v`. The maximum of no integers has no value: [`Unsatisfiable`]
+/// (after the empty clause).
+pub fn max<DB: ClauseDatabase>(db: &mut DB, xs: &[&IntVar]) -> Result<IntVar, Unsatisfiable> {
+    let (Some(lb), Some(ub)) = (
+        xs.iter().map(|x| x.lb()).max(),
+        xs.iter().map(|x| x.ub()).max(),
+    ) else {
+        db.add(&[]);
+        return Err(Unsatisfiable);
+    };
     let t = db.true_lit();
-    let lb = xs.iter().map(|x| x.lb()).max().expect("non-empty");
-    let ub = xs.iter().map(|x| x.ub()).max().expect("non-empty");
     let mut ge = Vec::with_capacity((ub - lb) as usize);
     let mut fresh = Vec::with_capacity((ub - lb) as usize);
     for v in lb + 1..=ub {
@@ -203,5 +201,5 @@ pub fn max<DB: ClauseDatabase>(db: &mut DB, xs: &[&IntVar]) -> IntVar {
             add_simplified(db, t, &[!ge[i], ge[i - 1]]); // [z ≥ v+1] → [z ≥ v]
         }
     }
-    IntVar::from_order_lits(db, lb, ge)
+    Ok(IntVar::from_order_lits(db, lb, ge))
 }

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 use super::IntVar;
 use crate::bool::{add_implied, And, Reify};
-use crate::{Assignment, Checker, ClauseDatabase};
+use crate::{Assignment, Checker, ClauseDatabase, Unsatisfiable};
 use rustsat::types::Lit;
 
 /// A log-encoded integer with domain `[lb, ub]`.
@@ -41,16 +41,17 @@ fn width(span: u64) -> usize {
 
 impl LogInt {
     /// A fresh variable over `[lb, ub]` (bits plus the clauses of `x ≤ ub`
-    /// when the range is not a power of two).
-    ///
-    /// # Panics
-    /// If `lb > ub`.
-    pub fn new<DB: ClauseDatabase>(db: &mut DB, lb: i64, ub: i64) -> Self {
-        assert!(lb <= ub, "empty domain [{lb}, {ub}]");
-        let mut x = LogInt::from_bits(lb, db.fresh_lits(width((ub - lb) as u64)));
+    /// when the range is not a power of two); [`Unsatisfiable`] (after the
+    /// empty clause) if `lb > ub`.
+    pub fn new<DB: ClauseDatabase>(db: &mut DB, lb: i64, ub: i64) -> Result<Self, Unsatisfiable> {
+        if lb > ub {
+            db.add(&[]);
+            return Err(Unsatisfiable);
+        }
+        let mut x = LogInt::from_bits(lb, db.fresh_lits(width(ub.abs_diff(lb))));
         x.le_const(ub).post(db); // trims the power-of-two range to the domain
         x.ub = ub;
-        x
+        Ok(x)
     }
 
     /// A variable from existing bits (little-endian) meaning `lb + Σ 2ⁱ bᵢ`;
@@ -146,7 +147,7 @@ impl LogInt {
     /// An order-encoded copy of `x`, channelled: `[y ≥ v] ↔ x ≥ v` for every
     /// `v` in the domain (`(ub − lb)` reifications of `x ≥ v`).
     pub fn to_order<DB: ClauseDatabase>(&self, db: &mut DB) -> IntVar {
-        let y = IntVar::new(db, self.lb, self.ub);
+        let y = IntVar::nonempty(db, self.lb, self.ub);
         for v in self.lb + 1..=self.ub {
             self.ge_const(v).reify(db, y.ge(v));
         }

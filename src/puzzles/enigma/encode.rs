@@ -329,7 +329,9 @@ pub fn encode_board<DB: ClauseDatabase>(
     opts.validate()?;
     let ub = max_ubnval(n).max(1) as i64;
     // 1. variables
-    let mut x: Vec<IntVar> = (0..n * n).map(|_| IntVar::new(db, 1, ub)).collect();
+    let mut x: Vec<IntVar> = (0..n * n)
+        .map(|_| IntVar::new(db, 1, ub).expect("ub ≥ 1"))
+        .collect();
     let cycles = match opts.symmetry {
         Symmetry::Cycles => Some(CycleMatrix::encode(db, n)),
         Symmetry::None => None,
@@ -358,9 +360,9 @@ pub fn encode_board<DB: ClauseDatabase>(
             // 2. exactly one per row and column, no fixed point
             for (i, row) in p.iter().enumerate() {
                 let row: Vec<Lit> = row.iter().flatten().copied().collect();
-                amo::exactly_one(db, &row, amo::AmoEncoding::Ladder);
+                let _ = amo::exactly_one(db, &row, amo::AmoEncoding::Ladder);
                 let col: Vec<Lit> = (0..n).filter_map(|k| p[k][i]).collect();
-                amo::exactly_one(db, &col, amo::AmoEncoding::Ladder);
+                let _ = amo::exactly_one(db, &col, amo::AmoEncoding::Ladder);
             }
             p
         }

@@ -81,10 +81,10 @@ impl CycleMatrix {
         // close[i] has entries for s = 0..i (length i-s+1 ≥ 2)
         let m = CycleMatrix { n, next, close };
         for i in 0..n {
-            amo::exactly_one(db, &m.row(i), amo::AmoEncoding::Ladder);
+            let _ = amo::exactly_one(db, &m.row(i), amo::AmoEncoding::Ladder);
         }
         for j in 0..n {
-            amo::exactly_one(db, &m.column(j), amo::AmoEncoding::Ladder);
+            let _ = amo::exactly_one(db, &m.column(j), amo::AmoEncoding::Ladder);
         }
         // C10: a cycle [s..i] of length ℓ is followed by one of length ≥ ℓ
         for i in 0..n {
@@ -330,7 +330,8 @@ impl Puzzle for Partitions {
     fn require_better<DB: ClauseDatabase>(&self, map: &PartitionsMap, best: i64, db: &mut DB) {
         match self.bound.values_needed(self.n, best as u64) {
             Some(v) if v <= map.best_ubnval => {
-                pb::at_most(db, &map.deficit, map.best_ubnval - v, self.pb)
+                // an Err has posted the empty clause: nothing better exists
+                let _ = pb::at_most(db, &map.deficit, map.best_ubnval - v, self.pb);
             }
             _ => db.add(&[]),
         }

@@ -1,12 +1,13 @@
 //! `puzzlesat solve|dimacs|decode magic ...`.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use puzzlesat_encodings::amo::AmoEncoding;
 
-use super::{CellEncoding, Givens, Magic, Options, SumEncoding, Symmetry};
+use super::{twostage, CellEncoding, Givens, Magic, Method, Options, SumEncoding, Symmetry};
 use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget, PuzzleCommand};
 
 /// Magic squares: n×n, 1..n² once each, all lines summing to n(n²+1)/2.
@@ -21,6 +22,9 @@ pub struct Args {
     /// with --all: stop after this many (at least 1)
     #[arg(long, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+    /// auto (two-stage to find a free square with the default encoding options, else encoding), encoding (the single CNF: finds, counts, refutes), two-stage (finds under the balanced-digits restriction, docs/magic.md)
+    #[arg(long, default_value = "auto", value_parser = choices::<Method>())]
+    pub method: Method,
     /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits)
     #[arg(long, default_value = "digits", value_parser = choices::<CellEncoding>())]
     pub encoding: CellEncoding,
@@ -90,9 +94,52 @@ impl Args {
     }
 }
 
+impl Args {
+    /// The method `--method` stands for on this instance.
+    pub fn method(&self, p: &Magic, common: &Common) -> anyhow::Result<Method> {
+        let finding = !self.all && !common.count && p.givens.count() == 0;
+        match self.method {
+            Method::Auto => Ok(
+                if finding && p.givens.n >= 3 && p.options == Options::default() && !common.certify {
+                    Method::TwoStage
+                } else {
+                    Method::Encoding
+                },
+            ),
+            Method::TwoStage if !finding => bail!(
+                "--method two-stage finds one free square under a restriction: it cannot count (--all, --count) or complete --given cells; use --method encoding"
+            ),
+            Method::TwoStage if p.options != Options::default() => bail!(
+                "--method two-stage has its own encoding: leave the encoding options at their defaults, or use --method encoding"
+            ),
+            m => Ok(m),
+        }
+    }
+}
+
 impl PuzzleCommand for Args {
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
-        common.solve(&self.puzzle()?, self.all, self.limit)
+        let p = self.puzzle()?;
+        match self.method(&p, common)? {
+            Method::TwoStage => {
+                common.check_budget(&p)?;
+                let mut progress = common.progress();
+                match twostage::report(
+                    p.givens.n,
+                    &common.solver,
+                    common.seed,
+                    common.limits(),
+                    &mut progress,
+                )? {
+                    Some(r) => common.print(r, |s| s.to_string()),
+                    None => {
+                        let _ = writeln!(progress, "c two-stage: the restriction holds no square of order {}: solving the single CNF", p.givens.n);
+                        common.solve(&p, self.all, self.limit)
+                    }
+                }
+            }
+            _ => common.solve(&p, self.all, self.limit),
+        }
     }
     fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
         dimacs_generic(&self.puzzle()?, common, target)

@@ -47,6 +47,20 @@ use super::model::{magic_sum, Givens};
 use super::reference::lines;
 
 puzzlesat_encodings::option_enum! {
+    /// How `solve magic` looks for a square.
+    pub enum Method("method") {
+            /// `two-stage` to find a free square with the default encoding
+            /// options, `encoding` otherwise
+            Auto = "auto",
+            /// the single CNF of the encoding options (finds, counts, refutes)
+            Encoding = "encoding",
+            /// two SAT stages under the balanced-digits restriction (finds
+            /// only; [`super::twostage`])
+            TwoStage = "two-stage",
+    }
+}
+
+puzzlesat_encodings::option_enum! {
     /// How a cell's value is represented.
     pub enum CellEncoding("cell encoding") {
             /// one-hot literals, exactly-one per cell and per value
@@ -310,7 +324,7 @@ fn cell_variables<DB: ClauseDatabase>(db: &mut DB, n: usize, o: &Options) -> Cel
         CellEncoding::Direct => {
             let direct: Vec<Vec<Lit>> = (0..n * n).map(|_| db.fresh_lits(m as usize)).collect();
             for lits in &direct {
-                amo::exactly_one(db, lits, o.amo); // one value per cell
+                let _ = amo::exactly_one(db, lits, o.amo); // one value per cell
             }
             Cells {
                 direct,
@@ -319,7 +333,9 @@ fn cell_variables<DB: ClauseDatabase>(db: &mut DB, n: usize, o: &Options) -> Cel
             }
         }
         CellEncoding::Order => {
-            let mut ints: Vec<IntVar> = (0..n * n).map(|_| IntVar::new(db, 1, m)).collect();
+            let mut ints: Vec<IntVar> = (0..n * n)
+                .map(|_| IntVar::new(db, 1, m).expect("n ≥ 1"))
+                .collect();
             let direct = ints
                 .iter_mut()
                 .map(|x| (1..=m).map(|v| x.eq(db, v)).collect())
@@ -334,8 +350,8 @@ fn cell_variables<DB: ClauseDatabase>(db: &mut DB, n: usize, o: &Options) -> Cel
             let mut digits: Vec<[IntVar; 2]> = (0..n * n)
                 .map(|_| {
                     [
-                        IntVar::new(db, 0, n as i64 - 1),
-                        IntVar::new(db, 0, n as i64 - 1),
+                        IntVar::new(db, 0, n as i64 - 1).expect("n ≥ 1"),
+                        IntVar::new(db, 0, n as i64 - 1).expect("n ≥ 1"),
                     ]
                 })
                 .collect();
@@ -371,7 +387,7 @@ fn all_different<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, enc: AmoEncodin
     let m = cells.direct.len();
     for v in 0..m {
         let column: Vec<Lit> = cells.direct.iter().map(|lits| lits[v]).collect();
-        amo::exactly_one(db, &column, enc);
+        let _ = amo::exactly_one(db, &column, enc);
     }
 }
 
@@ -423,8 +439,8 @@ fn line_sum<DB: ClauseDatabase>(
         db.add(&[]);
         return Ok(());
     }
-    pb::at_most(db, &up, (target - len) as usize, pb_enc);
-    pb::at_most(db, &down, (len * m - target) as usize, pb_enc);
+    let _ = pb::at_most(db, &up, (target - len) as usize, pb_enc);
+    let _ = pb::at_most(db, &down, (len * m - target) as usize, pb_enc);
     Ok(())
 }
 
@@ -492,7 +508,7 @@ fn value_sets_clauses<DB: ClauseDatabase>(
         );
     }
     let sel = db.fresh_lits(sets.len());
-    amo::exactly_one(db, &sel, amo);
+    let _ = amo::exactly_one(db, &sel, amo);
     let mut supports: Vec<Vec<Lit>> = vec![vec![]; m as usize];
     for (k, set) in sets.iter().enumerate() {
         for &v in set {
@@ -584,7 +600,8 @@ fn partial_sum<DB: ClauseDatabase>(
     let half = xs.len() / 2;
     let x = partial_sum(db, &xs[..half], len, target, m);
     let y = partial_sum(db, &xs[half..], len, target, m);
-    int::plus_in(db, &x, &y, lo, hi)
+    // an empty range has posted the empty clause: any variable will do
+    int::plus_in(db, &x, &y, lo, hi).unwrap_or_else(|_| IntVar::constant(db, lo))
 }
 
 /// `F_a < F_b`.

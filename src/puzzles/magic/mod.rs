@@ -9,6 +9,8 @@
 //! - [`reference`]: a structured depth-first enumerator used to cross-check;
 //! - [`symmetry`]: the 16 maps (square × complement) acting on solutions,
 //!   for counting by classes;
+//! - [`twostage`]: finding under the balanced-digits restriction, in two
+//!   SAT stages;
 //! - [`cli`]: `puzzlesat solve magic ...`.
 
 pub mod check;
@@ -17,11 +19,12 @@ pub mod encode;
 pub mod model;
 pub mod reference;
 pub mod symmetry;
+pub mod twostage;
 
 use puzzlesat_encodings::{Assignment, Cnf};
 
 use crate::puzzle::{Encoded, Puzzle};
-pub use encode::{CellEncoding, CellMap, Options, SumEncoding, Symmetry};
+pub use encode::{CellEncoding, CellMap, Method, Options, SumEncoding, Symmetry};
 pub use model::{magic_sum, Givens, Square};
 
 /// One line for `puzzlesat list`.

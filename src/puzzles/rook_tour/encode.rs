@@ -49,7 +49,7 @@ puzzlesat_encodings::option_enum! {
     /// Symmetry breaking (`--symmetry`).
     #[derive(Default)]
     pub enum Symmetry("symmetry breaking") {
-        /// none: count every solution
+        /// count every solution
         #[default]
         None = "none",
         /// lex-leader clauses for the board's symmetry group: count classes
@@ -171,12 +171,12 @@ fn position<DB: ClauseDatabase>(
     let x: Vec<Vec<Lit>> = (0..n).map(|_| db.fresh_lits(n)).collect();
     // one value per cell
     for row in &x {
-        exactly_one(db, row, amo);
+        let _ = exactly_one(db, row, amo);
     }
     // one cell per value
     for k in 0..n {
         let col: Vec<Lit> = x.iter().map(|row| row[k]).collect();
-        exactly_one(db, &col, amo);
+        let _ = exactly_one(db, &col, amo);
     }
     // x[c][k] → ∨_{d ∈ N(c)} x[d][k+1]; for a tour also x[c][n] → ∨ x[d][1]
     let last = if inst.tour { n } else { n - 1 };
@@ -228,7 +228,9 @@ fn successor<DB: ClauseDatabase>(db: &mut DB, inst: &Instance, allowed: &[Vec<bo
     let n = inst.n();
     let nn = n as i64;
     // variables: the position p[c] ∈ 1..n of each cell along the path
-    let p: Vec<IntVar> = (0..n).map(|_| IntVar::new(db, 1, nn)).collect();
+    let p: Vec<IntVar> = (0..n)
+        .map(|_| IntVar::new(db, 1, nn).expect("a board has cells"))
+        .collect();
     // variables: s[u→v] ⇔ v follows u
     let mut edges = vec![]; // (u, v, s)
     for u in 0..n {
