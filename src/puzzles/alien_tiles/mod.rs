@@ -210,7 +210,7 @@ impl AlienTiles {
             symmetry: Symmetry::DoubleLex,
             card: CardEncoding::Totalizer,
             goal_encoding: GoalEncoding::Kernel,
-            redundant: Redundant::DisjointCuts,
+            redundant: Redundant::Both,
             kernel,
             rowcol: RowCol::new(n, c),
         })
