@@ -518,7 +518,7 @@ fn jobs_run_by_gnu_parallel_collect_to_the_local_table() {
     let grids = [
         (
             "enigma",
-            "puzzle = \"enigma\"\nsizes = [3, 4, 5, 6]\n[fixed]\nmethod = \"board\"\nredundant = \"occ3\"\n[vary]\nsymmetry = [\"none\", \"cycles\"]\n",
+            "puzzle = \"enigma\"\nsizes = [3, 4, 5, 6]\n[fixed]\nmethod = \"board\"\nredundant = \"occ3\"\ndominance = \"counts\"\n[vary]\nsymmetry = [\"none\", \"cycles\"]\n",
         ),
         (
             "magic",

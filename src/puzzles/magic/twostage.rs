@@ -89,9 +89,12 @@ pub fn digit_square<DB: ClauseDatabase>(
         }
         Some(h) => {
             for hd in 0..n {
-                let cells: Vec<usize> = (0..n * n).filter(|&c| h[c] == hd).collect();
+                let cells: Vec<&Vec<Lit>> = (0..n * n)
+                    .filter(|&c| h[c] == hd)
+                    .map(|c| &direct[c])
+                    .collect();
                 for d in 0..n {
-                    let lits: Vec<Lit> = cells.iter().map(|&c| direct[c][d]).collect();
+                    let lits: Vec<Lit> = cells.iter().map(|c| c[d]).collect();
                     amo::exactly_one(db, &lits, AmoEncoding::Ladder)?;
                 }
             }
