@@ -186,33 +186,43 @@ impl Cnf {
     }
 }
 
-impl ManageVars for Cnf {
-    fn new_var(&mut self) -> Var {
-        let v = Var::new(self.n_vars);
-        self.n_vars += 1;
-        v
-    }
-    fn max_var(&self) -> Option<Var> {
-        self.n_vars.checked_sub(1).map(Var::new)
-    }
-    fn increase_next_free(&mut self, v: Var) -> bool {
-        if v.idx32() > self.n_vars {
-            self.n_vars = v.idx32();
-            true
-        } else {
-            false
+/// `ManageVars` for a database that counts its variables in a field
+/// `n_vars: u32` (the in-memory [`Cnf`] and the solver session);
+/// `forget_from` is given, as the two differ there.
+macro_rules! manage_vars_by_counter {
+    ($ty:ty, |$this:ident, $min_var:ident| $forget:block) => {
+        impl rustsat::instances::ManageVars for $ty {
+            fn new_var(&mut self) -> rustsat::types::Var {
+                let v = rustsat::types::Var::new(self.n_vars);
+                self.n_vars += 1;
+                v
+            }
+            fn max_var(&self) -> Option<rustsat::types::Var> {
+                self.n_vars.checked_sub(1).map(rustsat::types::Var::new)
+            }
+            fn increase_next_free(&mut self, v: rustsat::types::Var) -> bool {
+                if v.idx32() > self.n_vars {
+                    self.n_vars = v.idx32();
+                    true
+                } else {
+                    false
+                }
+            }
+            fn combine(&mut self, other: Self) {
+                self.n_vars = self.n_vars.max(other.n_vars);
+            }
+            fn n_used(&self) -> u32 {
+                self.n_vars
+            }
+            fn forget_from(&mut $this, $min_var: rustsat::types::Var) $forget
         }
-    }
-    fn combine(&mut self, other: Self) {
-        self.n_vars = self.n_vars.max(other.n_vars);
-    }
-    fn n_used(&self) -> u32 {
-        self.n_vars
-    }
-    fn forget_from(&mut self, min_var: Var) {
-        self.n_vars = self.n_vars.min(min_var.idx32());
-    }
+    };
 }
+pub(crate) use manage_vars_by_counter;
+
+manage_vars_by_counter!(Cnf, |self, min_var| {
+    self.n_vars = self.n_vars.min(min_var.idx32());
+});
 
 impl CollectClauses for Cnf {
     fn n_clauses(&self) -> usize {

@@ -56,8 +56,7 @@ use std::time::{Duration, Instant};
 use crate::db::Counts;
 use crate::{Assignment, ClauseDatabase, Cnf};
 use rustsat::encodings::CollectClauses;
-use rustsat::instances::ManageVars;
-use rustsat::types::{Clause, Lit, Var};
+use rustsat::types::{Clause, Lit};
 use serde::Serialize;
 
 /// What a solve call answered.
@@ -531,31 +530,7 @@ impl Session {
     }
 }
 
-impl ManageVars for Session {
-    fn new_var(&mut self) -> Var {
-        let v = Var::new(self.n_vars);
-        self.n_vars += 1;
-        v
-    }
-    fn max_var(&self) -> Option<Var> {
-        self.n_vars.checked_sub(1).map(Var::new)
-    }
-    fn increase_next_free(&mut self, v: Var) -> bool {
-        if v.idx32() > self.n_vars {
-            self.n_vars = v.idx32();
-            true
-        } else {
-            false
-        }
-    }
-    fn combine(&mut self, other: Self) {
-        self.n_vars = self.n_vars.max(other.n_vars);
-    }
-    fn n_used(&self) -> u32 {
-        self.n_vars
-    }
-    fn forget_from(&mut self, _min_var: Var) {}
-}
+crate::db::manage_vars_by_counter!(Session, |self, _min_var| {});
 
 impl CollectClauses for Session {
     fn n_clauses(&self) -> usize {
