@@ -517,20 +517,33 @@ fn binary(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
-/// Finding a free square goes through the two-stage method by default (the
-/// square checked, the restriction said); counting, completion and other
-/// encodings use the single CNF; two-stage refuses what it cannot answer.
+/// Finding a free square goes through the staged method by default (the
+/// square checked, the restriction and radices said); counting, completion
+/// and other encodings use the single CNF; staged refuses what it cannot
+/// answer.
 #[test]
-fn finding_uses_two_stages_and_says_which_restriction() {
-    for n in ["3", "5", "8"] {
+fn finding_uses_stages_and_says_which_restriction() {
+    for (n, radices) in [
+        ("3", vec![3, 3]),
+        ("5", vec![5, 5]),
+        ("8", vec![4, 4, 2, 2]),
+        ("12", vec![4, 4, 3, 3]),
+    ] {
         let (code, out, err) = binary(&["solve", "magic", "-n", n, "--json"]);
         assert_eq!(code, Some(10), "{out}{err}");
         let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
         assert_eq!(v["status"], "sat");
         assert!(
-            v["puzzle"].as_str().unwrap().contains("method=two-stage"),
+            v["puzzle"].as_str().unwrap().contains("method=staged"),
             "{v}"
         );
+        let said: Vec<u64> = v["details"]["radices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_u64().unwrap())
+            .collect();
+        assert_eq!(said, radices, "{v}");
         assert!(
             v["details"]["restriction"]
                 .as_str()
@@ -538,7 +551,9 @@ fn finding_uses_two_stages_and_says_which_restriction() {
                 .contains("balanced"),
             "{v}"
         );
-        assert!(v["details"]["attempts"].as_u64().unwrap() >= 1, "{v}");
+        let attempts = v["details"]["attempts"].as_array().unwrap();
+        assert_eq!(attempts.len(), radices.len(), "{v}");
+        assert!(attempts.iter().all(|a| a.as_u64().unwrap() >= 1), "{v}");
         let n: usize = n.parse().unwrap();
         let cells: Vec<u32> = v["solutions"][0]["cells"]
             .as_array()
@@ -566,34 +581,40 @@ fn finding_uses_two_stages_and_says_which_restriction() {
     ] {
         let (code, out, _) = binary(args);
         assert_eq!(code, Some(10));
-        assert!(!out.contains("two-stage"), "{out}");
+        assert!(!out.contains("staged"), "{out}");
     }
     let (code, out, _) = binary(&["solve", "magic", "-n", "3", "--count"]);
     assert_eq!(code, Some(10));
     assert!(out.starts_with("exactly 8 solutions"), "{out}");
     for args in [
+        &["solve", "magic", "-n", "4", "--method", "staged", "--all"][..],
         &[
-            "solve",
-            "magic",
-            "-n",
-            "4",
-            "--method",
-            "two-stage",
-            "--all",
-        ][..],
-        &[
-            "solve",
-            "magic",
-            "-n",
-            "4",
-            "--method",
-            "two-stage",
-            "--sum",
-            "gte",
+            "solve", "magic", "-n", "4", "--method", "staged", "--sum", "gte",
         ][..],
     ] {
         let (code, _, err) = binary(args);
         assert_eq!(code, Some(2), "{err}");
         assert!(err.contains("--method encoding"), "{err}");
     }
+    // radices: the product must be n², odd orders need odd radices, and
+    // another valid order of radices still gives a checked square
+    for (radices, says) in [("4,5", "multiply to n²"), ("3,3", "multiply to n²")] {
+        let (code, _, err) = binary(&["solve", "magic", "-n", "6", "--radices", radices]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+    let (code, _, err) = binary(&[
+        "solve",
+        "magic",
+        "-n",
+        "9",
+        "--radices",
+        "9,3,3",
+        "--method",
+        "encoding",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    let (code, out, err) = binary(&["solve", "magic", "-n", "6", "--radices", "6,3,2", "--json"]);
+    assert_eq!(code, Some(10), "{err}");
+    assert!(out.contains("\"radices\":[6,3,2]"), "{out}");
 }
