@@ -60,7 +60,7 @@ fn bench(c: &mut Criterion) {
                 let limits = Limits::with_timeout(Some(Duration::from_secs(120)));
                 let r = staged::report(
                     n,
-                    &staged::default_radices(n),
+                    &staged::default_places(n),
                     &SolverKind::Batsat,
                     None,
                     limits,

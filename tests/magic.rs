@@ -518,16 +518,16 @@ fn binary(args: &[&str]) -> (Option<i32>, String, String) {
 }
 
 /// Finding a free square goes through the staged method by default (the
-/// square checked, the restriction and radices said); counting, completion
+/// square checked, the restriction and place values said); counting, completion
 /// and other encodings use the single CNF; staged refuses what it cannot
 /// answer.
 #[test]
 fn finding_uses_stages_and_says_which_restriction() {
-    for (n, radices) in [
-        ("3", vec![3, 3]),
-        ("5", vec![5, 5]),
-        ("8", vec![4, 4, 2, 2]),
-        ("12", vec![4, 4, 3, 3]),
+    for (n, places) in [
+        ("3", vec![3, 1]),
+        ("5", vec![15, 5, 3, 1]),
+        ("8", vec![16, 4, 2, 1]),
+        ("12", vec![36, 9, 3, 1]),
     ] {
         let (code, out, err) = binary(&["solve", "magic", "-n", n, "--json"]);
         assert_eq!(code, Some(10), "{out}{err}");
@@ -537,13 +537,13 @@ fn finding_uses_stages_and_says_which_restriction() {
             v["puzzle"].as_str().unwrap().contains("method=staged"),
             "{v}"
         );
-        let said: Vec<u64> = v["details"]["radices"]
+        let said: Vec<u64> = v["details"]["places"]
             .as_array()
             .unwrap()
             .iter()
             .map(|r| r.as_u64().unwrap())
             .collect();
-        assert_eq!(said, radices, "{v}");
+        assert_eq!(said, places, "{v}");
         assert!(
             v["details"]["restriction"]
                 .as_str()
@@ -552,7 +552,7 @@ fn finding_uses_stages_and_says_which_restriction() {
             "{v}"
         );
         let attempts = v["details"]["attempts"].as_array().unwrap();
-        assert_eq!(attempts.len(), radices.len(), "{v}");
+        assert_eq!(attempts.len(), places.len(), "{v}");
         assert!(attempts.iter().all(|a| a.as_u64().unwrap() >= 1), "{v}");
         let n: usize = n.parse().unwrap();
         let cells: Vec<u32> = v["solutions"][0]["cells"]
@@ -596,25 +596,31 @@ fn finding_uses_stages_and_says_which_restriction() {
         assert_eq!(code, Some(2), "{err}");
         assert!(err.contains("--method encoding"), "{err}");
     }
-    // radices: the product must be n², odd orders need odd radices, and
-    // another valid order of radices still gives a checked square
-    for (radices, says) in [("4,5", "multiply to n²"), ("3,3", "multiply to n²")] {
-        let (code, _, err) = binary(&["solve", "magic", "-n", "6", "--radices", radices]);
-        assert_eq!(code, Some(2), "{err}");
-        assert!(err.contains(says), "{err}");
+    // places: decreasing from below n² to 1, each digit's lines balanced;
+    // another valid split still gives a checked square
+    for (places, says) in [
+        ("81,1", "decrease strictly"),
+        ("6,2", "the last one 1"),
+        ("2,1", "cannot be balanced"),
+    ] {
+        let (code, _, err) = binary(&["solve", "magic", "-n", "9", "--places", places]);
+        assert_eq!(code, Some(2), "{places}: {err}");
+        assert!(err.contains(says), "{places}: {err}");
     }
-    let (code, _, err) = binary(&[
-        "solve",
-        "magic",
-        "-n",
-        "9",
-        "--radices",
-        "9,3,3",
-        "--method",
-        "encoding",
-    ]);
-    assert_eq!(code, Some(2), "{err}");
-    let (code, out, err) = binary(&["solve", "magic", "-n", "6", "--radices", "6,3,2", "--json"]);
+    for args in [
+        &[
+            "solve", "magic", "-n", "6", "--places", "6,1", "--method", "encoding",
+        ][..],
+        &["solve", "magic", "-n", "6", "--places", "6,1", "--all"][..],
+    ] {
+        let (code, _, err) = binary(args);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains("--places belongs to the staged method"),
+            "{err}"
+        );
+    }
+    let (code, out, err) = binary(&["solve", "magic", "-n", "6", "--places", "6,2,1", "--json"]);
     assert_eq!(code, Some(10), "{err}");
-    assert!(out.contains("\"radices\":[6,3,2]"), "{out}");
+    assert!(out.contains("\"places\":[6,2,1]"), "{out}");
 }

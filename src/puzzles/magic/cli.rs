@@ -19,9 +19,9 @@ pub struct Args {
     /// auto (staged to find a free square with the default encoding options, else encoding), encoding (the single CNF: finds, counts, refutes), staged (finds under the balanced-digits restriction, docs/magic.md)
     #[arg(long, default_value = "auto", value_parser = choices::<Method>())]
     pub method: Method,
-    /// with the staged method: the radices of the digits of F−1, most significant first, comma-separated, each 2 to n², product n² (default: n,n/k,k with k the divisor of n nearest √n from below, else n,n)
-    #[arg(long, value_delimiter = ',', value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(2..=1_000_000))]
-    pub radices: Option<Vec<usize>>,
+    /// with the staged method: the place values of the digits of F−1, strictly decreasing from below n² to 1, comma-separated (default: radices n/k,n/k,k,k for k the largest divisor of n up to √n, i.e. places (n/k)k²,k²,k,1; for a prime n: n·m,n,m,1 with m = ⌈√n⌉)
+    #[arg(long, value_delimiter = ',', value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+    pub places: Option<Vec<usize>>,
     /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits)
     #[arg(long, default_value = "digits", value_parser = choices::<CellEncoding>())]
     pub encoding: CellEncoding,
@@ -96,14 +96,14 @@ impl PuzzleArgs for Args {
         match self.method(&p, common)? {
             Method::Staged => {
                 let n = p.givens.n;
-                let radices = self
-                    .radices
+                let places = self
+                    .places
                     .clone()
-                    .unwrap_or_else(|| staged::default_radices(n));
+                    .unwrap_or_else(|| staged::default_places(n));
                 let mut progress = common.progress();
                 match staged::report(
                     n,
-                    &radices,
+                    &places,
                     &common.solver,
                     common.seed,
                     common.limits(),
@@ -114,7 +114,7 @@ impl PuzzleArgs for Args {
                     None => {
                         let _ = writeln!(
                             progress,
-                            "c staged: the restriction (radices {radices:?}) holds no square of order {n}: solving the single CNF"
+                            "c staged: the restriction (places {places:?}) holds no square of order {n}: solving the single CNF"
                         );
                         common.solve(&p)
                     }
@@ -128,6 +128,14 @@ impl PuzzleArgs for Args {
 impl Args {
     /// The method `--method` stands for on this instance.
     pub fn method(&self, p: &Magic, common: &Common) -> anyhow::Result<Method> {
+        let method = self.chosen_method(p, common)?;
+        if method == Method::Encoding && self.places.is_some() {
+            bail!("--places belongs to the staged method, not to the single CNF (--method encoding, or counting, completing, certifying)");
+        }
+        Ok(method)
+    }
+
+    fn chosen_method(&self, p: &Magic, common: &Common) -> anyhow::Result<Method> {
         let finding = !common.all && !common.count && p.givens.count() == 0;
         match self.method {
             Method::Auto => Ok(
@@ -143,9 +151,6 @@ impl Args {
             Method::Staged if p.options != Options::default() => bail!(
                 "--method staged has its own encoding: leave the encoding options at their defaults, or use --method encoding"
             ),
-            Method::Encoding if self.radices.is_some() => {
-                bail!("--radices belongs to the staged method, not to --method encoding")
-            }
             m => Ok(m),
         }
     }

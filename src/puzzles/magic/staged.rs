@@ -1,29 +1,32 @@
-//! Finding a square in stages, under a restriction: the mixed-radix digits
-//! of `F − 1` (radices `r₁ … r_m`, `r₁⋯r_m = n²`, place values
-//! `w_i = r_{i+1}⋯r_m`) are digit squares `D_i` that are each *balanced* —
-//! every row, column and main diagonal of `D_i` sums to `n(r_i − 1)/2` — and
-//! jointly orthogonal: within each class of cells that agree on
-//! `D_1 … D_{i−1}`, `D_i` takes each of its values equally often (so the
-//! last digit makes every value of `F` distinct). Any such digits give a
-//! magic square (each line sums to `Σ w_i·n(r_i − 1)/2 + n = S`); not every
-//! magic square is of this form, so the method finds squares but never
-//! counts or refutes them.
+//! Finding a square in stages, under a restriction: the digits of `F − 1`
+//! for place values `n² = w₀ > w₁ > … > w_m = 1` (digit `i` of `v` is
+//! `r_{i−1} div w_i`, with `r₀ = v`, `r_i = r_{i−1} mod w_i`; when each
+//! place divides the one before, the mixed-radix digits) are digit squares
+//! `D_i` that are each *balanced* — every row, column and main diagonal of
+//! `D_i` sums to the same value, `Σ_v digit_i(v) / n` — and jointly
+//! orthogonal: the cells that agree on `D_1 … D_{i−1}` take in `D_i` the
+//! digits of the values with that prefix, each as often as those values
+//! have it (so together the digits make every value of `F` once). Any such
+//! digits give a magic square (each line sums to `Σ_v v / n + n = S`); not
+//! every magic square is of this form, so the method finds squares but
+//! never counts or refutes them.
 //!
-//! With radices `(n, n)` it is Euler's construction from two orthogonal
+//! With places `(n, 1)` it is Euler's construction from two orthogonal
 //! digit squares (`F − 1 = n·H + L`), without asking them to be Latin: the
 //! digit split of the compact order encoding (Tanjo, Tamura & Banbara, SAT
 //! 2011) staged as Euler's method stages it. Splitting each digit once more
-//! (`n/k`, `n/k`, `k`, `k` for `n = k·(n/k)`, the default) makes every
-//! stage a small problem: radices up to `√n`-ish instead of `n`, and the
-//! last stage only permutes `k` values on classes of `k` cells.
+//! (radices `n/k, n/k, k, k` for `n = k·(n/k)`; places `(n/k)k², k², k, 1`;
+//! for a prime `n`, `n·m, n, m, 1` with `m = ⌈√n⌉`, whose digits are not
+//! all of one radix) makes every stage a small problem.
 //!
-//! Stage `i` is a CNF over the direct literals of `D_i` (`n²·r_i`), its line
-//! sums a balanced tree of cut partial sums with a linear root. An answer
-//! of stage `i` that its successors cannot extend within their conflict
-//! budget is blocked and stage `i` asked again (at most
-//! [`TRIES_PER_STAGE`] times below the first stage); the budget doubles at
-//! each failure of the last stage. Measured in docs/magic.md.
+//! Stage `i` is a CNF over the direct literals of `D_i`, its line sums a
+//! balanced tree of cut partial sums with a linear root. An answer of stage
+//! `i` that its successors cannot extend within their conflict budget is
+//! blocked and stage `i` asked again (at most [`TRIES_PER_STAGE`] times
+//! below the first stage); the budget doubles at each failure of the last
+//! stage. Measured in docs/magic.md.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use anyhow::bail;
@@ -53,8 +56,9 @@ pub const TRIES_PER_STAGE: u64 = 4;
 pub struct StagedDetails {
     /// the restriction the square satisfies
     pub restriction: String,
-    /// the radices of the digits of `F − 1`, most significant first
-    pub radices: Vec<usize>,
+    /// the place values of the digits of `F − 1`, most significant first
+    /// (the last is 1)
+    pub places: Vec<usize>,
     /// answers of each stage (digit squares found)
     pub attempts: Vec<u64>,
 }
@@ -71,42 +75,100 @@ impl Details for StagedDetails {
 }
 
 /// The restriction, as printed and recorded.
-pub fn restriction(radices: &[usize]) -> String {
-    let rs: Vec<String> = radices.iter().map(usize::to_string).collect();
+pub fn restriction(places: &[usize]) -> String {
+    let ws: Vec<String> = places.iter().map(usize::to_string).collect();
     format!(
-        "balanced orthogonal digit squares of radices {} (every line of a digit square of radix r sums to n(r-1)/2)",
-        rs.join("·")
+        "balanced orthogonal digit squares, place values {} (every line of a digit square has the same sum)",
+        ws.join(",")
     )
 }
 
-/// The default radices for order `n`: `(n/k, n/k, k, k)` with `k` the
-/// largest divisor of `n` up to `√n`, else `(n, n)` (`n` prime); the
-/// fastest of the orders measured in docs/magic.md.
-pub fn default_radices(n: usize) -> Vec<usize> {
+/// The default place values for order `n`: radices `(n/k, n/k, k, k)` with
+/// `k` the largest divisor of `n` up to `√n` (places `(n/k)k², k², k, 1`);
+/// for a prime `n`, `(n·m, n, m, 1)` with `m = ⌈√n⌉`. The fastest of the
+/// splits measured in docs/magic.md.
+pub fn default_places(n: usize) -> Vec<usize> {
     match (2..n).filter(|k| n % k == 0 && k * k <= n).max() {
-        Some(k) => vec![n / k, n / k, k, k],
-        None => vec![n, n],
+        Some(k) => vec![n / k * k * k, k * k, k, 1],
+        None if n < 5 => vec![n, 1],
+        None => {
+            let m = (1..=n).find(|m| m * m >= n).unwrap_or(n);
+            vec![n * m, n, m, 1]
+        }
     }
 }
 
-/// Checks radices for order `n`: each at least 2, product `n²`, and every
-/// balanced line sum `n(r − 1)/2` an integer.
-pub fn check_radices(n: usize, radices: &[usize]) -> anyhow::Result<()> {
-    let n = n.min(1 << 20);
-    if radices.len() < 2 || radices.iter().any(|&r| r < 2) {
-        bail!("--radices needs at least two radices, each at least 2");
+/// One stage: the digit of every value, the classes (values sharing the
+/// digits of the earlier stages) and how often each class holds each digit.
+#[derive(Clone, Debug, PartialEq)]
+struct Stage {
+    /// digit `0..radix` of each value `v` of `F − 1`
+    digit: Vec<usize>,
+    radix: usize,
+    /// every line's sum of the digit
+    target: usize,
+    /// the class (earlier digits) of each value
+    class_of: Vec<usize>,
+    /// `counts[class][d]`: values of the class whose digit is `d`
+    counts: Vec<Vec<usize>>,
+}
+
+/// The stages of `places` for order `n`, checked: places strictly
+/// decreasing from below `n²` to 1, at least two stages, and every stage's
+/// digit total divisible by `n` (so its lines can be balanced).
+fn stages(n: usize, places: &[usize]) -> anyhow::Result<Vec<Stage>> {
+    let nn = n * n;
+    if places.len() < 2 || places.last() != Some(&1) {
+        bail!("--places needs at least two place values, the last one 1 (e.g. --places {n},1)");
     }
-    let product = radices
-        .iter()
-        .try_fold(1usize, |p, &r| p.checked_mul(r))
-        .filter(|&p| p == n * n);
-    if product.is_none() {
-        bail!("--radices must multiply to n² = {}", n * n);
+    if places[0] >= nn || places.windows(2).any(|w| w[0] <= w[1]) {
+        bail!("--places must decrease strictly from below n² = {nn} to 1");
     }
-    if let Some(r) = radices.iter().find(|&&r| n * (r - 1) % 2 == 1) {
-        bail!("--radices: a digit of radix {r} cannot have balanced lines for odd n = {n} (n(r-1)/2 is not an integer): use odd radices");
+    let mut rest: Vec<usize> = (0..nn).collect();
+    let mut prefix: Vec<Vec<usize>> = vec![vec![]; nn];
+    let mut out = vec![];
+    for &w in places {
+        let digit: Vec<usize> = rest.iter().map(|r| r / w).collect();
+        let radix = digit.iter().max().map_or(1, |m| m + 1);
+        let total: usize = digit.iter().sum();
+        if total % n != 0 {
+            bail!(
+                "--places: the digit of place {w} totals {total} over 1..n², not a multiple of n = {n}: its lines cannot be balanced"
+            );
+        }
+        let mut ids: HashMap<&[usize], usize> = HashMap::new();
+        let class_of: Vec<usize> = prefix
+            .iter()
+            .map(|p| {
+                let next = ids.len();
+                *ids.entry(p.as_slice()).or_insert(next)
+            })
+            .collect();
+        let mut counts = vec![vec![0; radix]; ids.len()];
+        for v in 0..nn {
+            counts[class_of[v]][digit[v]] += 1;
+        }
+        out.push(Stage {
+            digit: digit.clone(),
+            radix,
+            target: total / n,
+            class_of,
+            counts,
+        });
+        for v in 0..nn {
+            prefix[v].push(digit[v]);
+            rest[v] %= w;
+        }
     }
-    Ok(())
+    Ok(out)
+}
+
+/// Checks place values for order `n` (see [`stages`]).
+pub fn check_places(n: usize, places: &[usize]) -> anyhow::Result<()> {
+    if n > 1000 {
+        bail!("--places: n = {n} is over 1000");
+    }
+    stages(n, places).map(|_| ())
 }
 
 /// An upper estimate of the clauses of a stage of radix `r` for order `n`
@@ -121,16 +183,16 @@ pub fn estimated_clauses(n: usize, r: usize) -> u64 {
         + 8 * n * n * r
 }
 
-/// A digit square with values `0..radix` on `n·n` cells, balanced lines
-/// (each sums to `n(radix − 1)/2`), taking each value `per` times within
-/// each class of cells (`classes[c]`, numbered from 0): the direct literals
-/// `[D_c = d]`.
+/// A digit square with values `0..radix` on `n·n` cells, every line
+/// summing to `target`, each class of cells (`classes[c]`) taking digit
+/// `d` exactly `counts[class][d]` times: the direct literals `[D_c = d]`.
 pub fn digit_square<DB: ClauseDatabase>(
     db: &mut DB,
     n: usize,
     radix: usize,
+    target: usize,
     classes: &[usize],
-    per: usize,
+    counts: &[Vec<usize>],
 ) -> anyhow::Result<Vec<Vec<Lit>>> {
     let mut xs: Vec<IntVar> = (0..n * n)
         .map(|_| IntVar::new(db, 0, radix as i64 - 1))
@@ -139,25 +201,21 @@ pub fn digit_square<DB: ClauseDatabase>(
         .iter_mut()
         .map(|x| (0..radix as i64).map(|d| x.eq(db, d)).collect())
         .collect();
-    let half = (n * (radix - 1) / 2) as i64;
     for line in lines(n) {
         let terms: Vec<&IntVar> = line.iter().map(|&c| &xs[c]).collect();
-        balanced_line(db, &terms, half, radix as i64 - 1)?;
+        balanced_line(db, &terms, target as i64, radix as i64 - 1)?;
     }
-    let mut members: Vec<Vec<usize>> = vec![];
+    let mut members: Vec<Vec<usize>> = vec![vec![]; counts.len()];
     for (c, &k) in classes.iter().enumerate() {
-        if members.len() <= k {
-            members.resize(k + 1, vec![]);
-        }
         members[k].push(c);
     }
-    for cells in &members {
-        for d in 0..radix {
+    for (cells, counts) in members.iter().zip(counts) {
+        for (d, &count) in counts.iter().enumerate() {
             let lits: Vec<Lit> = cells.iter().map(|&c| direct[c][d]).collect();
-            if per == 1 {
-                amo::exactly_one(db, &lits, AmoEncoding::Ladder)?;
-            } else {
-                card::exactly(db, &lits, per, CardEncoding::Totalizer)?;
+            match count {
+                0 => lits.iter().for_each(|&l| db.add(&[!l])),
+                1 => amo::exactly_one(db, &lits, AmoEncoding::Ladder)?,
+                _ => card::exactly(db, &lits, count, CardEncoding::Totalizer)?,
             }
         }
     }
@@ -218,10 +276,12 @@ fn digits(direct: &[Vec<Lit>], a: &Assignment) -> Vec<usize> {
         .collect()
 }
 
-/// The staged search, one stage per radix.
+/// The staged search, one stage per place value.
 struct Search<'a> {
     n: usize,
-    radices: &'a [usize],
+    stages: Vec<Stage>,
+    /// the digits of every value of `F − 1`, one per stage
+    prefixes: Vec<Vec<usize>>,
     solver: &'a SolverKind,
     seed: Option<u64>,
     limits: Limits,
@@ -233,14 +293,33 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// Stage `i` for the cells' classes so far; the digits of stages
+    /// Stage `i` given each cell's digits so far; the digits of stages
     /// `i..` when found.
-    fn stage(&mut self, i: usize, classes: &[usize]) -> anyhow::Result<Option<Vec<Vec<usize>>>> {
-        let (n, radix) = (self.n, self.radices[i]);
-        let class_size = n * n / (classes.iter().max().map_or(0, |m| m + 1)).max(1);
+    fn stage(
+        &mut self,
+        i: usize,
+        prefix: &[Vec<usize>],
+    ) -> anyhow::Result<Option<Vec<Vec<usize>>>> {
+        let n = self.n;
+        let stage = self.stages[i].clone();
+        // a cell's class: that of the values whose earlier digits it holds
+        let class_of_prefix: HashMap<&[usize], usize> = (0..n * n)
+            .map(|v| (self.prefix_of(i, v), stage.class_of[v]))
+            .collect();
+        let classes: Vec<usize> = prefix
+            .iter()
+            .map(|p| class_of_prefix[p.as_slice()])
+            .collect();
         let t = Instant::now();
         let mut cnf = Cnf::new();
-        let lits = digit_square(&mut cnf, n, radix, classes, class_size / radix)?;
+        let lits = digit_square(
+            &mut cnf,
+            n,
+            stage.radix,
+            stage.target,
+            &classes,
+            &stage.counts,
+        )?;
         self.report.seconds.encode += t.elapsed().as_secs_f64();
         self.report.vars = self.report.vars.max(cnf.n_vars() as _);
         self.report.clauses = self.report.clauses.max(cnf.len() as _);
@@ -260,6 +339,7 @@ impl Search<'_> {
         self.sessions += 1;
         self.report.solver = session.solver_name();
         self.report.seconds.load += t.elapsed().as_secs_f64();
+        let last = i + 1 == self.stages.len();
         let mut tries = 0;
         loop {
             let t = Instant::now();
@@ -267,7 +347,7 @@ impl Search<'_> {
             self.report.sat_calls += 1;
             self.report.seconds.solve += t.elapsed().as_secs_f64();
             if outcome != Outcome::Sat {
-                if i + 1 == self.radices.len() {
+                if last {
                     self.budget = self.budget.saturating_mul(2);
                 }
                 return Ok(None);
@@ -275,25 +355,25 @@ impl Search<'_> {
             self.report.sat_answers += 1;
             self.report.details.attempts[i] += 1;
             let digits = digits(&lits, &session.model()?);
-            if i + 1 == self.radices.len() {
+            if last {
                 self.report.stats = session.stats();
                 return Ok(Some(vec![digits]));
             }
             let _ = writeln!(
                 self.progress,
-                "c staged: digit square {} of stage {} (radix {radix}) at {:.1} s; stage {} within {} conflicts",
+                "c staged: digit square {} of stage {} at {:.1} s; stage {} within {} conflicts",
                 self.report.details.attempts[i],
                 i + 1,
                 self.started.elapsed().as_secs_f64(),
                 i + 2,
                 self.budget
             );
-            let finer: Vec<usize> = classes
+            let longer: Vec<Vec<usize>> = prefix
                 .iter()
                 .zip(&digits)
-                .map(|(&k, &d)| k * radix + d)
+                .map(|(p, &d)| p.iter().copied().chain([d]).collect())
                 .collect();
-            if let Some(mut rest) = self.stage(i + 1, &finer)? {
+            if let Some(mut rest) = self.stage(i + 1, &longer)? {
                 rest.insert(0, digits);
                 return Ok(Some(rest));
             }
@@ -306,16 +386,21 @@ impl Search<'_> {
             session.add(&block);
         }
     }
+
+    /// The digits of stages `..i` of value `v`.
+    fn prefix_of(&self, i: usize, v: usize) -> &[usize] {
+        &self.prefixes[v][..i]
+    }
 }
 
 /// Runs the staged search for an order-`n` square (no givens) with the
-/// given radices (checked by [`check_radices`]). `None` when the first
-/// stage runs out of digit squares: the restriction holds no square (or
-/// the budgets found none), which proves nothing about magic squares — the
-/// caller falls back to the single CNF.
+/// given place values (checked as [`check_places`] does). `None` when the
+/// first stage runs out of digit squares: the restriction holds no square
+/// (or the budgets found none), which proves nothing about magic squares —
+/// the caller falls back to the single CNF.
 pub fn report(
     n: usize,
-    radices: &[usize],
+    places: &[usize],
     solver: &SolverKind,
     seed: Option<u64>,
     limits: Limits,
@@ -325,13 +410,27 @@ pub fn report(
     if n < 3 {
         bail!("--method staged needs n ≥ 3 (n = {n}: use --method encoding)");
     }
-    check_radices(n, radices)?;
-    let largest = radices.iter().map(|&r| estimated_clauses(n, r)).max().unwrap_or(0);
-    if largest > max_clauses {
+    if places.is_empty() {
+        bail!("--places needs at least two place values, the last one 1");
+    }
+    // sizes before allocation: every stage's CNF, from its radix
+    for w in places.windows(2) {
+        let radix = w[0].div_ceil(w[1].max(1));
+        let estimate = estimated_clauses(n, radix);
+        if estimate > max_clauses {
+            bail!(
+                "magic n={n} method=staged: about {estimate} clauses estimated for a stage of radix {radix}, over the budget of {max_clauses} (--max-clauses raises it)"
+            );
+        }
+    }
+    let estimate = estimated_clauses(n, (n * n).div_ceil(places[0].max(1)));
+    if estimate > max_clauses {
         bail!(
-            "magic n={n} method=staged: about {largest} clauses estimated for the largest stage, over the budget of {max_clauses} (--max-clauses raises it)"
+            "magic n={n} method=staged: about {estimate} clauses estimated for the first stage, over the budget of {max_clauses} (--max-clauses raises it)"
         );
     }
+    check_places(n, places)?;
+    let stages = stages(n, places)?;
     let started = Instant::now();
     let mut report: Report<Square, StagedDetails> = Report::new(
         format!("magic n={n} method=staged"),
@@ -340,13 +439,17 @@ pub fn report(
     );
     report.seed = seed;
     report.details = StagedDetails {
-        restriction: restriction(radices),
-        radices: radices.to_vec(),
-        attempts: vec![0; radices.len()],
+        restriction: restriction(places),
+        places: places.to_vec(),
+        attempts: vec![0; places.len()],
     };
+    let prefixes: Vec<Vec<usize>> = (0..n * n)
+        .map(|v| stages.iter().map(|s| s.digit[v]).collect())
+        .collect();
     let mut search = Search {
         n,
-        radices,
+        stages,
+        prefixes,
         solver,
         seed,
         limits: limits.clone(),
@@ -356,14 +459,14 @@ pub fn report(
         report,
         progress,
     };
-    let found = search.stage(0, &vec![0; n * n])?;
+    let found = search.stage(0, &vec![vec![]; n * n])?;
     let mut r = search.report;
     match found {
         Some(ds) => {
             let t = Instant::now();
             let cells: Vec<u32> = (0..n * n)
                 .map(|c| {
-                    let v = ds.iter().zip(radices).fold(0, |v, (d, &r)| v * r + d[c]);
+                    let v: usize = ds.iter().zip(places).map(|(d, &w)| d[c] * w).sum();
                     (v + 1) as u32
                 })
                 .collect();
@@ -397,62 +500,84 @@ pub fn report(
 mod tests {
     use super::*;
 
-    fn find(n: usize, radices: &[usize], seed: Option<u64>) -> Square {
+    fn find(n: usize, places: &[usize], seed: Option<u64>) -> Square {
         let r = report(
             n,
-            radices,
+            places,
             &SolverKind::Batsat,
             seed,
             Limits::default(),
             u64::MAX,
             &mut std::io::sink(),
         )
-            .unwrap()
-            .unwrap();
-        assert_eq!(r.status, Status::Sat, "n = {n}, radices {radices:?}");
+        .unwrap()
+        .unwrap();
+        assert_eq!(r.status, Status::Sat, "n = {n}, places {places:?}");
         check::check_square(n, &r.solutions[0]).unwrap();
         r.solutions[0].clone()
     }
 
     #[test]
     fn finds_checked_squares_for_small_orders() {
-        for n in 3..=9 {
-            find(n, &default_radices(n), None);
+        for n in 3..=11 {
+            find(n, &default_places(n), None);
         }
     }
 
     #[test]
     fn the_restriction_holds_for_every_found_square() {
-        // digits of F − 1 in radices 6·3·2: each digit square balanced
-        let (n, radices) = (6, [6, 3, 2]);
-        let sq = find(n, &radices, Some(3));
-        let cells: Vec<usize> = sq.cells.iter().flatten().map(|&v| v as usize - 1).collect();
-        let mut place = 1;
-        for &r in radices.iter().rev() {
-            for line in lines(n) {
-                let sum: usize = line.iter().map(|&c| cells[c] / place % r).sum();
-                assert_eq!(sum, n * (r - 1) / 2, "radix {r}");
+        // radices 6·3·2 (places 6, 2, 1), and the uneven split of a prime
+        // (7: places 7, 3, 1 — digits 0..2 of v mod 7 by 3, then the rest)
+        for (n, places) in [(6, vec![6, 2, 1]), (7, vec![7, 3, 1])] {
+            let sq = find(n, &places, Some(3));
+            let cells: Vec<usize> = sq.cells.iter().flatten().map(|&v| v as usize - 1).collect();
+            let mut rest = cells.clone();
+            for &w in &places {
+                let digit: Vec<usize> = rest.iter().map(|r| r / w).collect();
+                let sums: Vec<usize> = lines(n)
+                    .iter()
+                    .map(|line| line.iter().map(|&c| digit[c]).sum())
+                    .collect();
+                assert!(sums.iter().all(|&s| s == sums[0]), "place {w}: {sums:?}");
+                rest.iter_mut().for_each(|r| *r %= w);
             }
-            place *= r;
         }
     }
 
     #[test]
-    fn radices_are_checked() {
-        assert_eq!(default_radices(16), vec![4, 4, 4, 4]);
-        assert_eq!(default_radices(20), vec![5, 5, 4, 4]);
-        assert_eq!(default_radices(4), vec![2, 2, 2, 2]);
-        assert_eq!(default_radices(13), vec![13, 13]);
-        assert!(check_radices(6, &[6, 6]).is_ok());
-        assert!(check_radices(6, &[6, 5]).is_err()); // product
-        assert!(check_radices(5, &[25, 1]).is_err()); // radix 1
-        assert!(check_radices(9, &[9, 3, 3]).is_ok());
-        assert!(check_radices(15, &[15, 5, 3]).is_ok());
-        assert!(check_radices(5, &[5, 5]).is_ok());
-        assert!(check_radices(3, &[9]).is_err()); // one radix
-        // odd n needs odd radices: 9·(2 − 1)/2 is not an integer
-        assert!(check_radices(9, &[9, 9]).is_ok());
-        assert!(check_radices(6, &[4, 9]).is_ok());
-        assert!(check_radices(3, &[9, 1]).is_err());
+    fn places_are_checked() {
+        assert_eq!(default_places(16), vec![64, 16, 4, 1]);
+        assert_eq!(default_places(20), vec![80, 16, 4, 1]);
+        assert_eq!(default_places(4), vec![8, 4, 2, 1]);
+        assert_eq!(default_places(3), vec![3, 1]);
+        assert_eq!(default_places(17), vec![85, 17, 5, 1]);
+        for n in 3..=30 {
+            check_places(n, &default_places(n)).unwrap();
+        }
+        assert!(check_places(6, &[6, 1]).is_ok());
+        assert!(check_places(6, &[36, 1]).is_err()); // not below n²
+        assert!(check_places(6, &[6]).is_err()); // one stage
+        assert!(check_places(6, &[6, 2]).is_err()); // the last is not 1
+        assert!(check_places(6, &[2, 6, 1]).is_err()); // not decreasing
+        // v div 2 over 0..81 totals 1600, not a multiple of 9
+        assert!(check_places(9, &[2, 1]).is_err());
+        assert!(check_places(9, &[3, 1]).is_ok());
+        assert!(check_places(9, &[27, 9, 3, 1]).is_ok());
+    }
+
+    #[test]
+    fn stages_count_each_class_digits() {
+        // n = 3, places 3, 1: H = v div 3 (each digit 3 times), then L = v
+        // mod 3 once per class of H
+        let st = stages(3, &[3, 1]).unwrap();
+        assert_eq!((st[0].radix, st[0].target), (3, 3));
+        assert_eq!(st[0].counts, vec![vec![3, 3, 3]]);
+        assert_eq!(st[1].counts, vec![vec![1, 1, 1]; 3]);
+        // n = 5, places 5, 2, 1: the middle digit of v mod 5 is 0, 0, 1, 1,
+        // 2 — class counts 2, 2, 1; its total 2·5·(0+0+1+1+2)... /5 = 4·…
+        let st = stages(5, &[5, 2, 1]).unwrap();
+        assert_eq!(st[1].counts, vec![vec![2, 2, 1]; 5]);
+        assert_eq!(st[1].target, 4);
+        assert_eq!(st[2].radix, 2);
     }
 }
