@@ -34,13 +34,14 @@
 
 use std::collections::VecDeque;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
+use puzzlesat_encodings::int::IntVar;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 use serde::{Deserialize, Serialize};
@@ -141,6 +142,18 @@ impl Split {
     }
 }
 
+/// Splitting literals for a puzzle of integer cells: `[x ≥ middle]` of
+/// each (x's middle order literal), in order, so each split halves a
+/// cell's domain instead of cutting off one value of it.
+pub fn middle_literals(vars: &[IntVar]) -> Vec<Lit> {
+    vars.iter()
+        .filter_map(|x| {
+            let ge = x.order_lits();
+            ge.get(ge.len().saturating_sub(1) / 2).copied()
+        })
+        .collect()
+}
+
 /// A model over variables `0..n_vars` as hex digits (see [`CubeRecord::witness`]).
 pub fn witness_hex(model: &Assignment, n_vars: u32) -> String {
     let v = model.values();
@@ -204,6 +217,8 @@ struct Known {
     bounds: Vec<Option<i64>>,
     best: Option<(i64, u32, String)>,
     lines: usize,
+    /// bytes of whole lines (a torn last line is cut off)
+    whole: usize,
 }
 
 impl Known {
@@ -212,6 +227,7 @@ impl Known {
             bounds: vec![None; split.cubes() as usize],
             best: None,
             lines: 0,
+            whole: 0,
         }
     }
 }
@@ -225,21 +241,30 @@ fn read_file(
     sense: Sense,
 ) -> anyhow::Result<Known> {
     let mut known = Known::nothing(split);
-    let file = match File::open(path) {
-        Ok(f) => f,
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(known),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
     let counts = cnf.counts();
     let literals = split.dimacs();
-    for (k, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.with_context(|| format!("reading {}", path.display()))?;
+    known.whole = bytes.len();
+    for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        if !line.ends_with(b"\n") {
+            // a line cut short by a kill while it was written: not a fact;
+            // the file is cut back to the last whole line before appending
+            known.whole -= line.len();
+            break;
+        }
+        let at = || format!("{} line {}", path.display(), k + 1);
+        let Ok(line) = std::str::from_utf8(line) else {
+            bail!("{}: not UTF-8 text", at());
+        };
         if line.trim().is_empty() {
             continue;
         }
-        let at = || format!("{} line {}", path.display(), k + 1);
-        let r: Report<serde_json::Value, serde_json::Value> = Report::from_json_line(&line)
-            .with_context(|| format!("{}: not a cube report", at()))?;
+        let r: Report<serde_json::Value, serde_json::Value> =
+            Report::from_json_line(line).with_context(|| format!("{}: not a cube report", at()))?;
         let Some(c) = &r.cube else {
             bail!("{}: a report without a cube (not written by --cubes)", at());
         };
@@ -285,15 +310,22 @@ struct CubeFile {
 }
 
 impl CubeFile {
-    fn open(path: Option<&Path>) -> anyhow::Result<Self> {
+    /// Opens `path` for appending after its first `whole` bytes.
+    fn open(path: Option<&Path>, whole: usize) -> anyhow::Result<Self> {
         let file = match path {
-            Some(p) => Some(Mutex::new(
-                OpenOptions::new()
+            Some(p) => {
+                let f = OpenOptions::new()
                     .create(true)
                     .append(true)
                     .open(p)
-                    .with_context(|| format!("opening {}", p.display()))?,
-            )),
+                    .with_context(|| format!("opening {}", p.display()))?;
+                if f.metadata()?.len() > whole as u64 {
+                    f.set_len(whole as u64).with_context(|| {
+                        format!("cutting the torn last line of {}", p.display())
+                    })?;
+                }
+                Some(Mutex::new(f))
+            }
             None => None,
         };
         Ok(CubeFile {
@@ -547,6 +579,7 @@ pub fn run<P: Puzzle>(
         Some(path) => read_file(path, &describe, &cnf, &split, obj.sense)?,
         None => Known::nothing(&split),
     };
+    let whole = known.whole;
     if cubes.only.is_some() {
         // a cluster job: the file is checked, the cube searched on its own
         known = Known::nothing(&split);
@@ -572,7 +605,7 @@ pub fn run<P: Puzzle>(
             .unwrap_or_else(|_| opts.solver.to_string()),
         incumbent: Incumbent::new(obj.sense),
         best: Mutex::new(None),
-        file: CubeFile::open(cubes.file.as_deref())?,
+        file: CubeFile::open(cubes.file.as_deref(), whole)?,
         queue: Mutex::new(VecDeque::new()),
         failed: AtomicBool::new(false),
     };

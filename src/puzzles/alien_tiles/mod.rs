@@ -542,6 +542,10 @@ impl Puzzle for AlienTiles {
         Ok(())
     }
 
+    fn split_literals(&self, map: &TilesMap, _primary: &[Lit]) -> Vec<Lit> {
+        crate::drive::cubes::middle_literals(&map.xs)
+    }
+
     fn separate<DB: ClauseDatabase>(
         &self,
         map: &TilesMap,
