@@ -376,7 +376,10 @@ impl Puzzle for AlienTiles {
             (Task::Hardest, Symmetry::Full) => {
                 "symmetry classes (one lex-leader representative each)"
             }
-            (Task::Hardest, Symmetry::DoubleLex | Symmetry::Generators) => {
+            (
+                Task::Hardest,
+                Symmetry::DoubleLex | Symmetry::DoubleLexTranspose | Symmetry::Generators,
+            ) => {
                 "symmetry-reduced solutions (not one per class: the classes are counted below)"
             }
         }
