@@ -207,7 +207,7 @@ impl AlienTiles {
             c,
             task,
             minimality: Minimality::Lazy,
-            symmetry: Symmetry::DoubleLex,
+            symmetry: Symmetry::DoubleLexTranspose,
             card: CardEncoding::Totalizer,
             goal_encoding: GoalEncoding::Kernel,
             redundant: Redundant::Both,
