@@ -546,7 +546,10 @@ impl Puzzle for AlienTiles {
     }
 
     fn split_literals(&self, map: &TilesMap, _primary: &[Lit]) -> Vec<Lit> {
-        crate::drive::cubes::middle_literals(&map.xs)
+        // the last cells first: symmetry breaking orders the first row and
+        // column, so cubes on them are mostly refuted at once
+        let reversed: Vec<IntVar> = map.xs.iter().rev().cloned().collect();
+        crate::drive::cubes::middle_literals(&reversed)
     }
 
     fn separate<DB: ClauseDatabase>(
