@@ -51,12 +51,13 @@ impl<M> Encoded<M> {
     }
 }
 
-/// A puzzle instance with its chosen encoding options.
-pub trait Puzzle {
+/// A puzzle instance with its chosen encoding options (`Sync`, as its
+/// variable map: `--jobs` solves cubes on several threads).
+pub trait Puzzle: Sync {
     /// A decoded solution (serialised in `--json` output).
     type Solution: Serialize;
     /// Whatever `decode` needs to read a model.
-    type Map;
+    type Map: Sync;
     /// Puzzle-specific results the report carries (`NoDetails` for none).
     type Details: Details;
 
@@ -131,6 +132,12 @@ pub trait Puzzle {
     /// None: block its projection onto the primary literals.
     fn blocking_clause(&self, _map: &Self::Map, _model: &Assignment) -> Option<Vec<Lit>> {
         None
+    }
+    /// The literals `--cubes` splits the search on, the most useful first
+    /// ([`crate::drive::cubes`]: 2^d cubes assume the first d of them, each
+    /// with either sign). Default: the primary literals, in order.
+    fn split_literals(&self, _map: &Self::Map, primary: &[Lit]) -> Vec<Lit> {
+        primary.to_vec()
     }
     /// Fills the report's details (and may cross-check the answer, or
     /// replace the shown solutions, e.g. by one per symmetry class) once the

@@ -16,8 +16,8 @@ use crate::solver::SolverStats;
 
 /// Version of the JSON report's field set; bumped when a field is renamed,
 /// removed or changes meaning (3: `certificates`, `unchecked`; 4: `classes`;
-/// 5: `seconds.certify`, the proofs' time, no longer in `other`).
-pub const SCHEMA_VERSION: u32 = 5;
+/// 5: `seconds.certify`, the proofs' time, no longer in `other`; 6: `cube`).
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -205,6 +205,11 @@ pub struct Report<S, D = serde_json::Value> {
     /// the claim rests on an external solver's UNSAT answer, taken without
     /// a proof
     pub unchecked: bool,
+    /// with `--cubes`: the cube of the problem this report is about, and the
+    /// facts a resumed run reads back ([`crate::drive::cubes`]); None for a
+    /// report about the whole problem
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub cube: Option<crate::drive::cubes::CubeRecord>,
     /// puzzle-specific results
     pub details: D,
 }
@@ -235,6 +240,7 @@ impl<S, D: Default> Report<S, D> {
             seconds: Phases::default(),
             certificates: None,
             unchecked: false,
+            cube: None,
             details: D::default(),
         }
     }

@@ -51,6 +51,8 @@ pub struct RunOptions {
     /// with `all`: enumerate every solution by blocking clauses even where
     /// the puzzle counts by symmetry classes (`--no-classes`)
     pub no_classes: bool,
+    /// optimise cube by cube (`--cubes`, [`drive::cubes`])
+    pub cubes: Option<drive::cubes::CubeOptions>,
 }
 
 /// Encodes `p`, timing it.
@@ -163,6 +165,9 @@ pub fn run<P: Puzzle>(
     limits: Limits,
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
+    if let Some(cubes) = &opts.cubes {
+        return drive::cubes::run(p, opts, cubes, limits, progress);
+    }
     if opts.all && !opts.no_classes && opts.limit.is_none() {
         if let Some(reps) = p.class_representatives() {
             return run_by_classes(p, &reps, opts, limits, progress);

@@ -343,7 +343,7 @@ fn reads_only(c: &Cmd) -> bool {
     w[0] == "puzzlesat"
         && matches!(w.get(1).map(String::as_str), Some("solve" | "sat" | "list"))
         && !c.text.contains('>')
-        && !w.iter().any(|x| x == "-o")
+        && !w.iter().any(|x| x == "-o" || x == "--cube-file")
 }
 
 /// `phrase` occurs in `text` as whole words (no digit or letter glued to

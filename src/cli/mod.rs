@@ -39,6 +39,18 @@ pub enum Command {
         /// which puzzle
         #[command(subcommand)]
         puzzle: PuzzleCmd,
+        /// optimise cube by cube: split on the puzzle's first ⌈log2 K⌉ splitting literals into at least K cubes, 2 to 65536 (docs/cubes.md)
+        #[arg(long, global = true, value_name = "K", value_parser = clap::value_parser!(u32).range(2..=i64::from(crate::drive::cubes::MAX_CUBES)))]
+        cubes: Option<u32>,
+        /// with --cubes: append each cube's result to FILE as it finishes, and skip the cubes it closes (a rerun resumes)
+        #[arg(long, global = true, value_name = "FILE", requires = "cubes")]
+        cube_file: Option<PathBuf>,
+        /// with --cubes: solve cube I alone and print its report (a cluster job)
+        #[arg(long, global = true, value_name = "I", requires = "cubes")]
+        cube: Option<u32>,
+        /// with --cubes: threads solving cubes, each with its own solver session, 1 to 256
+        #[arg(long, global = true, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        jobs: u16,
     },
     /// write a puzzle's CNF as DIMACS
     Dimacs {
@@ -140,7 +152,27 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("solvers: batsat (default), varisat, splr, cadical (feature), portfolio, external:<cmd>");
             Ok(ExitCode::SUCCESS)
         }
-        Command::Solve { puzzle } => puzzle.command().solve(common),
+        Command::Solve {
+            puzzle,
+            cubes,
+            cube_file,
+            cube,
+            jobs,
+        } => {
+            if *jobs > 1 && cubes.is_none() {
+                anyhow::bail!("--jobs {jobs} solves cubes in parallel: give --cubes K too");
+            }
+            let common = &Common {
+                cubes: cubes.map(|count| crate::drive::cubes::CubeOptions {
+                    count,
+                    file: cube_file.clone(),
+                    only: *cube,
+                    jobs: usize::from(*jobs),
+                }),
+                ..common.clone()
+            };
+            puzzle.command().solve(common)
+        }
         Command::Dimacs {
             puzzle,
             output,

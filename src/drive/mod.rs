@@ -2,11 +2,13 @@
 //! objective by iterative bound tightening ([`optimize`]), or a score the
 //! puzzle computes from each solution ([`optimize_scored`]), enumerate all
 //! solutions projected onto primary literals ([`enumerate`]), expand
-//! symmetry classes into solutions ([`classes`]).
+//! symmetry classes into solutions ([`classes`]), optimise cube by cube
+//! with a file of results that a rerun resumes from ([`cubes`]).
 
 pub mod classes;
+pub mod cubes;
 
 pub use puzzlesat_encodings::solve::{
-    enumerate, enumerate_lazy, optimize, optimize_lazy, optimize_scored, Enumeration, Objective,
-    ObjectiveBound, Optimum, ScoredOptimum, ScoredSearch, Sense, Strategy,
+    enumerate, enumerate_lazy, optimize, optimize_lazy, optimize_scored, Enumeration, Incumbent,
+    Objective, ObjectiveBound, Optimum, ScoredOptimum, ScoredSearch, Search, Sense, Strategy,
 };

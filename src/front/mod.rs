@@ -106,6 +106,9 @@ pub struct Common {
     /// else varisat)
     #[arg(long, global = true)]
     pub proof_solver: Option<crate::certify::Producer>,
+    /// `solve --cubes` and its companions (set by the `solve` command)
+    #[arg(skip)]
+    pub cubes: Option<crate::drive::cubes::CubeOptions>,
 }
 
 impl Common {
@@ -175,6 +178,7 @@ impl Common {
             seed: self.seed,
             certify: self.producer(),
             no_classes: self.no_classes,
+            cubes: self.cubes.clone(),
         }
     }
     /// Runs `p` with these options and prints the report (JSON or text).

@@ -45,8 +45,8 @@ pub mod varisat;
 
 pub use enumerate::{enumerate, enumerate_lazy, Enumeration};
 pub use optimize::{
-    optimize, optimize_lazy, optimize_scored, Objective, ObjectiveBound, Optimum, ScoredOptimum,
-    ScoredSearch, Sense, Strategy,
+    optimize, optimize_lazy, optimize_scored, Incumbent, Objective, ObjectiveBound, Optimum,
+    ScoredOptimum, ScoredSearch, Search, Sense, Strategy,
 };
 
 use std::sync::atomic::{AtomicBool, Ordering};

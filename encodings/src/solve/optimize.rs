@@ -143,7 +143,9 @@ pub struct Optimum {
     /// an upper bound); equals the best value when optimality is proven
     pub bound: i64,
     /// true if the best value is proven optimal (rests on an UNSAT answer),
-    /// or, with no best, the problem is proven infeasible
+    /// or, with no best, the problem is proven infeasible (with an
+    /// [`Incumbent`] shared by several searches: no model of this search's
+    /// cube is better than `bound`)
     pub proven: bool,
     /// solve calls made
     pub sat_calls: u32,
@@ -269,104 +271,190 @@ pub fn optimize_lazy(
     obj: &Objective,
     pb_encoding: PbEncoding,
     strategy: Strategy,
-    mut separate: impl FnMut(&Assignment, &mut Session) -> bool,
-    mut on_improve: impl FnMut(&Assignment, i64, f64),
+    separate: impl FnMut(&Assignment, &mut Session) -> bool,
+    on_improve: impl FnMut(&Assignment, i64, f64),
 ) -> Result<Optimum, SolverError> {
-    let start = Instant::now();
-    let calls0 = session.solve_calls;
     let mut bound_encoding = obj.bound_encoding(pb_encoding);
-    let total = obj.max_value() - obj.offset;
-    let mut bound_seconds = 0.0;
-    // Work on the raw sum s = Σ wᵢ·[lᵢ] ∈ [0, total]; maximise or minimise s.
-    let maximize = obj.sense == Sense::Maximize;
-    // proven range of the optimal s: [lo, hi]
-    let (mut lo, mut hi) = (0i64, total);
-    let mut best: Option<(Assignment, i64)> = None;
-    let to_obj = |s: i64| obj.offset + s;
-    // assumptions demanding a sum at least as good as `target`
-    let mut demand = |session: &mut Session, target: i64| -> Option<Vec<Lit>> {
-        let t = Instant::now();
-        let lits = bound_encoding.at_least_as_good(session, to_obj(target));
-        bound_seconds += t.elapsed().as_secs_f64();
-        lits
+    let alone = Incumbent::new(obj.sense);
+    let search = Search {
+        obj,
+        strategy,
+        cube: &[],
+        incumbent: &alone,
     };
-    let mut proven = false;
-    let mut infeasible = false;
-    loop {
-        if lo > hi {
-            proven = true;
-            break;
-        }
-        // the next target sum to ask for
-        let target = match (strategy, &best) {
-            (Strategy::SatUnsat, None) => None,
-            (Strategy::SatUnsat, Some(_)) => Some(if maximize { lo } else { hi }),
-            (Strategy::UnsatSat, _) => Some(if maximize { hi } else { lo }),
-            (Strategy::Binary, None) => None,
-            (Strategy::Binary, Some(_)) => Some((lo + hi + if maximize { 1 } else { 0 }) / 2),
-        };
-        let assumptions = match target {
-            None => Some(vec![]),
-            Some(t) => demand(session, t),
-        };
-        let outcome = match &assumptions {
-            None => Outcome::Unsat, // the target is beyond the weights
-            Some(a) => session.solve(a)?,
-        };
-        match outcome {
-            Outcome::Sat => {
-                let model = session.model()?;
-                if separate(&model, session) {
-                    continue;
-                }
-                let s = obj.value(&model) - obj.offset;
-                if maximize {
-                    lo = s + 1;
-                } else {
-                    hi = s - 1;
-                }
-                on_improve(&model, to_obj(s), start.elapsed().as_secs_f64());
-                best = Some((model, to_obj(s)));
-            }
-            Outcome::Unsat => match target {
-                None => {
-                    infeasible = true;
-                    proven = true;
-                    break;
-                }
-                Some(t) => {
-                    if maximize {
-                        hi = t - 1;
-                    } else {
-                        lo = t + 1;
-                    }
-                }
-            },
-            Outcome::Unknown => break,
+    search.run(session, &mut bound_encoding, separate, on_improve)
+}
+
+/// The best objective value found so far by any of several searches (e.g.
+/// threads solving the cubes of one problem): each search asks only for
+/// values better than it, and offers its own improvements.
+#[derive(Debug)]
+pub struct Incumbent {
+    sense: Sense,
+    best: std::sync::Mutex<Option<i64>>,
+}
+
+impl Incumbent {
+    /// No value yet.
+    pub fn new(sense: Sense) -> Self {
+        Incumbent {
+            sense,
+            best: std::sync::Mutex::new(None),
         }
     }
-    let bound = match (&best, infeasible) {
-        (_, true) => {
-            if maximize {
-                to_obj(-1)
-            } else {
-                to_obj(total + 1)
+    /// The best value offered so far.
+    pub fn get(&self) -> Option<i64> {
+        *self.best.lock().expect("incumbent lock")
+    }
+    /// Records `value` if it is better than the best so far; true if it was.
+    pub fn offer(&self, value: i64) -> bool {
+        let mut best = self.best.lock().expect("incumbent lock");
+        let better = match *best {
+            None => true,
+            Some(b) => match self.sense {
+                Sense::Maximize => value > b,
+                Sense::Minimize => value < b,
+            },
+        };
+        if better {
+            *best = Some(value);
+        }
+        better
+    }
+}
+
+/// One optimisation over a session: the objective, the bound strategy, the
+/// cube (assumptions every solve call adds: the search covers only the
+/// models of the cube) and the incumbent it shares.
+///
+/// The proof: every UNSAT answer at a target t (under the cube) proves that
+/// no model of the cube reaches t, so the returned bound holds for the
+/// cube's models; targets beyond a shared incumbent's value are skipped,
+/// so a search that ends (`proven`) with no model of its own better than
+/// the incumbent has proven that none exists in its cube. Searches over
+/// cubes that cover every model, each ended, prove the best incumbent
+/// optimal.
+pub struct Search<'a> {
+    /// the objective
+    pub obj: &'a Objective,
+    /// how targets are chosen
+    pub strategy: Strategy,
+    /// assumptions added to every solve call
+    pub cube: &'a [Lit],
+    /// the best value of every search sharing it
+    pub incumbent: &'a Incumbent,
+}
+
+impl Search<'_> {
+    /// Runs the search. `separate` and `on_improve` as in [`optimize_lazy`];
+    /// `on_improve` is called for each model better than this search's
+    /// previous one, before it is offered to the incumbent.
+    pub fn run(
+        &self,
+        session: &mut Session,
+        bound_encoding: &mut ObjectiveBound,
+        mut separate: impl FnMut(&Assignment, &mut Session) -> bool,
+        mut on_improve: impl FnMut(&Assignment, i64, f64),
+    ) -> Result<Optimum, SolverError> {
+        let obj = self.obj;
+        let start = Instant::now();
+        let calls0 = session.solve_calls;
+        let total = obj.max_value() - obj.offset;
+        let mut bound_seconds = 0.0;
+        // Work on the raw sum s = Σ wᵢ·[lᵢ] ∈ [0, total]; maximise or minimise s.
+        let maximize = obj.sense == Sense::Maximize;
+        // proven range of the optimal s: [lo, hi]
+        let (mut lo, mut hi) = (0i64, total);
+        let mut best: Option<(Assignment, i64)> = None;
+        let to_obj = |s: i64| obj.offset + s;
+        // assumptions demanding a sum at least as good as `target`
+        let mut demand = |session: &mut Session, target: i64| -> Option<Vec<Lit>> {
+            let t = Instant::now();
+            let lits = bound_encoding.at_least_as_good(session, to_obj(target));
+            bound_seconds += t.elapsed().as_secs_f64();
+            lits
+        };
+        let mut proven = false;
+        let mut infeasible = false;
+        loop {
+            // only what beats the shared incumbent is of interest
+            let shared = self.incumbent.get().map(|v| v - obj.offset);
+            if let Some(v) = shared {
+                if maximize {
+                    lo = lo.max(v + 1);
+                } else {
+                    hi = hi.min(v - 1);
+                }
+            }
+            if lo > hi {
+                proven = true;
+                break;
+            }
+            let known = best.is_some() || shared.is_some();
+            // the next target sum to ask for
+            let target = match (self.strategy, known) {
+                (Strategy::SatUnsat | Strategy::Binary, false) => None,
+                (Strategy::SatUnsat, true) => Some(if maximize { lo } else { hi }),
+                (Strategy::UnsatSat, _) => Some(if maximize { hi } else { lo }),
+                (Strategy::Binary, true) => Some((lo + hi + if maximize { 1 } else { 0 }) / 2),
+            };
+            let assumptions = match target {
+                None => Some(self.cube.to_vec()),
+                Some(t) => demand(session, t).map(|mut a| {
+                    a.extend_from_slice(self.cube);
+                    a
+                }),
+            };
+            let outcome = match &assumptions {
+                None => Outcome::Unsat, // the target is beyond the weights
+                Some(a) => session.solve(a)?,
+            };
+            match outcome {
+                Outcome::Sat => {
+                    let model = session.model()?;
+                    if separate(&model, session) {
+                        continue;
+                    }
+                    let s = obj.value(&model) - obj.offset;
+                    if maximize {
+                        lo = lo.max(s + 1);
+                    } else {
+                        hi = hi.min(s - 1);
+                    }
+                    on_improve(&model, to_obj(s), start.elapsed().as_secs_f64());
+                    self.incumbent.offer(to_obj(s));
+                    best = Some((model, to_obj(s)));
+                }
+                Outcome::Unsat => match target {
+                    None => {
+                        infeasible = true;
+                        proven = true;
+                        break;
+                    }
+                    Some(t) => {
+                        if maximize {
+                            hi = t - 1;
+                        } else {
+                            lo = t + 1;
+                        }
+                    }
+                },
+                Outcome::Unknown => break,
             }
         }
-        (Some((_, v)), false) if proven => *v,
-        _ => {
-            if maximize {
-                to_obj(hi)
-            } else {
-                to_obj(lo)
-            }
-        }
-    };
-    Ok(Optimum {
-        best,
-        bound,
-        proven,
-        sat_calls: session.solve_calls - calls0,
-        bound_seconds,
-    })
+        // proven with a model of its own, hi (lo) is its value
+        let bound = match (infeasible, maximize) {
+            (true, true) => to_obj(-1),
+            (true, false) => to_obj(total + 1),
+            (false, true) => to_obj(hi),
+            (false, false) => to_obj(lo),
+        };
+        Ok(Optimum {
+            best,
+            bound,
+            proven,
+            sat_calls: session.solve_calls - calls0,
+            bound_seconds,
+        })
+    }
 }

@@ -36,7 +36,7 @@ pub struct Args {
     /// minimality constraints of --hardest: eager, lazy [default: lazy for solve; eager for dimacs and decode, which need the whole formula]
     #[arg(long, value_parser = choices::<Minimality>())]
     pub minimality: Option<Minimality>,
-    /// symmetry breaking for --hardest [default: double-lex; none with --goal]
+    /// symmetry breaking for --hardest [default: double-lex-transpose; none with --goal]
     #[arg(long, value_parser = choices::<Symmetry>())]
     pub symmetry: Option<Symmetry>,
     /// play: kernel (x = x0 + kernel combination, by linear algebra) or sums (row/column sums mod c, pure SAT)
@@ -83,7 +83,7 @@ impl Args {
         p.symmetry = match (&p.task, self.symmetry) {
             (_, Some(s)) => s,
             (Task::Play { .. }, None) => Symmetry::None,
-            (Task::Hardest, None) => Symmetry::DoubleLex,
+            (Task::Hardest, None) => Symmetry::DoubleLexTranspose,
         };
         p.card = self.card;
         p.goal_encoding = self.encoding;

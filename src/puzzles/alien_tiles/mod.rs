@@ -207,7 +207,7 @@ impl AlienTiles {
             c,
             task,
             minimality: Minimality::Lazy,
-            symmetry: Symmetry::DoubleLex,
+            symmetry: Symmetry::DoubleLexTranspose,
             card: CardEncoding::Totalizer,
             goal_encoding: GoalEncoding::Kernel,
             redundant: Redundant::Both,
@@ -376,7 +376,10 @@ impl Puzzle for AlienTiles {
             (Task::Hardest, Symmetry::Full) => {
                 "symmetry classes (one lex-leader representative each)"
             }
-            (Task::Hardest, Symmetry::DoubleLex | Symmetry::Generators) => {
+            (
+                Task::Hardest,
+                Symmetry::DoubleLex | Symmetry::DoubleLexTranspose | Symmetry::Generators,
+            ) => {
                 "symmetry-reduced solutions (not one per class: the classes are counted below)"
             }
         }
@@ -540,6 +543,13 @@ impl Puzzle for AlienTiles {
             report.details.census = Some(cs);
         }
         Ok(())
+    }
+
+    fn split_literals(&self, map: &TilesMap, _primary: &[Lit]) -> Vec<Lit> {
+        // the last cells first: symmetry breaking orders the first row and
+        // column, so cubes on them are mostly refuted at once
+        let reversed: Vec<IntVar> = map.xs.iter().rev().cloned().collect();
+        crate::drive::cubes::middle_literals(&reversed)
     }
 
     fn separate<DB: ClauseDatabase>(

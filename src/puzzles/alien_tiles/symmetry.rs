@@ -35,6 +35,12 @@ puzzlesat_encodings::option_enum! {
         /// swaps (Flener et al., "Breaking row and column symmetries in matrix
         /// models", CP 2002)
         DoubleLex = "double-lex",
+        /// double-lex plus the lex-leader constraint of the transpose: sound
+        /// together, as double-lex's constraints are themselves the
+        /// lex-leader constraints (same row-major order, same blocks) of the
+        /// adjacent row and column swaps, and lex-leader constraints of any
+        /// set of group elements all keep each class's lex-smallest matrix
+        DoubleLexTranspose = "double-lex-transpose",
         /// lex-leader constraints of the three generators the seed gave GAP:
         /// cycle the columns, swap the first two columns, transpose
         Generators = "generators",
@@ -89,7 +95,11 @@ pub fn post<DB: ClauseDatabase>(
     };
     match mode {
         Symmetry::None => {}
-        Symmetry::DoubleLex => {
+        Symmetry::DoubleLex | Symmetry::DoubleLexTranspose => {
+            if mode == Symmetry::DoubleLexTranspose && n >= 2 {
+                let transpose = cell_perm(n, |i, j| (j, i)).lift_blocks(k);
+                lex_leader(db, &lits(&mut (0..n * n)), &[transpose]);
+            }
             for i in 0..n.saturating_sub(1) {
                 let (a, b) = (
                     lits(&mut (0..n).map(|j| i * n + j)),

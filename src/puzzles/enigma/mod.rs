@@ -22,7 +22,7 @@ pub mod paper;
 pub mod partitions;
 pub mod reference;
 
-use puzzlesat_encodings::{Assignment, Cnf};
+use puzzlesat_encodings::{Assignment, Cnf, Lit};
 use serde::Serialize;
 
 use crate::puzzle::{Encoded, Puzzle};
@@ -185,6 +185,10 @@ impl Puzzle for Enigma {
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<BoardMap>> {
         let b = encode_board(cnf, self.n, self.opts).map_err(anyhow::Error::msg)?;
         Ok(Encoded::new(b.map, b.primary, b.names).with_objective(b.objective))
+    }
+
+    fn split_literals(&self, map: &BoardMap, _primary: &[Lit]) -> Vec<Lit> {
+        crate::drive::cubes::middle_literals(&map.x)
     }
 
     fn details(

@@ -1,0 +1,829 @@
+//! Long optimisation proofs that survive interruption, written once for
+//! every puzzle with an objective: the search is split into cubes
+//! (cube-and-conquer, Heule, Kullmann, Wieringa and Biere, "Cube and
+//! Conquer: Guiding CDCL SAT Solvers by Lookaheads", 2011, here with the
+//! puzzle's own choice of splitting literals instead of a lookahead).
+//!
+//! - **Split.** `--cubes K` takes the first d = ⌈log₂ K⌉ literals the
+//!   puzzle proposes ([`Puzzle::split_literals`], default its primary
+//!   literals); cube i assumes literal j where bit j of i is set, its
+//!   negation where it is not. The 2^d cubes cover every assignment, so the
+//!   problem's optimum is the best of the cubes' optima.
+//! - **Solve.** Each cube is optimised under its assumptions on a
+//!   session ([`Search`]); `--jobs J` runs J threads, each with its own
+//!   session (reused for its next cube: learnt clauses hold without the
+//!   assumptions). The threads share the incumbent ([`Incumbent`]), so a
+//!   cube only searches for values that beat the best one found anywhere.
+//! - **Record.** Each improvement and each finished cube is appended to the
+//!   cube file (`--cube-file`) as one JSON [`Report`] line with a
+//!   [`CubeRecord`]: the cube's proven bound (no model of the cube is better),
+//!   its best value with the model as a witness. The line is written and
+//!   flushed to disk before an improvement is offered to the other threads,
+//!   so a bound never rests on a value the file could lose.
+//! - **Resume.** A rerun with the same command reads the file, refuses
+//!   lines of another problem (instance, options, formula size, split),
+//!   takes the best witness as its incumbent (decoded and checked, as any
+//!   model) and skips every cube whose bound does not beat it.
+//! - **Claim.** "optimal" only when every cube's bound is no better than
+//!   the best value: each such bound rests on an UNSAT answer under that
+//!   cube's assumptions, and the cubes cover every assignment.
+//! - **Cluster.** `--cube I` solves cube I alone (no shared incumbent) and
+//!   prints its report line: an experiment grid varying `cube` is emitted as
+//!   jobs and collected as any other (`docs/experiments.md`); the jobs'
+//!   outputs, concatenated, are a cube file that the full command reads.
+
+use std::collections::VecDeque;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use puzzlesat_encodings::int::IntVar;
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use rustsat::types::Lit;
+use serde::{Deserialize, Serialize};
+
+use crate::drive::{Incumbent, Objective, Search, Sense};
+use crate::puzzle::{Encoded, Puzzle};
+use crate::report::{Report, Status, StoppedBy};
+use crate::run::{decode_checked, encode, RunOptions};
+use crate::solver::{Limits, Session, SolverStats};
+
+/// The most cubes `--cubes` may ask for.
+pub const MAX_CUBES: u32 = 1 << 16;
+
+/// `--cubes`, `--cube-file`, `--cube`, `--jobs`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CubeOptions {
+    /// at least this many cubes (rounded up to a power of two)
+    pub count: u32,
+    /// where results are appended and read back from
+    pub file: Option<PathBuf>,
+    /// solve this cube alone (a cluster job)
+    pub only: Option<u32>,
+    /// threads, each with its own solver session
+    pub jobs: usize,
+}
+
+/// What a cube file line says about its cube, besides the report's
+/// `objective` (the cube's best value, if any) and `bound` (no model of the
+/// cube is better; None on an improvement line, written mid-search).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CubeRecord {
+    /// which cube, 0-based
+    pub index: u32,
+    /// of how many
+    pub cubes: u32,
+    /// the splitting literals (DIMACS numbers): cube `index` assumes the
+    /// j-th where bit j of `index` is set, its negation where it is not
+    pub literals: Vec<i32>,
+    /// the best value of the whole run when this line was written
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub incumbent: Option<i64>,
+    /// the cube needs no more search: its bound is no better than the
+    /// incumbent (or, with none, the cube has no model)
+    pub closed: bool,
+    /// the model of `objective` over the formula's variables, as hex digits
+    /// (variable 4k+b is bit b of digit k)
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub witness: Option<String>,
+}
+
+/// The splitting literals of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// the first d literals proposed (distinct variables)
+    pub literals: Vec<Lit>,
+}
+
+impl Split {
+    /// The first ⌈log₂ count⌉ of `candidates` over distinct variables.
+    pub fn new(candidates: &[Lit], count: u32) -> anyhow::Result<Split> {
+        if !(2..=MAX_CUBES).contains(&count) {
+            bail!("--cubes {count}: expected 2 to {MAX_CUBES}");
+        }
+        let depth = count.next_power_of_two().trailing_zeros() as usize;
+        let mut literals: Vec<Lit> = vec![];
+        for &l in candidates {
+            if literals.len() == depth {
+                break;
+            }
+            if literals.iter().all(|k| k.var() != l.var()) {
+                literals.push(l);
+            }
+        }
+        if literals.len() < depth {
+            bail!(
+                "--cubes {count} needs {depth} splitting literals; this instance offers {}",
+                literals.len()
+            );
+        }
+        Ok(Split { literals })
+    }
+    /// How many cubes: 2^d.
+    pub fn cubes(&self) -> u32 {
+        1 << self.literals.len()
+    }
+    /// The assumptions of cube `index`.
+    pub fn cube(&self, index: u32) -> Vec<Lit> {
+        self.literals
+            .iter()
+            .enumerate()
+            .map(|(j, &l)| if index >> j & 1 == 1 { l } else { !l })
+            .collect()
+    }
+    /// The literals as DIMACS numbers.
+    pub fn dimacs(&self) -> Vec<i32> {
+        self.literals.iter().map(|l| l.to_ipasir()).collect()
+    }
+}
+
+/// Splitting literals for a puzzle of integer cells: `[x ≥ middle]` of
+/// each (x's middle order literal), in order, so each split halves a
+/// cell's domain instead of cutting off one value of it.
+pub fn middle_literals(vars: &[IntVar]) -> Vec<Lit> {
+    vars.iter()
+        .filter_map(|x| {
+            let ge = x.order_lits();
+            ge.get(ge.len().saturating_sub(1) / 2).copied()
+        })
+        .collect()
+}
+
+/// A model over variables `0..n_vars` as hex digits (see [`CubeRecord::witness`]).
+pub fn witness_hex(model: &Assignment, n_vars: u32) -> String {
+    let v = model.values();
+    (0..n_vars as usize)
+        .step_by(4)
+        .map(|k| {
+            let digit = (0..4).fold(0u32, |d, b| {
+                d | (u32::from(v.get(k + b).copied().unwrap_or(false)) << b)
+            });
+            char::from_digit(digit, 16).expect("a hex digit")
+        })
+        .collect()
+}
+
+/// The model a witness stands for.
+pub fn witness_model(hex: &str, n_vars: u32) -> anyhow::Result<Assignment> {
+    if hex.len() != (n_vars as usize).div_ceil(4) {
+        bail!(
+            "a witness of {} hex digits, expected {}",
+            hex.len(),
+            (n_vars as usize).div_ceil(4)
+        );
+    }
+    let mut values = Vec::with_capacity(n_vars as usize);
+    for c in hex.chars() {
+        let d = c
+            .to_digit(16)
+            .with_context(|| format!("'{c}' in a witness is not a hex digit"))?;
+        values.extend((0..4).map(|b| d >> b & 1 == 1));
+    }
+    values.truncate(n_vars as usize);
+    Ok(Assignment::from_values(values))
+}
+
+/// Better for a proof: `a` better than `b` in the objective's sense.
+fn better(sense: Sense, a: i64, b: i64) -> bool {
+    match sense {
+        Sense::Maximize => a > b,
+        Sense::Minimize => a < b,
+    }
+}
+
+/// The bound of a cube with no model (worse than every value).
+fn no_model(obj: &Objective) -> i64 {
+    match obj.sense {
+        Sense::Maximize => obj.offset - 1,
+        Sense::Minimize => obj.max_value() + 1,
+    }
+}
+
+/// The bound known without search (the best value the terms allow).
+fn trivial(obj: &Objective) -> i64 {
+    match obj.sense {
+        Sense::Maximize => obj.max_value(),
+        Sense::Minimize => obj.offset,
+    }
+}
+
+/// What a cube file holds: per cube the tightest bound, and the best witness.
+struct Known {
+    bounds: Vec<Option<i64>>,
+    best: Option<(i64, u32, String)>,
+    lines: usize,
+    /// bytes of whole lines (a torn last line is cut off)
+    whole: usize,
+}
+
+impl Known {
+    fn nothing(split: &Split) -> Self {
+        Known {
+            bounds: vec![None; split.cubes() as usize],
+            best: None,
+            lines: 0,
+            whole: 0,
+        }
+    }
+}
+
+/// Reads `path` (missing: nothing known), refusing lines of another run.
+fn read_file(
+    path: &Path,
+    describe: &str,
+    cnf: &Cnf,
+    split: &Split,
+    sense: Sense,
+) -> anyhow::Result<Known> {
+    let mut known = Known::nothing(split);
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(known),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let counts = cnf.counts();
+    let literals = split.dimacs();
+    known.whole = bytes.len();
+    for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        if !line.ends_with(b"\n") {
+            // a line cut short by a kill while it was written: not a fact;
+            // the file is cut back to the last whole line before appending
+            known.whole -= line.len();
+            break;
+        }
+        let at = || format!("{} line {}", path.display(), k + 1);
+        let Ok(line) = std::str::from_utf8(line) else {
+            bail!("{}: not UTF-8 text", at());
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r: Report<serde_json::Value, serde_json::Value> =
+            Report::from_json_line(line).with_context(|| format!("{}: not a cube report", at()))?;
+        let Some(c) = &r.cube else {
+            bail!("{}: a report without a cube (not written by --cubes)", at());
+        };
+        if r.puzzle != describe
+            || (r.vars, r.clauses, r.literals) != (counts.vars, counts.clauses, counts.literals)
+            || c.cubes != split.cubes()
+            || c.literals != literals
+        {
+            bail!(
+                "{}: a cube of another run ({}, {} vars, {} clauses, {} cubes on literals {:?}); this run is {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
+                at(),
+                r.puzzle, r.vars, r.clauses, c.cubes, c.literals,
+                describe, counts.vars, counts.clauses, split.cubes(), literals
+            );
+        }
+        if c.index >= c.cubes {
+            bail!("{}: cube {} of {}", at(), c.index, c.cubes);
+        }
+        known.lines += 1;
+        if let Some(b) = r.bound {
+            let slot = &mut known.bounds[c.index as usize];
+            if slot.map_or(true, |s| better(sense, s, b)) {
+                *slot = Some(b);
+            }
+        }
+        if let (Some(v), Some(w)) = (r.objective, &c.witness) {
+            if known
+                .best
+                .as_ref()
+                .map_or(true, |(b, _, _)| better(sense, v, *b))
+            {
+                known.best = Some((v, c.index, w.clone()));
+            }
+        }
+    }
+    Ok(known)
+}
+
+/// Appends lines to the cube file, each flushed to disk before it counts.
+struct CubeFile {
+    file: Option<Mutex<File>>,
+    path: PathBuf,
+}
+
+impl CubeFile {
+    /// Opens `path` for appending after its first `whole` bytes.
+    fn open(path: Option<&Path>, whole: usize) -> anyhow::Result<Self> {
+        let file = match path {
+            Some(p) => {
+                let f = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(p)
+                    .with_context(|| format!("opening {}", p.display()))?;
+                if f.metadata()?.len() > whole as u64 {
+                    f.set_len(whole as u64).with_context(|| {
+                        format!("cutting the torn last line of {}", p.display())
+                    })?;
+                }
+                Some(Mutex::new(f))
+            }
+            None => None,
+        };
+        Ok(CubeFile {
+            file,
+            path: path.map(Path::to_path_buf).unwrap_or_default(),
+        })
+    }
+    fn append<S: Serialize, D: Serialize>(&self, r: &Report<S, D>) -> anyhow::Result<()> {
+        let Some(file) = &self.file else {
+            return Ok(());
+        };
+        let mut line = serde_json::to_string(r)?;
+        line.push('\n');
+        let mut f = file.lock().expect("cube file lock");
+        f.write_all(line.as_bytes())
+            .and_then(|()| f.sync_data())
+            .with_context(|| format!("writing {}", self.path.display()))
+    }
+}
+
+/// What every thread shares.
+struct Shared<'a, P: Puzzle> {
+    p: &'a P,
+    enc: &'a Encoded<P::Map>,
+    obj: &'a Objective,
+    cnf: &'a Cnf,
+    split: &'a Split,
+    opts: &'a RunOptions,
+    limits: &'a Limits,
+    solver: String,
+    incumbent: Incumbent,
+    /// the best model and its value
+    best: Mutex<Option<(i64, Assignment)>>,
+    file: CubeFile,
+    queue: Mutex<VecDeque<u32>>,
+    /// set on a thread's error: the others stop after their cube
+    failed: AtomicBool,
+}
+
+/// A thread's totals.
+#[derive(Default)]
+struct Totals {
+    load: f64,
+    solve: Duration,
+    bounds: f64,
+    separate: Duration,
+    decode_check: Duration,
+    sat_calls: u32,
+    sat_answers: u32,
+    lazy: u64,
+    stats: Option<SolverStats>,
+    /// per cube solved: (index, bound, closed)
+    done: Vec<(u32, i64, bool)>,
+}
+
+impl<P: Puzzle> Shared<'_, P> {
+    /// A cube's report line (no solution drawn: the witness is the model).
+    fn line(
+        &self,
+        index: u32,
+        best: Option<(&Assignment, i64)>,
+        bound: Option<i64>,
+        closed: bool,
+    ) -> anyhow::Result<Report<P::Solution, P::Details>> {
+        let mut r = Report::new(self.p.describe(), self.solver.clone(), self.p.counted_as());
+        let c = self.cnf.counts();
+        (r.vars, r.clauses, r.literals) = (c.vars, c.clauses, c.literals);
+        r.seed = self.opts.seed;
+        r.objective = best.map(|(_, v)| v);
+        r.bound = bound;
+        if let Some((model, _)) = best {
+            r.solutions.push(decode_checked(self.p, self.enc, model)?);
+        }
+        r.status = match (best, bound) {
+            (Some((_, v)), Some(b)) if v == b => Status::Optimal,
+            (None, Some(b)) if b == no_model(self.obj) => Status::Unsat,
+            (Some(_), _) => Status::Sat,
+            (None, _) => Status::Unknown,
+        };
+        if bound.is_some() && !closed {
+            r.stopped_by = Some(if self.limits.interrupt.load(Ordering::Relaxed) {
+                StoppedBy::Interrupt
+            } else {
+                StoppedBy::Timeout
+            });
+        }
+        r.cube = Some(CubeRecord {
+            index,
+            cubes: self.split.cubes(),
+            literals: self.split.dimacs(),
+            incumbent: self.incumbent.get(),
+            closed,
+            witness: best.map(|(m, _)| witness_hex(m, self.cnf.n_vars())),
+        });
+        Ok(r)
+    }
+
+    /// A thread: its own session, cubes from the queue until none is left.
+    fn work(&self, progress: &mpsc::Sender<String>) -> anyhow::Result<Totals> {
+        let mut t = Totals::default();
+        let started = Instant::now();
+        let mut session = Session::new(&self.opts.solver, self.cnf, self.limits.clone())?;
+        if let Some(seed) = self.opts.seed {
+            session.set_seed(seed)?;
+        }
+        t.load = started.elapsed().as_secs_f64();
+        let mut bound_encoding = self.obj.bound_encoding(self.opts.objective_encoding);
+        let sense = self.obj.sense;
+        loop {
+            if self.limits.expired() || self.failed.load(Ordering::Relaxed) {
+                break;
+            }
+            let Some(index) = self.queue.lock().expect("queue lock").pop_front() else {
+                break;
+            };
+            let cube = self.split.cube(index);
+            let search = Search {
+                obj: self.obj,
+                strategy: self.opts.strategy,
+                cube: &cube,
+                incumbent: &self.incumbent,
+            };
+            let cube_started = Instant::now();
+            let solve_before = session.solve_time;
+            let mut err = None;
+            let (mut separate, mut decode_check, mut lazy) = (Duration::ZERO, Duration::ZERO, 0);
+            let opt = search.run(
+                &mut session,
+                &mut bound_encoding,
+                |m, s| {
+                    let t0 = Instant::now();
+                    let rejected = self.p.separate(&self.enc.map, m, s);
+                    separate += t0.elapsed();
+                    lazy += u64::from(rejected);
+                    rejected
+                },
+                |m, v, _| {
+                    if err.is_some() {
+                        return;
+                    }
+                    let t0 = Instant::now();
+                    // durable before the other threads rely on it
+                    let written = self
+                        .line(index, Some((m, v)), None, false)
+                        .and_then(|r| self.file.append(&r));
+                    decode_check += t0.elapsed();
+                    if let Err(e) = written {
+                        err = Some(e);
+                        return;
+                    }
+                    let mut best = self.best.lock().expect("best lock");
+                    if best.as_ref().map_or(true, |(b, _)| better(sense, v, *b)) {
+                        *best = Some((v, m.clone()));
+                        let _ = progress.send(format!(
+                            "c improved: objective {v} in cube {index} after {:.2}s",
+                            crate::report::process_start().elapsed().as_secs_f64()
+                        ));
+                    }
+                },
+            )?;
+            t.separate += separate;
+            t.decode_check += decode_check;
+            t.lazy += lazy;
+            t.bounds += opt.bound_seconds;
+            if let Some(e) = err {
+                return Err(e);
+            }
+            let threshold = self.incumbent.get().unwrap_or(no_model(self.obj));
+            let closed = opt.proven && !better(sense, opt.bound, threshold);
+            let t0 = Instant::now();
+            let mut r = self.line(
+                index,
+                opt.best.as_ref().map(|(m, v)| (m, *v)),
+                Some(opt.bound),
+                closed,
+            )?;
+            // this cube's share of the session: its calls and solving time
+            r.sat_calls = opt.sat_calls;
+            r.lazy_constraints = lazy;
+            r.seconds.bounds = opt.bound_seconds;
+            r.seconds.solve = (session.solve_time - solve_before).as_secs_f64();
+            r.seconds.separate = separate.as_secs_f64();
+            r.seconds.close(cube_started.elapsed().as_secs_f64());
+            self.file.append(&r)?;
+            t.decode_check += t0.elapsed();
+            t.done.push((index, opt.bound, closed));
+            let _ = progress.send(format!(
+                "c cube {index}/{}: {}{}, bound {} ({:.2}s)",
+                self.split.cubes(),
+                if closed { "closed" } else { "open" },
+                opt.best
+                    .as_ref()
+                    .map_or(String::new(), |(_, v)| format!(", best {v}")),
+                opt.bound,
+                cube_started.elapsed().as_secs_f64()
+            ));
+        }
+        t.solve = session.solve_time;
+        t.sat_calls = session.solve_calls;
+        t.sat_answers = session.sat_answers;
+        t.stats = Some(session.stats());
+        Ok(t)
+    }
+}
+
+/// Refuses what `--cubes` does not split: no objective, a scored one,
+/// `--all`, `--first`, `--certify`.
+fn check_supported<P: Puzzle>(
+    p: &P,
+    opts: &RunOptions,
+    enc: &Encoded<P::Map>,
+) -> anyhow::Result<()> {
+    let what = if opts.all {
+        Some("--all")
+    } else if opts.first {
+        Some("a first-solution run")
+    } else if opts.certify.is_some() {
+        Some("--certify")
+    } else if enc.scored.is_some() {
+        Some("an objective scored from each solution (not one in the CNF)")
+    } else if enc.objective.is_none() {
+        Some("a puzzle without an objective")
+    } else {
+        None
+    };
+    match what {
+        Some(w) => bail!(
+            "--cubes splits an optimisation over its CNF objective; {} has {w}",
+            p.describe()
+        ),
+        None => Ok(()),
+    }
+}
+
+/// Optimises `p` cube by cube (module docs) and returns the report of the
+/// whole problem, or with [`CubeOptions::only`] the report of that cube.
+pub fn run<P: Puzzle>(
+    p: &P,
+    opts: &RunOptions,
+    cubes: &CubeOptions,
+    limits: Limits,
+    progress: &mut dyn Write,
+) -> anyhow::Result<Report<P::Solution, P::Details>> {
+    let started = Instant::now();
+    let (cnf, enc, encode_seconds) = encode(p)?;
+    check_supported(p, opts, &enc)?;
+    let obj = enc.objective.as_ref().expect("checked: an objective");
+    let split = Split::new(&p.split_literals(&enc.map, &enc.primary), cubes.count)?;
+    let describe = p.describe();
+    let mut known = match &cubes.file {
+        Some(path) => read_file(path, &describe, &cnf, &split, obj.sense)?,
+        None => Known::nothing(&split),
+    };
+    let whole = known.whole;
+    if cubes.only.is_some() {
+        // a cluster job: the file is checked, the cube searched on its own
+        known = Known::nothing(&split);
+    }
+    if let Some(i) = cubes.only {
+        if i >= split.cubes() {
+            bail!(
+                "--cube {i}: this split has cubes 0 to {}",
+                split.cubes() - 1
+            );
+        }
+    }
+    let shared = Shared {
+        p,
+        enc: &enc,
+        obj,
+        cnf: &cnf,
+        split: &split,
+        opts,
+        limits: &limits,
+        solver: Session::empty(&opts.solver)
+            .map(|s| s.solver_name())
+            .unwrap_or_else(|_| opts.solver.to_string()),
+        incumbent: Incumbent::new(obj.sense),
+        best: Mutex::new(None),
+        file: CubeFile::open(cubes.file.as_deref(), whole)?,
+        queue: Mutex::new(VecDeque::new()),
+        failed: AtomicBool::new(false),
+    };
+    // the file's best witness, decoded and checked as any model
+    let t = Instant::now();
+    if let Some((v, index, hex)) = &known.best {
+        let path = cubes.file.as_deref().unwrap_or(Path::new("")).display();
+        let model = witness_model(hex, cnf.n_vars())
+            .with_context(|| format!("{path}: the witness of cube {index}"))?;
+        if !model.satisfies(cnf.clauses()) || obj.value(&model) != *v {
+            bail!(
+                "{path}: the witness of cube {index} is not a model of value {v} of this formula"
+            );
+        }
+        decode_checked(p, &enc, &model)
+            .with_context(|| format!("{path}: the witness of cube {index}"))?;
+        shared.incumbent.offer(*v);
+        *shared.best.lock().expect("best lock") = Some((*v, model));
+    }
+    let read_seconds = t.elapsed().as_secs_f64();
+    let threshold = shared.incumbent.get().unwrap_or(no_model(obj));
+    let done = |b: &Option<i64>| b.is_some_and(|b| !better(obj.sense, b, threshold));
+    let todo: Vec<u32> = match cubes.only {
+        Some(i) => vec![i],
+        None => (0..split.cubes())
+            .filter(|&i| !done(&known.bounds[i as usize]))
+            .collect(),
+    };
+    let skipped = split.cubes() as usize - todo.len();
+    if cubes.only.is_none() {
+        writeln!(
+            progress,
+            "c cubes: {} on {} splitting literals; {} closed in {} ({} lines), {} to solve on {} thread(s)",
+            split.cubes(),
+            split.literals.len(),
+            skipped,
+            cubes.file.as_deref().map_or("no file".into(), |p| p.display().to_string()),
+            known.lines,
+            todo.len(),
+            cubes.jobs
+        )?;
+    }
+    shared
+        .queue
+        .lock()
+        .expect("queue lock")
+        .extend(todo.iter().copied());
+    let threads = cubes.jobs.clamp(1, todo.len().max(1));
+    let (tx, rx) = mpsc::channel();
+    let results: Vec<anyhow::Result<Totals>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let (tx, shared) = (tx.clone(), &shared);
+                scope.spawn(move || {
+                    let r = shared.work(&tx);
+                    if r.is_err() {
+                        shared.failed.store(true, Ordering::Relaxed);
+                    }
+                    r
+                })
+            })
+            .collect();
+        drop(tx);
+        for line in rx {
+            let _ = writeln!(progress, "{line}");
+        }
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a cube thread panicked")))
+            })
+            .collect()
+    });
+    let mut totals = Vec::with_capacity(results.len());
+    for r in results {
+        totals.push(r?);
+    }
+    // the report
+    let mut report: Report<P::Solution, P::Details> =
+        Report::new(describe, String::new(), p.counted_as());
+    let counts = cnf.counts();
+    (report.vars, report.clauses, report.literals) = (counts.vars, counts.clauses, counts.literals);
+    report.seed = opts.seed;
+    report.solver = shared.solver.clone();
+    let mut bounds = known.bounds.clone();
+    let mut stats = SolverStats::default();
+    for t in &totals {
+        report.seconds.load += t.load;
+        report.seconds.solve += t.solve.as_secs_f64();
+        report.seconds.bounds += t.bounds;
+        report.seconds.separate += t.separate.as_secs_f64();
+        report.seconds.decode_check += t.decode_check.as_secs_f64();
+        report.sat_calls += t.sat_calls;
+        report.sat_answers += t.sat_answers;
+        report.lazy_constraints += t.lazy;
+        if let Some(s) = t.stats {
+            let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
+                (None, None) => None,
+                (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+            };
+            stats.conflicts = add(stats.conflicts, s.conflicts);
+            stats.decisions = add(stats.decisions, s.decisions);
+            stats.propagations = add(stats.propagations, s.propagations);
+        }
+        for &(i, b, _) in &t.done {
+            let slot = &mut bounds[i as usize];
+            if slot.map_or(true, |s| better(obj.sense, s, b)) {
+                *slot = Some(b);
+            }
+        }
+    }
+    report.stats = stats;
+    report.seconds.encode = encode_seconds;
+    report.seconds.decode_check += read_seconds;
+    let best = shared.best.lock().expect("best lock").take();
+    if let Some(i) = cubes.only {
+        // the cube's own report: its line as written to the file
+        let t = totals
+            .iter()
+            .flat_map(|t| &t.done)
+            .find(|d| d.0 == i)
+            .copied();
+        let line = shared.line(
+            i,
+            best.as_ref().map(|(v, m)| (m, *v)),
+            t.map(|(_, b, _)| b),
+            t.is_some_and(|(_, _, closed)| closed),
+        )?;
+        report.status = line.status;
+        report.objective = line.objective;
+        report.bound = line.bound;
+        report.solutions = line.solutions;
+        report.cube = line.cube;
+        report.stopped_by = line.stopped_by;
+        if t.is_none() {
+            report.stopped_by = Some(stopped(&limits));
+        }
+    } else {
+        let threshold = best.as_ref().map_or(no_model(obj), |(v, _)| *v);
+        let all_closed = bounds
+            .iter()
+            .all(|b| b.is_some_and(|b| !better(obj.sense, b, threshold)));
+        // the problem's bound: the loosest of the cubes'
+        let overall = bounds
+            .iter()
+            .map(|b| b.unwrap_or(trivial(obj)))
+            .reduce(|a, b| if better(obj.sense, b, a) { b } else { a })
+            .unwrap_or(trivial(obj));
+        report.objective = best.as_ref().map(|(v, _)| *v);
+        report.bound = Some(if all_closed { threshold } else { overall });
+        report.status = match (&best, all_closed) {
+            (Some(_), true) => Status::Optimal,
+            (Some(_), false) => Status::Sat,
+            (None, true) => Status::Unsat,
+            (None, false) => Status::Unknown,
+        };
+        if !all_closed {
+            report.stopped_by = Some(stopped(&limits));
+        }
+        if let Some((_, model)) = &best {
+            let t = Instant::now();
+            report.solutions.push(decode_checked(p, &enc, model)?);
+            report.seconds.decode_check += t.elapsed().as_secs_f64();
+        }
+        let closed = bounds
+            .iter()
+            .filter(|b| b.is_some_and(|b| !better(obj.sense, b, threshold)))
+            .count();
+        writeln!(
+            progress,
+            "c cubes: {} closed now, {} skipped (closed in the file); {closed} of {} closed",
+            totals.iter().flat_map(|t| &t.done).filter(|d| d.2).count(),
+            skipped,
+            split.cubes()
+        )?;
+    }
+    let t = Instant::now();
+    p.details(&enc.map, &mut report)?;
+    report.seconds.decode_check += t.elapsed().as_secs_f64();
+    report.seconds.close(started.elapsed().as_secs_f64());
+    Ok(report)
+}
+
+/// Why a cube run stopped early.
+fn stopped(limits: &Limits) -> StoppedBy {
+    if limits.interrupt.load(Ordering::Relaxed) {
+        StoppedBy::Interrupt
+    } else {
+        StoppedBy::Timeout
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use puzzlesat_encodings::lit;
+
+    #[test]
+    fn cubes_cover_every_sign_pattern_once() {
+        let cands = [lit(0, false), lit(0, true), lit(3, true), lit(5, false)];
+        let s = Split::new(&cands, 3).unwrap();
+        assert_eq!(s.literals, vec![lit(0, false), lit(3, true)]);
+        assert_eq!(s.cubes(), 4);
+        let all: std::collections::BTreeSet<Vec<Lit>> = (0..4).map(|i| s.cube(i)).collect();
+        assert_eq!(all.len(), 4);
+        assert_eq!(s.cube(1), vec![lit(0, false), !lit(3, true)]);
+        assert!(Split::new(&cands, 16).is_err());
+        assert!(Split::new(&cands, 1).is_err());
+    }
+
+    #[test]
+    fn witnesses_round_trip() {
+        let m = Assignment::from_values(vec![true, false, true, true, false, true]);
+        let h = witness_hex(&m, 6);
+        assert_eq!(h, "d2");
+        assert_eq!(witness_model(&h, 6).unwrap(), m);
+        assert!(witness_model("d", 6).is_err());
+        assert!(witness_model("dz", 6).is_err());
+    }
+}

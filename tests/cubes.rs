@@ -1,0 +1,326 @@
+//! `solve --cubes`: optimising cube by cube gives the optima of the plain
+//! search, a killed or timed-out run resumes from its cube file (skipping
+//! the cubes it closed), a file of another run is refused, and the cubes
+//! run as emitted experiment jobs and collected give the same answer.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn puzzlesat(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
+        .args(args)
+        .output()
+        .expect("puzzlesat runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// (status, objective) of a `--json` report.
+fn answer(o: &Output) -> (String, Option<i64>) {
+    let out = String::from_utf8_lossy(&o.stdout);
+    let v: serde_json::Value = serde_json::from_str(out.trim())
+        .unwrap_or_else(|e| panic!("not a JSON report ({e}): {out}\nstderr: {}", stderr(o)));
+    (
+        v["status"].as_str().unwrap().to_string(),
+        v["objective"].as_i64(),
+    )
+}
+
+/// (closed now, skipped) from the closing `c cubes:` line.
+fn cube_counts(o: &Output) -> (usize, usize) {
+    let err = stderr(o);
+    let line = err
+        .lines()
+        .find(|l| l.contains(" closed now, "))
+        .unwrap_or_else(|| panic!("no cube count line in:\n{err}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    (words[2].parse().unwrap(), words[5].parse().unwrap())
+}
+
+/// The report lines of a cube file whose cube was closed.
+fn closed_lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["cube"]["closed"].as_bool().unwrap()
+        })
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn cubes_give_the_optima_of_the_plain_search() {
+    let tiles = [("4", "3", 10), ("3", "4", 15), ("4", "6", 36)];
+    for (n, c, optimum) in tiles {
+        for extra in [&["--cubes", "4"][..], &["--cubes", "8", "--jobs", "2"]] {
+            let mut args = vec![
+                "solve",
+                "alien-tiles",
+                "-n",
+                n,
+                "-c",
+                c,
+                "--hardest",
+                "--json",
+            ];
+            args.extend_from_slice(extra);
+            let o = puzzlesat(&args);
+            assert_eq!(
+                answer(&o),
+                ("optimal".to_string(), Some(optimum)),
+                "{args:?}"
+            );
+        }
+    }
+    for (n, optimum) in [("5", 55), ("6", 180), ("7", 275), ("8", 544)] {
+        let o = puzzlesat(&[
+            "solve", "enigma", "-n", n, "--method", "board", "--json", "--cubes", "8", "--jobs",
+            "2",
+        ]);
+        assert_eq!(answer(&o), ("optimal".to_string(), Some(optimum)), "n={n}");
+    }
+}
+
+#[test]
+fn a_killed_run_resumes_and_skips_the_cubes_it_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cubes.jsonl");
+    let f = file.to_str().unwrap();
+    let run = |f: &str| {
+        puzzlesat(&[
+            "solve",
+            "enigma",
+            "-n",
+            "8",
+            "--method",
+            "board",
+            "--json",
+            "--cubes",
+            "8",
+            "--cube-file",
+            f,
+        ])
+    };
+    let o = run(f);
+    assert_eq!(answer(&o), ("optimal".to_string(), Some(544)));
+    assert_eq!(cube_counts(&o), (8, 0));
+    // killed after three cubes closed, in the middle of writing a line
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut kept = String::new();
+    let mut closed = 0;
+    for line in text.lines() {
+        kept += line;
+        kept += "\n";
+        closed += usize::from(line.contains("\"closed\":true"));
+        if closed == 3 {
+            break;
+        }
+    }
+    let torn = dir.path().join("torn.jsonl");
+    std::fs::write(&torn, format!("{kept}{{\"schema_version\":6,\"puz")).unwrap();
+    let o = run(torn.to_str().unwrap());
+    assert_eq!(answer(&o), ("optimal".to_string(), Some(544)));
+    assert_eq!(cube_counts(&o), (5, 3), "{}", stderr(&o));
+    // the torn line was cut off before appending: every line reads back
+    assert_eq!(closed_lines(&torn).len(), 8);
+    // a third run solves nothing
+    let o = run(torn.to_str().unwrap());
+    assert_eq!(answer(&o), ("optimal".to_string(), Some(544)));
+    assert_eq!(cube_counts(&o), (0, 8));
+}
+
+#[test]
+fn a_timed_out_run_resumes_to_the_same_optimum() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cubes.jsonl");
+    let f = file.to_str().unwrap();
+    let args = [
+        "solve",
+        "enigma",
+        "-n",
+        "9",
+        "--method",
+        "board",
+        "--json",
+        "--cubes",
+        "8",
+        "--jobs",
+        "2",
+        "--cube-file",
+        f,
+    ];
+    let mut first = args.to_vec();
+    first.extend(["--timeout", "0.5"]);
+    let o = puzzlesat(&first);
+    // usually stopped by the limit (then not optimal); whatever it closed is skipped
+    let (status, _) = answer(&o);
+    assert!(
+        ["optimal", "sat", "unknown"].contains(&status.as_str()),
+        "{status}"
+    );
+    assert_ne!(
+        status, "optimal",
+        "n = 9 is not proven in 1 s: nothing interrupted"
+    );
+    let closed_first = closed_lines(&file).len();
+    let o = puzzlesat(&args);
+    assert_eq!(answer(&o), ("optimal".to_string(), Some(753)));
+    let (now, skipped) = cube_counts(&o);
+    assert_eq!(
+        (now + skipped, skipped),
+        (8, closed_first),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_cube_file_of_another_run_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cubes.jsonl");
+    let f = file.to_str().unwrap();
+    let tiles = |c: &str, cubes: &str| {
+        puzzlesat(&[
+            "solve",
+            "alien-tiles",
+            "-n",
+            "4",
+            "-c",
+            c,
+            "--hardest",
+            "-q",
+            "--cubes",
+            cubes,
+            "--cube-file",
+            f,
+        ])
+    };
+    assert_eq!(tiles("3", "4").status.code(), Some(10));
+    for (c, cubes) in [("4", "4"), ("3", "8")] {
+        let o = tiles(c, cubes);
+        assert_eq!(o.status.code(), Some(2));
+        let err = stderr(&o);
+        assert!(
+            err.contains("line 1: a cube of another run") && err.lines().count() == 1,
+            "{err}"
+        );
+    }
+    std::fs::write(&file, "not json\n").unwrap();
+    let err = stderr(&tiles("3", "4"));
+    assert!(err.contains("line 1: not a cube report"), "{err}");
+    // what --cubes does not split
+    for args in [
+        &[
+            "solve",
+            "alien-tiles",
+            "-n",
+            "4",
+            "-c",
+            "3",
+            "--hardest",
+            "--all",
+            "--cubes",
+            "4",
+        ][..],
+        &["solve", "enigma", "-n", "5", "--cubes", "4"],
+        &["solve", "queens", "-n", "6", "--cubes", "4"],
+        &[
+            "solve", "enigma", "-n", "5", "--method", "board", "--jobs", "2",
+        ],
+    ] {
+        let o = puzzlesat(args);
+        let err = stderr(&o);
+        assert!(
+            o.status.code() == Some(2) && err.starts_with("error: ") && err.contains("--cubes"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// The cluster form: one `--cube I` job per cube, emitted and collected as
+/// experiment rows; the jobs' outputs together are a cube file the full
+/// command reads, solving nothing.
+#[test]
+fn cubes_emitted_as_jobs_and_collected_give_the_optimum() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |s: &str| dir.path().join(s).to_str().unwrap().to_string();
+    let grid = [
+        "experiment",
+        "--puzzle",
+        "alien-tiles",
+        "--sizes",
+        "4",
+        "--fixed",
+        "colours=6",
+        "--fixed",
+        "hardest=true",
+        "--fixed",
+        "cubes=4",
+        "--vary",
+        "cube=0,1,2,3",
+        "--timeout",
+        "120",
+        "--out",
+    ];
+    let out = p("results");
+    let jobs = p("jobs.txt");
+    let mut emit = grid.to_vec();
+    emit.extend([out.as_str(), "--emit-jobs", jobs.as_str()]);
+    let o = puzzlesat(&emit);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<String> = std::fs::read_to_string(&jobs)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), 4);
+    // what GNU parallel or a Slurm array task does with each line
+    for line in &lines {
+        Command::new("sh").args(["-c", line]).status().unwrap();
+    }
+    let jobs_dir = format!("{out}/jobs");
+    let mut collect = grid.to_vec();
+    collect.extend([out.as_str(), "--collect", jobs_dir.as_str(), "--no-plots"]);
+    let o = puzzlesat(&collect);
+    assert!(
+        stderr(&o).contains("collected 4 new rows"),
+        "{}",
+        stderr(&o)
+    );
+    let mut file = String::new();
+    for i in 0..4 {
+        let entry = std::fs::read_dir(&jobs_dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|e| {
+                e.extension().is_some_and(|x| x == "json")
+                    && std::fs::read_to_string(e)
+                        .unwrap()
+                        .contains(&format!("\"index\":{i},"))
+            })
+            .unwrap_or_else(|| panic!("no output of cube {i}"));
+        file += &std::fs::read_to_string(entry).unwrap();
+    }
+    let cubes = p("cubes.jsonl");
+    std::fs::write(&cubes, file).unwrap();
+    let o = puzzlesat(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "6",
+        "--hardest",
+        "--json",
+        "--cubes",
+        "4",
+        "--cube-file",
+        &cubes,
+    ]);
+    assert_eq!(answer(&o), ("optimal".to_string(), Some(36)));
+    assert_eq!(cube_counts(&o), (0, 4));
+}
