@@ -526,8 +526,8 @@ fn finding_uses_stages_and_says_which_restriction() {
     for (n, places) in [
         ("3", vec![3, 1]),
         ("5", vec![15, 5, 3, 1]),
-        ("8", vec![16, 4, 2, 1]),
-        ("12", vec![36, 9, 3, 1]),
+        ("8", vec![24, 8, 3, 1]),
+        ("12", vec![48, 12, 4, 1]),
     ] {
         let (code, out, err) = binary(&["solve", "magic", "-n", n, "--json"]);
         assert_eq!(code, Some(10), "{out}{err}");

@@ -19,7 +19,7 @@ pub struct Args {
     /// auto (staged to find a free square with the default encoding options, else encoding), encoding (the single CNF: finds, counts, refutes), staged (finds under the balanced-digits restriction, docs/magic.md)
     #[arg(long, default_value = "auto", value_parser = choices::<Method>())]
     pub method: Method,
-    /// with the staged method: the place values of the digits of F−1, strictly decreasing from below n² to 1, comma-separated (default: radices n/k,n/k,k,k for k the largest divisor of n up to √n, i.e. places (n/k)k²,k²,k,1; for a prime n: n·m,n,m,1 with m = ⌈√n⌉)
+    /// with the staged method: the place values of the digits of F−1, strictly decreasing from below n² to 1, comma-separated (default: n·m,n,m,1 with m = ⌈√n⌉; 3,1 for n = 3)
     #[arg(long, value_delimiter = ',', value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     pub places: Option<Vec<usize>>,
     /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits)

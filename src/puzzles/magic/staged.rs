@@ -14,10 +14,10 @@
 //! With places `(n, 1)` it is Euler's construction from two orthogonal
 //! digit squares (`F − 1 = n·H + L`), without asking them to be Latin: the
 //! digit split of the compact order encoding (Tanjo, Tamura & Banbara, SAT
-//! 2011) staged as Euler's method stages it. Splitting each digit once more
-//! (radices `n/k, n/k, k, k` for `n = k·(n/k)`; places `(n/k)k², k², k, 1`;
-//! for a prime `n`, `n·m, n, m, 1` with `m = ⌈√n⌉`, whose digits are not
-//! all of one radix) makes every stage a small problem.
+//! 2011) staged as Euler's method stages it. Splitting each of them once
+//! more (places `n·m, n, m, 1` with `m = ⌈√n⌉`, the default: radices about
+//! `√n` instead of `n`, for every `n`, prime or not) makes every stage a
+//! small problem.
 //!
 //! Stage `i` is a CNF over the direct literals of `D_i`, its line sums a
 //! balanced tree of cut partial sums with a linear root. An answer of stage
@@ -83,19 +83,16 @@ pub fn restriction(places: &[usize]) -> String {
     )
 }
 
-/// The default place values for order `n`: radices `(n/k, n/k, k, k)` with
-/// `k` the largest divisor of `n` up to `√n` (places `(n/k)k², k², k, 1`);
-/// for a prime `n`, `(n·m, n, m, 1)` with `m = ⌈√n⌉`. The fastest of the
-/// splits measured in docs/magic.md.
+/// The default place values for order `n`: `(n·m, n, m, 1)` with
+/// `m = ⌈√n⌉` — the high digit `v div n` split in two, and the low digit
+/// `v mod n` too (radices `m, m, m, m` when `n = m²`); `(3, 1)` for
+/// `n = 3`. The fastest of the splits measured in docs/magic.md.
 pub fn default_places(n: usize) -> Vec<usize> {
-    match (2..n).filter(|k| n % k == 0 && k * k <= n).max() {
-        Some(k) => vec![n / k * k * k, k * k, k, 1],
-        None if n < 5 => vec![n, 1],
-        None => {
-            let m = (1..=n).find(|m| m * m >= n).unwrap_or(n);
-            vec![n * m, n, m, 1]
-        }
+    if n <= 3 {
+        return vec![n, 1];
     }
+    let m = (1..=n).find(|m| m * m >= n).unwrap_or(n);
+    vec![n * m, n, m, 1]
 }
 
 /// One stage: the digit of every value, the classes (values sharing the
@@ -547,7 +544,7 @@ mod tests {
     #[test]
     fn places_are_checked() {
         assert_eq!(default_places(16), vec![64, 16, 4, 1]);
-        assert_eq!(default_places(20), vec![80, 16, 4, 1]);
+        assert_eq!(default_places(20), vec![100, 20, 5, 1]);
         assert_eq!(default_places(4), vec![8, 4, 2, 1]);
         assert_eq!(default_places(3), vec![3, 1]);
         assert_eq!(default_places(17), vec![85, 17, 5, 1]);
