@@ -540,23 +540,58 @@ fn value_sets_clauses<DB: ClauseDatabase>(
     Ok(())
 }
 
-/// `Σ xs = target` for distinct order-encoded integers in `1..=m`, as a
-/// balanced tree of bounded unary adders with `x + y = target` at the root.
+/// `Σ xs = target` for distinct order-encoded integers in `1..=m`: a
+/// [`cut_sum_eq`] with [`partial_bounds`].
 fn unary_sum_eq<DB: ClauseDatabase>(db: &mut DB, xs: &[&IntVar], target: i64, m: i64) {
     let len = xs.len() as i64;
+    cut_sum_eq(db, xs, target, &|k| partial_bounds(m, len, k, target));
+}
+
+/// `Σ xs = target` as a balanced tree of unary adders whose partial sums of
+/// `k` terms are cut to `bounds(k)` (what the rest of the line can
+/// complete), with `x + y = target` at the root — linear in the domain,
+/// where a full adder there would be quadratic. The single CNF cuts for
+/// distinct values ([`partial_bounds`]); the staged method's digit squares
+/// for digits that repeat.
+pub(super) fn cut_sum_eq<DB: ClauseDatabase>(
+    db: &mut DB,
+    xs: &[&IntVar],
+    target: i64,
+    bounds: &dyn Fn(i64) -> (i64, i64),
+) {
     if xs.len() == 1 {
         xs[0].post_ge(db, target);
         xs[0].post_le(db, target);
         return;
     }
     let half = xs.len() / 2;
-    let left = partial_sum(db, &xs[..half], len, target, m);
-    let right = partial_sum(db, &xs[half..], len, target, m);
+    let left = cut_partial_sum(db, &xs[..half], bounds);
+    let right = cut_partial_sum(db, &xs[half..], bounds);
     // x + y = target: [x ≥ i] → [y ≤ target − i] and [x ≤ i−1] → [y ≥ target − i + 1]
     for i in left.lb()..=left.ub() + 1 {
         db.add(&[!left.ge(i), !right.ge(target - i + 1)]);
         db.add(&[left.ge(i), right.ge(target - i + 1)]);
     }
+}
+
+/// The partial sum of `xs`, its domain cut to `bounds(xs.len())`.
+fn cut_partial_sum<DB: ClauseDatabase>(
+    db: &mut DB,
+    xs: &[&IntVar],
+    bounds: &dyn Fn(i64) -> (i64, i64),
+) -> IntVar {
+    let (lo, hi) = bounds(xs.len() as i64);
+    if xs.len() == 1 {
+        // a single cell: post its bounds, reuse it
+        xs[0].post_ge(db, lo);
+        xs[0].post_le(db, hi);
+        return xs[0].clone();
+    }
+    let half = xs.len() / 2;
+    let x = cut_partial_sum(db, &xs[..half], bounds);
+    let y = cut_partial_sum(db, &xs[half..], bounds);
+    // an empty range has posted the empty clause: any variable will do
+    int::plus_in(db, &x, &y, lo, hi).unwrap_or_else(|_| IntVar::constant(db, lo))
 }
 
 /// `Σ F = target` over digit cells: with `H = Σ high` and `L = Σ low`
@@ -579,29 +614,6 @@ fn digit_sum_eq<DB: ClauseDatabase>(
         db.add(&[!high.ge(h), !low.ge(t - base * h + 1)]); // H ≥ h → L ≤ t − n·h
         db.add(&[high.ge(h), low.ge(t - base * (h - 1))]); // H ≤ h−1 → L ≥ t − n·(h−1)
     }
-}
-
-/// The partial sum of `xs` (part of a line of `len` cells summing to
-/// `target`), its domain cut by [`partial_bounds`].
-fn partial_sum<DB: ClauseDatabase>(
-    db: &mut DB,
-    xs: &[&IntVar],
-    len: i64,
-    target: i64,
-    m: i64,
-) -> IntVar {
-    let (lo, hi) = partial_bounds(m, len, xs.len() as i64, target);
-    if xs.len() == 1 {
-        // a single cell: post its bounds, reuse it
-        xs[0].post_ge(db, lo);
-        xs[0].post_le(db, hi);
-        return xs[0].clone();
-    }
-    let half = xs.len() / 2;
-    let x = partial_sum(db, &xs[..half], len, target, m);
-    let y = partial_sum(db, &xs[half..], len, target, m);
-    // an empty range has posted the empty clause: any variable will do
-    int::plus_in(db, &x, &y, lo, hi).unwrap_or_else(|_| IntVar::constant(db, lo))
 }
 
 /// `F_a < F_b`.

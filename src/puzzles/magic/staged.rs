@@ -32,11 +32,12 @@ use std::time::Instant;
 use anyhow::bail;
 use puzzlesat_encodings::amo::{self, AmoEncoding};
 use puzzlesat_encodings::card::{self, CardEncoding};
-use puzzlesat_encodings::int::{self, IntVar};
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Unsatisfiable};
+use puzzlesat_encodings::int::IntVar;
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 use serde::{Deserialize, Serialize};
 
+use super::encode::cut_sum_eq;
 use super::reference::lines;
 use super::{check, Square};
 use crate::report::{Details, Report, Status, StoppedBy};
@@ -198,9 +199,13 @@ pub fn digit_square<DB: ClauseDatabase>(
         .iter_mut()
         .map(|x| (0..radix as i64).map(|d| x.eq(db, d)).collect())
         .collect();
+    // partial sums of k digits in 0..=max: at least what the other
+    // len − k cannot exceed, at most the target
+    let (len, target, max) = (n as i64, target as i64, radix as i64 - 1);
+    let bounds = |k: i64| ((target - (len - k) * max).max(0), target.min(k * max));
     for line in lines(n) {
         let terms: Vec<&IntVar> = line.iter().map(|&c| &xs[c]).collect();
-        balanced_line(db, &terms, target as i64, radix as i64 - 1)?;
+        cut_sum_eq(db, &terms, target, &bounds);
     }
     let mut members: Vec<Vec<usize>> = vec![vec![]; counts.len()];
     for (c, &k) in classes.iter().enumerate() {
@@ -217,53 +222,6 @@ pub fn digit_square<DB: ClauseDatabase>(
         }
     }
     Ok(direct)
-}
-
-/// `Σ xs = target` for `xs` in `0..=max`: a balanced tree of unary adders
-/// whose partial sums are cut to what the rest of the line can complete
-/// (`int::plus_in`), and `x + y = target` at the root (linear in the
-/// domain, where a full adder there would be quadratic).
-fn balanced_line<DB: ClauseDatabase>(
-    db: &mut DB,
-    xs: &[&IntVar],
-    target: i64,
-    max: i64,
-) -> Result<(), Unsatisfiable> {
-    let len = xs.len() as i64;
-    let partial = |db: &mut DB, part: &[&IntVar]| -> Result<IntVar, Unsatisfiable> {
-        partial_line(db, part, len, target, max)
-    };
-    let half = xs.len() / 2;
-    let x = partial(db, &xs[..half])?;
-    let y = partial(db, &xs[half..])?;
-    // x + y = target: [x ≥ i] → [y ≤ target − i], [x ≤ i − 1] → [y ≥ target − i + 1]
-    for i in x.lb()..=x.ub() + 1 {
-        db.add(&[!x.ge(i), !y.ge(target - i + 1)]);
-        db.add(&[x.ge(i), y.ge(target - i + 1)]);
-    }
-    Ok(())
-}
-
-/// The partial sum of `xs`, part of a line of `len` terms in `0..=max`
-/// summing to `target`: at least `target − (len − k)·max`, at most `target`.
-fn partial_line<DB: ClauseDatabase>(
-    db: &mut DB,
-    xs: &[&IntVar],
-    len: i64,
-    target: i64,
-    max: i64,
-) -> Result<IntVar, Unsatisfiable> {
-    let k = xs.len() as i64;
-    let (lo, hi) = ((target - (len - k) * max).max(0), target.min(k * max));
-    if xs.len() == 1 {
-        xs[0].post_ge(db, lo);
-        xs[0].post_le(db, hi);
-        return Ok(xs[0].clone());
-    }
-    let half = xs.len() / 2;
-    let x = partial_line(db, &xs[..half], len, target, max)?;
-    let y = partial_line(db, &xs[half..], len, target, max)?;
-    int::plus_in(db, &x, &y, lo, hi)
 }
 
 fn digits(direct: &[Vec<Lit>], a: &Assignment) -> Vec<usize> {
