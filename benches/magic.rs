@@ -5,14 +5,14 @@
 //! asserts its answer; every solution has passed the independent checker
 //! inside the runner.
 //!
-//! `cargo bench --bench magic`; `MAGIC_BENCH_FIND=16,20` sets the orders of
-//! the "find" benchmarks (default: 10), each under a 120 s limit.
+//! `cargo bench --bench magic`; `MAGIC_BENCH_FIND=16,20,25` sets the orders
+//! of the "find" benchmarks (default: 10, 16, 20), each under a 120 s limit.
 
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use puzzlesat::puzzles::magic::check::check_square;
-use puzzlesat::puzzles::magic::{twostage, Magic, Options, Symmetry};
+use puzzlesat::puzzles::magic::{staged, Magic, Options, Symmetry};
 use puzzlesat::run::{self, RunOptions, Status};
 use puzzlesat::solver::{Limits, SolverKind};
 
@@ -41,12 +41,11 @@ fn bench(c: &mut Criterion) {
     g.bench_function("count-n4-order", |b| {
         b.iter(|| assert_eq!(count(4, seed_order).0, 880))
     });
-    // finding by the default method (two stages, docs/magic.md): N = 10
-    // and 16 by default; MAGIC_BENCH_FIND=20 asks for the other
-    // target (not reached within 120 s yet), MAGIC_BENCH_FIND= (empty)
-    // skips finding
+    // finding by the default method (staged, default radices,
+    // docs/magic.md): N = 10, 16 and 20 by default; MAGIC_BENCH_FIND=25
+    // asks for others, MAGIC_BENCH_FIND= (empty) skips finding
     let orders: Vec<usize> = std::env::var("MAGIC_BENCH_FIND")
-        .unwrap_or_else(|_| "10,16".into())
+        .unwrap_or_else(|_| "10,16,20".into())
         .split(',')
         .filter(|v| !v.trim().is_empty())
         .map(|v| {
@@ -59,10 +58,17 @@ fn bench(c: &mut Criterion) {
         g.bench_function(format!("find-n{n}"), |b| {
             b.iter(|| {
                 let limits = Limits::with_timeout(Some(Duration::from_secs(120)));
-                let r =
-                    twostage::report(n, &SolverKind::Batsat, None, limits, &mut std::io::sink())
-                        .expect("run")
-                        .expect("the restriction holds a square");
+                let r = staged::report(
+                    n,
+                    &staged::default_places(n),
+                    &SolverKind::Batsat,
+                    None,
+                    limits,
+                    u64::MAX,
+                    &mut std::io::sink(),
+                )
+                .expect("run")
+                .expect("the restriction holds a square");
                 assert_eq!(r.status, Status::Sat, "n = {n}: no square in 120 s");
                 check_square(n, &r.solutions[0]).expect("a magic square");
             })

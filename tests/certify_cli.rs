@@ -183,7 +183,7 @@ fn a_lying_external_solver_is_caught() {
         assert!(err.contains("could not be certified"), "{err}");
         assert!(!out.contains("s UNSATISFIABLE"), "{out}");
         // without --certify the lie gets through, but marked unchecked: by
-        // the single CNF, and by the default two-stage method (its UNSAT
+        // the single CNF, and by the default staged method (its UNSAT
         // first stage claims nothing; it falls back to the single CNF)
         for method in ["auto", "encoding"] {
             let (code, out, _) =

@@ -921,7 +921,7 @@ fn dimacs_leniency_matches_cadical() {
 
 /// An interrupt (SIGINT or SIGTERM) before any solution is "unknown": exit
 /// 0 with the report, on `solve` (magic -n 12 by the single CNF: its first
-/// solution takes 14–90 s; the two-stage default finds one in seconds) and
+/// solution takes 14–90 s; the staged default finds one in a fraction of a second) and
 /// on `sat` with batsat, the portfolio and an external solver.
 #[test]
 fn interrupted_before_any_solution_is_unknown() {

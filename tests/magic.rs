@@ -517,20 +517,33 @@ fn binary(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
-/// Finding a free square goes through the two-stage method by default (the
-/// square checked, the restriction said); counting, completion and other
-/// encodings use the single CNF; two-stage refuses what it cannot answer.
+/// Finding a free square goes through the staged method by default (the
+/// square checked, the restriction and place values said); counting, completion
+/// and other encodings use the single CNF; staged refuses what it cannot
+/// answer.
 #[test]
-fn finding_uses_two_stages_and_says_which_restriction() {
-    for n in ["3", "5", "8"] {
+fn finding_uses_stages_and_says_which_restriction() {
+    for (n, places) in [
+        ("3", vec![3, 1]),
+        ("5", vec![15, 5, 3, 1]),
+        ("8", vec![24, 8, 3, 1]),
+        ("12", vec![48, 12, 4, 1]),
+    ] {
         let (code, out, err) = binary(&["solve", "magic", "-n", n, "--json"]);
         assert_eq!(code, Some(10), "{out}{err}");
         let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
         assert_eq!(v["status"], "sat");
         assert!(
-            v["puzzle"].as_str().unwrap().contains("method=two-stage"),
+            v["puzzle"].as_str().unwrap().contains("method=staged"),
             "{v}"
         );
+        let said: Vec<u64> = v["details"]["places"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_u64().unwrap())
+            .collect();
+        assert_eq!(said, places, "{v}");
         assert!(
             v["details"]["restriction"]
                 .as_str()
@@ -538,7 +551,9 @@ fn finding_uses_two_stages_and_says_which_restriction() {
                 .contains("balanced"),
             "{v}"
         );
-        assert!(v["details"]["attempts"].as_u64().unwrap() >= 1, "{v}");
+        let attempts = v["details"]["attempts"].as_array().unwrap();
+        assert_eq!(attempts.len(), places.len(), "{v}");
+        assert!(attempts.iter().all(|a| a.as_u64().unwrap() >= 1), "{v}");
         let n: usize = n.parse().unwrap();
         let cells: Vec<u32> = v["solutions"][0]["cells"]
             .as_array()
@@ -566,34 +581,46 @@ fn finding_uses_two_stages_and_says_which_restriction() {
     ] {
         let (code, out, _) = binary(args);
         assert_eq!(code, Some(10));
-        assert!(!out.contains("two-stage"), "{out}");
+        assert!(!out.contains("staged"), "{out}");
     }
     let (code, out, _) = binary(&["solve", "magic", "-n", "3", "--count"]);
     assert_eq!(code, Some(10));
     assert!(out.starts_with("exactly 8 solutions"), "{out}");
     for args in [
+        &["solve", "magic", "-n", "4", "--method", "staged", "--all"][..],
         &[
-            "solve",
-            "magic",
-            "-n",
-            "4",
-            "--method",
-            "two-stage",
-            "--all",
-        ][..],
-        &[
-            "solve",
-            "magic",
-            "-n",
-            "4",
-            "--method",
-            "two-stage",
-            "--sum",
-            "gte",
+            "solve", "magic", "-n", "4", "--method", "staged", "--sum", "gte",
         ][..],
     ] {
         let (code, _, err) = binary(args);
         assert_eq!(code, Some(2), "{err}");
         assert!(err.contains("--method encoding"), "{err}");
     }
+    // places: decreasing from below n² to 1, each digit's lines balanced;
+    // another valid split still gives a checked square
+    for (places, says) in [
+        ("81,1", "decrease strictly"),
+        ("6,2", "the last one 1"),
+        ("2,1", "cannot be balanced"),
+    ] {
+        let (code, _, err) = binary(&["solve", "magic", "-n", "9", "--places", places]);
+        assert_eq!(code, Some(2), "{places}: {err}");
+        assert!(err.contains(says), "{places}: {err}");
+    }
+    for args in [
+        &[
+            "solve", "magic", "-n", "6", "--places", "6,1", "--method", "encoding",
+        ][..],
+        &["solve", "magic", "-n", "6", "--places", "6,1", "--all"][..],
+    ] {
+        let (code, _, err) = binary(args);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains("--places belongs to the staged method"),
+            "{err}"
+        );
+    }
+    let (code, out, err) = binary(&["solve", "magic", "-n", "6", "--places", "6,2,1", "--json"]);
+    assert_eq!(code, Some(10), "{err}");
+    assert!(out.contains("\"places\":[6,2,1]"), "{out}");
 }

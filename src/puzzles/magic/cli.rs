@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use puzzlesat_encodings::amo::AmoEncoding;
 
-use super::{twostage, CellEncoding, Givens, Magic, Method, Options, SumEncoding, Symmetry};
+use super::{staged, CellEncoding, Givens, Magic, Method, Options, SumEncoding, Symmetry};
 use crate::front::{choices, Common, PuzzleArgs};
 
 /// Magic squares: n×n, 1..n² once each, all lines summing to n(n²+1)/2; find, count, complete
@@ -16,9 +16,12 @@ pub struct Args {
     /// order of the square, 1 to 1000 (taken from --given if omitted; --max-clauses bounds it further)
     #[arg(short, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub n: Option<usize>,
-    /// auto (two-stage to find a free square with the default encoding options, else encoding), encoding (the single CNF: finds, counts, refutes), two-stage (finds under the balanced-digits restriction, docs/magic.md)
+    /// auto (staged to find a free square with the default encoding options, else encoding), encoding (the single CNF: finds, counts, refutes), staged (finds under the balanced-digits restriction, docs/magic.md)
     #[arg(long, default_value = "auto", value_parser = choices::<Method>())]
     pub method: Method,
+    /// with the staged method: the place values of the digits of F−1, strictly decreasing from below n² to 1, comma-separated (default: n·m,n,m,1 with m = ⌈√n⌉; 3,1 for n = 3)
+    #[arg(long, value_delimiter = ',', value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+    pub places: Option<Vec<usize>>,
     /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits)
     #[arg(long, default_value = "digits", value_parser = choices::<CellEncoding>())]
     pub encoding: CellEncoding,
@@ -86,27 +89,32 @@ impl PuzzleArgs for Args {
         }
         Ok(Magic { givens, options })
     }
-    /// The two-stage method where `--method` picks it (the single CNF if
-    /// its restriction holds no square), else the encoding.
+    /// The staged method where `--method` picks it (the single CNF if its
+    /// restriction holds no square), else the encoding.
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
         let p = self.puzzle()?;
         match self.method(&p, common)? {
-            Method::TwoStage => {
-                common.check_budget(&p)?;
+            Method::Staged => {
+                let n = p.givens.n;
+                let places = self
+                    .places
+                    .clone()
+                    .unwrap_or_else(|| staged::default_places(n));
                 let mut progress = common.progress();
-                match twostage::report(
-                    p.givens.n,
+                match staged::report(
+                    n,
+                    &places,
                     &common.solver,
                     common.seed,
                     common.limits(),
+                    common.max_clauses,
                     &mut progress,
                 )? {
                     Some(r) => common.print(r, |s| s.to_string()),
                     None => {
                         let _ = writeln!(
                             progress,
-                            "c two-stage: the restriction holds no square of order {}: solving the single CNF",
-                            p.givens.n
+                            "c staged: the restriction (places {places:?}) holds no square of order {n}: solving the single CNF"
                         );
                         common.solve(&p)
                     }
@@ -120,20 +128,28 @@ impl PuzzleArgs for Args {
 impl Args {
     /// The method `--method` stands for on this instance.
     pub fn method(&self, p: &Magic, common: &Common) -> anyhow::Result<Method> {
+        let method = self.chosen_method(p, common)?;
+        if method == Method::Encoding && self.places.is_some() {
+            bail!("--places belongs to the staged method, not to the single CNF (--method encoding, or counting, completing, certifying)");
+        }
+        Ok(method)
+    }
+
+    fn chosen_method(&self, p: &Magic, common: &Common) -> anyhow::Result<Method> {
         let finding = !common.all && !common.count && p.givens.count() == 0;
         match self.method {
             Method::Auto => Ok(
                 if finding && p.givens.n >= 3 && p.options == Options::default() && !common.certify {
-                    Method::TwoStage
+                    Method::Staged
                 } else {
                     Method::Encoding
                 },
             ),
-            Method::TwoStage if !finding => bail!(
-                "--method two-stage finds one free square under a restriction: it cannot count (--all, --count) or complete --given cells; use --method encoding"
+            Method::Staged if !finding => bail!(
+                "--method staged finds one free square under a restriction: it cannot count (--all, --count) or complete --given cells; use --method encoding"
             ),
-            Method::TwoStage if p.options != Options::default() => bail!(
-                "--method two-stage has its own encoding: leave the encoding options at their defaults, or use --method encoding"
+            Method::Staged if p.options != Options::default() => bail!(
+                "--method staged has its own encoding: leave the encoding options at their defaults, or use --method encoding"
             ),
             m => Ok(m),
         }

@@ -49,14 +49,14 @@ use super::reference::lines;
 puzzlesat_encodings::option_enum! {
     /// How `solve magic` looks for a square.
     pub enum Method("method") {
-            /// `two-stage` to find a free square with the default encoding
+            /// `staged` to find a free square with the default encoding
             /// options, `encoding` otherwise
             Auto = "auto",
             /// the single CNF of the encoding options (finds, counts, refutes)
             Encoding = "encoding",
-            /// two SAT stages under the balanced-digits restriction (finds
-            /// only; [`super::twostage`])
-            TwoStage = "two-stage",
+            /// SAT stages, one per digit of `F − 1`, under the
+            /// balanced-digits restriction (finds only; [`super::staged`])
+            Staged = "staged",
     }
 }
 

@@ -9,8 +9,8 @@
 //! - [`reference`]: a structured depth-first enumerator used to cross-check;
 //! - [`symmetry`]: the 16 maps (square × complement) acting on solutions,
 //!   for counting by classes;
-//! - [`twostage`]: finding under the balanced-digits restriction, in two
-//!   SAT stages;
+//! - [`staged`]: finding under the balanced-digits restriction, one SAT
+//!   stage per digit of `F − 1`;
 //! - [`cli`]: `puzzlesat solve magic ...`.
 
 pub mod check;
@@ -18,8 +18,8 @@ pub mod cli;
 pub mod encode;
 pub mod model;
 pub mod reference;
+pub mod staged;
 pub mod symmetry;
-pub mod twostage;
 
 use puzzlesat_encodings::{Assignment, Cnf};
 
