@@ -1,6 +1,9 @@
 //! Alien Tiles: the kernel of the click map, the hardest goal of Gent,
 //! Linton & Smith (APES-22-2000) and brute-force cross-checks of the CNF.
 
+mod common;
+
+use common::run as cli;
 use puzzlesat::puzzles::alien_tiles::check::{
     check_clicks, coset_minimum, replay, MinimalityCheck,
 };
@@ -327,19 +330,6 @@ fn every_cardinality_encoding_gives_10_for_4x4_with_3_colours() {
             "{card}"
         );
     }
-}
-
-fn cli(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -7,6 +7,8 @@
 //! Needs `cadical` on PATH (`.ci/run` installs it) for the external-solver
 //! tests: they fail with a message naming it if it is missing.
 
+mod common;
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,18 +28,10 @@ fn certified_opts() -> RunOptions {
     }
 }
 
-/// Runs the binary; returns (exit code, stdout, stderr).
+/// Runs the binary; returns (exit code, -1 if killed, stdout, stderr).
 fn puzzlesat(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run puzzlesat");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, out, err) = common::run(args);
+    (code.unwrap_or(-1), out, err)
 }
 
 fn need_cadical() {

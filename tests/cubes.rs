@@ -3,15 +3,11 @@
 //! the cubes it closed), a file of another run is refused, and the cubes
 //! run as emitted experiment jobs and collected give the same answer.
 
+mod common;
+
+use common::output as puzzlesat;
 use std::path::Path;
 use std::process::{Command, Output};
-
-fn puzzlesat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
-        .args(args)
-        .output()
-        .expect("puzzlesat runs")
-}
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -169,13 +165,11 @@ fn a_timed_out_run_resumes_to_the_same_optimum() {
     let closed_first = closed_lines(&file).len();
     let o = puzzlesat(&args);
     assert_eq!(answer(&o), ("optimal".to_string(), Some(753)));
+    // every cube closed in the file is skipped; so is an open cube whose
+    // proven bound the file's best witness already reaches
     let (now, skipped) = cube_counts(&o);
-    assert_eq!(
-        (now + skipped, skipped),
-        (8, closed_first),
-        "{}",
-        stderr(&o)
-    );
+    assert_eq!(now + skipped, 8, "{}", stderr(&o));
+    assert!(skipped >= closed_first, "{}", stderr(&o));
 }
 
 #[test]

@@ -4,10 +4,13 @@
 //! puzzle: grid expansion, failures recorded while the grid goes on, resume
 //! after a kill, and `--emit-jobs` + `--collect` giving the in-process table.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::output as puzzlesat;
 use puzzlesat::experiment::{Grid, Row};
 
 /// The fake worker. Options: -n N, --encoding a|b (clause count n²·10 or
@@ -64,13 +67,6 @@ impl Fixture {
         std::fs::write(&p, text).unwrap();
         p
     }
-}
-
-fn puzzlesat(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 fn rows(out: &Path) -> Vec<Row> {

@@ -2,8 +2,11 @@
 //! compared with brute force and with the structured reference enumerator,
 //! symmetry breaking counted against orbit counts, completion files.
 
+mod common;
+
 use std::collections::BTreeSet;
 
+use common::run as binary;
 use puzzlesat::encodings::amo::AmoEncoding;
 use puzzlesat::encodings::ClauseDatabase;
 use puzzlesat::front::PuzzleArgs;
@@ -503,18 +506,6 @@ fn counting_by_classes_gives_the_plain_enumeration_sets() {
     };
     let plain: BTreeSet<Square> = solutions_by(&Magic::new(4, o), true).into_iter().collect();
     assert_eq!(plain, kept(&all, Symmetry::Order, false));
-}
-
-fn binary(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
-        .args(args)
-        .output()
-        .expect("run puzzlesat");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// Finding a free square goes through the staged method by default (the

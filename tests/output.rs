@@ -2,21 +2,9 @@
 //! summary only, `--count` the count only (text and JSON, same fields),
 //! plurals, and the progress heartbeat when stderr is not a terminal.
 
-use std::process::Command;
+mod common;
 
-fn run(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_puzzlesat"))
-        .args(args)
-        .envs(env.iter().copied())
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::run_with_env as run;
 
 const GRID_1: &str = "2 7 6\n9 5 1\n4 3 8\n";
 
