@@ -731,12 +731,15 @@ fn enigma_table_honours_the_time_limit() {
 }
 
 /// A puzzle whose CNF would outgrow `--max-clauses` is refused before
-/// anything is allocated, naming the budget and the flag (magic -n 30 used
-/// to take all memory); the estimate never exceeds the real count.
+/// anything is allocated, naming the budget and the flag (magic -n 30 by
+/// the single CNF used to take all memory; the staged default solves it,
+/// and refuses n = 100 by its stages' estimate); the estimate never exceeds
+/// the real count.
 #[test]
 fn clause_budget_is_checked_before_encoding() {
     for args in [
-        vec!["solve", "magic", "-n", "30"],
+        vec!["solve", "magic", "-n", "30", "--method", "encoding"],
+        vec!["solve", "magic", "-n", "100"],
         vec!["dimacs", "magic", "-n", "1000"],
         vec!["solve", "magic", "-n", "12", "--sum", "gte"],
     ] {

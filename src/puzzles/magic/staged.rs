@@ -170,15 +170,19 @@ pub fn check_places(n: usize, places: &[usize]) -> anyhow::Result<()> {
 }
 
 /// An upper estimate of the clauses of a stage of radix `r` for order `n`
-/// (before anything is allocated): `2n + 2` line trees of about
-/// `n²r²/2` clauses each, plus the class counts.
+/// (before anything is allocated): `2n + 2` line trees of at most about
+/// `3n²r²/4` clauses each, plus the class counts (totalizers: at most
+/// about `2n⁴` over the `r` values of a class of all `n²` cells; test
+/// `estimates_bound_the_stages`).
 pub fn estimated_clauses(n: usize, r: usize) -> u64 {
     let (n, r) = (n as u64, r as u64);
-    (2 * n + 2)
+    let lines = (2 * n + 2)
         .saturating_mul(n * n)
         .saturating_mul(r * r)
-        / 2
-        + 8 * n * n * r
+        .saturating_mul(3)
+        / 4;
+    let counts = (n * n).saturating_mul(n * n).saturating_mul(2);
+    lines.saturating_add(counts).saturating_add(8 * n * n * r)
 }
 
 /// A digit square with values `0..radix` on `n·n` cells, every line
@@ -518,6 +522,29 @@ mod tests {
         assert!(check_places(9, &[2, 1]).is_err());
         assert!(check_places(9, &[3, 1]).is_ok());
         assert!(check_places(9, &[27, 9, 3, 1]).is_ok());
+    }
+
+    #[test]
+    fn estimates_bound_the_stages() {
+        for n in 3..=16 {
+            for places in [default_places(n), vec![n, 1]] {
+                let mut prefix: Vec<Vec<usize>> = vec![vec![]; n * n];
+                for stage in stages(n, &places).unwrap() {
+                    let mut cnf = Cnf::new();
+                    digit_square(&mut cnf, n, stage.radix, stage.target, &stage.class_of, &stage.counts)
+                        .unwrap();
+                    let estimate = estimated_clauses(n, stage.radix);
+                    assert!(
+                        cnf.len() as u64 <= estimate,
+                        "n = {n}, places {places:?}: {} clauses, estimate {estimate}",
+                        cnf.len()
+                    );
+                    for (p, &d) in prefix.iter_mut().zip(&stage.digit) {
+                        p.push(d);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
