@@ -209,7 +209,7 @@ pub struct Report<S, D = serde_json::Value> {
     /// facts a resumed run reads back ([`crate::drive::cubes`]); None for a
     /// report about the whole problem
     #[serde(deserialize_with = "Option::deserialize")]
-    pub cube: Option<crate::drive::cubes::CubeRecord>,
+    pub cube: Option<CubeRecord>,
     /// puzzle-specific results
     pub details: D,
 }
@@ -504,6 +504,31 @@ fn counted_noun(what: &str, n: u64) -> String {
 
 /// A map of named values, for details built at run time.
 pub type DetailMap = BTreeMap<String, serde_json::Value>;
+
+/// What a cube file line ([`crate::drive::cubes`]) says about its cube, besides the report's
+/// `objective` (the cube's best value, if any) and `bound` (no model of the
+/// cube is better; None on an improvement line, written mid-search).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CubeRecord {
+    /// which cube, 0-based
+    pub index: u32,
+    /// of how many
+    pub cubes: u32,
+    /// the splitting literals (DIMACS numbers): cube `index` assumes the
+    /// j-th where bit j of `index` is set, its negation where it is not
+    pub literals: Vec<i32>,
+    /// the best value of the whole run when this line was written
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub incumbent: Option<i64>,
+    /// the cube needs no more search: its bound is no better than the
+    /// incumbent (or, with none, the cube has no model)
+    pub closed: bool,
+    /// the model of `objective` over the formula's variables, as hex digits
+    /// (variable 4k+b is bit b of digit k)
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub witness: Option<String>,
+}
 
 #[cfg(test)]
 mod tests {

@@ -44,11 +44,11 @@ use anyhow::{bail, Context};
 use puzzlesat_encodings::int::IntVar;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::drive::{Incumbent, Objective, Search, Sense};
 use crate::puzzle::{Encoded, Puzzle};
-use crate::report::{Report, Status, StoppedBy};
+use crate::report::{CubeRecord, Report, Status, StoppedBy};
 use crate::run::{decode_checked, encode, RunOptions};
 use crate::solver::{Limits, Session, SolverStats};
 
@@ -66,31 +66,6 @@ pub struct CubeOptions {
     pub only: Option<u32>,
     /// threads, each with its own solver session
     pub jobs: usize,
-}
-
-/// What a cube file line says about its cube, besides the report's
-/// `objective` (the cube's best value, if any) and `bound` (no model of the
-/// cube is better; None on an improvement line, written mid-search).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CubeRecord {
-    /// which cube, 0-based
-    pub index: u32,
-    /// of how many
-    pub cubes: u32,
-    /// the splitting literals (DIMACS numbers): cube `index` assumes the
-    /// j-th where bit j of `index` is set, its negation where it is not
-    pub literals: Vec<i32>,
-    /// the best value of the whole run when this line was written
-    #[serde(deserialize_with = "Option::deserialize")]
-    pub incumbent: Option<i64>,
-    /// the cube needs no more search: its bound is no better than the
-    /// incumbent (or, with none, the cube has no model)
-    pub closed: bool,
-    /// the model of `objective` over the formula's variables, as hex digits
-    /// (variable 4k+b is bit b of digit k)
-    #[serde(deserialize_with = "Option::deserialize")]
-    pub witness: Option<String>,
 }
 
 /// The splitting literals of a run.
