@@ -14,6 +14,7 @@ pub mod drive;
 pub mod experiment;
 pub mod front;
 pub mod io;
+pub mod options;
 pub mod puzzle;
 pub mod puzzles;
 pub mod report;

@@ -2,6 +2,9 @@
 //! runner ([`crate::run`]) can solve, optimise, enumerate, export and decode
 //! it. A puzzle never talks to a solver.
 
+use std::time::Instant;
+
+use anyhow::{bail, Context};
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 use serde::Serialize;
@@ -149,4 +152,36 @@ pub trait Puzzle: Sync {
     ) -> anyhow::Result<()> {
         Ok(())
     }
+}
+/// Encodes `p`, timing it.
+pub fn encode<P: Puzzle>(p: &P) -> anyhow::Result<(Cnf, Encoded<P::Map>, f64)> {
+    let t = Instant::now();
+    let mut cnf = Cnf::new();
+    let enc = p
+        .encode(&mut cnf)
+        .with_context(|| format!("encoding {}", p.describe()))?;
+    Ok((cnf, enc, t.elapsed().as_secs_f64()))
+}
+
+/// Decodes and checks a model; a failed check is an error (never printed as
+/// a solution).
+pub fn decode_checked<P: Puzzle>(
+    p: &P,
+    enc: &Encoded<P::Map>,
+    model: &Assignment,
+) -> anyhow::Result<P::Solution> {
+    let sol = p.decode(&enc.map, model)?;
+    if let Err(e) = p.check(&sol) {
+        bail!(
+            "internal error: the solver's model decodes to an invalid solution ({e}):\n{}",
+            p.render(&sol)
+        );
+    }
+    if let (Some(obj), Some(v)) = (&enc.objective, p.objective_of(&sol)) {
+        let cnf_v = obj.value(model);
+        if cnf_v != v {
+            bail!("internal error: the CNF's objective says {cnf_v}, the rules say {v}");
+        }
+    }
+    Ok(sol)
 }

@@ -18,75 +18,15 @@ use puzzlesat_encodings::pb::PbEncoding;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
-use crate::certify::{self, Claim, Producer};
-use crate::drive::{self, ScoredSearch, Sense, Strategy};
+use crate::certify::{self, Claim};
+use crate::drive::{self, ScoredSearch, Sense};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
+pub use crate::options::RunOptions;
+pub use crate::puzzle::{decode_checked, encode};
 use crate::puzzle::{Encoded, Puzzle};
 pub use crate::report::{Report, Status, StoppedBy};
 use crate::solver::{Limits, Session, SolverKind};
-
-/// Options common to every puzzle's `solve`.
-#[derive(Clone, Debug, Default)]
-pub struct RunOptions {
-    /// backend
-    pub solver: SolverKind,
-    /// wall-clock limit for the whole run
-    pub timeout: Option<Duration>,
-    /// enumerate all solutions (of the optimum, for optimisation puzzles)
-    pub all: bool,
-    /// stop enumerating after this many
-    pub limit: Option<u64>,
-    /// PB encoding of the objective bound
-    pub objective_encoding: PbEncoding,
-    /// bound search strategy
-    pub strategy: Strategy,
-    /// stop at the first solution even if the puzzle has an objective
-    pub first: bool,
-    /// the backend's random seed (None: its default search)
-    pub seed: Option<u64>,
-    /// certify every UNSAT answer a claim rests on, with proofs from this
-    /// solver (`--certify`, `--proof-solver`)
-    pub certify: Option<Producer>,
-    /// with `all`: enumerate every solution by blocking clauses even where
-    /// the puzzle counts by symmetry classes (`--no-classes`)
-    pub no_classes: bool,
-    /// optimise cube by cube (`--cubes`, [`drive::cubes`])
-    pub cubes: Option<drive::cubes::CubeOptions>,
-}
-
-/// Encodes `p`, timing it.
-pub fn encode<P: Puzzle>(p: &P) -> anyhow::Result<(Cnf, Encoded<P::Map>, f64)> {
-    let t = Instant::now();
-    let mut cnf = Cnf::new();
-    let enc = p
-        .encode(&mut cnf)
-        .with_context(|| format!("encoding {}", p.describe()))?;
-    Ok((cnf, enc, t.elapsed().as_secs_f64()))
-}
-
-/// Decodes and checks a model; a failed check is an error (never printed as
-/// a solution).
-pub fn decode_checked<P: Puzzle>(
-    p: &P,
-    enc: &Encoded<P::Map>,
-    model: &Assignment,
-) -> anyhow::Result<P::Solution> {
-    let sol = p.decode(&enc.map, model)?;
-    if let Err(e) = p.check(&sol) {
-        bail!(
-            "internal error: the solver's model decodes to an invalid solution ({e}):\n{}",
-            p.render(&sol)
-        );
-    }
-    if let (Some(obj), Some(v)) = (&enc.objective, p.objective_of(&sol)) {
-        let cnf_v = obj.value(model);
-        if cnf_v != v {
-            bail!("internal error: the CNF's objective says {cnf_v}, the rules say {v}");
-        }
-    }
-    Ok(sol)
-}
 
 /// The puzzle's hooks during a run, each timed into its phase.
 struct Hooks<'a, P: Puzzle> {

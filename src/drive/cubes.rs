@@ -47,26 +47,15 @@ use rustsat::types::Lit;
 use serde::Serialize;
 
 use crate::drive::{Incumbent, Objective, Search, Sense};
-use crate::puzzle::{Encoded, Puzzle};
+use crate::options::RunOptions;
+use crate::puzzle::{decode_checked, encode, Encoded, Puzzle};
 use crate::report::{CubeRecord, Report, Status, StoppedBy};
-use crate::run::{decode_checked, encode, RunOptions};
 use crate::solver::{Limits, Session, SolverStats};
 
 /// The most cubes `--cubes` may ask for.
 pub const MAX_CUBES: u32 = 1 << 16;
 
-/// `--cubes`, `--cube-file`, `--cube`, `--jobs`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CubeOptions {
-    /// at least this many cubes (rounded up to a power of two)
-    pub count: u32,
-    /// where results are appended and read back from
-    pub file: Option<PathBuf>,
-    /// solve this cube alone (a cluster job)
-    pub only: Option<u32>,
-    /// threads, each with its own solver session
-    pub jobs: usize,
-}
+pub use crate::options::CubeOptions;
 
 /// The splitting literals of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
