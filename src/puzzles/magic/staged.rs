@@ -100,13 +100,11 @@ pub fn default_places(n: usize) -> Vec<usize> {
 /// digits of the earlier stages) and how often each class holds each digit.
 #[derive(Clone, Debug, PartialEq)]
 struct Stage {
-    /// digit `0..radix` of each value `v` of `F − 1`
-    digit: Vec<usize>,
     radix: usize,
     /// every line's sum of the digit
     target: usize,
-    /// the class (earlier digits) of each value
-    class_of: Vec<usize>,
+    /// the class of each prefix of earlier digits, numbered from 0
+    class_of: HashMap<Vec<usize>, usize>,
     /// `counts[class][d]`: values of the class whose digit is `d`
     counts: Vec<Vec<usize>>,
 }
@@ -115,6 +113,9 @@ struct Stage {
 /// decreasing from below `n²` to 1, at least two stages, and every stage's
 /// digit total divisible by `n` (so its lines can be balanced).
 fn stages(n: usize, places: &[usize]) -> anyhow::Result<Vec<Stage>> {
+    if n > 1000 {
+        bail!("--places: n = {n} is over 1000");
+    }
     let nn = n * n;
     if places.len() < 2 || places.last() != Some(&1) {
         bail!("--places needs at least two place values, the last one 1 (e.g. --places {n},1)");
@@ -134,20 +135,16 @@ fn stages(n: usize, places: &[usize]) -> anyhow::Result<Vec<Stage>> {
                 "--places: the digit of place {w} totals {total} over 1..n², not a multiple of n = {n}: its lines cannot be balanced"
             );
         }
-        let mut ids: HashMap<&[usize], usize> = HashMap::new();
-        let class_of: Vec<usize> = prefix
-            .iter()
-            .map(|p| {
-                let next = ids.len();
-                *ids.entry(p.as_slice()).or_insert(next)
-            })
-            .collect();
-        let mut counts = vec![vec![0; radix]; ids.len()];
+        let mut class_of: HashMap<Vec<usize>, usize> = HashMap::new();
+        for p in &prefix {
+            let next = class_of.len();
+            class_of.entry(p.clone()).or_insert(next);
+        }
+        let mut counts = vec![vec![0; radix]; class_of.len()];
         for v in 0..nn {
-            counts[class_of[v]][digit[v]] += 1;
+            counts[class_of[&prefix[v]]][digit[v]] += 1;
         }
         out.push(Stage {
-            digit: digit.clone(),
             radix,
             target: total / n,
             class_of,
@@ -163,9 +160,6 @@ fn stages(n: usize, places: &[usize]) -> anyhow::Result<Vec<Stage>> {
 
 /// Checks place values for order `n` (see [`stages`]).
 pub fn check_places(n: usize, places: &[usize]) -> anyhow::Result<()> {
-    if n > 1000 {
-        bail!("--places: n = {n} is over 1000");
-    }
     stages(n, places).map(|_| ())
 }
 
@@ -239,8 +233,6 @@ fn digits(direct: &[Vec<Lit>], a: &Assignment) -> Vec<usize> {
 struct Search<'a> {
     n: usize,
     stages: Vec<Stage>,
-    /// the digits of every value of `F − 1`, one per stage
-    prefixes: Vec<Vec<usize>>,
     solver: &'a SolverKind,
     seed: Option<u64>,
     limits: Limits,
@@ -260,15 +252,9 @@ impl Search<'_> {
         prefix: &[Vec<usize>],
     ) -> anyhow::Result<Option<Vec<Vec<usize>>>> {
         let n = self.n;
-        let stage = self.stages[i].clone();
+        let stage = &self.stages[i];
         // a cell's class: that of the values whose earlier digits it holds
-        let class_of_prefix: HashMap<&[usize], usize> = (0..n * n)
-            .map(|v| (self.prefix_of(i, v), stage.class_of[v]))
-            .collect();
-        let classes: Vec<usize> = prefix
-            .iter()
-            .map(|p| class_of_prefix[p.as_slice()])
-            .collect();
+        let classes: Vec<usize> = prefix.iter().map(|p| stage.class_of[p]).collect();
         let t = Instant::now();
         let mut cnf = Cnf::new();
         let lits = digit_square(
@@ -345,11 +331,6 @@ impl Search<'_> {
             session.add(&block);
         }
     }
-
-    /// The digits of stages `..i` of value `v`.
-    fn prefix_of(&self, i: usize, v: usize) -> &[usize] {
-        &self.prefixes[v][..i]
-    }
 }
 
 /// Runs the staged search for an order-`n` square (no givens) with the
@@ -388,7 +369,6 @@ pub fn report(
             "magic n={n} method=staged: about {estimate} clauses estimated for the first stage, over the budget of {max_clauses} (--max-clauses raises it)"
         );
     }
-    check_places(n, places)?;
     let stages = stages(n, places)?;
     let started = Instant::now();
     let mut report: Report<Square, StagedDetails> = Report::new(
@@ -402,13 +382,9 @@ pub fn report(
         places: places.to_vec(),
         attempts: vec![0; places.len()],
     };
-    let prefixes: Vec<Vec<usize>> = (0..n * n)
-        .map(|v| stages.iter().map(|s| s.digit[v]).collect())
-        .collect();
     let mut search = Search {
         n,
         stages,
-        prefixes,
         solver,
         seed,
         limits: limits.clone(),
@@ -528,10 +504,13 @@ mod tests {
     fn estimates_bound_the_stages() {
         for n in 3..=16 {
             for places in [default_places(n), vec![n, 1]] {
+                // cell v holds value v: its class is that of v's earlier digits
                 let mut prefix: Vec<Vec<usize>> = vec![vec![]; n * n];
-                for stage in stages(n, &places).unwrap() {
+                let mut rest: Vec<usize> = (0..n * n).collect();
+                for (stage, &w) in stages(n, &places).unwrap().iter().zip(&places) {
+                    let classes: Vec<usize> = prefix.iter().map(|p| stage.class_of[p]).collect();
                     let mut cnf = Cnf::new();
-                    digit_square(&mut cnf, n, stage.radix, stage.target, &stage.class_of, &stage.counts)
+                    digit_square(&mut cnf, n, stage.radix, stage.target, &classes, &stage.counts)
                         .unwrap();
                     let estimate = estimated_clauses(n, stage.radix);
                     assert!(
@@ -539,8 +518,9 @@ mod tests {
                         "n = {n}, places {places:?}: {} clauses, estimate {estimate}",
                         cnf.len()
                     );
-                    for (p, &d) in prefix.iter_mut().zip(&stage.digit) {
-                        p.push(d);
+                    for (p, r) in prefix.iter_mut().zip(&mut rest) {
+                        p.push(*r / w);
+                        *r %= w;
                     }
                 }
             }
