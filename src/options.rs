@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use puzzlesat_encodings::pb::PbEncoding;
+use puzzlesat_encodings::solve::EnumerationEngine;
 
 use crate::certify::Producer;
 use crate::drive::Strategy;
@@ -38,6 +39,33 @@ pub struct RunOptions {
     pub no_classes: bool,
     /// optimise cube by cube (`--cubes`, [`crate::drive::cubes`])
     pub cubes: Option<CubeOptions>,
+    /// how `all` enumerates (`--enumeration`); None: the built-in
+    /// non-blocking engine with the default solver, blocking clauses in
+    /// any other (see [`RunOptions::enumeration_engine`])
+    pub enumeration: Option<EnumerationEngine>,
+    /// with `all`: count only, keep no solution (`--count`: memory stays
+    /// flat however many there are)
+    pub count_only: bool,
+}
+
+impl RunOptions {
+    /// The enumeration engine of an `all` run: `--enumeration`, else the
+    /// built-in non-blocking engine with BatSat (the default solver) and
+    /// blocking clauses in any other solver. The built-in engine is a
+    /// solver of its own: asking for it with another `--solver` is an error.
+    pub fn enumeration_engine(&self) -> anyhow::Result<EnumerationEngine> {
+        let default_solver = matches!(self.solver, SolverKind::Batsat);
+        match self.enumeration {
+            None if default_solver => Ok(EnumerationEngine::NonBlocking),
+            None => Ok(EnumerationEngine::Blocking),
+            Some(e) if e.built_in().is_some() && !default_solver => anyhow::bail!(
+                "--enumeration {e} runs on the built-in all-solutions engine, not on --solver {}: \
+                 drop --solver, or use --enumeration blocking",
+                self.solver
+            ),
+            Some(e) => Ok(e),
+        }
+    }
 }
 
 /// `--cubes`, `--cube-file`, `--cube`, `--jobs`.

@@ -113,11 +113,29 @@ pub fn run<P: Puzzle>(
             return run_by_classes(p, &reps, opts, limits, progress);
         }
     }
+    run_counting_classes_of(p, opts, limits, progress, None)
+}
+
+/// [`run`]; with `classes_of`, `p` is the representative puzzle of
+/// `classes_of` and each solution it enumerates is expanded into its class
+/// of `classes_of`'s solutions as it is found ([`drive::classes`]).
+fn run_counting_classes_of<P: Puzzle>(
+    p: &P,
+    opts: &RunOptions,
+    limits: Limits,
+    progress: &mut dyn Write,
+    classes_of: Option<&P>,
+) -> anyhow::Result<Report<P::Solution, P::Details>> {
     let started = Instant::now();
     let (cnf, enc, encode_seconds) = encode(p)?;
     let counts = cnf.counts();
     let t = Instant::now();
-    let mut session = Session::new(&opts.solver, &cnf, limits.clone())?;
+    let enumerates = opts.all && enc.objective.is_none() && enc.scored.is_none();
+    let engine = opts.enumeration_engine()?;
+    let mut session = match engine.built_in() {
+        Some(mode) if enumerates => Session::new(&mode, &cnf, limits.clone())?,
+        _ => Session::new(&opts.solver, &cnf, limits.clone())?,
+    };
     if let Some(seed) = opts.seed {
         session.set_seed(seed)?;
     }
@@ -209,6 +227,8 @@ pub fn run<P: Puzzle>(
         let limit = if opts.all { opts.limit } else { Some(1) };
         let mut err = None;
         let mut found = vec![];
+        let (mut solutions, mut classes) = (0u64, 0u64);
+        let keep = !opts.count_only;
         // the two callbacks are called in turn, never at once
         let shared = std::cell::RefCell::new(&mut hooks);
         let unsat_before = session.unsat_answers();
@@ -218,26 +238,50 @@ pub fn run<P: Puzzle>(
             &assumptions,
             limit,
             |m, s| shared.borrow_mut().separate(m, s),
-            |m| match shared.borrow_mut().decode(m) {
-                Ok(s) => {
-                    found.push(s);
-                    // state for the spinner / heartbeat (front::progress)
-                    let _ = writeln!(
-                        progress,
-                        "c status: {} found after {:.1}s",
-                        found.len(),
-                        started.elapsed().as_secs_f64()
-                    );
-                    true
-                }
-                Err(e) => {
-                    err = Some(e);
-                    false
+            |m| {
+                let mut hooks = shared.borrow_mut();
+                let counted = hooks.decode(m).and_then(|s| {
+                    let Some(whole) = classes_of else {
+                        solutions += 1;
+                        if keep {
+                            found.push(s);
+                        }
+                        return Ok(());
+                    };
+                    let t = Instant::now();
+                    let members = drive::classes::expand_one(whole, p, s);
+                    hooks.decode_check += t.elapsed();
+                    if let Some(members) = members? {
+                        classes += 1;
+                        solutions += members.len() as u64;
+                        if keep {
+                            found.extend(members);
+                        }
+                    }
+                    Ok(())
+                });
+                match counted {
+                    Ok(()) => {
+                        // state for the spinner / heartbeat (front::progress)
+                        let _ = writeln!(
+                            progress,
+                            "c status: {solutions} found after {:.1}s",
+                            started.elapsed().as_secs_f64()
+                        );
+                        true
+                    }
+                    Err(e) => {
+                        err = Some(e);
+                        false
+                    }
                 }
             },
         )?;
         if let Some(e) = err {
             return Err(e);
+        }
+        if classes_of.is_some() {
+            report.classes = Some(classes);
         }
         if e.complete {
             let status = report.status;
@@ -253,8 +297,8 @@ pub fn run<P: Puzzle>(
         report.solutions = found;
         enumerated = Some(e.count);
         if opts.all {
-            report.count = Some(e.count);
-            report.status = match (e.count, e.complete) {
+            report.count = Some(solutions);
+            report.status = match (solutions, e.complete) {
                 // no solution, proven: infeasible (exit 20, as without --all)
                 (0, true) => Status::Unsat,
                 (0, false) => Status::Unknown,
@@ -335,9 +379,9 @@ fn certify_last_unsat<S, D>(
     Ok(())
 }
 
-/// `--all` by symmetry classes: enumerates `reps` (every solution, by
-/// blocking clauses) and expands the representatives into `p`'s classes and
-/// solutions ([`drive::classes`]; the expansion is timed as decode+check).
+/// `--all` by symmetry classes: enumerates `reps`, expanding each
+/// representative into its class of `p`'s solutions as it is found
+/// ([`drive::classes`]; the expansion is timed as decode+check).
 fn run_by_classes<P: Puzzle>(
     p: &P,
     reps: &P,
@@ -345,21 +389,13 @@ fn run_by_classes<P: Puzzle>(
     limits: Limits,
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
-    let started = Instant::now();
     let plain = RunOptions {
         no_classes: true,
         ..opts.clone()
     };
-    let mut r = run(reps, &plain, limits, progress)?;
-    let t = Instant::now();
-    let e = drive::classes::expand(p, reps, std::mem::take(&mut r.solutions))?;
-    r.seconds.decode_check += t.elapsed().as_secs_f64();
+    let mut r = run_counting_classes_of(reps, &plain, limits, progress, Some(p))?;
     r.puzzle = p.describe();
     r.counted_as = p.counted_as().to_string();
-    r.count = Some(e.solutions.len() as u64);
-    r.classes = Some(e.classes);
-    r.solutions = e.solutions;
-    r.seconds.close(started.elapsed().as_secs_f64());
     Ok(r)
 }
 

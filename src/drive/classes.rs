@@ -21,59 +21,43 @@ use anyhow::bail;
 
 use crate::puzzle::Puzzle;
 
-/// Representatives expanded into classes and solutions.
-#[derive(Debug)]
-pub struct Expansion<S> {
-    /// symmetry classes (orbits) with at least one representative
-    pub classes: u64,
-    /// every member of those orbits that the instance keeps, checked
-    pub solutions: Vec<S>,
-}
-
 /// A solution's key: its serialised form (a total order on solutions of
 /// any puzzle, used to pick a canonical member and to drop repeats).
 fn key<S: serde::Serialize>(s: &S) -> String {
     serde_json::to_string(s).expect("solutions serialise")
 }
 
-/// Expands `found`, the solutions of `reps` (the representative puzzle of
-/// `p`), into `p`'s classes and solutions.
-pub fn expand<P: Puzzle>(
+/// Expands `r`, a solution of `reps` (the representative puzzle of `p`):
+/// None if `r` is not its class's canonical representative (the class is
+/// counted from that one), else every member of its class that `p` keeps,
+/// each passed through `p`'s checker.
+pub fn expand_one<P: Puzzle>(
     p: &P,
     reps: &P,
-    found: Vec<P::Solution>,
-) -> anyhow::Result<Expansion<P::Solution>> {
-    let mut out = Expansion {
-        classes: 0,
-        solutions: vec![],
-    };
-    for r in found {
-        let rk = key(&r);
-        let mut orbit: BTreeMap<String, P::Solution> =
-            p.images(&r).into_iter().map(|s| (key(&s), s)).collect();
-        let canonical = orbit
-            .iter()
-            .find(|(_, s)| reps.keeps(s))
-            .map(|(k, _)| k.clone());
-        if !orbit.contains_key(&rk) {
-            bail!("internal error: the images of a solution do not include itself");
-        }
-        if canonical.as_ref() != Some(&rk) {
-            continue; // the class is counted from its canonical representative
-        }
-        out.classes += 1;
-        for (_, s) in std::mem::take(&mut orbit) {
-            if !p.keeps(&s) {
-                continue;
-            }
-            if let Err(e) = p.check(&s) {
-                bail!(
-                    "internal error: a symmetric image of a solution is invalid ({e}):\n{}",
-                    p.render(&s)
-                );
-            }
-            out.solutions.push(s);
-        }
+    r: P::Solution,
+) -> anyhow::Result<Option<Vec<P::Solution>>> {
+    let rk = key(&r);
+    let orbit: BTreeMap<String, P::Solution> =
+        p.images(&r).into_iter().map(|s| (key(&s), s)).collect();
+    if !orbit.contains_key(&rk) {
+        bail!("internal error: the images of a solution do not include itself");
     }
-    Ok(out)
+    let canonical = orbit.iter().find(|(_, s)| reps.keeps(s)).map(|(k, _)| k);
+    if canonical != Some(&rk) {
+        return Ok(None);
+    }
+    let mut members = vec![];
+    for (_, s) in orbit {
+        if !p.keeps(&s) {
+            continue;
+        }
+        if let Err(e) = p.check(&s) {
+            bail!(
+                "internal error: a symmetric image of a solution is invalid ({e}):\n{}",
+                p.render(&s)
+            );
+        }
+        members.push(s);
+    }
+    Ok(Some(members))
 }

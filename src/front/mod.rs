@@ -13,6 +13,7 @@ use anyhow::Context;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use puzzlesat_encodings::pb::PbEncoding;
+use puzzlesat_encodings::solve::EnumerationEngine;
 use puzzlesat_encodings::OptionEnum;
 use serde::Serialize;
 
@@ -106,6 +107,13 @@ pub struct Common {
     /// else varisat)
     #[arg(long, global = true)]
     pub proof_solver: Option<crate::certify::Producer>,
+    /// how --all / --count enumerate: non-blocking (the built-in engine,
+    /// chronological backtracking, no clause per model), decision-blocking
+    /// (the built-in engine, a clause of the negated decisions per model) or
+    /// blocking (the --solver, a clause over every primary literal per
+    /// model) [default: non-blocking; blocking with a --solver other than batsat]
+    #[arg(long, global = true, value_parser = choices::<EnumerationEngine>())]
+    pub enumeration: Option<EnumerationEngine>,
     /// `solve --cubes` and its companions (set by the `solve` command)
     #[arg(skip)]
     pub cubes: Option<crate::drive::cubes::CubeOptions>,
@@ -179,6 +187,8 @@ impl Common {
             certify: self.producer(),
             no_classes: self.no_classes,
             cubes: self.cubes.clone(),
+            enumeration: self.enumeration,
+            count_only: self.count,
         }
     }
     /// Runs `p` with these options and prints the report (JSON or text).

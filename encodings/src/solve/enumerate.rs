@@ -21,6 +21,32 @@ use rustsat::types::{Lit, Var};
 
 use super::{ModelVerdict, Outcome, Session, SolverError};
 
+crate::option_enum! {
+    /// How models are enumerated (`--enumeration`; Toda & Soh, "Implementing
+    /// Efficient All Solutions SAT Solvers", ACM JEA 2016).
+    #[derive(Default)]
+    pub enum EnumerationEngine("enumeration engine") {
+        /// the built-in engine ([`super::allsat`]): chronological backtracking, no clause per model
+        #[default]
+        NonBlocking = "non-blocking",
+        /// the built-in engine: one clause of the negated primary decisions per model
+        DecisionBlocking = "decision-blocking",
+        /// the chosen backend: one blocking clause over every primary literal per model
+        Blocking = "blocking",
+    }
+}
+
+impl EnumerationEngine {
+    /// The built-in engine's mode, None for `blocking` (the chosen backend).
+    pub fn built_in(self) -> Option<super::AllSatMode> {
+        match self {
+            EnumerationEngine::NonBlocking => Some(super::AllSatMode::NonBlocking),
+            EnumerationEngine::DecisionBlocking => Some(super::AllSatMode::DecisionBlocking),
+            EnumerationEngine::Blocking => None,
+        }
+    }
+}
+
 /// The result of an enumeration.
 #[derive(Clone, Debug, Default)]
 pub struct Enumeration {
@@ -96,9 +122,11 @@ pub fn enumerate_lazy(
                 for c in db.clauses() {
                     session.add(c);
                 }
-                // the next search starts with an empty set of projections seen
-                for c in &accepted {
-                    session.add(c);
+                if !found.resumable {
+                    // the next search starts with an empty set of projections seen
+                    for c in &accepted {
+                        session.add(c);
+                    }
                 }
             }
             // the limit, on_model's stop, or the time limit

@@ -32,6 +32,7 @@
 //! [`Session::unsat_formula`] can write out the decision formula of the last
 //! UNSAT answer as plain clauses, the assumptions as unit clauses.
 
+pub mod allsat;
 #[cfg(feature = "batsat")]
 pub mod batsat;
 #[cfg(feature = "cadical")]
@@ -43,7 +44,8 @@ pub mod splr;
 #[cfg(feature = "varisat")]
 pub mod varisat;
 
-pub use enumerate::{enumerate, enumerate_lazy, Enumeration};
+pub use allsat::{AllSat, AllSatMode};
+pub use enumerate::{enumerate, enumerate_lazy, Enumeration, EnumerationEngine};
 pub use optimize::{
     optimize, optimize_lazy, optimize_scored, Incumbent, Objective, ObjectiveBound, Optimum,
     ScoredOptimum, ScoredSearch, Search, Sense, Strategy,
@@ -247,6 +249,10 @@ pub struct InSearch {
     /// `Unsat`: every model was enumerated; `Unknown`: stopped (limit,
     /// [`ModelVerdict::Stop`] or [`ModelVerdict::Retry`])
     pub outcome: Outcome,
+    /// after [`ModelVerdict::Retry`]: the backend kept its search, and a
+    /// call with the same literals resumes it (nothing counted is lost, no
+    /// blocking clause needs adding); false: the next call starts afresh
+    pub resumable: bool,
 }
 
 /// Something that makes a fresh backend: [`Solver`] here, a front end's own
@@ -308,6 +314,12 @@ impl MakeBackend for Solver {
             #[allow(unreachable_patterns)]
             other => Err(SolverError::NotCompiled(other.name().into())),
         }
+    }
+}
+
+impl MakeBackend for AllSatMode {
+    fn create(&self) -> Result<Box<dyn Backend>, SolverError> {
+        Ok(Box::new(AllSat::new(*self)))
     }
 }
 

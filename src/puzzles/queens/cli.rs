@@ -4,7 +4,7 @@
 use puzzlesat_encodings::alldiff::AllDiffEncoding;
 use puzzlesat_encodings::amo::AmoEncoding;
 
-use super::{Encoding, Options, Queens};
+use super::{Encoding, Options, Queens, Symmetry};
 use crate::front::{choices, PuzzleArgs};
 
 /// N-queens: n non-attacking queens on an n×n board (Bezzel 1848; counts: OEIS A000170)
@@ -22,6 +22,12 @@ pub struct Args {
     /// all-different encoding of the columns, with --encoding columns
     #[arg(long, default_value = "permutation", value_parser = choices::<AllDiffEncoding>())]
     pub alldiff: AllDiffEncoding,
+    /// symmetry breaking of the class representatives that --all / --count
+    /// enumerate and expand by the board's 8 symmetries: first-row (the
+    /// lex-leader clauses on the first row only), lex-leader (one per class)
+    /// or left-half (the first row's queen in the left half)
+    #[arg(long, default_value = "first-row", value_parser = choices::<Symmetry>())]
+    pub symmetry: Symmetry,
 }
 
 impl PuzzleArgs for Args {
@@ -32,6 +38,9 @@ impl PuzzleArgs for Args {
             amo: self.amo,
             alldiff: self.alldiff,
         };
-        Ok(Queens::new(self.n, opts))
+        Ok(Queens {
+            symmetry: self.symmetry,
+            ..Queens::new(self.n, opts)
+        })
     }
 }

@@ -11,12 +11,32 @@ pub mod check;
 pub mod cli;
 pub mod encode;
 
+use puzzlesat_encodings::lex::lex_le;
+use puzzlesat_encodings::perm::{lex_leader, Perm};
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit};
 use serde::Serialize;
 
 use crate::puzzle::{Encoded, Puzzle};
 use crate::report::NoDetails;
 pub use encode::{Encoding, Options};
+
+puzzlesat_encodings::option_enum! {
+    /// The symmetry breaking of the representatives that class counting
+    /// enumerates (`--symmetry`).
+    #[derive(Default)]
+    pub enum Symmetry("queens symmetry breaking") {
+        /// lex-leader clauses for the board's 8 symmetries (Crawford,
+        /// Ginsberg, Luks & Roy 1996): exactly one placement per class
+        LexLeader = "lex-leader",
+        /// the lex-leader clauses cut to the first row (n cells per
+        /// symmetry): about one placement per class, at a fraction of the
+        /// clauses (the edges' queens decide)
+        #[default]
+        FirstRow = "first-row",
+        /// the first row's queen in the left half: about half the placements
+        LeftHalf = "left-half",
+    }
+}
 
 /// An N-queens instance with its encoding options.
 #[derive(Clone, Debug)]
@@ -25,9 +45,10 @@ pub struct Queens {
     pub n: usize,
     /// the encoding
     pub opts: Options,
-    /// symmetry breaking for class counting: the first row's queen in the
-    /// left half (every class has such a member: mirror the board)
-    pub left_half: bool,
+    /// how class counting breaks the symmetry of its representatives
+    pub symmetry: Symmetry,
+    /// this instance is the representatives' puzzle: `symmetry` is posted
+    pub breaking: bool,
 }
 
 impl Queens {
@@ -36,10 +57,48 @@ impl Queens {
         Queens {
             n,
             opts,
-            left_half: false,
+            symmetry: Symmetry::default(),
+            breaking: false,
         }
     }
+    /// The board's symmetries as permutations of the cells `r·n + c`.
+    fn cell_perms(&self) -> Vec<Perm> {
+        let n = self.n;
+        BOARD_MAPS
+            .iter()
+            .map(|f| {
+                let images = (0..n * n)
+                    .map(|i| {
+                        let (r, c) = f(n, i / n, i % n);
+                        (r * n + c) as u32
+                    })
+                    .collect();
+                Perm::from_images(images).expect("a board symmetry permutes the cells")
+            })
+            .collect()
+    }
+    /// The placement as the cells' truth values, row by row (the order the
+    /// lex-leader clauses compare in).
+    fn cells(sol: &Placement) -> Vec<bool> {
+        let n = sol.cols.len();
+        (0..n * n).map(|i| sol.cols[i / n] == i % n).collect()
+    }
 }
+
+/// A map of a cell (n, row, col) to its image.
+type BoardMap = fn(usize, usize, usize) -> (usize, usize);
+
+/// The eight symmetries of the square board, identity first.
+const BOARD_MAPS: [BoardMap; 8] = [
+    |_, r, c| (r, c),
+    |n, r, c| (c, n - 1 - r),
+    |n, r, c| (n - 1 - r, n - 1 - c),
+    |n, r, c| (n - 1 - c, r),
+    |n, r, c| (r, n - 1 - c),
+    |n, r, c| (n - 1 - r, c),
+    |_, r, c| (c, r),
+    |n, r, c| (n - 1 - c, n - 1 - r),
+];
 
 /// A placement: `cols[r]` is the column of the queen of row `r` (0-based).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -64,18 +123,8 @@ impl Placement {
     /// reflections), itself included.
     pub fn images(&self) -> Vec<Placement> {
         let n = self.cols.len();
-        type Map = fn(usize, usize, usize) -> (usize, usize);
-        let maps: [Map; 8] = [
-            |_, r, c| (r, c),
-            |n, r, c| (c, n - 1 - r),
-            |n, r, c| (n - 1 - r, n - 1 - c),
-            |n, r, c| (n - 1 - c, r),
-            |n, r, c| (r, n - 1 - c),
-            |n, r, c| (n - 1 - r, c),
-            |_, r, c| (c, r),
-            |n, r, c| (n - 1 - c, n - 1 - r),
-        ];
-        maps.iter()
+        BOARD_MAPS
+            .iter()
             .map(|f| {
                 let mut cols = vec![0; n];
                 for (r, &c) in self.cols.iter().enumerate() {
@@ -99,9 +148,26 @@ impl Puzzle for Queens {
 
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<Self::Map>> {
         let q = encode::encode(cnf, self.n, &self.opts)?;
-        if self.left_half {
-            for &l in &q[0][self.n.div_ceil(2)..] {
-                cnf.add(&[!l]); // the first row's queen in the left half
+        if self.breaking {
+            match self.symmetry {
+                Symmetry::LeftHalf => {
+                    for &l in &q[0][self.n.div_ceil(2)..] {
+                        cnf.add(&[!l]); // the first row's queen in the left half
+                    }
+                }
+                Symmetry::LexLeader => {
+                    let cells: Vec<Lit> = q.iter().flatten().copied().collect();
+                    lex_leader(cnf, &cells, &self.cell_perms()[1..]);
+                }
+                Symmetry::FirstRow => {
+                    // x[0..n] ≤lex σ(x)[0..n]: implied by the full lex-leader
+                    let cells: Vec<Lit> = q.iter().flatten().copied().collect();
+                    for perm in &self.cell_perms()[1..] {
+                        let image: Vec<Lit> =
+                            (0..self.n).map(|i| cells[perm.apply(i as u32) as usize]).collect();
+                        lex_le(cnf, &cells[..self.n], &image);
+                    }
+                }
             }
         }
         let names = (0..self.n)
@@ -139,7 +205,7 @@ impl Puzzle for Queens {
 
     fn class_representatives(&self) -> Option<Self> {
         Some(Queens {
-            left_half: true,
+            breaking: true,
             ..self.clone()
         })
     }
@@ -149,6 +215,22 @@ impl Puzzle for Queens {
     }
 
     fn keeps(&self, sol: &Placement) -> bool {
-        !self.left_half || sol.cols.first().map_or(true, |&c| c < self.n.div_ceil(2))
+        if !self.breaking {
+            return true;
+        }
+        match self.symmetry {
+            Symmetry::LeftHalf => sol.cols.first().map_or(true, |&c| c < self.n.div_ceil(2)),
+            Symmetry::LexLeader => {
+                let cells = Queens::cells(sol);
+                sol.images().iter().all(|img| cells <= Queens::cells(img))
+            }
+            Symmetry::FirstRow => {
+                let n = self.n;
+                let cells = Queens::cells(sol);
+                sol.images()
+                    .iter()
+                    .all(|img| cells[..n] <= Queens::cells(img)[..n])
+            }
+        }
     }
 }
