@@ -73,6 +73,7 @@ struct Watch {
 
 struct Clause {
     lits: Vec<u32>,
+    /// 0 for a clause of the formula
     lbd: u32,
 }
 
@@ -211,6 +212,8 @@ pub struct AllSat {
     /// the closed levels, ascending
     closed: Vec<u32>,
     seen: Vec<bool>,
+    /// the formula's clauses with a non-primary variable
+    aux_clauses: Vec<u32>,
     /// false once the formula is UNSAT at level 0
     ok: bool,
     /// an enumeration in progress (primary literals and assumptions as
@@ -266,6 +269,7 @@ impl AllSat {
             levels: vec![],
             closed: vec![],
             seen: vec![],
+            aux_clauses: vec![],
             ok: true,
             enumerating: None,
             at_model: false,
@@ -659,18 +663,60 @@ impl AllSat {
         true
     }
 
-    fn pick_branch(&mut self) -> Option<u32> {
+    fn pick_primary(&mut self) -> Option<u32> {
         while let Some(v) = self.primary_heap.pop(&self.activity) {
             if self.value[2 * v as usize] == UNDEF {
                 return Some(2 * v + u32::from(!self.polarity[v as usize]));
             }
         }
+        None
+    }
+
+    fn pick_aux(&mut self) -> Option<u32> {
         while let Some(v) = self.aux_heap.pop(&self.activity) {
             if self.value[2 * v as usize] == UNDEF {
                 return Some(2 * v + u32::from(!self.polarity[v as usize]));
             }
         }
         None
+    }
+
+    /// The value of a variable in the model: assigned, else its saved phase
+    /// (a model completed by [`AllSat::completes_by_phase`]).
+    fn model_value(&self, v: u32) -> bool {
+        match self.value[2 * v as usize] {
+            UNDEF => self.polarity[v as usize],
+            x => x == TRUE,
+        }
+    }
+
+    /// A clause of the formula (not learnt) with a non-primary variable.
+    fn is_aux_clause(&self, c: u32) -> bool {
+        let cl = &self.clauses[c as usize];
+        cl.lbd == 0 && cl.lits.iter().any(|&q| !self.primary[(q >> 1) as usize])
+    }
+
+    /// True if a decision on a non-primary variable is on the trail.
+    fn aux_decided(&self) -> bool {
+        self.levels
+            .iter()
+            .rev()
+            .any(|l| l.decision != NONE && !self.primary[(l.decision >> 1) as usize])
+    }
+
+    /// With every primary variable assigned and propagation done: does the
+    /// assignment, completed by the saved phases, satisfy every clause of
+    /// the formula that has a non-primary variable? (The others hold: their
+    /// variables are all assigned without conflict.) One pass over those
+    /// clauses instead of a decision and a propagation per free auxiliary
+    /// variable (lex-leader chains leave thousands of them free).
+    fn completes_by_phase(&self) -> bool {
+        self.aux_clauses.iter().all(|&c| {
+            self.clauses[c as usize].lits.iter().any(|&q| {
+                let v = q >> 1;
+                self.model_value(v) == (q & 1 == 0)
+            })
+        })
     }
 
     fn reduce_db(&mut self) {
@@ -723,7 +769,16 @@ impl AllSat {
             if self.learnts.len() >= self.learnt_budget + self.trail.len() {
                 self.reduce_db();
             }
-            match self.pick_branch() {
+            let next = match self.pick_primary() {
+                Some(d) => Some(d),
+                // every primary variable assigned: before deciding the
+                // others one by one, try them all at their saved phases
+                None if !self.aux_decided() && self.completes_by_phase() => {
+                    return Searched::Model
+                }
+                None => self.pick_aux(),
+            };
+            match next {
                 Some(d) => {
                     self.decisions += 1;
                     self.push_level(d, false);
@@ -749,6 +804,9 @@ impl AllSat {
         for l in primary {
             self.primary[l.vidx()] = true;
         }
+        self.aux_clauses = (0..self.clauses.len() as u32)
+            .filter(|&c| self.is_aux_clause(c))
+            .collect();
         self.primary_heap.clear();
         self.aux_heap.clear();
         for v in 0..self.n_vars {
@@ -826,7 +884,7 @@ impl AllSat {
     fn current_model(&self, n_vars: u32) -> Assignment {
         Assignment::from_values(
             (0..n_vars)
-                .map(|v| v < self.n_vars && self.value[2 * v as usize] == TRUE)
+                .map(|v| v < self.n_vars && self.model_value(v))
                 .collect(),
         )
     }
@@ -872,6 +930,9 @@ impl AllSat {
         }
         let cref = self.new_clause(c, 0);
         self.attach(cref);
+        if self.is_aux_clause(cref) {
+            self.aux_clauses.push(cref);
+        }
         let (a, b) = {
             let l = &self.clauses[cref as usize].lits;
             (l[0], l[1])
@@ -938,9 +999,7 @@ impl Backend for AllSat {
         }
         let outcome = match self.search(limits) {
             Searched::Model => {
-                self.saved_model = (0..self.n_vars)
-                    .map(|v| self.value[2 * v as usize] == TRUE)
-                    .collect();
+                self.saved_model = (0..self.n_vars).map(|v| self.model_value(v)).collect();
                 Outcome::Sat
             }
             Searched::Exhausted => {

@@ -27,7 +27,7 @@ pub struct Args {
     /// lex-leader clauses on the first row only), lex-leader (one per class)
     /// or left-half (the first row's queen in the left half)
     #[arg(long, default_value = "first-row", value_parser = choices::<Symmetry>())]
-    pub symmetry: Symmetry,
+    pub class_symmetry: Symmetry,
 }
 
 impl PuzzleArgs for Args {
@@ -39,7 +39,7 @@ impl PuzzleArgs for Args {
             alldiff: self.alldiff,
         };
         Ok(Queens {
-            symmetry: self.symmetry,
+            class_symmetry: self.class_symmetry,
             ..Queens::new(self.n, opts)
         })
     }

@@ -22,7 +22,7 @@ pub use encode::{Encoding, Options};
 
 puzzlesat_encodings::option_enum! {
     /// The symmetry breaking of the representatives that class counting
-    /// enumerates (`--symmetry`).
+    /// enumerates (`--class-symmetry`).
     #[derive(Default)]
     pub enum Symmetry("queens symmetry breaking") {
         /// lex-leader clauses for the board's 8 symmetries (Crawford,
@@ -46,7 +46,7 @@ pub struct Queens {
     /// the encoding
     pub opts: Options,
     /// how class counting breaks the symmetry of its representatives
-    pub symmetry: Symmetry,
+    pub class_symmetry: Symmetry,
     /// this instance is the representatives' puzzle: `symmetry` is posted
     pub breaking: bool,
 }
@@ -57,7 +57,7 @@ impl Queens {
         Queens {
             n,
             opts,
-            symmetry: Symmetry::default(),
+            class_symmetry: Symmetry::default(),
             breaking: false,
         }
     }
@@ -149,7 +149,7 @@ impl Puzzle for Queens {
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<Self::Map>> {
         let q = encode::encode(cnf, self.n, &self.opts)?;
         if self.breaking {
-            match self.symmetry {
+            match self.class_symmetry {
                 Symmetry::LeftHalf => {
                     for &l in &q[0][self.n.div_ceil(2)..] {
                         cnf.add(&[!l]); // the first row's queen in the left half
@@ -218,7 +218,7 @@ impl Puzzle for Queens {
         if !self.breaking {
             return true;
         }
-        match self.symmetry {
+        match self.class_symmetry {
             Symmetry::LeftHalf => sol.cols.first().map_or(true, |&c| c < self.n.div_ceil(2)),
             Symmetry::LexLeader => {
                 let cells = Queens::cells(sol);

@@ -22,9 +22,16 @@ pub struct Args {
     /// CNF encoding
     #[arg(long, default_value = "position", value_parser = choices::<Encoding>())]
     pub encoding: Encoding,
-    /// symmetry breaking
+    /// symmetry breaking of the instance: none, lex-leader (its solutions
+    /// are the classes) or first-row (the lex-leader clauses on the first
+    /// row only: at least one solution per class)
     #[arg(long, default_value = "none", value_parser = choices::<Symmetry>())]
     pub symmetry: Symmetry,
+    /// with --all / --count and --symmetry none: the symmetry breaking of
+    /// the class representatives enumerated and expanded by the group
+    /// (first-row or lex-leader; --no-classes enumerates every solution)
+    #[arg(long, default_value = "first-row", value_parser = choices::<Symmetry>())]
+    pub class_symmetry: Symmetry,
     /// at-most-one encoding of the position encoding's one-hot constraints
     #[arg(long, default_value = "ladder", value_parser = choices::<AmoEncoding>())]
     pub amo: AmoEncoding,
@@ -44,6 +51,12 @@ impl PuzzleArgs for Args {
             amo: self.amo,
             links: self.links,
         };
-        Ok(RookTour::new(inst, opts))
+        if self.class_symmetry == Symmetry::None {
+            anyhow::bail!("--class-symmetry none: use --no-classes to enumerate every solution");
+        }
+        Ok(RookTour {
+            class_symmetry: self.class_symmetry,
+            ..RookTour::new(inst, opts)
+        })
     }
 }

@@ -54,6 +54,9 @@ puzzlesat_encodings::option_enum! {
         None = "none",
         /// lex-leader clauses for the board's symmetry group: count classes
         LexLeader = "lex-leader",
+        /// the lex-leader clauses cut to the first row's cells: at least
+        /// one solution per class (about one), at a fraction of the clauses
+        FirstRow = "first-row",
     }
 }
 
@@ -135,7 +138,7 @@ pub fn encode<DB: ClauseDatabase>(
     group: &[BoardSymmetry],
 ) -> Result<Encoded, EncodeError> {
     let pairs = group.len().saturating_mul(inst.n() * inst.n());
-    if opts.symmetry == Symmetry::LexLeader && pairs > MAX_LEX_PAIRS {
+    if opts.symmetry != Symmetry::None && pairs > MAX_LEX_PAIRS {
         return Err(EncodeError::TooLarge {
             what: format!(
                 "lex-leader constraints for {} symmetries of {} cells (literal pairs)",
@@ -151,9 +154,26 @@ pub fn encode<DB: ClauseDatabase>(
         Encoding::Position => position(db, inst, &allowed, opts.amo, opts.links),
         Encoding::Successor => successor(db, inst, &allowed),
     };
-    if opts.symmetry == Symmetry::LexLeader {
-        let holds = holds_literals(db, &mut enc.map);
-        lex_leader(db, &holds, group);
+    match opts.symmetry {
+        Symmetry::None => {}
+        Symmetry::LexLeader => {
+            let holds = holds_literals(db, &mut enc.map);
+            lex_leader(db, &holds, group);
+        }
+        Symmetry::FirstRow => {
+            // x[..k] ≤lex σ(x)[..k] for the first row's k literals: implied
+            // by the whole lex-leader constraint, so sound
+            let holds = holds_literals(db, &mut enc.map);
+            let k = inst.cols * inst.n();
+            for g in group {
+                let perm = g.on_holds();
+                if perm.is_identity() {
+                    continue;
+                }
+                let image: Vec<Lit> = (0..k).map(|i| holds[perm.apply(i as u32) as usize]).collect();
+                puzzlesat_encodings::lex::lex_le(db, &holds[..k], &image);
+            }
+        }
     }
     Ok(enc)
 }

@@ -35,13 +35,31 @@ pub struct RookTour {
     pub opts: Options,
     /// the symmetry group of the board (identity included)
     pub group: Vec<BoardSymmetry>,
+    /// the symmetry breaking of the representatives that class counting
+    /// enumerates (`--class-symmetry`: lex-leader or first-row)
+    pub class_symmetry: Symmetry,
 }
 
 impl RookTour {
     /// The puzzle with its symmetry group computed.
     pub fn new(inst: Instance, opts: Options) -> Self {
         let group = symmetry::symmetries(&inst);
-        RookTour { inst, opts, group }
+        RookTour {
+            inst,
+            opts,
+            group,
+            class_symmetry: Symmetry::FirstRow,
+        }
+    }
+    /// The "cell c holds k" truth values at index `c·n + (k−1)`: the
+    /// vector the lex-leader clauses compare.
+    fn holds(&self, sol: &Numbering) -> Vec<bool> {
+        let n = self.inst.n();
+        let mut v = vec![false; n * n];
+        for (c, &k) in sol.cells().iter().enumerate() {
+            v[c * n + k as usize - 1] = true;
+        }
+        v
     }
 }
 
@@ -125,7 +143,7 @@ impl Puzzle for RookTour {
 
     fn check(&self, sol: &Numbering) -> Result<(), String> {
         check::check(&self.inst, sol)?;
-        if self.opts.symmetry == Symmetry::LexLeader {
+        if self.opts.symmetry != Symmetry::None {
             // every member of the class is a solution too
             for g in &self.group {
                 check::check(&self.inst, &g.apply(sol))
@@ -138,8 +156,35 @@ impl Puzzle for RookTour {
     fn counted_as(&self) -> &'static str {
         match self.opts.symmetry {
             Symmetry::LexLeader => "symmetry classes (one lex-leader representative each)",
+            Symmetry::FirstRow => "solutions (at least one of every symmetry class)",
             Symmetry::None => "solutions",
         }
+    }
+
+    fn class_representatives(&self) -> Option<Self> {
+        (self.opts.symmetry == Symmetry::None && self.group.len() > 1).then(|| RookTour {
+            opts: Options {
+                symmetry: self.class_symmetry,
+                ..self.opts
+            },
+            ..self.clone()
+        })
+    }
+
+    fn images(&self, sol: &Numbering) -> Vec<Numbering> {
+        class_of(&self.group, sol)
+    }
+
+    fn keeps(&self, sol: &Numbering) -> bool {
+        let prefix = match self.opts.symmetry {
+            Symmetry::None => return true,
+            Symmetry::LexLeader => self.inst.n() * self.inst.n(),
+            Symmetry::FirstRow => self.inst.cols * self.inst.n(),
+        };
+        let own = self.holds(sol);
+        self.group
+            .iter()
+            .all(|g| own[..prefix] <= self.holds(&g.apply(sol))[..prefix])
     }
 
     fn render(&self, sol: &Numbering) -> String {
