@@ -3,6 +3,8 @@
 //! fails or eats memory on request), so the runner is tested without any
 //! puzzle: grid expansion, failures recorded while the grid goes on, resume
 //! after a kill, and `--emit-jobs` + `--collect` giving the in-process table.
+//! Real puzzlesat rows: the cluster path through GNU parallel, and totals
+//! not quantized by the progress heartbeat.
 
 mod common;
 
@@ -494,6 +496,46 @@ fn global_solve_options_reach_every_run() {
             assert!(line.contains(part), "{part}: {line}");
         }
     }
+}
+
+/// Experiment rows of small runs are not quantized (issue 22): a worker's
+/// stderr is a file, so each run has a heartbeat thread, whose 50 ms sleep
+/// steps the run used to wait out, every total landing near a multiple of
+/// 50 ms. Now a row's total is its phases plus a little parsing and
+/// printing. One worker at a time; the median row, so that a run
+/// descheduled on a loaded machine does not fail the test.
+#[test]
+fn small_rows_totals_are_their_phases() {
+    let f = Fixture::new();
+    let spec = f.path("small.toml");
+    let body = "name = \"small\"\npuzzle = \"enigma\"\nsizes = [3, 4, 5]\n[fixed]\nmethod = \"board\"\nredundant = \"occ3\"\ndominance = \"counts\"\n[vary]\nsymmetry = [\"none\", \"cycles\"]\n";
+    std::fs::write(
+        &spec,
+        format!("out = {:?}\n{body}", f.path("small").display().to_string()),
+    )
+    .unwrap();
+    let o = puzzlesat(&[
+        "experiment",
+        spec.to_str().unwrap(),
+        "-q",
+        "--no-plots",
+        "--jobs",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows = rows(&f.path("small"));
+    assert_eq!(rows.len(), 6);
+    let gaps: Vec<f64> = rows
+        .iter()
+        .map(|r| {
+            let phases = r.seconds.as_ref();
+            common::unaccounted_seconds(phases.unwrap_or_else(|| panic!("no phases: {r:?}")))
+        })
+        .collect();
+    assert!(
+        common::median(gaps.clone()) < 0.005,
+        "seconds unaccounted per row: {gaps:?}"
+    );
 }
 
 /// The cluster path for real (issue 13): a grid of real puzzlesat rows
