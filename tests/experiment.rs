@@ -99,6 +99,20 @@ fn table(out: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Runs the grid of `spec` here, `jobs` workers at a time, quietly; it must
+/// succeed.
+fn run_grid(spec: &Path, jobs: u32) {
+    let o = puzzlesat(&[
+        "experiment",
+        spec.to_str().unwrap(),
+        "-q",
+        "--no-plots",
+        "--jobs",
+        &jobs.to_string(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 fn status_of<'a>(rows: &'a [Row], mode: &str) -> &'a Row {
     rows.iter().find(|r| r.params["mode"] == mode).unwrap()
 }
@@ -238,15 +252,7 @@ fn emitted_jobs_collected_give_the_in_process_table() {
     let f = Fixture::new();
     let body = "name = \"tiny\"\nsizes = [2, 3]\ntimeout = 0.5\n[vary]\nencoding = [\"a\", \"b\"]\nmode = [\"ok\", \"crash\", \"bad\"]\n";
     let here = f.spec("here.toml", body, "here");
-    let o = puzzlesat(&[
-        "experiment",
-        here.to_str().unwrap(),
-        "-q",
-        "--no-plots",
-        "--jobs",
-        "2",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_grid(&here, 2);
 
     let there = f.spec("there.toml", body, "there");
     let jobs = f.path("jobs.txt");
@@ -514,15 +520,7 @@ fn small_rows_totals_are_their_phases() {
         format!("out = {:?}\n{body}", f.path("small").display().to_string()),
     )
     .unwrap();
-    let o = puzzlesat(&[
-        "experiment",
-        spec.to_str().unwrap(),
-        "-q",
-        "--no-plots",
-        "--jobs",
-        "1",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_grid(&spec, 1);
     let rows = rows(&f.path("small"));
     assert_eq!(rows.len(), 6);
     let gaps: Vec<f64> = rows
@@ -574,15 +572,7 @@ fn jobs_run_by_gnu_parallel_collect_to_the_local_table() {
             p
         };
         let (local, cluster) = (spec("local"), spec("cluster"));
-        let o = puzzlesat(&[
-            "experiment",
-            local.to_str().unwrap(),
-            "-q",
-            "--no-plots",
-            "--jobs",
-            "2",
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        run_grid(&local, 2);
         let jobs = f.path(&format!("{name}-jobs.txt"));
         let jobs_dir = f.path(&format!("{name}-jobs"));
         let o = puzzlesat(&[
