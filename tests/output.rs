@@ -211,7 +211,7 @@ fn a_small_runs_total_is_its_phases() {
         .collect();
     assert!(gaps.iter().all(|g| *g >= -1e-9), "{gaps:?}");
     assert!(
-        common::median(gaps.clone()) < 0.005,
+        common::median(gaps.clone()) < common::UNACCOUNTED_LIMIT_SECONDS,
         "seconds unaccounted: {gaps:?}"
     );
 }
