@@ -3,6 +3,8 @@
 //! fails or eats memory on request), so the runner is tested without any
 //! puzzle: grid expansion, failures recorded while the grid goes on, resume
 //! after a kill, and `--emit-jobs` + `--collect` giving the in-process table.
+//! Real puzzlesat rows: the cluster path through GNU parallel, and totals
+//! not quantized by the progress heartbeat.
 
 mod common;
 
@@ -95,6 +97,20 @@ fn table(out: &Path) -> Vec<String> {
                 .join(",")
         }))
         .collect()
+}
+
+/// Runs the grid of `spec` here, `jobs` workers at a time, quietly; it must
+/// succeed.
+fn run_grid(spec: &Path, jobs: u32) {
+    let o = puzzlesat(&[
+        "experiment",
+        spec.to_str().unwrap(),
+        "-q",
+        "--no-plots",
+        "--jobs",
+        &jobs.to_string(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
 fn status_of<'a>(rows: &'a [Row], mode: &str) -> &'a Row {
@@ -236,15 +252,7 @@ fn emitted_jobs_collected_give_the_in_process_table() {
     let f = Fixture::new();
     let body = "name = \"tiny\"\nsizes = [2, 3]\ntimeout = 0.5\n[vary]\nencoding = [\"a\", \"b\"]\nmode = [\"ok\", \"crash\", \"bad\"]\n";
     let here = f.spec("here.toml", body, "here");
-    let o = puzzlesat(&[
-        "experiment",
-        here.to_str().unwrap(),
-        "-q",
-        "--no-plots",
-        "--jobs",
-        "2",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_grid(&here, 2);
 
     let there = f.spec("there.toml", body, "there");
     let jobs = f.path("jobs.txt");
@@ -496,6 +504,38 @@ fn global_solve_options_reach_every_run() {
     }
 }
 
+/// Experiment rows of small runs are not quantized (issue 22): a worker's
+/// stderr is a file, so each run has a heartbeat thread, whose 50 ms sleep
+/// steps the run used to wait out, every total landing near a multiple of
+/// 50 ms. Now a row's total is its phases plus a little parsing and
+/// printing. One worker at a time; the median row, so that a run
+/// descheduled on a loaded machine does not fail the test.
+#[test]
+fn small_rows_totals_are_their_phases() {
+    let f = Fixture::new();
+    let spec = f.path("small.toml");
+    let body = "name = \"small\"\npuzzle = \"enigma\"\nsizes = [3, 4, 5, 6]\n[fixed]\nmethod = \"board\"\nredundant = \"occ3\"\ndominance = \"counts\"\n[vary]\nsymmetry = [\"none\", \"cycles\"]\n";
+    std::fs::write(
+        &spec,
+        format!("out = {:?}\n{body}", f.path("small").display().to_string()),
+    )
+    .unwrap();
+    run_grid(&spec, 1);
+    let rows = rows(&f.path("small"));
+    assert_eq!(rows.len(), 8);
+    let gaps: Vec<f64> = rows
+        .iter()
+        .map(|r| {
+            let phases = r.seconds.as_ref();
+            common::unaccounted_seconds(phases.unwrap_or_else(|| panic!("no phases: {r:?}")))
+        })
+        .collect();
+    assert!(
+        common::median(gaps.clone()) < common::UNACCOUNTED_LIMIT_SECONDS,
+        "seconds unaccounted per row: {gaps:?}"
+    );
+}
+
 /// The cluster path for real (issue 13): a grid of real puzzlesat rows
 /// emitted as a job list, run by GNU parallel itself, and collected, gives
 /// the rows a local run gives: same statuses, objectives, counts and sizes.
@@ -532,15 +572,7 @@ fn jobs_run_by_gnu_parallel_collect_to_the_local_table() {
             p
         };
         let (local, cluster) = (spec("local"), spec("cluster"));
-        let o = puzzlesat(&[
-            "experiment",
-            local.to_str().unwrap(),
-            "-q",
-            "--no-plots",
-            "--jobs",
-            "2",
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        run_grid(&local, 2);
         let jobs = f.path(&format!("{name}-jobs.txt"));
         let jobs_dir = f.path(&format!("{name}-jobs"));
         let o = puzzlesat(&[

@@ -9,9 +9,15 @@
 //! Lines starting with [`STATUS`] are state, not events ("c status: 120
 //! solutions so far"): the spinner shows them, the heartbeat repeats the
 //! latest one, neither prints each of them.
+//!
+//! Neither thread delays the end of a run: the heartbeat waits on a channel
+//! with a timeout (dropping the sender wakes it at once) and the spinner's
+//! ticker on indicatif's condvar, so the process's `total` seconds hold no
+//! wait for a sleeping thread (issue 22: small runs' totals used to land on
+//! multiples of the heartbeat's 50 ms sleep steps).
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -30,7 +36,48 @@ pub struct Progress {
     bar: ProgressBar,
     pending: Vec<u8>,
     latest: Arc<Mutex<String>>,
-    heartbeat: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+    heartbeat: Option<Heartbeat>,
+}
+
+/// The heartbeat thread and the sender whose drop stops it.
+struct Heartbeat {
+    stop: Sender<()>,
+    thread: JoinHandle<()>,
+}
+
+impl Heartbeat {
+    /// Prints `c progress: …` with the latest line every [`HEARTBEAT_ENV`]
+    /// seconds until stopped.
+    fn start(latest: Arc<Mutex<String>>) -> Self {
+        let every = std::env::var(HEARTBEAT_ENV)
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .map_or(Duration::from_secs(5), Duration::from_secs_f64);
+        let (stop, stopped) = mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let start = Instant::now();
+            let mut next = start + every;
+            // a message or a dropped sender ends the wait at once
+            while let Err(RecvTimeoutError::Timeout) =
+                stopped.recv_timeout(next.saturating_duration_since(Instant::now()))
+            {
+                next += every;
+                let latest = latest.lock().map(|s| s.clone()).unwrap_or_default();
+                eprintln!(
+                    "c progress: {:.0}s elapsed; latest: {latest}",
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        });
+        Heartbeat { stop, thread }
+    }
+
+    /// Wakes the thread and waits for it: no longer than its last line takes.
+    fn stop(self) {
+        drop(self.stop);
+        let _ = self.thread.join();
+    }
 }
 
 impl Progress {
@@ -44,7 +91,7 @@ impl Progress {
         bar.set_message("solving");
         let latest = Arc::new(Mutex::new("solving".to_string()));
         let heartbeat = if bar.is_hidden() {
-            Some(Self::start_heartbeat(latest.clone()))
+            Some(Heartbeat::start(latest.clone()))
         } else {
             bar.enable_steady_tick(Duration::from_millis(200));
             None
@@ -55,32 +102,6 @@ impl Progress {
             latest,
             heartbeat,
         }
-    }
-
-    fn start_heartbeat(latest: Arc<Mutex<String>>) -> (Arc<AtomicBool>, JoinHandle<()>) {
-        let every = std::env::var(HEARTBEAT_ENV)
-            .ok()
-            .and_then(|s| s.parse::<f64>().ok())
-            .filter(|s| s.is_finite() && *s > 0.0)
-            .map_or(Duration::from_secs(5), Duration::from_secs_f64);
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        let handle = std::thread::spawn(move || {
-            let start = Instant::now();
-            let mut next = every;
-            while !flag.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(50).min(every));
-                if start.elapsed() >= next {
-                    next += every;
-                    let latest = latest.lock().map(|s| s.clone()).unwrap_or_default();
-                    eprintln!(
-                        "c progress: {:.0}s elapsed; latest: {latest}",
-                        start.elapsed().as_secs_f64()
-                    );
-                }
-            }
-        });
-        (stop, handle)
     }
 
     fn emit(&self, line: &str) {
@@ -122,10 +143,11 @@ impl Drop for Progress {
             let rest = String::from_utf8_lossy(&self.pending).into_owned();
             self.emit(&rest);
         }
-        if let Some((stop, handle)) = self.heartbeat.take() {
-            stop.store(true, Ordering::Relaxed);
-            let _ = handle.join();
+        if let Some(heartbeat) = self.heartbeat.take() {
+            heartbeat.stop();
         }
+        // stops the spinner's ticker thread now (woken by its condvar)
+        self.bar.disable_steady_tick();
         self.bar.finish_and_clear();
     }
 }
