@@ -28,6 +28,9 @@ use crate::puzzle::{Encoded, Puzzle};
 pub use crate::report::{Report, Status, StoppedBy};
 use crate::solver::{Limits, Session, SolverKind};
 
+/// How often enumeration refreshes its status line for the progress display.
+const STATUS_INTERVAL: Duration = Duration::from_millis(50);
+
 /// The puzzle's hooks during a run, each timed into its phase.
 struct Hooks<'a, P: Puzzle> {
     p: &'a P,
@@ -228,6 +231,7 @@ fn run_counting_classes_of<P: Puzzle>(
         let mut err = None;
         let mut found = vec![];
         let (mut solutions, mut classes) = (0u64, 0u64);
+        let mut last_status = Instant::now();
         let keep = !opts.count_only;
         // the two callbacks are called in turn, never at once
         let shared = std::cell::RefCell::new(&mut hooks);
@@ -262,12 +266,17 @@ fn run_counting_classes_of<P: Puzzle>(
                 });
                 match counted {
                     Ok(()) => {
-                        // state for the spinner / heartbeat (front::progress)
-                        let _ = writeln!(
-                            progress,
-                            "c status: {solutions} found after {:.1}s",
-                            started.elapsed().as_secs_f64()
-                        );
+                        // state for the spinner / heartbeat (front::progress),
+                        // at most every 50 ms: formatting a line per model
+                        // would cost as much as finding it
+                        if last_status.elapsed() >= STATUS_INTERVAL || solutions <= 1 {
+                            last_status = Instant::now();
+                            let _ = writeln!(
+                                progress,
+                                "c status: {solutions} found after {:.1}s",
+                                started.elapsed().as_secs_f64()
+                            );
+                        }
                         true
                     }
                     Err(e) => {

@@ -214,6 +214,13 @@ pub struct AllSat {
     seen: Vec<bool>,
     /// the formula's clauses with a non-primary variable
     aux_clauses: Vec<u32>,
+    /// deleted learnt clauses whose watches may remain
+    deleted: Vec<u32>,
+    /// scratch: the literals whose `seen` flag analysis clears
+    to_clear: Vec<u32>,
+    /// scratch for [`AllSat::lbd`]: the stamp of each level
+    level_stamp: Vec<u64>,
+    stamp: u64,
     /// false once the formula is UNSAT at level 0
     ok: bool,
     /// an enumeration in progress (primary literals and assumptions as
@@ -270,6 +277,10 @@ impl AllSat {
             closed: vec![],
             seen: vec![],
             aux_clauses: vec![],
+            deleted: vec![],
+            to_clear: vec![],
+            level_stamp: vec![],
+            stamp: 0,
             ok: true,
             enumerating: None,
             at_model: false,
@@ -429,6 +440,9 @@ impl AllSat {
                     continue;
                 }
                 let lits = &mut self.clauses[w.cref as usize].lits;
+                if lits.is_empty() {
+                    continue; // a deleted clause: drop the watch
+                }
                 if lits[0] == false_lit {
                     lits.swap(0, 1);
                 }
@@ -540,29 +554,29 @@ impl AllSat {
             debug_assert_ne!(cref, NONE, "a decision before the UIP");
         }
         learnt[0] = p ^ 1;
-        // local minimisation: drop a literal whose reason is covered
-        let keep: Vec<bool> = learnt
-            .iter()
-            .enumerate()
-            .map(|(i, &q)| {
-                let r = self.reason[(q >> 1) as usize];
-                i == 0
-                    || r == NONE
-                    || self.clauses[r as usize].lits.iter().any(|&x| {
-                        let v = (x >> 1) as usize;
-                        v != (q >> 1) as usize && !self.seen[v] && self.level[v] > 0
-                    })
-            })
-            .collect();
-        for &q in &learnt[1..] {
-            self.seen[(q >> 1) as usize] = false;
+        // local minimisation: drop a literal whose reason's other literals
+        // are all in the clause (or at level 0)
+        self.to_clear.clear();
+        self.to_clear.extend_from_slice(&learnt[1..]);
+        let mut kept = 1;
+        for i in 1..learnt.len() {
+            let q = learnt[i];
+            let r = self.reason[(q >> 1) as usize];
+            let redundant = r != NONE
+                && self.clauses[r as usize].lits.iter().all(|&x| {
+                    let v = (x >> 1) as usize;
+                    v == (q >> 1) as usize || self.seen[v] || self.level[v] == 0
+                });
+            if !redundant {
+                learnt[kept] = q;
+                kept += 1;
+            }
         }
-        let mut learnt: Vec<u32> = learnt
-            .into_iter()
-            .zip(keep)
-            .filter(|&(_, k)| k)
-            .map(|(q, _)| q)
-            .collect();
+        learnt.truncate(kept);
+        for i in 0..self.to_clear.len() {
+            let v = (self.to_clear[i] >> 1) as usize;
+            self.seen[v] = false;
+        }
         let mut back = 0;
         if learnt.len() > 1 {
             let mut best = 1;
@@ -579,14 +593,21 @@ impl AllSat {
         (learnt, back)
     }
 
+    /// The number of distinct levels of `lits` (literal block distance).
     fn lbd(&mut self, lits: &[u32]) -> u32 {
-        let mut levels: Vec<u32> = lits
-            .iter()
-            .map(|&q| self.level[(q >> 1) as usize])
-            .collect();
-        levels.sort_unstable();
-        levels.dedup();
-        levels.len() as u32
+        self.stamp += 1;
+        let mut n = 0;
+        for &q in lits {
+            let l = self.level[(q >> 1) as usize] as usize;
+            if self.level_stamp.len() <= l {
+                self.level_stamp.resize(l + 1, 0);
+            }
+            if self.level_stamp[l] != self.stamp {
+                self.level_stamp[l] = self.stamp;
+                n += 1;
+            }
+        }
+        n
     }
 
     /// Stores a learnt clause and watches it (a unit learnt clause is
@@ -720,30 +741,44 @@ impl AllSat {
     }
 
     fn reduce_db(&mut self) {
-        let mut cands: Vec<u32> = self.learnts.clone();
-        cands.sort_by_key(|&c| std::cmp::Reverse(self.clauses[c as usize].lbd));
+        let mut cands: Vec<u32> = std::mem::take(&mut self.learnts);
+        cands.sort_unstable_by_key(|&c| std::cmp::Reverse(self.clauses[c as usize].lbd));
         let mut dropped = 0;
         let target = cands.len() / 2;
         let mut keep = vec![];
         for c in cands {
             let cl = &self.clauses[c as usize];
-            let locked = cl
-                .lits
-                .iter()
-                .any(|&q| self.value[q as usize] == TRUE && self.reason[(q >> 1) as usize] == c);
-            if dropped < target && cl.lbd > 2 && !locked {
-                self.clauses[c as usize].lits = vec![];
-                self.free.push(c);
+            // the literal a clause implies is its first (propagation and
+            // learning keep it there), or either of a binary clause's
+            let locked =
+                cl.lits.iter().take(2).any(|&q| {
+                    self.value[q as usize] == TRUE && self.reason[(q >> 1) as usize] == c
+                });
+            if dropped < target && !locked {
+                let lits = std::mem::take(&mut self.clauses[c as usize].lits);
+                if lits.len() == 2 {
+                    // propagation visits a binary clause's watches without
+                    // looking at the clause: remove them now
+                    for q in lits {
+                        self.watches[q as usize].retain(|w| w.cref != c);
+                    }
+                }
+                self.deleted.push(c);
                 dropped += 1;
             } else {
                 keep.push(c);
             }
         }
-        let clauses = &self.clauses;
-        for ws in &mut self.watches {
-            ws.retain(|w| !clauses[w.cref as usize].lits.is_empty());
-        }
         self.learnts = keep;
+        // a deleted clause's watches are dropped when propagation meets
+        // them; its slot is reused only after every watch list is swept
+        if self.deleted.len() > 10_000.max(self.clauses.len() / 2) {
+            let clauses = &self.clauses;
+            for ws in &mut self.watches {
+                ws.retain(|w| !clauses[w.cref as usize].lits.is_empty());
+            }
+            self.free.append(&mut self.deleted);
+        }
     }
 
     /// Propagates and decides until a model, exhaustion or the limits.
@@ -773,9 +808,7 @@ impl AllSat {
                 Some(d) => Some(d),
                 // every primary variable assigned: before deciding the
                 // others one by one, try them all at their saved phases
-                None if !self.aux_decided() && self.completes_by_phase() => {
-                    return Searched::Model
-                }
+                None if !self.aux_decided() && self.completes_by_phase() => return Searched::Model,
                 None => self.pick_aux(),
             };
             match next {
@@ -1021,6 +1054,9 @@ impl Backend for AllSat {
     fn failed_assumptions(&self) -> Vec<Lit> {
         self.failed.clone()
     }
+    fn resumes_enumeration(&self) -> bool {
+        true
+    }
     fn set_seed(&mut self, _seed: u64) -> Result<(), SolverError> {
         Err(SolverError::Failed {
             solver: self.name(),
@@ -1062,11 +1098,7 @@ impl Backend for AllSat {
             s.exhausted = false;
             s.at_model = false;
             s.backtrack(0);
-            Some(Ok(InSearch {
-                count,
-                outcome,
-                resumable: true,
-            }))
+            Some(Ok(InSearch { count, outcome }))
         };
         if resumed && self.exhausted {
             return done(self, 0, Outcome::Unsat);
@@ -1098,7 +1130,6 @@ impl Backend for AllSat {
                             return Some(Ok(InSearch {
                                 count,
                                 outcome: Outcome::Unknown,
-                                resumable: true,
                             }));
                         }
                     }

@@ -233,7 +233,6 @@ impl Backend for Batsat {
         let (count, stopped) = (th.seen.len() as u64, th.stopped);
         let outcome = self.finish(answer);
         Some(Ok(InSearch {
-            resumable: false,
             count,
             // a SAT answer means the enumerator accepted a model to stop
             outcome: if stopped && outcome == Outcome::Sat {

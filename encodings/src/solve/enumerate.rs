@@ -86,6 +86,9 @@ pub fn enumerate_lazy(
         // nothing to project on: at most one solution class
         return enumerate_by_solves(session, primary, assumptions, Some(1), separate, on_model);
     }
+    // a backend that resumes its search after a lazy constraint needs no
+    // record of the models it counted (memory stays flat)
+    let keep_blocks = !session.resumes_enumeration();
     loop {
         if limit.is_some_and(|l| result.count >= l) {
             return Ok(result);
@@ -100,7 +103,9 @@ pub fn enumerate_lazy(
                 cuts = Some(db);
                 return ModelVerdict::Retry;
             }
-            accepted.push(block(primary, model));
+            if keep_blocks {
+                accepted.push(block(primary, model));
+            }
             result.count += 1;
             if !on_model(model) || limit.is_some_and(|l| result.count >= l) {
                 return ModelVerdict::Stop;
@@ -122,7 +127,7 @@ pub fn enumerate_lazy(
                 for c in db.clauses() {
                     session.add(c);
                 }
-                if !found.resumable {
+                if keep_blocks {
                     // the next search starts with an empty set of projections seen
                     for c in &accepted {
                         session.add(c);

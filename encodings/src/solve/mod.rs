@@ -213,6 +213,11 @@ pub trait Backend {
             message: "this solver takes no seed: drop --seed, or use --solver batsat".into(),
         })
     }
+    /// True if [`Backend::enumerate_in_search`] keeps its search across a
+    /// [`ModelVerdict::Retry`] (then the driver keeps nothing per model).
+    fn resumes_enumeration(&self) -> bool {
+        false
+    }
     /// Enumerates the models projected onto `primary` inside one search,
     /// where the backend can: each complete model is shown to `on_model`,
     /// then excluded by its blocking clause (added for good) as a conflict.
@@ -249,10 +254,6 @@ pub struct InSearch {
     /// `Unsat`: every model was enumerated; `Unknown`: stopped (limit,
     /// [`ModelVerdict::Stop`] or [`ModelVerdict::Retry`])
     pub outcome: Outcome,
-    /// after [`ModelVerdict::Retry`]: the backend kept its search, and a
-    /// call with the same literals resumes it (nothing counted is lost, no
-    /// blocking clause needs adding); false: the next call starts afresh
-    pub resumable: bool,
 }
 
 /// Something that makes a fresh backend: [`Solver`] here, a front end's own
@@ -475,6 +476,10 @@ impl Session {
     /// takes no seed.
     pub fn set_seed(&mut self, seed: u64) -> Result<(), SolverError> {
         self.backend.set_seed(seed)
+    }
+    /// [`Backend::resumes_enumeration`].
+    pub fn resumes_enumeration(&self) -> bool {
+        self.backend.resumes_enumeration()
     }
     /// [`Backend::enumerate_in_search`] (timed and counted as one solve
     /// call); `None` if the backend does not support it.
