@@ -111,6 +111,13 @@ pub trait Puzzle: Sync {
     fn images(&self, _sol: &Self::Solution) -> Vec<Self::Solution> {
         vec![]
     }
+    /// A key of a solution, distinct for distinct solutions: class counting
+    /// ([`crate::drive::classes`]) drops repeated images and picks a class's
+    /// canonical member (the least key) by it. Default: the serialised form;
+    /// a puzzle with a compact form saves the serialising.
+    fn class_key(&self, sol: &Self::Solution) -> Vec<u8> {
+        serde_json::to_vec(sol).expect("solutions serialise")
+    }
     /// Whether this instance's CNF keeps `sol`, a solution by the rules:
     /// false where its symmetry-breaking clauses exclude it.
     fn keeps(&self, _sol: &Self::Solution) -> bool {

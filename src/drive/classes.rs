@@ -21,12 +21,6 @@ use anyhow::bail;
 
 use crate::puzzle::Puzzle;
 
-/// A solution's key: its serialised form (a total order on solutions of
-/// any puzzle, used to pick a canonical member and to drop repeats).
-fn key<S: serde::Serialize>(s: &S) -> String {
-    serde_json::to_string(s).expect("solutions serialise")
-}
-
 /// Expands `r`, a solution of `reps` (the representative puzzle of `p`):
 /// None if `r` is not its class's canonical representative (the class is
 /// counted from that one), else every member of its class that `p` keeps,
@@ -36,9 +30,12 @@ pub fn expand_one<P: Puzzle>(
     reps: &P,
     r: P::Solution,
 ) -> anyhow::Result<Option<Vec<P::Solution>>> {
-    let rk = key(&r);
-    let orbit: BTreeMap<String, P::Solution> =
-        p.images(&r).into_iter().map(|s| (key(&s), s)).collect();
+    let rk = p.class_key(&r);
+    let orbit: BTreeMap<Vec<u8>, P::Solution> = p
+        .images(&r)
+        .into_iter()
+        .map(|s| (p.class_key(&s), s))
+        .collect();
     if !orbit.contains_key(&rk) {
         bail!("internal error: the images of a solution do not include itself");
     }

@@ -26,9 +26,13 @@ crate::option_enum! {
     /// Efficient All Solutions SAT Solvers", ACM JEA 2016).
     #[derive(Default)]
     pub enum EnumerationEngine("enumeration engine") {
-        /// the built-in engine ([`super::allsat`]): chronological backtracking, no clause per model
+        /// the built-in engine ([`super::allsat`]): chronological backtracking, no clause per model, learning while models are sparse
         #[default]
         NonBlocking = "non-blocking",
+        /// the built-in engine: chronological backtracking after models, learning from every conflict
+        NonBlockingLearning = "non-blocking-learning",
+        /// the built-in engine: chronological backtracking after models and conflicts, no learning
+        NonBlockingDpll = "non-blocking-dpll",
         /// the built-in engine: one clause of the negated primary decisions per model
         DecisionBlocking = "decision-blocking",
         /// the chosen backend: one blocking clause over every primary literal per model
@@ -41,6 +45,8 @@ impl EnumerationEngine {
     pub fn built_in(self) -> Option<super::AllSatMode> {
         match self {
             EnumerationEngine::NonBlocking => Some(super::AllSatMode::NonBlocking),
+            EnumerationEngine::NonBlockingLearning => Some(super::AllSatMode::NonBlockingLearning),
+            EnumerationEngine::NonBlockingDpll => Some(super::AllSatMode::NonBlockingDpll),
             EnumerationEngine::DecisionBlocking => Some(super::AllSatMode::DecisionBlocking),
             EnumerationEngine::Blocking => None,
         }

@@ -79,6 +79,7 @@ impl Queens {
     }
     /// The placement as the cells' truth values, row by row (the order the
     /// lex-leader clauses compare in).
+    #[cfg(test)]
     fn cells(sol: &Placement) -> Vec<bool> {
         let n = sol.cols.len();
         (0..n * n).map(|i| sol.cols[i / n] == i % n).collect()
@@ -162,10 +163,11 @@ impl Puzzle for Queens {
                 Symmetry::FirstRow => {
                     // x[0..n] ≤lex σ(x)[0..n]: implied by the full lex-leader
                     let cells: Vec<Lit> = q.iter().flatten().copied().collect();
+                    let k = self.n;
                     for perm in &self.cell_perms()[1..] {
                         let image: Vec<Lit> =
-                            (0..self.n).map(|i| cells[perm.apply(i as u32) as usize]).collect();
-                        lex_le(cnf, &cells[..self.n], &image);
+                            (0..k).map(|i| cells[perm.apply(i as u32) as usize]).collect();
+                        lex_le(cnf, &cells[..k], &image);
                     }
                 }
             }
@@ -218,18 +220,39 @@ impl Puzzle for Queens {
         if !self.breaking {
             return true;
         }
+        // row by row, the cells compare as the queens' columns in reverse:
+        // at the first row where two placements differ, the one whose queen
+        // stands further right has its true cell later, so it is smaller
         match self.class_symmetry {
             Symmetry::LeftHalf => sol.cols.first().map_or(true, |&c| c < self.n.div_ceil(2)),
-            Symmetry::LexLeader => {
-                let cells = Queens::cells(sol);
-                sol.images().iter().all(|img| cells <= Queens::cells(img))
-            }
-            Symmetry::FirstRow => {
-                let n = self.n;
-                let cells = Queens::cells(sol);
-                sol.images()
-                    .iter()
-                    .all(|img| cells[..n] <= Queens::cells(img)[..n])
+            Symmetry::LexLeader => sol.images().iter().all(|img| sol.cols >= img.cols),
+            Symmetry::FirstRow => sol.images().iter().all(|img| sol.cols[..1] >= img.cols[..1]),
+        }
+    }
+
+    fn class_key(&self, sol: &Placement) -> Vec<u8> {
+        sol.cols.iter().flat_map(|&c| (c as u32).to_be_bytes()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_compare_as_columns_in_reverse() {
+        // every pair of column vectors of a 4×4 board (queens anywhere)
+        let all: Vec<Placement> = (0..256usize)
+            .map(|i| Placement {
+                cols: (0..4).map(|r| i >> (2 * r) & 3).collect(),
+            })
+            .collect();
+        for a in &all {
+            for b in &all {
+                let by_cells = Queens::cells(a) <= Queens::cells(b);
+                assert_eq!(by_cells, a.cols >= b.cols, "{:?} {:?}", a.cols, b.cols);
+                let first_row = Queens::cells(a)[..4] <= Queens::cells(b)[..4];
+                assert_eq!(first_row, a.cols[..1] >= b.cols[..1]);
             }
         }
     }
