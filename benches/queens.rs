@@ -44,7 +44,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("per-solution");
     g.sample_size(10).warm_up_time(Duration::from_millis(1));
     g.throughput(Throughput::Elements(724));
-    for &engine in EnumerationEngine::ALL {
+    for engine in EnumerationEngine::ALL {
         g.bench_function(engine.name(), |b| {
             b.iter(|| assert_eq!(count(10, engine, true), (724, None)))
         });
