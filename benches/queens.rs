@@ -13,7 +13,6 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use puzzlesat::encodings::solve::EnumerationEngine;
-use puzzlesat::encodings::OptionEnum;
 use puzzlesat::puzzles::queens::{Options, Queens};
 use puzzlesat::run::{self, RunOptions, Status};
 
