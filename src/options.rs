@@ -39,9 +39,9 @@ pub struct RunOptions {
     pub no_classes: bool,
     /// optimise cube by cube (`--cubes`, [`crate::drive::cubes`])
     pub cubes: Option<CubeOptions>,
-    /// how `all` enumerates (`--enumeration`); None: the built-in
-    /// non-blocking engine with the default solver, blocking clauses in
-    /// any other (see [`RunOptions::enumeration_engine`])
+    /// how `all` enumerates (`--enumeration`); None: the puzzle's preferred
+    /// engine with the default solver, blocking clauses in any other (see
+    /// [`RunOptions::enumeration_engine`])
     pub enumeration: Option<EnumerationEngine>,
     /// with `all`: count only, keep no solution (`--count`: memory stays
     /// flat however many there are)
@@ -50,13 +50,16 @@ pub struct RunOptions {
 
 impl RunOptions {
     /// The enumeration engine of an `all` run: `--enumeration`, else the
-    /// built-in non-blocking engine with BatSat (the default solver) and
+    /// puzzle's `preferred` one with BatSat (the default solver) and
     /// blocking clauses in any other solver. The built-in engine is a
     /// solver of its own: asking for it with another `--solver` is an error.
-    pub fn enumeration_engine(&self) -> anyhow::Result<EnumerationEngine> {
+    pub fn enumeration_engine(
+        &self,
+        preferred: EnumerationEngine,
+    ) -> anyhow::Result<EnumerationEngine> {
         let default_solver = matches!(self.solver, SolverKind::Batsat);
         match self.enumeration {
-            None if default_solver => Ok(EnumerationEngine::NonBlocking),
+            None if default_solver => Ok(preferred),
             None => Ok(EnumerationEngine::Blocking),
             Some(e) if e.built_in().is_some() && !default_solver => anyhow::bail!(
                 "--enumeration {e} runs on the built-in all-solutions engine, not on --solver {}: \

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::drive::{Objective, Sense};
 use crate::report::{Details, Report};
+use puzzlesat_encodings::solve::EnumerationEngine;
 
 /// What encoding produced besides clauses.
 #[derive(Debug)]
@@ -110,6 +111,12 @@ pub trait Puzzle: Sync {
     /// included (repeats allowed); needed with `class_representatives`.
     fn images(&self, _sol: &Self::Solution) -> Vec<Self::Solution> {
         vec![]
+    }
+    /// How `--all` / `--count` enumerate when `--enumeration` is not given
+    /// (with the default solver): the best measured engine for the family.
+    /// Default: the built-in non-blocking engine (docs/enumeration.md).
+    fn enumeration(&self) -> EnumerationEngine {
+        EnumerationEngine::NonBlocking
     }
     /// A key of a solution, distinct for distinct solutions: class counting
     /// ([`crate::drive::classes`]) drops repeated images and picks a class's

@@ -134,7 +134,7 @@ fn run_counting_classes_of<P: Puzzle>(
     let counts = cnf.counts();
     let t = Instant::now();
     let enumerates = opts.all && enc.objective.is_none() && enc.scored.is_none();
-    let engine = opts.enumeration_engine()?;
+    let engine = opts.enumeration_engine(p.enumeration())?;
     let mut session = match engine.built_in() {
         Some(mode) if enumerates => Session::new(&mode, &cnf, limits.clone())?,
         _ => Session::new(&opts.solver, &cnf, limits.clone())?,
