@@ -46,11 +46,14 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 use serde::Serialize;
 
+use crate::certify::{
+    certify_claim, check_cover, formula_digest, Certified, CertifyError, Claim, Fnv,
+};
 use crate::drive::{Incumbent, Objective, Search, Sense};
 use crate::options::RunOptions;
 use crate::puzzle::{decode_checked, encode, Encoded, Puzzle};
-use crate::report::{CubeRecord, Report, Status, StoppedBy};
-use crate::solver::{Limits, Session, SolverStats};
+use crate::report::{CubeRecord, CubeTally, Report, Status, StoppedBy};
+use crate::solver::{Limits, Outcome, Session, SolverStats};
 
 /// The most cubes `--cubes` may ask for.
 pub const MAX_CUBES: u32 = 1 << 16;
@@ -176,9 +179,54 @@ fn trivial(obj: &Objective) -> i64 {
     }
 }
 
+/// The build that writes cube records: the crate's version and the git
+/// commit it was built from (`build.rs`; `unknown` outside a checkout).
+pub const BUILD: &str = concat!(
+    "puzzlesat ",
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("PUZZLESAT_COMMIT"),
+    ")"
+);
+
+/// The fingerprint of a cube record ([`CubeRecord::fingerprint`]): what it
+/// says (`objective`, `bound`, `closed`, `witness`) and what about (the
+/// puzzle and options, the build, the CNF digest, the cube's literals).
+fn fingerprint(
+    describe: &str,
+    c: &CubeRecord,
+    cube: &[Lit],
+    objective: Option<i64>,
+    bound: Option<i64>,
+) -> String {
+    let value = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
+    Fnv::default()
+        .text(describe)
+        .text(&c.build)
+        .text(&c.cnf)
+        .clause(cube.iter().map(|l| l.to_ipasir()))
+        .text(&value(objective))
+        .text(&value(bound))
+        .text(if c.closed { "closed" } else { "open" })
+        .text(c.witness.as_deref().unwrap_or("-"))
+        .hex()
+}
+
+/// The tightest bound a cube file records for a cube, and who wrote it.
+#[derive(Clone, Debug)]
+struct Recorded {
+    bound: i64,
+    /// "BUILD, CNF digest"
+    writer: String,
+    /// of another build or CNF (taken under `--trust-cube-file`)
+    foreign: bool,
+    /// the line's certificate, when it was written with `--certify`
+    certificate: Option<Certified>,
+}
+
 /// What a cube file holds: per cube the tightest bound, and the best witness.
 struct Known {
-    bounds: Vec<Option<i64>>,
+    bounds: Vec<Option<Recorded>>,
     best: Option<(i64, u32, String)>,
     lines: usize,
     /// bytes of whole lines (a torn last line is cut off)
@@ -194,24 +242,44 @@ impl Known {
             whole: 0,
         }
     }
+    /// The recorded bound of each cube.
+    fn bound_values(&self) -> Vec<Option<i64>> {
+        self.bounds
+            .iter()
+            .map(|r| r.as_ref().map(|r| r.bound))
+            .collect()
+    }
 }
 
-/// Reads `path` (missing: nothing known), refusing lines of another run.
-fn read_file(
-    path: &Path,
-    describe: &str,
-    cnf: &Cnf,
-    split: &Split,
-    sense: Sense,
-) -> anyhow::Result<Known> {
+/// What the lines of a cube file must be about: this run's problem.
+struct Expected<'a> {
+    describe: &'a str,
+    cnf: &'a Cnf,
+    /// [`formula_digest`] of `cnf`
+    digest: &'a str,
+    split: &'a Split,
+    obj: &'a Objective,
+    /// `--trust-cube-file`: take records of another build or CNF
+    trust: bool,
+}
+
+/// Reads `path` (missing: nothing known), refusing lines of another run, of
+/// another build or CNF (unless trusted), lines edited since they were
+/// written, witnesses outside their cube, and bounds that a witness of
+/// their cube beats.
+fn read_file(path: &Path, e: &Expected) -> anyhow::Result<Known> {
+    let (split, sense) = (e.split, e.obj.sense);
     let mut known = Known::nothing(split);
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(known),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
-    let counts = cnf.counts();
+    let counts = e.cnf.counts();
     let literals = split.dimacs();
+    // per cube: its best witness value, and the line it is on
+    let mut values: Vec<Option<(i64, usize)>> = vec![None; split.cubes() as usize];
+    let mut bound_lines = vec![0usize; split.cubes() as usize];
     known.whole = bytes.len();
     for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
         if !line.ends_with(b"\n") {
@@ -232,7 +300,7 @@ fn read_file(
         let Some(c) = &r.cube else {
             bail!("{}: a report without a cube (not written by --cubes)", at());
         };
-        if r.puzzle != describe
+        if r.puzzle != e.describe
             || (r.vars, r.clauses, r.literals) != (counts.vars, counts.clauses, counts.literals)
             || c.cubes != split.cubes()
             || c.literals != literals
@@ -241,26 +309,86 @@ fn read_file(
                 "{}: a cube of another run ({}, {} vars, {} clauses, {} cubes on literals {:?}); this run is {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
                 at(),
                 r.puzzle, r.vars, r.clauses, c.cubes, c.literals,
-                describe, counts.vars, counts.clauses, split.cubes(), literals
+                e.describe, counts.vars, counts.clauses, split.cubes(), literals
             );
         }
         if c.index >= c.cubes {
             bail!("{}: cube {} of {}", at(), c.index, c.cubes);
         }
+        let cube = split.cube(c.index);
+        if c.fingerprint != fingerprint(e.describe, c, &cube, r.objective, r.bound) {
+            bail!(
+                "{}: the record of cube {} does not match its fingerprint (edited since it was written?): refused",
+                at(),
+                c.index
+            );
+        }
+        let foreign = c.build != BUILD || c.cnf != e.digest;
+        if foreign && !e.trust {
+            bail!(
+                "{}: written by {} for a CNF of digest {}; this run is {}, CNF digest {}: its bounds are facts about that build's formula, not this one's: give --trust-cube-file to take them (the claim then says trusted), or another --cube-file",
+                at(),
+                c.build,
+                c.cnf,
+                BUILD,
+                e.digest
+            );
+        }
         known.lines += 1;
         if let Some(b) = r.bound {
             let slot = &mut known.bounds[c.index as usize];
-            if slot.map_or(true, |s| better(sense, s, b)) {
-                *slot = Some(b);
+            if slot.as_ref().map_or(true, |s| better(sense, s.bound, b)) {
+                *slot = Some(Recorded {
+                    bound: b,
+                    writer: format!("{}, CNF {}", c.build, c.cnf),
+                    foreign,
+                    certificate: r.certificates.iter().flatten().next().cloned(),
+                });
+                bound_lines[c.index as usize] = k + 1;
             }
         }
         if let (Some(v), Some(w)) = (r.objective, &c.witness) {
+            // a witness is a model of its cube with its value
+            let model = witness_model(w, e.cnf.n_vars())
+                .with_context(|| format!("{}: the witness of cube {}", at(), c.index))?;
+            if !cube.iter().all(|&l| model.lit(l)) {
+                bail!(
+                    "{}: the witness of cube {} is not in that cube",
+                    at(),
+                    c.index
+                );
+            }
+            if e.obj.value(&model) != v {
+                bail!(
+                    "{}: the witness of cube {} has value {}, not the objective {v} of its line",
+                    at(),
+                    c.index,
+                    e.obj.value(&model)
+                );
+            }
+            let slot = &mut values[c.index as usize];
+            if slot.map_or(true, |(b, _)| better(sense, v, b)) {
+                *slot = Some((v, k + 1));
+            }
             if known
                 .best
                 .as_ref()
                 .map_or(true, |(b, _, _)| better(sense, v, *b))
             {
                 known.best = Some((v, c.index, w.clone()));
+            }
+        }
+    }
+    // no witness of a cube may beat a bound recorded for that cube
+    for (i, (r, v)) in known.bounds.iter().zip(&values).enumerate() {
+        if let (Some(r), Some((v, line))) = (r, v) {
+            if better(sense, *v, r.bound) {
+                bail!(
+                    "{}: line {} records that no model of cube {i} is better than {}, but line {line} holds a witness of value {v} in that cube: the records contradict each other",
+                    path.display(),
+                    bound_lines[i],
+                    r.bound
+                );
             }
         }
     }
@@ -310,12 +438,24 @@ impl CubeFile {
     }
 }
 
+/// A cube for a thread to take.
+#[derive(Clone, Copy, Debug)]
+enum Job {
+    /// optimise the cube
+    Solve(u32),
+    /// `--certify` on a resumed run: prove again the bound the file records
+    /// for the cube
+    Recheck(u32, i64),
+}
+
 /// What every thread shares.
 struct Shared<'a, P: Puzzle> {
     p: &'a P,
     enc: &'a Encoded<P::Map>,
     obj: &'a Objective,
     cnf: &'a Cnf,
+    /// [`formula_digest`] of `cnf`
+    digest: &'a str,
     split: &'a Split,
     opts: &'a RunOptions,
     limits: &'a Limits,
@@ -324,7 +464,10 @@ struct Shared<'a, P: Puzzle> {
     /// the best model and its value
     best: Mutex<Option<(i64, Assignment)>>,
     file: CubeFile,
-    queue: Mutex<VecDeque<u32>>,
+    /// the bound the file records for each cube: a model found now that
+    /// beats it proves the record wrong
+    recorded: Vec<Option<i64>>,
+    queue: Mutex<VecDeque<Job>>,
     /// set on a thread's error: the others stop after their cube
     failed: AtomicBool,
 }
@@ -337,12 +480,18 @@ struct Totals {
     bounds: f64,
     separate: Duration,
     decode_check: Duration,
+    certify: Duration,
     sat_calls: u32,
     sat_answers: u32,
     lazy: u64,
     stats: Option<SolverStats>,
     /// per cube solved: (index, bound, closed)
     done: Vec<(u32, i64, bool)>,
+    /// cubes whose recorded bound was proven again (`Job::Recheck`)
+    rechecked: Vec<u32>,
+    /// with `--certify`: the cubes whose bounds were proven (their
+    /// literals, as written into the proved formulas) and the certificates
+    proved: Vec<(u32, Vec<Lit>, Option<Certified>)>,
 }
 
 impl<P: Puzzle> Shared<'_, P> {
@@ -376,15 +525,107 @@ impl<P: Puzzle> Shared<'_, P> {
                 StoppedBy::Timeout
             });
         }
-        r.cube = Some(CubeRecord {
+        let mut record = CubeRecord {
             index,
             cubes: self.split.cubes(),
             literals: self.split.dimacs(),
             incumbent: self.incumbent.get(),
             closed,
             witness: best.map(|(m, _)| witness_hex(m, self.cnf.n_vars())),
-        });
+            build: BUILD.to_string(),
+            cnf: self.digest.to_string(),
+            fingerprint: String::new(),
+        };
+        record.fingerprint = fingerprint(
+            &r.puzzle,
+            &record,
+            &self.split.cube(index),
+            r.objective,
+            r.bound,
+        );
+        r.cube = Some(record);
         Ok(r)
+    }
+
+    /// With `--certify`: proves that no model of cube `index` is better
+    /// than `bound`. The decision formula is derived from the CNF alone:
+    /// the CNF, a fresh encoding of "at least as good as the value past
+    /// `bound`" with its assumptions as unit clauses, and the cube's
+    /// literals as unit clauses (for a cube with no model, the CNF and the
+    /// cube), so a resumed run derives the same formula from a record. If
+    /// the puzzle adds constraints lazily and the proof solver finds that
+    /// formula satisfiable, its models are separated by the puzzle's
+    /// constraints until it is not. Returns the cube's literals and the
+    /// certificate (None: the bound is past the objective's range, no
+    /// UNSAT answer needed).
+    fn certify_cube(
+        &self,
+        index: u32,
+        bound: i64,
+    ) -> anyhow::Result<Option<(Vec<Lit>, Option<Certified>)>> {
+        let Some(producer) = &self.opts.certify else {
+            return Ok(None);
+        };
+        let cube = self.split.cube(index);
+        let mut f = self.cnf.clone();
+        let (claim, lits) = if bound == no_model(self.obj) {
+            (Claim::Infeasible, Some(vec![]))
+        } else {
+            let past = match self.obj.sense {
+                Sense::Maximize => bound + 1,
+                Sense::Minimize => bound - 1,
+            };
+            let mut enc = self.obj.bound_encoding(self.opts.objective_encoding);
+            (Claim::Optimal, enc.at_least_as_good(&mut f, past))
+        };
+        let Some(lits) = lits else {
+            return Ok(Some((cube, None)));
+        };
+        for &l in lits.iter().chain(&cube) {
+            f.add(&[l]);
+        }
+        let digest = formula_digest(&f);
+        let what = || format!("the bound {bound} of cube {index} could not be certified");
+        let certified = match certify_claim(claim, &f, producer, self.limits) {
+            Err(CertifyError::Satisfiable { .. }) => {
+                let f = self.with_lazy_constraints(f, index, bound)?;
+                certify_claim(claim, &f, producer, self.limits).with_context(what)?
+            }
+            other => other.with_context(what)?,
+        };
+        Ok(Some((
+            cube,
+            Some(Certified {
+                formula_digest: digest,
+                cube: Some(index),
+                ..certified
+            }),
+        )))
+    }
+
+    /// `f` with the puzzle's lazily added constraints that its models
+    /// violate, until it has no model; an error if a model violates none
+    /// (the bound being certified is wrong).
+    fn with_lazy_constraints(&self, f: Cnf, index: u32, bound: i64) -> anyhow::Result<Cnf> {
+        let mut s = Session::new(&self.opts.solver, &f, self.limits.clone())?;
+        s.record(f);
+        loop {
+            match s.solve(&[])? {
+                Outcome::Unsat => return Ok(s.unsat_formula().expect("recorded")),
+                Outcome::Sat => {
+                    let m = s.model()?;
+                    if !self.p.separate(&self.enc.map, &m, &mut s) {
+                        bail!(
+                            "the bound {bound} of cube {index} is wrong: the cube has a model of value {}",
+                            self.obj.value(&m)
+                        );
+                    }
+                }
+                Outcome::Unknown => {
+                    bail!("the bound {bound} of cube {index} could not be certified: stopped by the time limit or an interrupt")
+                }
+            }
+        }
     }
 
     /// A thread: its own session, cubes from the queue until none is left.
@@ -398,12 +639,34 @@ impl<P: Puzzle> Shared<'_, P> {
         t.load = started.elapsed().as_secs_f64();
         let mut bound_encoding = self.obj.bound_encoding(self.opts.objective_encoding);
         let sense = self.obj.sense;
+        let certificate_line = |index: u32, c: &Option<Certified>, what: &str| {
+            let _ = progress.send(format!(
+                "c cube {index}/{}: {what}{}",
+                self.split.cubes(),
+                c.as_ref()
+                    .map_or("no UNSAT answer to certify".to_string(), |c| c.to_string())
+            ));
+        };
         loop {
             if self.limits.expired() || self.failed.load(Ordering::Relaxed) {
                 break;
             }
-            let Some(index) = self.queue.lock().expect("queue lock").pop_front() else {
+            let Some(job) = self.queue.lock().expect("queue lock").pop_front() else {
                 break;
+            };
+            let index = match job {
+                Job::Solve(index) => index,
+                Job::Recheck(index, bound) => {
+                    let t0 = Instant::now();
+                    let proved = self.certify_cube(index, bound)?;
+                    t.certify += t0.elapsed();
+                    if let Some((cube, c)) = proved {
+                        certificate_line(index, &c, "the file's record proven again: ");
+                        t.proved.push((index, cube, c));
+                    }
+                    t.rechecked.push(index);
+                    continue;
+                }
             };
             let cube = self.split.cube(index);
             let search = Search {
@@ -429,6 +692,14 @@ impl<P: Puzzle> Shared<'_, P> {
                 |m, v, _| {
                     if err.is_some() {
                         return;
+                    }
+                    if let Some(b) = self.recorded[index as usize] {
+                        if better(sense, v, b) {
+                            err = Some(anyhow::anyhow!(
+                                "cube {index} has a model of value {v}, found now, but the cube file records that none is better than {b}: the record is wrong"
+                            ));
+                            return;
+                        }
                     }
                     let t0 = Instant::now();
                     // durable before the other threads rely on it
@@ -460,6 +731,13 @@ impl<P: Puzzle> Shared<'_, P> {
             let threshold = self.incumbent.get().unwrap_or(no_model(self.obj));
             let closed = opt.proven && !better(sense, opt.bound, threshold);
             let t0 = Instant::now();
+            let proved = match closed {
+                true => self.certify_cube(index, opt.bound)?,
+                false => None,
+            };
+            let certify_time = t0.elapsed();
+            t.certify += certify_time;
+            let t0 = Instant::now();
             let mut r = self.line(
                 index,
                 opt.best.as_ref().map(|(m, v)| (m, *v)),
@@ -472,6 +750,10 @@ impl<P: Puzzle> Shared<'_, P> {
             r.seconds.bounds = opt.bound_seconds;
             r.seconds.solve = (session.solve_time - solve_before).as_secs_f64();
             r.seconds.separate = separate.as_secs_f64();
+            if self.opts.certify.is_some() {
+                r.certificates = Some(proved.iter().flat_map(|(_, c)| c.iter().cloned()).collect());
+                r.seconds.certify = certify_time.as_secs_f64();
+            }
             r.seconds.close(cube_started.elapsed().as_secs_f64());
             self.file.append(&r)?;
             t.decode_check += t0.elapsed();
@@ -486,6 +768,10 @@ impl<P: Puzzle> Shared<'_, P> {
                 opt.bound,
                 cube_started.elapsed().as_secs_f64()
             ));
+            if let Some((cube, c)) = proved {
+                certificate_line(index, &c, "");
+                t.proved.push((index, cube, c));
+            }
         }
         t.solve = session.solve_time;
         t.sat_calls = session.solve_calls;
@@ -496,7 +782,7 @@ impl<P: Puzzle> Shared<'_, P> {
 }
 
 /// Refuses what `--cubes` does not split: no objective, a scored one,
-/// `--all`, `--first`, `--certify`.
+/// `--all`, `--first`.
 fn check_supported<P: Puzzle>(
     p: &P,
     opts: &RunOptions,
@@ -506,8 +792,6 @@ fn check_supported<P: Puzzle>(
         Some("--all")
     } else if opts.first {
         Some("a first-solution run")
-    } else if opts.certify.is_some() {
-        Some("--certify")
     } else if enc.scored.is_some() {
         Some("an objective scored from each solution (not one in the CNF)")
     } else if enc.objective.is_none() {
@@ -539,8 +823,21 @@ pub fn run<P: Puzzle>(
     let obj = enc.objective.as_ref().expect("checked: an objective");
     let split = Split::new(&p.split_literals(&enc.map, &enc.primary), cubes.count)?;
     let describe = p.describe();
+    let t = Instant::now();
+    let digest = formula_digest(&cnf);
+    let digest_seconds = t.elapsed().as_secs_f64();
     let mut known = match &cubes.file {
-        Some(path) => read_file(path, &describe, &cnf, &split, obj.sense)?,
+        Some(path) => read_file(
+            path,
+            &Expected {
+                describe: &describe,
+                cnf: &cnf,
+                digest: &digest,
+                split: &split,
+                obj,
+                trust: cubes.trust,
+            },
+        )?,
         None => Known::nothing(&split),
     };
     let whole = known.whole;
@@ -561,6 +858,7 @@ pub fn run<P: Puzzle>(
         enc: &enc,
         obj,
         cnf: &cnf,
+        digest: &digest,
         split: &split,
         opts,
         limits: &limits,
@@ -570,6 +868,7 @@ pub fn run<P: Puzzle>(
         incumbent: Incumbent::new(obj.sense),
         best: Mutex::new(None),
         file: CubeFile::open(cubes.file.as_deref(), whole)?,
+        recorded: known.bound_values(),
         queue: Mutex::new(VecDeque::new()),
         failed: AtomicBool::new(false),
     };
@@ -589,35 +888,49 @@ pub fn run<P: Puzzle>(
         shared.incumbent.offer(*v);
         *shared.best.lock().expect("best lock") = Some((*v, model));
     }
-    let read_seconds = t.elapsed().as_secs_f64();
+    let read_seconds = t.elapsed().as_secs_f64() + digest_seconds;
     let threshold = shared.incumbent.get().unwrap_or(no_model(obj));
-    let done = |b: &Option<i64>| b.is_some_and(|b| !better(obj.sense, b, threshold));
-    let todo: Vec<u32> = match cubes.only {
-        Some(i) => vec![i],
-        None => (0..split.cubes())
-            .filter(|&i| !done(&known.bounds[i as usize]))
-            .collect(),
-    };
-    let skipped = split.cubes() as usize - todo.len();
+    let closes = |b: i64| !better(obj.sense, b, threshold);
+    let mut jobs: Vec<Job> = vec![];
+    let mut rechecks = 0;
+    match cubes.only {
+        Some(i) => jobs.push(Job::Solve(i)),
+        None => {
+            for (i, r) in known.bounds.iter().enumerate() {
+                match r {
+                    // --certify: a record is proven again, not trusted
+                    Some(r) if closes(r.bound) && opts.certify.is_some() => {
+                        rechecks += 1;
+                        jobs.push(Job::Recheck(i as u32, r.bound));
+                    }
+                    Some(r) if closes(r.bound) => {}
+                    _ => jobs.push(Job::Solve(i as u32)),
+                }
+            }
+        }
+    }
+    let todo = jobs.len() - rechecks;
+    let skipped = split.cubes() as usize - todo;
     if cubes.only.is_none() {
         writeln!(
             progress,
-            "c cubes: {} on {} splitting literals; {} closed in {} ({} lines), {} to solve on {} thread(s)",
+            "c cubes: {} on {} splitting literals; {} closed in {} ({} lines){}, {} to solve on {} thread(s)",
             split.cubes(),
             split.literals.len(),
             skipped,
             cubes.file.as_deref().map_or("no file".into(), |p| p.display().to_string()),
             known.lines,
-            todo.len(),
+            match rechecks {
+                0 => String::new(),
+                k => format!(", {k} of them to prove again (--certify)"),
+            },
+            todo,
             cubes.jobs
         )?;
     }
-    shared
-        .queue
-        .lock()
-        .expect("queue lock")
-        .extend(todo.iter().copied());
-    let threads = cubes.jobs.clamp(1, todo.len().max(1));
+    let queued = jobs.len();
+    shared.queue.lock().expect("queue lock").extend(jobs);
+    let threads = cubes.jobs.clamp(1, queued.max(1));
     let (tx, rx) = mpsc::channel();
     let results: Vec<anyhow::Result<Totals>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
@@ -655,7 +968,7 @@ pub fn run<P: Puzzle>(
     (report.vars, report.clauses, report.literals) = (counts.vars, counts.clauses, counts.literals);
     report.seed = opts.seed;
     report.solver = shared.solver.clone();
-    let mut bounds = known.bounds.clone();
+    let mut bounds = known.bound_values();
     let mut stats = SolverStats::default();
     for t in &totals {
         report.seconds.load += t.load;
@@ -663,6 +976,7 @@ pub fn run<P: Puzzle>(
         report.seconds.bounds += t.bounds;
         report.seconds.separate += t.separate.as_secs_f64();
         report.seconds.decode_check += t.decode_check.as_secs_f64();
+        report.seconds.certify += t.certify.as_secs_f64();
         report.sat_calls += t.sat_calls;
         report.sat_answers += t.sat_answers;
         report.lazy_constraints += t.lazy;
@@ -685,6 +999,13 @@ pub fn run<P: Puzzle>(
     report.stats = stats;
     report.seconds.encode = encode_seconds;
     report.seconds.decode_check += read_seconds;
+    // with --certify: every proven cube's certificate, in cube order
+    let mut proved: Vec<(u32, Vec<Lit>, Option<Certified>)> =
+        totals.iter_mut().flat_map(|t| t.proved.drain(..)).collect();
+    proved.sort_by_key(|(i, _, _)| *i);
+    if opts.certify.is_some() {
+        report.certificates = Some(proved.iter().flat_map(|(_, _, c)| c.clone()).collect());
+    }
     let best = shared.best.lock().expect("best lock").take();
     if let Some(i) = cubes.only {
         // the cube's own report: its line as written to the file
@@ -710,9 +1031,8 @@ pub fn run<P: Puzzle>(
         }
     } else {
         let threshold = best.as_ref().map_or(no_model(obj), |(v, _)| *v);
-        let all_closed = bounds
-            .iter()
-            .all(|b| b.is_some_and(|b| !better(obj.sense, b, threshold)));
+        let closes = |b: &Option<i64>| b.is_some_and(|b| !better(obj.sense, b, threshold));
+        let all_closed = bounds.iter().all(closes);
         // the problem's bound: the loosest of the cubes'
         let overall = bounds
             .iter()
@@ -735,23 +1055,72 @@ pub fn run<P: Puzzle>(
             report.solutions.push(decode_checked(p, &enc, model)?);
             report.seconds.decode_check += t.elapsed().as_secs_f64();
         }
-        let closed = bounds
-            .iter()
-            .filter(|b| b.is_some_and(|b| !better(obj.sense, b, threshold)))
-            .count();
+        let tally = tally(&split, &known, &totals, cubes, |b| closes(&Some(b)));
         writeln!(
             progress,
-            "c cubes: {} closed now, {} skipped (closed in the file); {closed} of {} closed",
-            totals.iter().flat_map(|t| &t.done).filter(|d| d.2).count(),
-            skipped,
+            "c cubes: {} closed now, {} proven again, {} taken from the file; {} of {} closed",
+            tally.closed_now,
+            tally.rechecked,
+            tally.from_file,
+            bounds.iter().filter(|b| closes(b)).count(),
             split.cubes()
         )?;
+        report.cubes = Some(tally);
+        if opts.certify.is_some() && all_closed {
+            // every cube's bound proven in this run, and the cubes cover
+            // every assignment
+            let cubes: Vec<Vec<Lit>> = proved.iter().map(|(_, c, _)| c.clone()).collect();
+            let cover = check_cover(&cubes).map_err(|e| {
+                anyhow::anyhow!("the cubes' certificates do not cover the problem: {e}")
+            })?;
+            if let Some(t) = &mut report.cubes {
+                t.cover = Some(cover.to_string());
+            }
+        }
     }
     let t = Instant::now();
     p.details(&enc.map, &mut report)?;
     report.seconds.decode_check += t.elapsed().as_secs_f64();
     report.seconds.close(started.elapsed().as_secs_f64());
     Ok(report)
+}
+
+/// What the claim rests on, cube by cube: this run's answers (a cube it
+/// solved and closed, a record it proved again) or the file's records.
+fn tally(
+    split: &Split,
+    known: &Known,
+    totals: &[Totals],
+    cubes: &CubeOptions,
+    closes: impl Fn(i64) -> bool,
+) -> CubeTally {
+    let mut t = CubeTally {
+        cubes: split.cubes(),
+        file: cubes.file.as_ref().map(|p| p.display().to_string()),
+        ..CubeTally::default()
+    };
+    let mut writers = std::collections::BTreeSet::new();
+    for i in 0..split.cubes() {
+        let now = totals
+            .iter()
+            .flat_map(|t| &t.done)
+            .any(|&(j, b, _)| j == i && closes(b));
+        if now {
+            t.closed_now += 1;
+        } else if totals.iter().any(|t| t.rechecked.contains(&i)) {
+            t.rechecked += 1;
+        } else if let Some(r) = known.bounds[i as usize]
+            .as_ref()
+            .filter(|r| closes(r.bound))
+        {
+            t.from_file += 1;
+            t.trusted |= r.foreign;
+            t.certified_in_file += u32::from(r.certificate.is_some());
+            writers.insert(r.writer.clone());
+        }
+    }
+    t.written_by = writers.into_iter().collect();
+    t
 }
 
 /// Why a cube run stopped early.
