@@ -192,7 +192,7 @@ pub const BUILD: &str = concat!(
 /// The fingerprint of a cube record ([`CubeRecord::fingerprint`]): what it
 /// says (`objective`, `bound`, `closed`, `witness`) and what about (the
 /// puzzle and options, the build, the CNF digest, the cube's literals).
-fn fingerprint(
+pub fn fingerprint(
     describe: &str,
     c: &CubeRecord,
     cube: &[Lit],
@@ -467,6 +467,8 @@ struct Shared<'a, P: Puzzle> {
     /// the bound the file records for each cube: a model found now that
     /// beats it proves the record wrong
     recorded: Vec<Option<i64>>,
+    /// the certificate each of those records carries, if any
+    recorded_certificates: Vec<Option<Certified>>,
     queue: Mutex<VecDeque<Job>>,
     /// set on a thread's error: the others stop after their cube
     failed: AtomicBool,
@@ -661,6 +663,18 @@ impl<P: Puzzle> Shared<'_, P> {
                     let proved = self.certify_cube(index, bound)?;
                     t.certify += t0.elapsed();
                     if let Some((cube, c)) = proved {
+                        // a record certified when written names the formula
+                        // it proved: the one its cube and bound give now
+                        let written = self.recorded_certificates[index as usize].as_ref();
+                        if let (Some(w), Some(now)) = (written, &c) {
+                            if w.formula_digest != now.formula_digest {
+                                bail!(
+                                    "the record of cube {index} carries the certificate of formula {}, but its cube and bound {bound} give formula {}: the record is not about this problem",
+                                    w.formula_digest,
+                                    now.formula_digest
+                                );
+                            }
+                        }
                         certificate_line(index, &c, "the file's record proven again: ");
                         t.proved.push((index, cube, c));
                     }
@@ -869,6 +883,11 @@ pub fn run<P: Puzzle>(
         best: Mutex::new(None),
         file: CubeFile::open(cubes.file.as_deref(), whole)?,
         recorded: known.bound_values(),
+        recorded_certificates: known
+            .bounds
+            .iter()
+            .map(|r| r.as_ref().and_then(|r| r.certificate.clone()))
+            .collect(),
         queue: Mutex::new(VecDeque::new()),
         failed: AtomicBool::new(false),
     };
@@ -1058,10 +1077,10 @@ pub fn run<P: Puzzle>(
         let tally = tally(&split, &known, &totals, cubes, |b| closes(&Some(b)));
         writeln!(
             progress,
-            "c cubes: {} closed now, {} proven again, {} taken from the file; {} of {} closed",
+            "c cubes: {} closed now, {skipped} skipped (closed in the file: {} taken as written, {} proven again); {} of {} closed",
             tally.closed_now,
-            tally.rechecked,
             tally.from_file,
+            tally.rechecked,
             bounds.iter().filter(|b| closes(b)).count(),
             split.cubes()
         )?;
