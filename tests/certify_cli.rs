@@ -471,9 +471,26 @@ fn a_record_certificate_of_another_formula_is_refused() {
         "{out}"
     );
     let text = std::fs::read_to_string(&file).unwrap();
-    let changed = text.replacen("\"formula_digest\":\"", "\"formula_digest\":\"f", 1);
     // the digest is 16 hex digits: one more makes it another formula's
-    std::fs::write(&file, changed).unwrap();
+    let other = |refingerprint| -> String {
+        text.lines()
+            .map(|l| {
+                common::edited_cube_line(l, refingerprint, |v| {
+                    if let Some(c) = v["certificates"].get_mut(0) {
+                        let d = c["formula_digest"].as_str().unwrap().to_string();
+                        c["formula_digest"] = format!("f{d}").into();
+                    }
+                })
+            })
+            .collect()
+    };
+    // edited by hand: refused as it is read
+    std::fs::write(&file, other(false)).unwrap();
+    let (code, _, err) = puzzlesat(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("does not match its fingerprint"), "{err}");
+    // with the fingerprints made to match: refused when proven again
+    std::fs::write(&file, other(true)).unwrap();
     let (code, out, err) = puzzlesat(&args);
     assert_eq!(code, 2, "{out}");
     assert!(
@@ -571,4 +588,32 @@ fn cube_jobs_carry_their_certificates() {
     let (code, out, err) = puzzlesat(&again);
     assert_eq!(code, 10, "{err}");
     assert!(out.starts_with("optimal: 275 (proven: no better solution, UNSAT, certified (0 closed in this run, 4 records of "), "{out}");
+}
+
+/// A puzzle that adds constraints lazily (Alien Tiles' minimality, the
+/// default for `solve`): a cube's formula derived from the CNF alone has
+/// models; the constraints they violate are added until it has none, and
+/// the proof covers them.
+#[test]
+fn lazily_added_constraints_enter_the_cube_formulas() {
+    let (code, v, err) = cubes_json(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "3",
+        "--hardest",
+        "--cubes",
+        "4",
+        "--certify",
+        "--json",
+    ]);
+    assert_eq!(code, 10, "{err}");
+    assert_eq!(v["objective"], 10);
+    assert_eq!(certified_cubes(&v), vec![0, 1, 2, 3]);
+    assert!(v["cubes"]["cover"]
+        .as_str()
+        .unwrap()
+        .starts_with("cover checked: the 4 cubes"));
 }

@@ -338,41 +338,13 @@ fn enigma7(file: &str, extra: &[&str]) -> Output {
     puzzlesat(&args)
 }
 
-/// A cube line edited: `edit` changes the report, then the fingerprint is
-/// recomputed (as a forger who read the source would) or not.
-fn edited(line: &str, refingerprint: bool, edit: impl Fn(&mut serde_json::Value)) -> String {
-    use puzzlesat::report::{CubeRecord, Report};
-    let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
-    edit(&mut v);
-    if refingerprint {
-        let r: Report<serde_json::Value> = Report::from_json_line(&v.to_string()).unwrap();
-        let c: CubeRecord = r.cube.clone().unwrap();
-        let cube: Vec<rustsat::types::Lit> = c
-            .literals
-            .iter()
-            .enumerate()
-            .map(|(j, &l)| {
-                let l = rustsat::types::Lit::from_ipasir(l).unwrap();
-                if c.index >> j & 1 == 1 {
-                    l
-                } else {
-                    !l
-                }
-            })
-            .collect();
-        v["cube"]["fingerprint"] =
-            puzzlesat::drive::cubes::fingerprint(&r.puzzle, &c, &cube, r.objective, r.bound).into();
-    }
-    format!("{v}\n")
-}
-
 /// The forgery of issue 22: the first three lines of a real file (the
 /// third holds a witness of 263), then four lines claiming that every cube
 /// is closed at bound 263 (the optimum is 275).
 fn forged(real: &str, refingerprint: bool) -> String {
     let mut text: String = real.lines().take(3).map(|l| format!("{l}\n")).collect();
     for k in 0..4 {
-        text += &edited(real.lines().next().unwrap(), refingerprint, |v| {
+        text += &common::edited_cube_line(real.lines().next().unwrap(), refingerprint, |v| {
             v["cube"]["index"] = k.into();
             v["cube"]["closed"] = true.into();
             v["cube"]["witness"] = serde_json::Value::Null;
@@ -464,7 +436,7 @@ fn records_that_contradict_each_other_or_another_build_are_refused() {
         .lines()
         .find(|l| l.contains("\"objective\":275") && l.contains("\"bound\":null"))
         .unwrap();
-    let low = edited(witness_275, true, |v| {
+    let low = common::edited_cube_line(witness_275, true, |v| {
         v["bound"] = 263.into();
         v["objective"] = serde_json::Value::Null;
         v["cube"]["witness"] = serde_json::Value::Null;
@@ -479,7 +451,7 @@ fn records_that_contradict_each_other_or_another_build_are_refused() {
         stderr(&o)
     );
     // a witness moved to another cube
-    let moved = edited(witness_275, true, |v| {
+    let moved = common::edited_cube_line(witness_275, true, |v| {
         let i = v["cube"]["index"].as_u64().unwrap();
         v["cube"]["index"] = ((i + 1) % 4).into();
     });
@@ -491,7 +463,7 @@ fn records_that_contradict_each_other_or_another_build_are_refused() {
     let other: String = real
         .lines()
         .map(|l| {
-            edited(l, true, |v| {
+            common::edited_cube_line(l, true, |v| {
                 v["cube"]["build"] = "puzzlesat 0.0.9 (commit 0123456789ab)".into()
             })
         })
@@ -519,7 +491,9 @@ fn records_that_contradict_each_other_or_another_build_are_refused() {
     // a file of another CNF (another encoding): its digest differs
     let other_cnf: String = real
         .lines()
-        .map(|l| edited(l, true, |v| v["cube"]["cnf"] = "0000000000000000".into()))
+        .map(|l| {
+            common::edited_cube_line(l, true, |v| v["cube"]["cnf"] = "0000000000000000".into())
+        })
         .collect();
     std::fs::write(&f, &other_cnf).unwrap();
     let o = enigma7(fs, &["-q"]);

@@ -190,17 +190,22 @@ pub const BUILD: &str = concat!(
 );
 
 /// The fingerprint of a cube record ([`CubeRecord::fingerprint`]): what it
-/// says (`objective`, `bound`, `closed`, `witness`) and what about (the
-/// puzzle and options, the build, the CNF digest, the cube's literals).
+/// says (`objective`, `bound`, `closed`, `witness`, the formula digests of
+/// its `certificates`) and what about (the puzzle and options, the build,
+/// the CNF digest, the cube's literals).
 pub fn fingerprint(
     describe: &str,
     c: &CubeRecord,
     cube: &[Lit],
-    objective: Option<i64>,
-    bound: Option<i64>,
+    (objective, bound): (Option<i64>, Option<i64>),
+    certificates: &[Certified],
 ) -> String {
     let value = |v: Option<i64>| v.map_or("-".to_string(), |v| v.to_string());
+    let certified = certificates
+        .iter()
+        .fold(Fnv::default(), |h, c| h.text(&c.formula_digest));
     Fnv::default()
+        .text(&certified.hex())
         .text(describe)
         .text(&c.build)
         .text(&c.cnf)
@@ -316,7 +321,9 @@ fn read_file(path: &Path, e: &Expected) -> anyhow::Result<Known> {
             bail!("{}: cube {} of {}", at(), c.index, c.cubes);
         }
         let cube = split.cube(c.index);
-        if c.fingerprint != fingerprint(e.describe, c, &cube, r.objective, r.bound) {
+        let certificates = r.certificates.as_deref().unwrap_or_default();
+        if c.fingerprint != fingerprint(e.describe, c, &cube, (r.objective, r.bound), certificates)
+        {
             bail!(
                 "{}: the record of cube {} does not match its fingerprint (edited since it was written?): refused",
                 at(),
@@ -527,7 +534,7 @@ impl<P: Puzzle> Shared<'_, P> {
                 StoppedBy::Timeout
             });
         }
-        let mut record = CubeRecord {
+        let record = CubeRecord {
             index,
             cubes: self.split.cubes(),
             literals: self.split.dimacs(),
@@ -538,15 +545,24 @@ impl<P: Puzzle> Shared<'_, P> {
             cnf: self.digest.to_string(),
             fingerprint: String::new(),
         };
-        record.fingerprint = fingerprint(
-            &r.puzzle,
-            &record,
-            &self.split.cube(index),
-            r.objective,
-            r.bound,
-        );
         r.cube = Some(record);
         Ok(r)
+    }
+
+    /// Seals a line: its fingerprint, once everything it says is in it.
+    fn seal(&self, r: &mut Report<P::Solution, P::Details>, index: u32) {
+        let fp = r.cube.as_ref().map(|c| {
+            fingerprint(
+                &r.puzzle,
+                c,
+                &self.split.cube(index),
+                (r.objective, r.bound),
+                r.certificates.as_deref().unwrap_or_default(),
+            )
+        });
+        if let (Some(c), Some(fp)) = (&mut r.cube, fp) {
+            c.fingerprint = fp;
+        }
     }
 
     /// With `--certify`: proves that no model of cube `index` is better
@@ -719,7 +735,10 @@ impl<P: Puzzle> Shared<'_, P> {
                     // durable before the other threads rely on it
                     let written = self
                         .line(index, Some((m, v)), None, false)
-                        .and_then(|r| self.file.append(&r));
+                        .and_then(|mut r| {
+                            self.seal(&mut r, index);
+                            self.file.append(&r)
+                        });
                     decode_check += t0.elapsed();
                     if let Err(e) = written {
                         err = Some(e);
@@ -769,6 +788,7 @@ impl<P: Puzzle> Shared<'_, P> {
                 r.seconds.certify = certify_time.as_secs_f64();
             }
             r.seconds.close(cube_started.elapsed().as_secs_f64());
+            self.seal(&mut r, index);
             self.file.append(&r)?;
             t.decode_check += t0.elapsed();
             t.done.push((index, opt.bound, closed));
@@ -1039,6 +1059,9 @@ pub fn run<P: Puzzle>(
             t.map(|(_, b, _)| b),
             t.is_some_and(|(_, _, closed)| closed),
         )?;
+        let mut line = line;
+        line.certificates = report.certificates.clone();
+        shared.seal(&mut line, i);
         report.status = line.status;
         report.objective = line.objective;
         report.bound = line.bound;

@@ -35,3 +35,41 @@ pub fn run_with_env(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String
 pub fn run(args: &[&str]) -> (Option<i32>, String, String) {
     run_with_env(args, &[])
 }
+
+/// A cube line edited: `edit` changes the report, then the fingerprint is
+/// recomputed (as a forger who read the source would) or not.
+pub fn edited_cube_line(
+    line: &str,
+    refingerprint: bool,
+    edit: impl Fn(&mut serde_json::Value),
+) -> String {
+    use puzzlesat::report::{CubeRecord, Report};
+    let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+    edit(&mut v);
+    if refingerprint {
+        let r: Report<serde_json::Value> = Report::from_json_line(&v.to_string()).unwrap();
+        let c: CubeRecord = r.cube.clone().unwrap();
+        let cube: Vec<rustsat::types::Lit> = c
+            .literals
+            .iter()
+            .enumerate()
+            .map(|(j, &l)| {
+                let l = rustsat::types::Lit::from_ipasir(l).unwrap();
+                if c.index >> j & 1 == 1 {
+                    l
+                } else {
+                    !l
+                }
+            })
+            .collect();
+        v["cube"]["fingerprint"] = puzzlesat::drive::cubes::fingerprint(
+            &r.puzzle,
+            &c,
+            &cube,
+            (r.objective, r.bound),
+            r.certificates.as_deref().unwrap_or_default(),
+        )
+        .into();
+    }
+    format!("{v}\n")
+}
