@@ -719,6 +719,43 @@ mod tests {
     }
 
     #[test]
+    fn a_cube_claim_says_what_it_rests_on() {
+        let mut r: Report<u32, NoDetails> = Report::new("p".into(), "b".into(), "solutions");
+        (r.status, r.objective) = (Status::Optimal, Some(263));
+        let mut t = CubeTally {
+            cubes: 4,
+            closed_now: 4,
+            file: Some("f.jsonl".into()),
+            written_by: vec!["puzzlesat 0.1.0 (commit c), CNF d".into()],
+            ..CubeTally::default()
+        };
+        r.cubes = Some(t.clone());
+        assert_eq!(
+            r.summary(),
+            "optimal: 263 (proven: no better solution, UNSAT)"
+        );
+        (t.closed_now, t.from_file) = (0, 4);
+        r.cubes = Some(t.clone());
+        assert_eq!(
+            r.summary(),
+            "optimal: 263 (not proven in this run: all 4 cubes closed by the records of f.jsonl (written by puzzlesat 0.1.0 (commit c), CNF d), taken as written, not re-proved)"
+        );
+        (t.closed_now, t.from_file, t.trusted, t.certified_in_file) = (1, 3, true, 2);
+        r.cubes = Some(t.clone());
+        assert_eq!(
+            r.summary(),
+            "optimal: 263 (proven in this run for 1 of 4 cubes: no better solution, UNSAT; the other 3 cubes closed by the records of f.jsonl (written by puzzlesat 0.1.0 (commit c), CNF d), trusted (--trust-cube-file), not re-proved, 2 of them certified when written)"
+        );
+        (t.closed_now, t.from_file, t.rechecked) = (1, 0, 3);
+        r.cubes = Some(t);
+        r.certificates = Some(vec![]);
+        assert_eq!(
+            r.summary(),
+            "optimal: 263 (proven: no better solution, UNSAT (1 closed in this run, 3 records of f.jsonl proven again))"
+        );
+    }
+
+    #[test]
     fn exit_codes() {
         let codes: Vec<u8> = [
             Status::Optimal,
