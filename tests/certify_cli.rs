@@ -525,23 +525,10 @@ fn cube_jobs_carry_their_certificates() {
         "120",
         "--out",
     ];
-    let (out, jobs) = (p("results"), p("jobs.txt"));
-    let mut emit = grid.to_vec();
-    emit.extend([out.as_str(), "--emit-jobs", jobs.as_str()]);
-    let (code, _, err) = puzzlesat(&emit);
-    assert_eq!(code, 0, "{err}");
-    let lines = std::fs::read_to_string(&jobs).unwrap();
-    assert_eq!(lines.lines().count(), 4);
-    for line in lines.lines() {
+    let (lines, rows, file) = common::run_cube_jobs(dir.path(), &grid, 4);
+    for line in &lines {
         assert!(line.contains("--certify"), "{line}");
-        Command::new("sh").args(["-c", line]).status().unwrap();
     }
-    let jobs_dir = format!("{out}/jobs");
-    let mut collect = grid.to_vec();
-    collect.extend([out.as_str(), "--collect", jobs_dir.as_str(), "--no-plots"]);
-    let (_, _, err) = puzzlesat(&collect);
-    assert!(err.contains("collected 4 new rows"), "{err}");
-    let rows = std::fs::read_to_string(format!("{out}/rows.jsonl")).unwrap();
     let certified: Vec<Row> = rows
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -553,13 +540,6 @@ fn cube_jobs_carry_their_certificates() {
             .count(),
         4
     );
-    let mut file = String::new();
-    for e in std::fs::read_dir(&jobs_dir).unwrap() {
-        let e = e.unwrap().path();
-        if e.extension().is_some_and(|x| x == "json") {
-            file += &std::fs::read_to_string(e).unwrap();
-        }
-    }
     let cubes = p("cubes.jsonl");
     std::fs::write(&cubes, file).unwrap();
     let full = [

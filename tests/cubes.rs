@@ -7,7 +7,7 @@ mod common;
 
 use common::output as puzzlesat;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -260,45 +260,7 @@ fn cubes_emitted_as_jobs_and_collected_give_the_optimum() {
         "120",
         "--out",
     ];
-    let out = p("results");
-    let jobs = p("jobs.txt");
-    let mut emit = grid.to_vec();
-    emit.extend([out.as_str(), "--emit-jobs", jobs.as_str()]);
-    let o = puzzlesat(&emit);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let lines: Vec<String> = std::fs::read_to_string(&jobs)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect();
-    assert_eq!(lines.len(), 4);
-    // what GNU parallel or a Slurm array task does with each line
-    for line in &lines {
-        Command::new("sh").args(["-c", line]).status().unwrap();
-    }
-    let jobs_dir = format!("{out}/jobs");
-    let mut collect = grid.to_vec();
-    collect.extend([out.as_str(), "--collect", jobs_dir.as_str(), "--no-plots"]);
-    let o = puzzlesat(&collect);
-    assert!(
-        stderr(&o).contains("collected 4 new rows"),
-        "{}",
-        stderr(&o)
-    );
-    let mut file = String::new();
-    for i in 0..4 {
-        let entry = std::fs::read_dir(&jobs_dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|e| {
-                e.extension().is_some_and(|x| x == "json")
-                    && std::fs::read_to_string(e)
-                        .unwrap()
-                        .contains(&format!("\"index\":{i},"))
-            })
-            .unwrap_or_else(|| panic!("no output of cube {i}"));
-        file += &std::fs::read_to_string(entry).unwrap();
-    }
+    let (_, _, file) = common::run_cube_jobs(dir.path(), &grid, 4);
     let cubes = p("cubes.jsonl");
     std::fs::write(&cubes, file).unwrap();
     let o = puzzlesat(&[

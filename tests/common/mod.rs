@@ -73,3 +73,55 @@ pub fn edited_cube_line(
     }
     format!("{v}\n")
 }
+
+/// The cluster path of `solve --cubes` (docs/cubes.md): `grid` (an
+/// `experiment` command line up to `--out`) emitted as job lines into
+/// `dir`, each line run as GNU parallel runs it, the outputs collected.
+/// Returns the job lines, the collected rows (`rows.jsonl`) and the jobs'
+/// outputs concatenated in cube order: a cube file.
+pub fn run_cube_jobs(
+    dir: &std::path::Path,
+    grid: &[&str],
+    cubes: u32,
+) -> (Vec<String>, String, String) {
+    let p = |s: &str| dir.join(s).to_str().unwrap().to_string();
+    let (out, jobs) = (p("results"), p("jobs.txt"));
+    let mut emit = grid.to_vec();
+    emit.extend([out.as_str(), "--emit-jobs", jobs.as_str()]);
+    let (code, _, err) = run(&emit);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<String> = std::fs::read_to_string(&jobs)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), cubes as usize);
+    // what GNU parallel or a Slurm array task does with each line
+    for line in &lines {
+        Command::new("sh").args(["-c", line]).status().unwrap();
+    }
+    let jobs_dir = format!("{out}/jobs");
+    let mut collect = grid.to_vec();
+    collect.extend([out.as_str(), "--collect", jobs_dir.as_str(), "--no-plots"]);
+    let (_, _, err) = run(&collect);
+    assert!(
+        err.contains(&format!("collected {cubes} new rows")),
+        "{err}"
+    );
+    let mut file = String::new();
+    for i in 0..cubes {
+        let entry = std::fs::read_dir(&jobs_dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|e| {
+                e.extension().is_some_and(|x| x == "json")
+                    && std::fs::read_to_string(e)
+                        .unwrap()
+                        .contains(&format!("\"index\":{i},"))
+            })
+            .unwrap_or_else(|| panic!("no output of cube {i}"));
+        file += &std::fs::read_to_string(entry).unwrap();
+    }
+    let rows = std::fs::read_to_string(format!("{out}/rows.jsonl")).unwrap();
+    (lines, rows, file)
+}
