@@ -392,7 +392,7 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 format!("optimal: {v} (no better solution: {unsat})")
             }
             (Status::Optimal, Some(v), _, _) => {
-                format!("optimal: {v} ({})", self.rests_on("no better solution", unsat))
+                format!("optimal: {v} ({})", self.rests_on("no better solution, ", unsat))
             }
             (Status::Sat, Some(v), Some(b), _) => {
                 let file = self.cubes.as_ref().and_then(CubeTally::from_file);
@@ -409,7 +409,7 @@ impl<S: Serialize, D: Details> Report<S, D> {
             }
             (Status::Unsat, _, _, _) => format!(
                 "no solution exists ({})",
-                self.rests_on("no solution", unsat)
+                self.rests_on("", unsat)
             ),
             (Status::Unknown, _, Some(b), _) => {
                 format!("no solution found before the limit (proven bound {b})")
@@ -443,12 +443,12 @@ impl<S: Serialize, D: Details> Report<S, D> {
     }
 
     /// What a "no better solution" or "no solution" claim rests on:
-    /// "proven: {what}, {unsat}", unless cubes closed by a cube file's
+    /// "proven: {what}{unsat}" (`what` is "no better solution, " or empty), unless cubes closed by a cube file's
     /// records count, which are named with the file and the builds that
     /// wrote them, and never called proven by UNSAT.
     fn rests_on(&self, what: &str, unsat: &str) -> String {
         let Some(t) = &self.cubes else {
-            return format!("proven: {what}, {unsat}");
+            return format!("proven: {what}{unsat}");
         };
         let now = t.closed_now + t.rechecked;
         let rechecked = match t.rechecked {
@@ -461,12 +461,12 @@ impl<S: Serialize, D: Details> Report<S, D> {
             ),
         };
         match t.from_file() {
-            None => format!("proven: {what}, {unsat}{rechecked}"),
+            None => format!("proven: {what}{unsat}{rechecked}"),
             Some(file) if now == 0 => {
                 format!("not proven in this run: all {file}")
             }
             Some(file) => format!(
-                "proven in this run for {now} of {} cubes: {what}, {unsat}{rechecked}; the other {file}",
+                "proven in this run for {now} of {} cubes: {what}{unsat}{rechecked}; the other {file}",
                 t.cubes
             ),
         }

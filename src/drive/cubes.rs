@@ -17,20 +17,32 @@
 //! - **Record.** Each improvement and each finished cube is appended to the
 //!   cube file (`--cube-file`) as one JSON [`Report`] line with a
 //!   [`CubeRecord`]: the cube's proven bound (no model of the cube is better),
-//!   its best value with the model as a witness. The line is written and
-//!   flushed to disk before an improvement is offered to the other threads,
-//!   so a bound never rests on a value the file could lose.
+//!   its best value with the model as a witness, the [`BUILD`] that wrote
+//!   it, the CNF's digest and a [`fingerprint`] of all that. The line is
+//!   written and flushed to disk before an improvement is offered to the
+//!   other threads, so a bound never rests on a value the file could lose.
 //! - **Resume.** A rerun with the same command reads the file, refuses
 //!   lines of another problem (instance, options, formula size, split),
-//!   takes the best witness as its incumbent (decoded and checked, as any
-//!   model) and skips every cube whose bound does not beat it.
+//!   lines that do not match their fingerprint, lines of another build or
+//!   CNF (unless `--trust-cube-file`), witnesses outside their cube and
+//!   bounds a witness of their cube beats; takes the best witness as its
+//!   incumbent (decoded and checked, as any model) and skips every cube
+//!   whose bound does not beat it.
 //! - **Claim.** "optimal" only when every cube's bound is no better than
 //!   the best value: each such bound rests on an UNSAT answer under that
-//!   cube's assumptions, and the cubes cover every assignment.
+//!   cube's assumptions, and the cubes cover every assignment. The report's
+//!   [`CubeTally`] says which cubes this run closed and which rest on the
+//!   file's records, and the summary never calls the latter proven.
+//! - **Certify.** With `--certify`, each closed cube's bound is proved and
+//!   checked on a formula derived from the CNF, the cube and the bound alone
+//!   (`Shared::certify_cube`), so a resumed run derives it again from a
+//!   record and proves the record again instead of trusting it; the cubes'
+//!   cover is checked on the cubes as proved ([`check_cover`]).
 //! - **Cluster.** `--cube I` solves cube I alone (no shared incumbent) and
-//!   prints its report line: an experiment grid varying `cube` is emitted as
-//!   jobs and collected as any other (`docs/experiments.md`); the jobs'
-//!   outputs, concatenated, are a cube file that the full command reads.
+//!   prints its report line (with its certificate under `--certify`): an
+//!   experiment grid varying `cube` is emitted as jobs and collected as any
+//!   other (`docs/experiments.md`); the jobs' outputs, concatenated, are a
+//!   cube file that the full command reads.
 
 use std::collections::VecDeque;
 use std::fs::{File, OpenOptions};
@@ -1109,6 +1121,20 @@ pub fn run<P: Puzzle>(
         )?;
         report.cubes = Some(tally);
         if opts.certify.is_some() && all_closed {
+            // a cube whose bound closes it only against the final incumbent
+            // (found by another thread after the cube ended) is proved now
+            let t = Instant::now();
+            for (i, b) in bounds.iter().enumerate() {
+                let i = i as u32;
+                if let (Some(b), false) = (b, proved.iter().any(|(j, _, _)| *j == i)) {
+                    if let Some((cube, c)) = shared.certify_cube(i, *b)? {
+                        proved.push((i, cube, c));
+                    }
+                }
+            }
+            proved.sort_by_key(|(i, _, _)| *i);
+            report.certificates = Some(proved.iter().flat_map(|(_, _, c)| c.clone()).collect());
+            report.seconds.certify += t.elapsed().as_secs_f64();
             // every cube's bound proven in this run, and the cubes cover
             // every assignment
             let cubes: Vec<Vec<Lit>> = proved.iter().map(|(_, c, _)| c.clone()).collect();
