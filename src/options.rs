@@ -82,4 +82,7 @@ pub struct CubeOptions {
     pub only: Option<u32>,
     /// threads, each with its own solver session
     pub jobs: usize,
+    /// take records of another build or CNF from the file
+    /// (`--trust-cube-file`); the claim then says trusted
+    pub trust: bool,
 }

@@ -16,8 +16,10 @@ use crate::solver::SolverStats;
 
 /// Version of the JSON report's field set; bumped when a field is renamed,
 /// removed or changes meaning (3: `certificates`, `unchecked`; 4: `classes`;
-/// 5: `seconds.certify`, the proofs' time, no longer in `other`; 6: `cube`).
-pub const SCHEMA_VERSION: u32 = 6;
+/// 5: `seconds.certify`, the proofs' time, no longer in `other`; 6: `cube`;
+/// 7: `cubes`, the cube record's `build`, `cnf` and `fingerprint`, the
+/// certificates' `formula_digest` and `cube`).
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -210,6 +212,10 @@ pub struct Report<S, D = serde_json::Value> {
     /// report about the whole problem
     #[serde(deserialize_with = "Option::deserialize")]
     pub cube: Option<CubeRecord>,
+    /// with `--cubes`, a report about the whole problem: what its claim
+    /// rests on, cube by cube (this run's answers or the cube file's)
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub cubes: Option<CubeTally>,
     /// puzzle-specific results
     pub details: D,
 }
@@ -241,6 +247,7 @@ impl<S, D: Default> Report<S, D> {
             certificates: None,
             unchecked: false,
             cube: None,
+            cubes: None,
             details: D::default(),
         }
     }
@@ -319,6 +326,12 @@ impl<S: Serialize, D: Details> Report<S, D> {
         for c in self.certificates.iter().flatten() {
             writeln!(out, "c {c}")?;
         }
+        if let Some(cover) = self.cubes.as_ref().and_then(|t| t.cover.as_ref()) {
+            writeln!(out, "c {cover}")?;
+        }
+        if self.certificates.as_ref().is_some_and(|c| !c.is_empty()) {
+            writeln!(out, "c not covered: {}", crate::certify::SCOPE)?;
+        }
         for line in self.details.lines() {
             writeln!(out, "{line}")?;
         }
@@ -379,10 +392,14 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 format!("optimal: {v} (no better solution: {unsat})")
             }
             (Status::Optimal, Some(v), _, _) => {
-                format!("optimal: {v} (proven: no better solution, {unsat})")
+                format!("optimal: {v} ({})", self.rests_on("no better solution, ", unsat))
             }
             (Status::Sat, Some(v), Some(b), _) => {
-                format!("best found: {v}, not proven optimal (proven bound {b})")
+                let file = self.cubes.as_ref().and_then(CubeTally::from_file);
+                format!(
+                    "best found: {v}, not proven optimal (proven bound {b}{})",
+                    file.map_or(String::new(), |f| format!("; {f}"))
+                )
             }
             (Status::Sat, Some(v), None, _) => format!("best found: {v}, not proven optimal"),
             (Status::Sat, _, _, _) => "solution found (checked)".to_string(),
@@ -390,7 +407,10 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 "unsatisfiable (unchecked): the external solver's word, no proof (use --certify)"
                     .to_string()
             }
-            (Status::Unsat, _, _, _) => format!("no solution exists (proven: {unsat})"),
+            (Status::Unsat, _, _, _) => format!(
+                "no solution exists ({})",
+                self.rests_on("", unsat)
+            ),
             (Status::Unknown, _, Some(b), _) => {
                 format!("no solution found before the limit (proven bound {b})")
             }
@@ -420,6 +440,36 @@ impl<S: Serialize, D: Details> Report<S, D> {
             (s, ..) => s.to_string(),
         };
         format!("{line}{why}")
+    }
+
+    /// What a "no better solution" or "no solution" claim rests on:
+    /// "proven: {what}{unsat}" (`what` is "no better solution, " or empty), unless cubes closed by a cube file's
+    /// records count, which are named with the file and the builds that
+    /// wrote them, and never called proven by UNSAT.
+    fn rests_on(&self, what: &str, unsat: &str) -> String {
+        let Some(t) = &self.cubes else {
+            return format!("proven: {what}{unsat}");
+        };
+        let now = t.closed_now + t.rechecked;
+        let rechecked = match t.rechecked {
+            0 => String::new(),
+            k => format!(
+                " ({} closed in this run, {} of {} proven again)",
+                t.closed_now,
+                plural(k, "record", "records"),
+                t.file.as_deref().unwrap_or("the cube file")
+            ),
+        };
+        match t.from_file() {
+            None => format!("proven: {what}{unsat}{rechecked}"),
+            Some(file) if now == 0 => {
+                format!("not proven in this run: all {file}")
+            }
+            Some(file) => format!(
+                "proven in this run for {now} of {} cubes: {what}{unsat}{rechecked}; the other {file}",
+                t.cubes
+            ),
+        }
     }
 
     /// Prints the report as one JSON line (whatever `mode`: the caller
@@ -528,6 +578,72 @@ pub struct CubeRecord {
     /// (variable 4k+b is bit b of digit k)
     #[serde(deserialize_with = "Option::deserialize")]
     pub witness: Option<String>,
+    /// the build that wrote the line: `puzzlesat VERSION (commit C)`
+    /// ([`crate::drive::cubes::BUILD`])
+    pub build: String,
+    /// [`crate::certify::formula_digest`] of the puzzle's CNF
+    pub cnf: String,
+    /// a digest of what the line says and what it is about: the puzzle and
+    /// its options, `build`, `cnf`, the cube's literals, `objective`,
+    /// `bound`, `closed` and `witness` (a line edited by hand no longer
+    /// matches it; [`crate::drive::cubes`])
+    pub fingerprint: String,
+}
+
+/// What the claim of a cube run (`--cubes`, [`crate::drive::cubes`]) rests
+/// on: how many cubes this run closed by its own UNSAT answers, and how many
+/// rest on the cube file's records as they were written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CubeTally {
+    /// cubes of the split
+    pub cubes: u32,
+    /// closed by this run's search (its UNSAT answers)
+    pub closed_now: u32,
+    /// closed by records of the cube file and proven again in this run
+    /// (`--certify`: the cube's formula re-derived, re-proved and checked)
+    pub rechecked: u32,
+    /// closed by records of the cube file, taken as written
+    pub from_file: u32,
+    /// of `from_file`: records whose line carries a certificate (checked
+    /// by the run that wrote it, not by this one)
+    pub certified_in_file: u32,
+    /// the cube file
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub file: Option<String>,
+    /// the builds and CNF digests that wrote the records relied on
+    pub written_by: Vec<String>,
+    /// some of those records are of another build or CNF, taken because
+    /// `--trust-cube-file` was given
+    pub trusted: bool,
+    /// with `--certify`: the cover check of the cubes (certify::Cover)
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub cover: Option<String>,
+}
+
+impl CubeTally {
+    /// "4 cubes closed by the records of f.jsonl (written by …), taken as
+    /// written": None when no record is relied on.
+    pub fn from_file(&self) -> Option<String> {
+        (self.from_file > 0).then(|| {
+            let certified = match self.certified_in_file {
+                0 => String::new(),
+                k if k == self.from_file => ", certified when written".to_string(),
+                k => format!(", {k} of them certified when written"),
+            };
+            format!(
+                "{} closed by the records of {} (written by {}), {}{certified}",
+                plural(self.from_file, "cube", "cubes"),
+                self.file.as_deref().unwrap_or("the cube file"),
+                self.written_by.join("; "),
+                if self.trusted {
+                    "trusted (--trust-cube-file), not re-proved"
+                } else {
+                    "taken as written, not re-proved"
+                }
+            )
+        })
+    }
 }
 
 #[cfg(test)]
@@ -600,6 +716,43 @@ mod tests {
         assert_eq!(text(&r, Output::Quiet), format!("{}\n", r.summary()));
         r.status = Status::Partial;
         assert!(text(&r, Output::default()).contains("solution 2\n<8>"));
+    }
+
+    #[test]
+    fn a_cube_claim_says_what_it_rests_on() {
+        let mut r: Report<u32, NoDetails> = Report::new("p".into(), "b".into(), "solutions");
+        (r.status, r.objective) = (Status::Optimal, Some(263));
+        let mut t = CubeTally {
+            cubes: 4,
+            closed_now: 4,
+            file: Some("f.jsonl".into()),
+            written_by: vec!["puzzlesat 0.1.0 (commit c), CNF d".into()],
+            ..CubeTally::default()
+        };
+        r.cubes = Some(t.clone());
+        assert_eq!(
+            r.summary(),
+            "optimal: 263 (proven: no better solution, UNSAT)"
+        );
+        (t.closed_now, t.from_file) = (0, 4);
+        r.cubes = Some(t.clone());
+        assert_eq!(
+            r.summary(),
+            "optimal: 263 (not proven in this run: all 4 cubes closed by the records of f.jsonl (written by puzzlesat 0.1.0 (commit c), CNF d), taken as written, not re-proved)"
+        );
+        (t.closed_now, t.from_file, t.trusted, t.certified_in_file) = (1, 3, true, 2);
+        r.cubes = Some(t.clone());
+        assert_eq!(
+            r.summary(),
+            "optimal: 263 (proven in this run for 1 of 4 cubes: no better solution, UNSAT; the other 3 cubes closed by the records of f.jsonl (written by puzzlesat 0.1.0 (commit c), CNF d), trusted (--trust-cube-file), not re-proved, 2 of them certified when written)"
+        );
+        (t.closed_now, t.from_file, t.rechecked) = (1, 0, 3);
+        r.cubes = Some(t);
+        r.certificates = Some(vec![]);
+        assert_eq!(
+            r.summary(),
+            "optimal: 263 (proven: no better solution, UNSAT (1 closed in this run, 3 records of f.jsonl proven again))"
+        );
     }
 
     #[test]

@@ -337,3 +337,263 @@ fn experiment_rows_record_their_certificates() {
         .unwrap()
         .contains("certificates,proof_bytes,proof_seconds,check_seconds"));
 }
+
+/// `solve … --cubes K --certify --json`, its report parsed.
+fn cubes_json(args: &[&str]) -> (i32, serde_json::Value, String) {
+    let (code, out, err) = puzzlesat(args);
+    let v = serde_json::from_str(out.trim()).unwrap_or(serde_json::Value::Null);
+    (code, v, err)
+}
+
+/// The cube indices of a report's certificates.
+fn certified_cubes(v: &serde_json::Value) -> Vec<u64> {
+    v["certificates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            assert_eq!(c["claim"], "optimal");
+            assert_eq!(c["checker"], puzzlesat::certify::CHECKER);
+            c["cube"].as_u64().unwrap()
+        })
+        .collect()
+}
+
+/// Certified cube-and-conquer (issue 22): one checked certificate per
+/// closed cube and the cover check; a resumed run proves the records again
+/// (re-derives each cube's formula, compares its digest, proves and checks
+/// it), on two threads too.
+#[test]
+fn cubes_are_certified_one_by_one_and_records_proven_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("e9.jsonl");
+    let f = file.to_str().unwrap();
+    let args = [
+        "solve",
+        "enigma",
+        "-n",
+        "9",
+        "--method",
+        "board",
+        "--cubes",
+        "8",
+        "--certify",
+        "--cube-file",
+        f,
+    ];
+    let with = |extra: &[&'static str]| {
+        let mut a = args.to_vec();
+        a.extend_from_slice(extra);
+        a
+    };
+    let (code, v, err) = cubes_json(&with(&["--json"]));
+    assert_eq!(code, 10, "{err}");
+    assert_eq!(
+        (v["status"].as_str(), v["objective"].as_i64()),
+        (Some("optimal"), Some(753))
+    );
+    assert_eq!(certified_cubes(&v), (0..8).collect::<Vec<_>>());
+    let cover = v["cubes"]["cover"].as_str().unwrap();
+    assert!(
+        cover.starts_with(
+            "cover checked: the 8 cubes are the 8 sign patterns of 3 distinct variables"
+        ),
+        "{cover}"
+    );
+    assert_eq!(v["cubes"]["closed_now"], 8);
+    // every closed cube's line carries its certificate
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let closed: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|l| l["cube"]["closed"] == true)
+        .collect();
+    assert_eq!(closed.len(), 8);
+    for l in &closed {
+        assert_eq!(l["certificates"][0]["cube"], l["cube"]["index"]);
+    }
+    // resumed, on two threads, as text: each record proven again
+    let (code, out, err) = puzzlesat(&with(&["--jobs", "2"]));
+    assert_eq!(code, 10, "{err}");
+    assert!(
+        out.contains("optimal: 753 (proven: no better solution, UNSAT, certified (0 closed in this run, 8 records of "),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.starts_with("c certified (optimal, cube "))
+            .count(),
+        8,
+        "{out}"
+    );
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.starts_with("c cover checked: the 8 cubes"))
+            .count(),
+        1
+    );
+    assert!(out.contains("c not covered: the proofs refute the CNF as encoded, its symmetry-breaking and dominance clauses included"), "{out}");
+    assert!(
+        err.contains("8 skipped (closed in the file: 0 taken as written, 8 proven again)"),
+        "{err}"
+    );
+    assert!(out.contains("; 0 SAT calls"), "{out}");
+}
+
+/// A record whose certificate is of another formula than its cube and
+/// bound give is refused by a resumed `--certify` run.
+#[test]
+fn a_record_certificate_of_another_formula_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("e7.jsonl");
+    let f = file.to_str().unwrap();
+    let args = [
+        "solve",
+        "enigma",
+        "-n",
+        "7",
+        "--method",
+        "board",
+        "--cubes",
+        "4",
+        "--certify",
+        "-q",
+        "--cube-file",
+        f,
+    ];
+    let (code, out, err) = puzzlesat(&args);
+    assert_eq!(code, 10, "{err}");
+    assert!(
+        out.starts_with("optimal: 275 (proven: no better solution, UNSAT, certified)"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    // the digest is 16 hex digits: one more makes it another formula's
+    let other = |refingerprint| -> String {
+        text.lines()
+            .map(|l| {
+                common::edited_cube_line(l, refingerprint, |v| {
+                    if let Some(c) = v["certificates"].get_mut(0) {
+                        let d = c["formula_digest"].as_str().unwrap().to_string();
+                        c["formula_digest"] = format!("f{d}").into();
+                    }
+                })
+            })
+            .collect()
+    };
+    // edited by hand: refused as it is read
+    std::fs::write(&file, other(false)).unwrap();
+    let (code, _, err) = puzzlesat(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("does not match its fingerprint"), "{err}");
+    // with the fingerprints made to match: refused when proven again
+    std::fs::write(&file, other(true)).unwrap();
+    let (code, out, err) = puzzlesat(&args);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains("carries the certificate of formula f"),
+        "{err}"
+    );
+}
+
+/// The cluster path with `--certify`: each `--cube I` job's line carries
+/// its certificate; the full command on the collected lines either takes
+/// them as written (and says they were certified when written) or, with
+/// `--certify`, proves them again.
+#[test]
+fn cube_jobs_carry_their_certificates() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |s: &str| dir.path().join(s).to_str().unwrap().to_string();
+    let grid = [
+        "experiment",
+        "--puzzle",
+        "enigma",
+        "--sizes",
+        "7",
+        "--fixed",
+        "method=board",
+        "--fixed",
+        "cubes=4",
+        "--fixed",
+        "certify=true",
+        "--vary",
+        "cube=0,1,2,3",
+        "--timeout",
+        "120",
+        "--out",
+    ];
+    let (lines, rows, file) = common::run_cube_jobs(dir.path(), &grid, 4);
+    for line in &lines {
+        assert!(line.contains("--certify"), "{line}");
+    }
+    let certified: Vec<Row> = rows
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        certified
+            .iter()
+            .filter(|r| r.certificates == Some(1))
+            .count(),
+        4
+    );
+    let cubes = p("cubes.jsonl");
+    std::fs::write(&cubes, file).unwrap();
+    let full = [
+        "solve",
+        "enigma",
+        "-n",
+        "7",
+        "--method",
+        "board",
+        "--cubes",
+        "4",
+        "-q",
+        "--cube-file",
+        &cubes,
+    ];
+    let (code, out, err) = puzzlesat(&full);
+    assert_eq!(code, 10, "{err}");
+    assert!(
+        out.starts_with(
+            "optimal: 275 (not proven in this run: all 4 cubes closed by the records of "
+        ) && out.contains("taken as written, not re-proved, certified when written"),
+        "{out}"
+    );
+    let mut again = full.to_vec();
+    again.extend(["--certify", "--jobs", "2"]);
+    let (code, out, err) = puzzlesat(&again);
+    assert_eq!(code, 10, "{err}");
+    assert!(out.starts_with("optimal: 275 (proven: no better solution, UNSAT, certified (0 closed in this run, 4 records of "), "{out}");
+}
+
+/// A puzzle that adds constraints lazily (Alien Tiles' minimality, the
+/// default for `solve`): a cube's formula derived from the CNF alone has
+/// models; the constraints they violate are added until it has none, and
+/// the proof covers them.
+#[test]
+fn lazily_added_constraints_enter_the_cube_formulas() {
+    let (code, v, err) = cubes_json(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "3",
+        "--hardest",
+        "--cubes",
+        "4",
+        "--certify",
+        "--json",
+    ]);
+    assert_eq!(code, 10, "{err}");
+    assert_eq!(v["objective"], 10);
+    assert_eq!(certified_cubes(&v), vec![0, 1, 2, 3]);
+    assert!(v["cubes"]["cover"]
+        .as_str()
+        .unwrap()
+        .starts_with("cover checked: the 4 cubes"));
+}

@@ -7,7 +7,7 @@ mod common;
 
 use common::output as puzzlesat;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -260,45 +260,7 @@ fn cubes_emitted_as_jobs_and_collected_give_the_optimum() {
         "120",
         "--out",
     ];
-    let out = p("results");
-    let jobs = p("jobs.txt");
-    let mut emit = grid.to_vec();
-    emit.extend([out.as_str(), "--emit-jobs", jobs.as_str()]);
-    let o = puzzlesat(&emit);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let lines: Vec<String> = std::fs::read_to_string(&jobs)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect();
-    assert_eq!(lines.len(), 4);
-    // what GNU parallel or a Slurm array task does with each line
-    for line in &lines {
-        Command::new("sh").args(["-c", line]).status().unwrap();
-    }
-    let jobs_dir = format!("{out}/jobs");
-    let mut collect = grid.to_vec();
-    collect.extend([out.as_str(), "--collect", jobs_dir.as_str(), "--no-plots"]);
-    let o = puzzlesat(&collect);
-    assert!(
-        stderr(&o).contains("collected 4 new rows"),
-        "{}",
-        stderr(&o)
-    );
-    let mut file = String::new();
-    for i in 0..4 {
-        let entry = std::fs::read_dir(&jobs_dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|e| {
-                e.extension().is_some_and(|x| x == "json")
-                    && std::fs::read_to_string(e)
-                        .unwrap()
-                        .contains(&format!("\"index\":{i},"))
-            })
-            .unwrap_or_else(|| panic!("no output of cube {i}"));
-        file += &std::fs::read_to_string(entry).unwrap();
-    }
+    let (_, _, file) = common::run_cube_jobs(dir.path(), &grid, 4);
     let cubes = p("cubes.jsonl");
     std::fs::write(&cubes, file).unwrap();
     let o = puzzlesat(&[
@@ -317,4 +279,209 @@ fn cubes_emitted_as_jobs_and_collected_give_the_optimum() {
     ]);
     assert_eq!(answer(&o), ("optimal".to_string(), Some(36)));
     assert_eq!(cube_counts(&o), (0, 4));
+}
+
+/// The run of issue 22: Enigma n = 7 on 4 cubes, written to `file`;
+/// `extra` arguments appended.
+fn enigma7(file: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "solve",
+        "enigma",
+        "-n",
+        "7",
+        "--method",
+        "board",
+        "--cubes",
+        "4",
+        "--cube-file",
+        file,
+    ];
+    args.extend_from_slice(extra);
+    puzzlesat(&args)
+}
+
+/// The forgery of issue 22: the first three lines of a real file (the
+/// third holds a witness of 263), then four lines claiming that every cube
+/// is closed at bound 263 (the optimum is 275).
+fn forged(real: &str, refingerprint: bool) -> String {
+    let mut text: String = real.lines().take(3).map(|l| format!("{l}\n")).collect();
+    for k in 0..4 {
+        text += &common::edited_cube_line(real.lines().next().unwrap(), refingerprint, |v| {
+            v["cube"]["index"] = k.into();
+            v["cube"]["closed"] = true.into();
+            v["cube"]["witness"] = serde_json::Value::Null;
+            v["objective"] = serde_json::Value::Null;
+            v["solutions"] = serde_json::json!([]);
+            v["bound"] = 263.into();
+        });
+    }
+    text
+}
+
+#[test]
+fn a_forged_cube_file_never_yields_an_unqualified_proof() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.jsonl");
+    let o = enigma7(real.to_str().unwrap(), &["-q"]);
+    assert_eq!(o.status.code(), Some(10));
+    let real = std::fs::read_to_string(&real).unwrap();
+    assert!(real
+        .lines()
+        .take(3)
+        .any(|l| l.contains("\"objective\":263")));
+    let f = dir.path().join("f.jsonl");
+    let fs = f.to_str().unwrap();
+    // edited by hand: the lines no longer match their fingerprints
+    std::fs::write(&f, forged(&real, false)).unwrap();
+    let o = enigma7(fs, &["-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("line 4: the record of cube 0 does not match its fingerprint"),
+        "{}",
+        stderr(&o)
+    );
+    // forged with the fingerprints recomputed: the claim says it rests on
+    // the file alone, and never "proven" or "UNSAT"
+    std::fs::write(&f, forged(&real, true)).unwrap();
+    let o = enigma7(fs, &["-q"]);
+    assert_eq!(o.status.code(), Some(10));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.starts_with(
+            "optimal: 263 (not proven in this run: all 4 cubes closed by the records of "
+        ) && out.contains("taken as written, not re-proved")
+            && !out.contains("proven:")
+            && !out.contains("UNSAT"),
+        "{out}"
+    );
+    let o = enigma7(fs, &["--json"]);
+    assert_eq!(cube_counts(&o), (0, 4));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let t = &v["cubes"];
+    assert_eq!(
+        (
+            t["closed_now"].as_u64(),
+            t["from_file"].as_u64(),
+            t["rechecked"].as_u64()
+        ),
+        (Some(0), Some(4), Some(0)),
+        "{t}"
+    );
+    assert!(t["written_by"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("puzzlesat "));
+    // with --certify the records are proven again: the forgery is caught
+    let o = enigma7(fs, &["-q", "--certify"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("is wrong: the cube has a model of value"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn records_that_contradict_each_other_or_another_build_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.jsonl");
+    assert_eq!(
+        enigma7(real.to_str().unwrap(), &["-q"]).status.code(),
+        Some(10)
+    );
+    let real = std::fs::read_to_string(&real).unwrap();
+    let f = dir.path().join("f.jsonl");
+    let fs = f.to_str().unwrap();
+    // the real file, and a record that bounds the cube of its 275 by 263
+    let witness_275 = real
+        .lines()
+        .find(|l| l.contains("\"objective\":275") && l.contains("\"bound\":null"))
+        .unwrap();
+    let low = common::edited_cube_line(witness_275, true, |v| {
+        v["bound"] = 263.into();
+        v["objective"] = serde_json::Value::Null;
+        v["cube"]["witness"] = serde_json::Value::Null;
+        v["solutions"] = serde_json::json!([]);
+    });
+    std::fs::write(&f, format!("{real}{low}")).unwrap();
+    let o = enigma7(fs, &["-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the records contradict each other"),
+        "{}",
+        stderr(&o)
+    );
+    // a witness moved to another cube
+    let moved = common::edited_cube_line(witness_275, true, |v| {
+        let i = v["cube"]["index"].as_u64().unwrap();
+        v["cube"]["index"] = ((i + 1) % 4).into();
+    });
+    std::fs::write(&f, &moved).unwrap();
+    let o = enigma7(fs, &["-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is not in that cube"), "{}", stderr(&o));
+    // written by another build: refused, unless trusted by name
+    let other: String = real
+        .lines()
+        .map(|l| {
+            common::edited_cube_line(l, true, |v| {
+                v["cube"]["build"] = "puzzlesat 0.0.9 (commit 0123456789ab)".into()
+            })
+        })
+        .collect();
+    std::fs::write(&f, &other).unwrap();
+    let o = enigma7(fs, &["-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("line 1: written by puzzlesat 0.0.9 (commit 0123456789ab)")
+            && err.contains("--trust-cube-file")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    let o = enigma7(fs, &["-q", "--trust-cube-file"]);
+    assert_eq!(o.status.code(), Some(10));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.starts_with(
+            "optimal: 275 (not proven in this run: all 4 cubes closed by the records of "
+        ) && out.contains("written by puzzlesat 0.0.9 (commit 0123456789ab)")
+            && out.contains("trusted (--trust-cube-file), not re-proved"),
+        "{out}"
+    );
+    // a file of another CNF (another encoding): its digest differs
+    let other_cnf: String = real
+        .lines()
+        .map(|l| {
+            common::edited_cube_line(l, true, |v| v["cube"]["cnf"] = "0000000000000000".into())
+        })
+        .collect();
+    std::fs::write(&f, &other_cnf).unwrap();
+    let o = enigma7(fs, &["-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("for a CNF of digest 0000000000000000"),
+        "{}",
+        stderr(&o)
+    );
+    // half the cubes from the file: the claim says which
+    let mut half = String::new();
+    let mut closed = 0;
+    for l in real.lines() {
+        half += l;
+        half += "\n";
+        closed += usize::from(l.contains("\"closed\":true"));
+        if closed == 2 {
+            break;
+        }
+    }
+    std::fs::write(&f, &half).unwrap();
+    let o = enigma7(fs, &["-q"]);
+    assert_eq!(o.status.code(), Some(10));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.starts_with("optimal: 275 (proven in this run for 2 of 4 cubes: no better solution, UNSAT; the other 2 cubes closed by the records of "),
+        "{out}"
+    );
 }

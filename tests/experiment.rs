@@ -40,7 +40,7 @@ case "$mode" in
   hog) exec python3 -c 'x = bytearray(1 << 31)';;
 esac
 if [ "$enc" = a ]; then clauses=$((n * n * 10)); else clauses=$((n * 7)); fi
-printf '{"schema_version":6,"puzzle":"%s n=%s","solver":"batsat","seed":null,"status":"optimal","stopped_by":null,"objective":%s,"bound":%s,"count":null,"counted_as":"solutions","classes":null,"solutions":[],"vars":%s,"clauses":%s,"literals":%s,"sat_calls":2,"sat_answers":1,"lazy_constraints":0,"stats":{"conflicts":%s,"decisions":null,"propagations":null},"seconds":{"encode":0.001,"load":0,"bounds":0,"solve":0.0%s,"separate":0,"decode_check":0,"certify":0,"other":0,"total":0.0%s1},"certificates":null,"unchecked":false,"cube":null,"details":{}}\n' \
+printf '{"schema_version":7,"puzzle":"%s n=%s","solver":"batsat","seed":null,"status":"optimal","stopped_by":null,"objective":%s,"bound":%s,"count":null,"counted_as":"solutions","classes":null,"solutions":[],"vars":%s,"clauses":%s,"literals":%s,"sat_calls":2,"sat_answers":1,"lazy_constraints":0,"stats":{"conflicts":%s,"decisions":null,"propagations":null},"seconds":{"encode":0.001,"load":0,"bounds":0,"solve":0.0%s,"separate":0,"decode_check":0,"certify":0,"other":0,"total":0.0%s1},"certificates":null,"unchecked":false,"cube":null,"cubes":null,"details":{}}\n' \
   "$puzzle" "$n" $((n * 5)) $((n * 5)) $((n * 3)) $clauses $((clauses * 3)) $((n * 11)) "$n" "$n"
 exit 10
 "#;

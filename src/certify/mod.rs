@@ -12,6 +12,8 @@
 //! [`Certificate`], or a [`CertifyError`] saying why not — a rejected proof
 //! is an error, never a weaker answer.
 
+mod cover;
+pub mod digest;
 pub mod drat;
 mod produce;
 
@@ -21,6 +23,8 @@ use std::time::Instant;
 use puzzlesat_encodings::Cnf;
 use serde::{Deserialize, Serialize};
 
+pub use cover::{check_cover, Cover};
+pub use digest::{formula_digest, Fnv};
 pub use drat::{CheckStats, DratError, DratFormat};
 pub use produce::Producer;
 
@@ -76,6 +80,15 @@ pub struct Certified {
     pub claim: Claim,
     /// clauses of the decision formula (CNF, added clauses, assumptions as units)
     pub formula_clauses: usize,
+    /// [`formula_digest`] of the decision formula: with `--cubes`, of the
+    /// cube's formula as re-derived from the CNF, the cube and its bound
+    /// (before any lazily added constraint), so that a resumed run can
+    /// re-derive and compare it
+    pub formula_digest: String,
+    /// with `--cubes`: the cube whose UNSAT answer this is (its literals
+    /// are unit clauses of the formula); None for the whole formula
+    #[serde(deserialize_with = "Option::deserialize")]
+    pub cube: Option<u32>,
     /// the checked proof
     #[serde(flatten)]
     pub certificate: Certificate,
@@ -84,9 +97,10 @@ pub struct Certified {
 impl fmt::Display for Certified {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = &self.certificate;
+        let cube = self.cube.map_or(String::new(), |i| format!(", cube {i}"));
         write!(
             f,
-            "certified ({}): {} proof by {}, {}, {} of {} lemmas checked in {:.3}s (proof solve {:.3}s)",
+            "certified ({}{cube}): {} proof by {}, {}, {} of {} lemmas checked in {:.3}s (proof solve {:.3}s)",
             self.claim,
             c.format,
             c.producer,
@@ -118,6 +132,8 @@ pub fn certify_claim(
     Ok(Certified {
         claim,
         formula_clauses: formula.len(),
+        formula_digest: formula_digest(formula),
+        cube: None,
         certificate: certify_unsat(formula, producer, limits)?,
     })
 }
@@ -144,6 +160,10 @@ pub enum CertifyError {
     #[error("certificate: temporary files: {0}")]
     Io(String),
 }
+
+/// What a certificate does not prove: said on the report's certificate
+/// lines and in docs/certify.md.
+pub const SCOPE: &str = "the proofs refute the CNF as encoded, its symmetry-breaking and dominance clauses included: those clauses are justified by an argument outside the checked proofs (docs/certify.md)";
 
 /// The checker's name in certificates.
 pub const CHECKER: &str = "puzzlesat backward DRAT checker";

@@ -45,6 +45,9 @@ pub enum Command {
         /// with --cubes: append each cube's result to FILE as it finishes, and skip the cubes it closes (a rerun resumes)
         #[arg(long, global = true, value_name = "FILE", requires = "cubes")]
         cube_file: Option<PathBuf>,
+        /// with --cube-file: take records written by another build or for another CNF (refused otherwise); the claim then says they are trusted, not proven
+        #[arg(long, global = true, requires = "cube_file")]
+        trust_cube_file: bool,
         /// with --cubes: solve cube I alone and print its report (a cluster job)
         #[arg(long, global = true, value_name = "I", requires = "cubes")]
         cube: Option<u32>,
@@ -156,6 +159,7 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             puzzle,
             cubes,
             cube_file,
+            trust_cube_file,
             cube,
             jobs,
         } => {
@@ -168,6 +172,7 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
                     file: cube_file.clone(),
                     only: *cube,
                     jobs: usize::from(*jobs),
+                    trust: *trust_cube_file,
                 }),
                 ..common.clone()
             };

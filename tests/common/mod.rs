@@ -73,4 +73,92 @@ pub fn median(mut xs: Vec<f64>) -> f64 {
     assert!(!xs.is_empty(), "median of nothing");
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
+/// A cube line edited: `edit` changes the report, then the fingerprint is
+/// recomputed (as a forger who read the source would) or not.
+pub fn edited_cube_line(
+    line: &str,
+    refingerprint: bool,
+    edit: impl Fn(&mut serde_json::Value),
+) -> String {
+    use puzzlesat::report::{CubeRecord, Report};
+    let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+    edit(&mut v);
+    if refingerprint {
+        let r: Report<serde_json::Value> = Report::from_json_line(&v.to_string()).unwrap();
+        let c: CubeRecord = r.cube.clone().unwrap();
+        let cube: Vec<rustsat::types::Lit> = c
+            .literals
+            .iter()
+            .enumerate()
+            .map(|(j, &l)| {
+                let l = rustsat::types::Lit::from_ipasir(l).unwrap();
+                if c.index >> j & 1 == 1 {
+                    l
+                } else {
+                    !l
+                }
+            })
+            .collect();
+        v["cube"]["fingerprint"] = puzzlesat::drive::cubes::fingerprint(
+            &r.puzzle,
+            &c,
+            &cube,
+            (r.objective, r.bound),
+            r.certificates.as_deref().unwrap_or_default(),
+        )
+        .into();
+    }
+    format!("{v}\n")
+}
+
+/// The cluster path of `solve --cubes` (docs/cubes.md): `grid` (an
+/// `experiment` command line up to `--out`) emitted as job lines into
+/// `dir`, each line run as GNU parallel runs it, the outputs collected.
+/// Returns the job lines, the collected rows (`rows.jsonl`) and the jobs'
+/// outputs concatenated in cube order: a cube file.
+pub fn run_cube_jobs(
+    dir: &std::path::Path,
+    grid: &[&str],
+    cubes: u32,
+) -> (Vec<String>, String, String) {
+    let p = |s: &str| dir.join(s).to_str().unwrap().to_string();
+    let (out, jobs) = (p("results"), p("jobs.txt"));
+    let mut emit = grid.to_vec();
+    emit.extend([out.as_str(), "--emit-jobs", jobs.as_str()]);
+    let (code, _, err) = run(&emit);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<String> = std::fs::read_to_string(&jobs)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), cubes as usize);
+    // what GNU parallel or a Slurm array task does with each line
+    for line in &lines {
+        Command::new("sh").args(["-c", line]).status().unwrap();
+    }
+    let jobs_dir = format!("{out}/jobs");
+    let mut collect = grid.to_vec();
+    collect.extend([out.as_str(), "--collect", jobs_dir.as_str(), "--no-plots"]);
+    let (_, _, err) = run(&collect);
+    assert!(
+        err.contains(&format!("collected {cubes} new rows")),
+        "{err}"
+    );
+    let mut file = String::new();
+    for i in 0..cubes {
+        let entry = std::fs::read_dir(&jobs_dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|e| {
+                e.extension().is_some_and(|x| x == "json")
+                    && std::fs::read_to_string(e)
+                        .unwrap()
+                        .contains(&format!("\"index\":{i},"))
+            })
+            .unwrap_or_else(|| panic!("no output of cube {i}"));
+        file += &std::fs::read_to_string(entry).unwrap();
+    }
+    let rows = std::fs::read_to_string(format!("{out}/rows.jsonl")).unwrap();
+    (lines, rows, file)
 }

@@ -17,25 +17,36 @@
 //! - **Record.** Each improvement and each finished cube is appended to the
 //!   cube file (`--cube-file`) as one JSON [`Report`] line with a
 //!   [`CubeRecord`]: the cube's proven bound (no model of the cube is better),
-//!   its best value with the model as a witness. The line is written and
-//!   flushed to disk before an improvement is offered to the other threads,
-//!   so a bound never rests on a value the file could lose.
+//!   its best value with the model as a witness, the [`BUILD`] that wrote
+//!   it, the CNF's digest and a [`fingerprint`] of all that. The line is
+//!   written and flushed to disk before an improvement is offered to the
+//!   other threads, so a bound never rests on a value the file could lose.
 //! - **Resume.** A rerun with the same command reads the file, refuses
 //!   lines of another problem (instance, options, formula size, split),
-//!   takes the best witness as its incumbent (decoded and checked, as any
-//!   model) and skips every cube whose bound does not beat it.
+//!   lines that do not match their fingerprint, lines of another build or
+//!   CNF (unless `--trust-cube-file`), witnesses outside their cube and
+//!   bounds a witness of their cube beats; takes the best witness as its
+//!   incumbent (decoded and checked, as any model) and skips every cube
+//!   whose bound does not beat it.
 //! - **Claim.** "optimal" only when every cube's bound is no better than
 //!   the best value: each such bound rests on an UNSAT answer under that
-//!   cube's assumptions, and the cubes cover every assignment.
+//!   cube's assumptions, and the cubes cover every assignment. The report's
+//!   [`CubeTally`] says which cubes this run closed and which rest on the
+//!   file's records, and the summary never calls the latter proven.
+//! - **Certify.** With `--certify`, each closed cube's bound is proved and
+//!   checked on a formula derived from the CNF, the cube and the bound alone
+//!   (`Shared::certify_cube`), so a resumed run derives it again from a
+//!   record and proves the record again instead of trusting it; the cubes'
+//!   cover is checked on the cubes as proved ([`check_cover`]).
 //! - **Cluster.** `--cube I` solves cube I alone (no shared incumbent) and
-//!   prints its report line: an experiment grid varying `cube` is emitted as
-//!   jobs and collected as any other (`docs/experiments.md`); the jobs'
-//!   outputs, concatenated, are a cube file that the full command reads.
+//!   prints its report line (with its certificate under `--certify`): an
+//!   experiment grid varying `cube` is emitted as jobs and collected as any
+//!   other (`docs/experiments.md`); the jobs' outputs, concatenated, are a
+//!   cube file that the full command reads.
 
 use std::collections::VecDeque;
-use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
@@ -44,18 +55,23 @@ use anyhow::{bail, Context};
 use puzzlesat_encodings::int::IntVar;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
-use serde::Serialize;
 
+use crate::certify::{certify_claim, check_cover, formula_digest, Certified, CertifyError, Claim};
 use crate::drive::{Incumbent, Objective, Search, Sense};
 use crate::options::RunOptions;
 use crate::puzzle::{decode_checked, encode, Encoded, Puzzle};
-use crate::report::{CubeRecord, Report, Status, StoppedBy};
-use crate::solver::{Limits, Session, SolverStats};
+use crate::report::{CubeRecord, CubeTally, Report, Status, StoppedBy};
+use crate::solver::{Limits, Outcome, Session, SolverStats};
 
 /// The most cubes `--cubes` may ask for.
 pub const MAX_CUBES: u32 = 1 << 16;
 
 pub use crate::options::CubeOptions;
+
+mod file;
+
+pub use file::{fingerprint, witness_hex, witness_model, BUILD};
+use file::{read_file, CubeFile, Expected, Known};
 
 /// The splitting literals of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,40 +134,6 @@ pub fn middle_literals(vars: &[IntVar]) -> Vec<Lit> {
         .collect()
 }
 
-/// A model over variables `0..n_vars` as hex digits (see [`CubeRecord::witness`]).
-pub fn witness_hex(model: &Assignment, n_vars: u32) -> String {
-    let v = model.values();
-    (0..n_vars as usize)
-        .step_by(4)
-        .map(|k| {
-            let digit = (0..4).fold(0u32, |d, b| {
-                d | (u32::from(v.get(k + b).copied().unwrap_or(false)) << b)
-            });
-            char::from_digit(digit, 16).expect("a hex digit")
-        })
-        .collect()
-}
-
-/// The model a witness stands for.
-pub fn witness_model(hex: &str, n_vars: u32) -> anyhow::Result<Assignment> {
-    if hex.len() != (n_vars as usize).div_ceil(4) {
-        bail!(
-            "a witness of {} hex digits, expected {}",
-            hex.len(),
-            (n_vars as usize).div_ceil(4)
-        );
-    }
-    let mut values = Vec::with_capacity(n_vars as usize);
-    for c in hex.chars() {
-        let d = c
-            .to_digit(16)
-            .with_context(|| format!("'{c}' in a witness is not a hex digit"))?;
-        values.extend((0..4).map(|b| d >> b & 1 == 1));
-    }
-    values.truncate(n_vars as usize);
-    Ok(Assignment::from_values(values))
-}
-
 /// Better for a proof: `a` better than `b` in the objective's sense.
 fn better(sense: Sense, a: i64, b: i64) -> bool {
     match sense {
@@ -176,138 +158,14 @@ fn trivial(obj: &Objective) -> i64 {
     }
 }
 
-/// What a cube file holds: per cube the tightest bound, and the best witness.
-struct Known {
-    bounds: Vec<Option<i64>>,
-    best: Option<(i64, u32, String)>,
-    lines: usize,
-    /// bytes of whole lines (a torn last line is cut off)
-    whole: usize,
-}
-
-impl Known {
-    fn nothing(split: &Split) -> Self {
-        Known {
-            bounds: vec![None; split.cubes() as usize],
-            best: None,
-            lines: 0,
-            whole: 0,
-        }
-    }
-}
-
-/// Reads `path` (missing: nothing known), refusing lines of another run.
-fn read_file(
-    path: &Path,
-    describe: &str,
-    cnf: &Cnf,
-    split: &Split,
-    sense: Sense,
-) -> anyhow::Result<Known> {
-    let mut known = Known::nothing(split);
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(known),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    let counts = cnf.counts();
-    let literals = split.dimacs();
-    known.whole = bytes.len();
-    for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
-        if !line.ends_with(b"\n") {
-            // a line cut short by a kill while it was written: not a fact;
-            // the file is cut back to the last whole line before appending
-            known.whole -= line.len();
-            break;
-        }
-        let at = || format!("{} line {}", path.display(), k + 1);
-        let Ok(line) = std::str::from_utf8(line) else {
-            bail!("{}: not UTF-8 text", at());
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r: Report<serde_json::Value, serde_json::Value> =
-            Report::from_json_line(line).with_context(|| format!("{}: not a cube report", at()))?;
-        let Some(c) = &r.cube else {
-            bail!("{}: a report without a cube (not written by --cubes)", at());
-        };
-        if r.puzzle != describe
-            || (r.vars, r.clauses, r.literals) != (counts.vars, counts.clauses, counts.literals)
-            || c.cubes != split.cubes()
-            || c.literals != literals
-        {
-            bail!(
-                "{}: a cube of another run ({}, {} vars, {} clauses, {} cubes on literals {:?}); this run is {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
-                at(),
-                r.puzzle, r.vars, r.clauses, c.cubes, c.literals,
-                describe, counts.vars, counts.clauses, split.cubes(), literals
-            );
-        }
-        if c.index >= c.cubes {
-            bail!("{}: cube {} of {}", at(), c.index, c.cubes);
-        }
-        known.lines += 1;
-        if let Some(b) = r.bound {
-            let slot = &mut known.bounds[c.index as usize];
-            if slot.map_or(true, |s| better(sense, s, b)) {
-                *slot = Some(b);
-            }
-        }
-        if let (Some(v), Some(w)) = (r.objective, &c.witness) {
-            if known
-                .best
-                .as_ref()
-                .map_or(true, |(b, _, _)| better(sense, v, *b))
-            {
-                known.best = Some((v, c.index, w.clone()));
-            }
-        }
-    }
-    Ok(known)
-}
-
-/// Appends lines to the cube file, each flushed to disk before it counts.
-struct CubeFile {
-    file: Option<Mutex<File>>,
-    path: PathBuf,
-}
-
-impl CubeFile {
-    /// Opens `path` for appending after its first `whole` bytes.
-    fn open(path: Option<&Path>, whole: usize) -> anyhow::Result<Self> {
-        let file = match path {
-            Some(p) => {
-                let f = OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(p)
-                    .with_context(|| format!("opening {}", p.display()))?;
-                if f.metadata()?.len() > whole as u64 {
-                    f.set_len(whole as u64).with_context(|| {
-                        format!("cutting the torn last line of {}", p.display())
-                    })?;
-                }
-                Some(Mutex::new(f))
-            }
-            None => None,
-        };
-        Ok(CubeFile {
-            file,
-            path: path.map(Path::to_path_buf).unwrap_or_default(),
-        })
-    }
-    fn append<S: Serialize, D: Serialize>(&self, r: &Report<S, D>) -> anyhow::Result<()> {
-        let Some(file) = &self.file else {
-            return Ok(());
-        };
-        let mut line = serde_json::to_string(r)?;
-        line.push('\n');
-        let mut f = file.lock().expect("cube file lock");
-        f.write_all(line.as_bytes())
-            .and_then(|()| f.sync_data())
-            .with_context(|| format!("writing {}", self.path.display()))
-    }
+/// A cube for a thread to take.
+#[derive(Clone, Copy, Debug)]
+enum Job {
+    /// optimise the cube
+    Solve(u32),
+    /// `--certify` on a resumed run: prove again the bound the file records
+    /// for the cube
+    Recheck(u32, i64),
 }
 
 /// What every thread shares.
@@ -316,6 +174,8 @@ struct Shared<'a, P: Puzzle> {
     enc: &'a Encoded<P::Map>,
     obj: &'a Objective,
     cnf: &'a Cnf,
+    /// [`formula_digest`] of `cnf`
+    digest: &'a str,
     split: &'a Split,
     opts: &'a RunOptions,
     limits: &'a Limits,
@@ -324,7 +184,12 @@ struct Shared<'a, P: Puzzle> {
     /// the best model and its value
     best: Mutex<Option<(i64, Assignment)>>,
     file: CubeFile,
-    queue: Mutex<VecDeque<u32>>,
+    /// the bound the file records for each cube: a model found now that
+    /// beats it proves the record wrong
+    recorded: Vec<Option<i64>>,
+    /// the certificate each of those records carries, if any
+    recorded_certificates: Vec<Option<Certified>>,
+    queue: Mutex<VecDeque<Job>>,
     /// set on a thread's error: the others stop after their cube
     failed: AtomicBool,
 }
@@ -337,12 +202,18 @@ struct Totals {
     bounds: f64,
     separate: Duration,
     decode_check: Duration,
+    certify: Duration,
     sat_calls: u32,
     sat_answers: u32,
     lazy: u64,
     stats: Option<SolverStats>,
     /// per cube solved: (index, bound, closed)
     done: Vec<(u32, i64, bool)>,
+    /// cubes whose recorded bound was proven again (`Job::Recheck`)
+    rechecked: Vec<u32>,
+    /// with `--certify`: the cubes whose bounds were proven (their
+    /// literals, as written into the proved formulas) and the certificates
+    proved: Vec<(u32, Vec<Lit>, Option<Certified>)>,
 }
 
 impl<P: Puzzle> Shared<'_, P> {
@@ -376,15 +247,116 @@ impl<P: Puzzle> Shared<'_, P> {
                 StoppedBy::Timeout
             });
         }
-        r.cube = Some(CubeRecord {
+        let record = CubeRecord {
             index,
             cubes: self.split.cubes(),
             literals: self.split.dimacs(),
             incumbent: self.incumbent.get(),
             closed,
             witness: best.map(|(m, _)| witness_hex(m, self.cnf.n_vars())),
-        });
+            build: BUILD.to_string(),
+            cnf: self.digest.to_string(),
+            fingerprint: String::new(),
+        };
+        r.cube = Some(record);
         Ok(r)
+    }
+
+    /// Seals a line: its fingerprint, once everything it says is in it.
+    fn seal(&self, r: &mut Report<P::Solution, P::Details>, index: u32) {
+        let fp = r.cube.as_ref().map(|c| {
+            fingerprint(
+                &r.puzzle,
+                c,
+                &self.split.cube(index),
+                (r.objective, r.bound),
+                r.certificates.as_deref().unwrap_or_default(),
+            )
+        });
+        if let (Some(c), Some(fp)) = (&mut r.cube, fp) {
+            c.fingerprint = fp;
+        }
+    }
+
+    /// With `--certify`: proves that no model of cube `index` is better
+    /// than `bound`. The decision formula is derived from the CNF alone:
+    /// the CNF, a fresh encoding of "at least as good as the value past
+    /// `bound`" with its assumptions as unit clauses, and the cube's
+    /// literals as unit clauses (for a cube with no model, the CNF and the
+    /// cube), so a resumed run derives the same formula from a record. If
+    /// the puzzle adds constraints lazily and the proof solver finds that
+    /// formula satisfiable, its models are separated by the puzzle's
+    /// constraints until it is not. Returns the cube's literals and the
+    /// certificate (None: the bound is past the objective's range, no
+    /// UNSAT answer needed).
+    fn certify_cube(
+        &self,
+        index: u32,
+        bound: i64,
+    ) -> anyhow::Result<Option<(Vec<Lit>, Option<Certified>)>> {
+        let Some(producer) = &self.opts.certify else {
+            return Ok(None);
+        };
+        let cube = self.split.cube(index);
+        let mut f = self.cnf.clone();
+        let (claim, lits) = if bound == no_model(self.obj) {
+            (Claim::Infeasible, Some(vec![]))
+        } else {
+            let past = match self.obj.sense {
+                Sense::Maximize => bound + 1,
+                Sense::Minimize => bound - 1,
+            };
+            let mut enc = self.obj.bound_encoding(self.opts.objective_encoding);
+            (Claim::Optimal, enc.at_least_as_good(&mut f, past))
+        };
+        let Some(lits) = lits else {
+            return Ok(Some((cube, None)));
+        };
+        for &l in lits.iter().chain(&cube) {
+            f.add(&[l]);
+        }
+        let digest = formula_digest(&f);
+        let what = || format!("the bound {bound} of cube {index} could not be certified");
+        let certified = match certify_claim(claim, &f, producer, self.limits) {
+            Err(CertifyError::Satisfiable { .. }) => {
+                let f = self.with_lazy_constraints(f, index, bound)?;
+                certify_claim(claim, &f, producer, self.limits).with_context(what)?
+            }
+            other => other.with_context(what)?,
+        };
+        Ok(Some((
+            cube,
+            Some(Certified {
+                formula_digest: digest,
+                cube: Some(index),
+                ..certified
+            }),
+        )))
+    }
+
+    /// `f` with the puzzle's lazily added constraints that its models
+    /// violate, until it has no model; an error if a model violates none
+    /// (the bound being certified is wrong).
+    fn with_lazy_constraints(&self, f: Cnf, index: u32, bound: i64) -> anyhow::Result<Cnf> {
+        let mut s = Session::new(&self.opts.solver, &f, self.limits.clone())?;
+        s.record(f);
+        loop {
+            match s.solve(&[])? {
+                Outcome::Unsat => return Ok(s.unsat_formula().expect("recorded")),
+                Outcome::Sat => {
+                    let m = s.model()?;
+                    if !self.p.separate(&self.enc.map, &m, &mut s) {
+                        bail!(
+                            "the bound {bound} of cube {index} is wrong: the cube has a model of value {}",
+                            self.obj.value(&m)
+                        );
+                    }
+                }
+                Outcome::Unknown => {
+                    bail!("the bound {bound} of cube {index} could not be certified: stopped by the time limit or an interrupt")
+                }
+            }
+        }
     }
 
     /// A thread: its own session, cubes from the queue until none is left.
@@ -398,12 +370,46 @@ impl<P: Puzzle> Shared<'_, P> {
         t.load = started.elapsed().as_secs_f64();
         let mut bound_encoding = self.obj.bound_encoding(self.opts.objective_encoding);
         let sense = self.obj.sense;
+        let certificate_line = |index: u32, c: &Option<Certified>, what: &str| {
+            let _ = progress.send(format!(
+                "c cube {index}/{}: {what}{}",
+                self.split.cubes(),
+                c.as_ref()
+                    .map_or("no UNSAT answer to certify".to_string(), |c| c.to_string())
+            ));
+        };
         loop {
             if self.limits.expired() || self.failed.load(Ordering::Relaxed) {
                 break;
             }
-            let Some(index) = self.queue.lock().expect("queue lock").pop_front() else {
+            let Some(job) = self.queue.lock().expect("queue lock").pop_front() else {
                 break;
+            };
+            let index = match job {
+                Job::Solve(index) => index,
+                Job::Recheck(index, bound) => {
+                    let t0 = Instant::now();
+                    let proved = self.certify_cube(index, bound)?;
+                    t.certify += t0.elapsed();
+                    if let Some((cube, c)) = proved {
+                        // a record certified when written names the formula
+                        // it proved: the one its cube and bound give now
+                        let written = self.recorded_certificates[index as usize].as_ref();
+                        if let (Some(w), Some(now)) = (written, &c) {
+                            if w.formula_digest != now.formula_digest {
+                                bail!(
+                                    "the record of cube {index} carries the certificate of formula {}, but its cube and bound {bound} give formula {}: the record is not about this problem",
+                                    w.formula_digest,
+                                    now.formula_digest
+                                );
+                            }
+                        }
+                        certificate_line(index, &c, "the file's record proven again: ");
+                        t.proved.push((index, cube, c));
+                    }
+                    t.rechecked.push(index);
+                    continue;
+                }
             };
             let cube = self.split.cube(index);
             let search = Search {
@@ -430,11 +436,22 @@ impl<P: Puzzle> Shared<'_, P> {
                     if err.is_some() {
                         return;
                     }
+                    if let Some(b) = self.recorded[index as usize] {
+                        if better(sense, v, b) {
+                            err = Some(anyhow::anyhow!(
+                                "cube {index} has a model of value {v}, found now, but the cube file records that none is better than {b}: the record is wrong"
+                            ));
+                            return;
+                        }
+                    }
                     let t0 = Instant::now();
                     // durable before the other threads rely on it
                     let written = self
                         .line(index, Some((m, v)), None, false)
-                        .and_then(|r| self.file.append(&r));
+                        .and_then(|mut r| {
+                            self.seal(&mut r, index);
+                            self.file.append(&r)
+                        });
                     decode_check += t0.elapsed();
                     if let Err(e) = written {
                         err = Some(e);
@@ -460,6 +477,13 @@ impl<P: Puzzle> Shared<'_, P> {
             let threshold = self.incumbent.get().unwrap_or(no_model(self.obj));
             let closed = opt.proven && !better(sense, opt.bound, threshold);
             let t0 = Instant::now();
+            let proved = match closed {
+                true => self.certify_cube(index, opt.bound)?,
+                false => None,
+            };
+            let certify_time = t0.elapsed();
+            t.certify += certify_time;
+            let t0 = Instant::now();
             let mut r = self.line(
                 index,
                 opt.best.as_ref().map(|(m, v)| (m, *v)),
@@ -472,7 +496,12 @@ impl<P: Puzzle> Shared<'_, P> {
             r.seconds.bounds = opt.bound_seconds;
             r.seconds.solve = (session.solve_time - solve_before).as_secs_f64();
             r.seconds.separate = separate.as_secs_f64();
+            if self.opts.certify.is_some() {
+                r.certificates = Some(proved.iter().flat_map(|(_, c)| c.iter().cloned()).collect());
+                r.seconds.certify = certify_time.as_secs_f64();
+            }
             r.seconds.close(cube_started.elapsed().as_secs_f64());
+            self.seal(&mut r, index);
             self.file.append(&r)?;
             t.decode_check += t0.elapsed();
             t.done.push((index, opt.bound, closed));
@@ -486,6 +515,10 @@ impl<P: Puzzle> Shared<'_, P> {
                 opt.bound,
                 cube_started.elapsed().as_secs_f64()
             ));
+            if let Some((cube, c)) = proved {
+                certificate_line(index, &c, "");
+                t.proved.push((index, cube, c));
+            }
         }
         t.solve = session.solve_time;
         t.sat_calls = session.solve_calls;
@@ -496,7 +529,7 @@ impl<P: Puzzle> Shared<'_, P> {
 }
 
 /// Refuses what `--cubes` does not split: no objective, a scored one,
-/// `--all`, `--first`, `--certify`.
+/// `--all`, `--first`.
 fn check_supported<P: Puzzle>(
     p: &P,
     opts: &RunOptions,
@@ -506,8 +539,6 @@ fn check_supported<P: Puzzle>(
         Some("--all")
     } else if opts.first {
         Some("a first-solution run")
-    } else if opts.certify.is_some() {
-        Some("--certify")
     } else if enc.scored.is_some() {
         Some("an objective scored from each solution (not one in the CNF)")
     } else if enc.objective.is_none() {
@@ -539,8 +570,21 @@ pub fn run<P: Puzzle>(
     let obj = enc.objective.as_ref().expect("checked: an objective");
     let split = Split::new(&p.split_literals(&enc.map, &enc.primary), cubes.count)?;
     let describe = p.describe();
+    let t = Instant::now();
+    let digest = formula_digest(&cnf);
+    let digest_seconds = t.elapsed().as_secs_f64();
     let mut known = match &cubes.file {
-        Some(path) => read_file(path, &describe, &cnf, &split, obj.sense)?,
+        Some(path) => read_file(
+            path,
+            &Expected {
+                describe: &describe,
+                cnf: &cnf,
+                digest: &digest,
+                split: &split,
+                obj,
+                trust: cubes.trust,
+            },
+        )?,
         None => Known::nothing(&split),
     };
     let whole = known.whole;
@@ -561,6 +605,7 @@ pub fn run<P: Puzzle>(
         enc: &enc,
         obj,
         cnf: &cnf,
+        digest: &digest,
         split: &split,
         opts,
         limits: &limits,
@@ -570,6 +615,12 @@ pub fn run<P: Puzzle>(
         incumbent: Incumbent::new(obj.sense),
         best: Mutex::new(None),
         file: CubeFile::open(cubes.file.as_deref(), whole)?,
+        recorded: known.bound_values(),
+        recorded_certificates: known
+            .bounds
+            .iter()
+            .map(|r| r.as_ref().and_then(|r| r.certificate.clone()))
+            .collect(),
         queue: Mutex::new(VecDeque::new()),
         failed: AtomicBool::new(false),
     };
@@ -589,35 +640,49 @@ pub fn run<P: Puzzle>(
         shared.incumbent.offer(*v);
         *shared.best.lock().expect("best lock") = Some((*v, model));
     }
-    let read_seconds = t.elapsed().as_secs_f64();
+    let read_seconds = t.elapsed().as_secs_f64() + digest_seconds;
     let threshold = shared.incumbent.get().unwrap_or(no_model(obj));
-    let done = |b: &Option<i64>| b.is_some_and(|b| !better(obj.sense, b, threshold));
-    let todo: Vec<u32> = match cubes.only {
-        Some(i) => vec![i],
-        None => (0..split.cubes())
-            .filter(|&i| !done(&known.bounds[i as usize]))
-            .collect(),
-    };
-    let skipped = split.cubes() as usize - todo.len();
+    let closes = |b: i64| !better(obj.sense, b, threshold);
+    let mut jobs: Vec<Job> = vec![];
+    let mut rechecks = 0;
+    match cubes.only {
+        Some(i) => jobs.push(Job::Solve(i)),
+        None => {
+            for (i, r) in known.bounds.iter().enumerate() {
+                match r {
+                    // --certify: a record is proven again, not trusted
+                    Some(r) if closes(r.bound) && opts.certify.is_some() => {
+                        rechecks += 1;
+                        jobs.push(Job::Recheck(i as u32, r.bound));
+                    }
+                    Some(r) if closes(r.bound) => {}
+                    _ => jobs.push(Job::Solve(i as u32)),
+                }
+            }
+        }
+    }
+    let todo = jobs.len() - rechecks;
+    let skipped = split.cubes() as usize - todo;
     if cubes.only.is_none() {
         writeln!(
             progress,
-            "c cubes: {} on {} splitting literals; {} closed in {} ({} lines), {} to solve on {} thread(s)",
+            "c cubes: {} on {} splitting literals; {} closed in {} ({} lines){}, {} to solve on {} thread(s)",
             split.cubes(),
             split.literals.len(),
             skipped,
             cubes.file.as_deref().map_or("no file".into(), |p| p.display().to_string()),
             known.lines,
-            todo.len(),
+            match rechecks {
+                0 => String::new(),
+                k => format!(", {k} of them to prove again (--certify)"),
+            },
+            todo,
             cubes.jobs
         )?;
     }
-    shared
-        .queue
-        .lock()
-        .expect("queue lock")
-        .extend(todo.iter().copied());
-    let threads = cubes.jobs.clamp(1, todo.len().max(1));
+    let queued = jobs.len();
+    shared.queue.lock().expect("queue lock").extend(jobs);
+    let threads = cubes.jobs.clamp(1, queued.max(1));
     let (tx, rx) = mpsc::channel();
     let results: Vec<anyhow::Result<Totals>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
@@ -655,7 +720,7 @@ pub fn run<P: Puzzle>(
     (report.vars, report.clauses, report.literals) = (counts.vars, counts.clauses, counts.literals);
     report.seed = opts.seed;
     report.solver = shared.solver.clone();
-    let mut bounds = known.bounds.clone();
+    let mut bounds = known.bound_values();
     let mut stats = SolverStats::default();
     for t in &totals {
         report.seconds.load += t.load;
@@ -663,6 +728,7 @@ pub fn run<P: Puzzle>(
         report.seconds.bounds += t.bounds;
         report.seconds.separate += t.separate.as_secs_f64();
         report.seconds.decode_check += t.decode_check.as_secs_f64();
+        report.seconds.certify += t.certify.as_secs_f64();
         report.sat_calls += t.sat_calls;
         report.sat_answers += t.sat_answers;
         report.lazy_constraints += t.lazy;
@@ -685,6 +751,13 @@ pub fn run<P: Puzzle>(
     report.stats = stats;
     report.seconds.encode = encode_seconds;
     report.seconds.decode_check += read_seconds;
+    // with --certify: every proven cube's certificate, in cube order
+    let mut proved: Vec<(u32, Vec<Lit>, Option<Certified>)> =
+        totals.iter_mut().flat_map(|t| t.proved.drain(..)).collect();
+    proved.sort_by_key(|(i, _, _)| *i);
+    if opts.certify.is_some() {
+        report.certificates = Some(proved.iter().flat_map(|(_, _, c)| c.clone()).collect());
+    }
     let best = shared.best.lock().expect("best lock").take();
     if let Some(i) = cubes.only {
         // the cube's own report: its line as written to the file
@@ -699,6 +772,9 @@ pub fn run<P: Puzzle>(
             t.map(|(_, b, _)| b),
             t.is_some_and(|(_, _, closed)| closed),
         )?;
+        let mut line = line;
+        line.certificates = report.certificates.clone();
+        shared.seal(&mut line, i);
         report.status = line.status;
         report.objective = line.objective;
         report.bound = line.bound;
@@ -710,9 +786,8 @@ pub fn run<P: Puzzle>(
         }
     } else {
         let threshold = best.as_ref().map_or(no_model(obj), |(v, _)| *v);
-        let all_closed = bounds
-            .iter()
-            .all(|b| b.is_some_and(|b| !better(obj.sense, b, threshold)));
+        let closes = |b: &Option<i64>| b.is_some_and(|b| !better(obj.sense, b, threshold));
+        let all_closed = bounds.iter().all(closes);
         // the problem's bound: the loosest of the cubes'
         let overall = bounds
             .iter()
@@ -735,23 +810,86 @@ pub fn run<P: Puzzle>(
             report.solutions.push(decode_checked(p, &enc, model)?);
             report.seconds.decode_check += t.elapsed().as_secs_f64();
         }
-        let closed = bounds
-            .iter()
-            .filter(|b| b.is_some_and(|b| !better(obj.sense, b, threshold)))
-            .count();
+        let tally = tally(&split, &known, &totals, cubes, |b| closes(&Some(b)));
         writeln!(
             progress,
-            "c cubes: {} closed now, {} skipped (closed in the file); {closed} of {} closed",
-            totals.iter().flat_map(|t| &t.done).filter(|d| d.2).count(),
-            skipped,
+            "c cubes: {} closed now, {skipped} skipped (closed in the file: {} taken as written, {} proven again); {} of {} closed",
+            tally.closed_now,
+            tally.from_file,
+            tally.rechecked,
+            bounds.iter().filter(|b| closes(b)).count(),
             split.cubes()
         )?;
+        report.cubes = Some(tally);
+        if opts.certify.is_some() && all_closed {
+            // a cube whose bound closes it only against the final incumbent
+            // (found by another thread after the cube ended) is proved now
+            let t = Instant::now();
+            for (i, b) in bounds.iter().enumerate() {
+                let i = i as u32;
+                if let (Some(b), false) = (b, proved.iter().any(|(j, _, _)| *j == i)) {
+                    if let Some((cube, c)) = shared.certify_cube(i, *b)? {
+                        proved.push((i, cube, c));
+                    }
+                }
+            }
+            proved.sort_by_key(|(i, _, _)| *i);
+            report.certificates = Some(proved.iter().flat_map(|(_, _, c)| c.clone()).collect());
+            report.seconds.certify += t.elapsed().as_secs_f64();
+            // every cube's bound proven in this run, and the cubes cover
+            // every assignment
+            let cubes: Vec<Vec<Lit>> = proved.iter().map(|(_, c, _)| c.clone()).collect();
+            let cover = check_cover(&cubes).map_err(|e| {
+                anyhow::anyhow!("the cubes' certificates do not cover the problem: {e}")
+            })?;
+            if let Some(t) = &mut report.cubes {
+                t.cover = Some(cover.to_string());
+            }
+        }
     }
     let t = Instant::now();
     p.details(&enc.map, &mut report)?;
     report.seconds.decode_check += t.elapsed().as_secs_f64();
     report.seconds.close(started.elapsed().as_secs_f64());
     Ok(report)
+}
+
+/// What the claim rests on, cube by cube: this run's answers (a cube it
+/// solved and closed, a record it proved again) or the file's records.
+fn tally(
+    split: &Split,
+    known: &Known,
+    totals: &[Totals],
+    cubes: &CubeOptions,
+    closes: impl Fn(i64) -> bool,
+) -> CubeTally {
+    let mut t = CubeTally {
+        cubes: split.cubes(),
+        file: cubes.file.as_ref().map(|p| p.display().to_string()),
+        ..CubeTally::default()
+    };
+    let mut writers = std::collections::BTreeSet::new();
+    for i in 0..split.cubes() {
+        let now = totals
+            .iter()
+            .flat_map(|t| &t.done)
+            .any(|&(j, b, _)| j == i && closes(b));
+        if now {
+            t.closed_now += 1;
+        } else if totals.iter().any(|t| t.rechecked.contains(&i)) {
+            t.rechecked += 1;
+        } else if let Some(r) = known.bounds[i as usize]
+            .as_ref()
+            .filter(|r| closes(r.bound))
+        {
+            t.from_file += 1;
+            t.trusted |= r.foreign;
+            t.certified_in_file += u32::from(r.certificate.is_some());
+            writers.insert(r.writer.clone());
+        }
+    }
+    t.written_by = writers.into_iter().collect();
+    t
 }
 
 /// Why a cube run stopped early.
