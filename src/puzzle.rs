@@ -152,8 +152,11 @@ pub trait Puzzle: Sync {
     }
     /// The literals `--cubes` splits the search on, the most useful first
     /// ([`crate::drive::cubes`]: 2^d cubes assume the first d of them, each
-    /// with either sign). Default: the primary literals, in order.
-    fn split_literals(&self, _map: &Self::Map, primary: &[Lit]) -> Vec<Lit> {
+    /// with either sign). A puzzle may define new literals for it, each by
+    /// clauses added to `cnf` that fix its value from the primary literals
+    /// (so the solutions stay the same). Default: the primary literals, in
+    /// order.
+    fn split_literals(&self, _map: &Self::Map, primary: &[Lit], _cnf: &mut Cnf) -> Vec<Lit> {
         primary.to_vec()
     }
     /// Fills the report's details (and may cross-check the answer, or

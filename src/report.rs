@@ -419,14 +419,31 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 "optimal: {v} (proven: no better solution, {unsat}); exactly {} with that value (complete: final {unsat})",
                 counted(n)
             ),
-            (Status::All, _, _, Some(n)) => match self.classes {
-                Some(c) => format!(
-                    "exactly {}, in {} of the puzzle's whole symmetry group (complete: final {unsat} on the classes' representatives)",
-                    counted(n),
-                    plural(c, "class", "classes")
-                ),
-                None => format!("exactly {} (complete: final {unsat})", counted(n)),
-            },
+            (Status::All, _, _, Some(n)) => {
+                let on = if self.classes.is_some() {
+                    " on the classes' representatives"
+                } else {
+                    ""
+                };
+                let complete = match &self.cubes {
+                    None => format!("complete: final {unsat}{on}"),
+                    Some(t) => {
+                        let file = t.from_file().map_or(String::new(), |f| format!("; the other {f}"));
+                        format!(
+                            "complete: every one of the {} cubes ended on {unsat}{on}, {} in this run{file}",
+                            t.cubes, t.closed_now
+                        )
+                    }
+                };
+                match self.classes {
+                    Some(c) => format!(
+                        "exactly {}, in {} of the puzzle's whole symmetry group ({complete})",
+                        counted(n),
+                        plural(c, "class", "classes")
+                    ),
+                    None => format!("exactly {} ({complete})", counted(n)),
+                }
+            }
             (Status::Partial, Some(v), _, Some(n)) => format!(
                 "optimal: {v} (proven: no better solution, {unsat}); at least {} with that value (enumeration stopped early)",
                 counted(n)

@@ -229,10 +229,8 @@ fn run_counting_classes_of<P: Puzzle>(
     if (enc.objective.is_none() && enc.scored.is_none()) || opts.first || enumerate {
         let limit = if opts.all { opts.limit } else { Some(1) };
         let mut err = None;
-        let mut found = vec![];
-        let (mut solutions, mut classes) = (0u64, 0u64);
+        let mut tally = drive::classes::Tally::new(p, classes_of, !opts.count_only);
         let mut last_status = Instant::now();
-        let keep = !opts.count_only;
         // the two callbacks are called in turn, never at once
         let shared = std::cell::RefCell::new(&mut hooks);
         let unsat_before = session.unsat_answers();
@@ -243,37 +241,18 @@ fn run_counting_classes_of<P: Puzzle>(
             limit,
             |m, s| shared.borrow_mut().separate(m, s),
             |m| {
-                let mut hooks = shared.borrow_mut();
-                let counted = hooks.decode(m).and_then(|s| {
-                    let Some(whole) = classes_of else {
-                        solutions += 1;
-                        if keep {
-                            found.push(s);
-                        }
-                        return Ok(());
-                    };
-                    let t = Instant::now();
-                    let members = drive::classes::expand_one(whole, p, s);
-                    hooks.decode_check += t.elapsed();
-                    if let Some(members) = members? {
-                        classes += 1;
-                        solutions += members.len() as u64;
-                        if keep {
-                            found.extend(members);
-                        }
-                    }
-                    Ok(())
-                });
+                let counted = shared.borrow_mut().decode(m).and_then(|s| tally.add(s));
                 match counted {
                     Ok(()) => {
                         // state for the spinner / heartbeat (front::progress),
                         // at most every 50 ms: formatting a line per model
                         // would cost as much as finding it
-                        if last_status.elapsed() >= STATUS_INTERVAL || solutions <= 1 {
+                        if last_status.elapsed() >= STATUS_INTERVAL || tally.solutions <= 1 {
                             last_status = Instant::now();
                             let _ = writeln!(
                                 progress,
-                                "c status: {solutions} found after {:.1}s",
+                                "c status: {} found after {:.1}s",
+                                tally.solutions,
                                 started.elapsed().as_secs_f64()
                             );
                         }
@@ -289,9 +268,10 @@ fn run_counting_classes_of<P: Puzzle>(
         if let Some(e) = err {
             return Err(e);
         }
-        if classes_of.is_some() {
-            report.classes = Some(classes);
-        }
+        hooks.decode_check += tally.expanding;
+        report.classes = tally.classes();
+        let solutions = tally.solutions;
+        let found = std::mem::take(&mut tally.found);
         if e.complete {
             let status = report.status;
             // the claim, for the certificate: Unsat before the count is in

@@ -16,6 +16,7 @@
 //! compare both); "exactly N" rests on the representatives' final UNSAT.
 
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
 use anyhow::bail;
 
@@ -57,4 +58,65 @@ pub fn expand_one<P: Puzzle>(
         members.push(s);
     }
     Ok(Some(members))
+}
+
+/// Solutions counted as they are found: each solution of the enumerated
+/// puzzle, expanded into its class of `classes_of`'s solutions when
+/// counting by classes ([`expand_one`]), kept only when asked (`--all`, not
+/// `--count`).
+pub struct Tally<'a, P: Puzzle> {
+    /// the enumerated puzzle (the representatives when counting by classes)
+    enumerated: &'a P,
+    /// the whole puzzle, when counting by classes
+    classes_of: Option<&'a P>,
+    keep: bool,
+    /// solutions of the whole puzzle counted
+    pub solutions: u64,
+    /// classes counted (with `classes_of`)
+    pub classes: u64,
+    /// the solutions, when kept
+    pub found: Vec<P::Solution>,
+    /// time spent expanding classes
+    pub expanding: Duration,
+}
+
+impl<'a, P: Puzzle> Tally<'a, P> {
+    /// An empty tally of `enumerated`'s solutions (with `classes_of`: its
+    /// representatives' classes).
+    pub fn new(enumerated: &'a P, classes_of: Option<&'a P>, keep: bool) -> Self {
+        Tally {
+            enumerated,
+            classes_of,
+            keep,
+            solutions: 0,
+            classes: 0,
+            found: vec![],
+            expanding: Duration::ZERO,
+        }
+    }
+    /// Counts one solution of the enumerated puzzle (checked already).
+    pub fn add(&mut self, sol: P::Solution) -> anyhow::Result<()> {
+        let Some(whole) = self.classes_of else {
+            self.solutions += 1;
+            if self.keep {
+                self.found.push(sol);
+            }
+            return Ok(());
+        };
+        let t = Instant::now();
+        let members = expand_one(whole, self.enumerated, sol);
+        self.expanding += t.elapsed();
+        if let Some(members) = members? {
+            self.classes += 1;
+            self.solutions += members.len() as u64;
+            if self.keep {
+                self.found.extend(members);
+            }
+        }
+        Ok(())
+    }
+    /// The class count, when counting by classes.
+    pub fn classes(&self) -> Option<u64> {
+        self.classes_of.map(|_| self.classes)
+    }
 }

@@ -73,6 +73,8 @@ pub fn median(mut xs: Vec<f64>) -> f64 {
     assert!(!xs.is_empty(), "median of nothing");
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
+}
+
 /// A cube line edited: `edit` changes the report, then the fingerprint is
 /// recomputed (as a forger who read the source would) or not.
 pub fn edited_cube_line(

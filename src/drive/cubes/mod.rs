@@ -68,6 +68,7 @@ pub const MAX_CUBES: u32 = 1 << 16;
 
 pub use crate::options::CubeOptions;
 
+pub mod count;
 mod file;
 
 pub use file::{fingerprint, witness_hex, witness_model, BUILD};
@@ -130,6 +131,25 @@ pub fn middle_literals(vars: &[IntVar]) -> Vec<Lit> {
         .filter_map(|x| {
             let ge = x.order_lits();
             ge.get(ge.len().saturating_sub(1) / 2).copied()
+        })
+        .collect()
+}
+
+/// Splitting literals for one-hot groups (exactly one literal of each group
+/// holds in every solution, e.g. the cells of a row, the values of a cell):
+/// per group a new literal "the true one is in the group's second half",
+/// defined in `cnf` by `lit → ±half` (so the solutions stay the same). A
+/// group's own literal splits off 1/n of the space; this one about half.
+pub fn half_literals(cnf: &mut Cnf, groups: impl IntoIterator<Item = Vec<Lit>>) -> Vec<Lit> {
+    groups
+        .into_iter()
+        .map(|group| {
+            let half = cnf.fresh();
+            for (k, &l) in group.iter().enumerate() {
+                let second = 2 * k >= group.len();
+                cnf.add(&[!l, if second { half } else { !half }]);
+            }
+            half
         })
         .collect()
 }
@@ -564,11 +584,17 @@ pub fn run<P: Puzzle>(
     limits: Limits,
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
+    if opts.all {
+        return count::run(p, opts, cubes, limits, progress);
+    }
     let started = Instant::now();
-    let (cnf, enc, encode_seconds) = encode(p)?;
+    let (mut cnf, enc, encode_seconds) = encode(p)?;
     check_supported(p, opts, &enc)?;
     let obj = enc.objective.as_ref().expect("checked: an objective");
-    let split = Split::new(&p.split_literals(&enc.map, &enc.primary), cubes.count)?;
+    let split = Split::new(
+        &p.split_literals(&enc.map, &enc.primary, &mut cnf),
+        cubes.count,
+    )?;
     let describe = p.describe();
     let t = Instant::now();
     let digest = formula_digest(&cnf);

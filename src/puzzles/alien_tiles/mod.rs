@@ -545,7 +545,7 @@ impl Puzzle for AlienTiles {
         Ok(())
     }
 
-    fn split_literals(&self, map: &TilesMap, _primary: &[Lit]) -> Vec<Lit> {
+    fn split_literals(&self, map: &TilesMap, _primary: &[Lit], _cnf: &mut Cnf) -> Vec<Lit> {
         // the last cells first: symmetry breaking orders the first row and
         // column, so cubes on them are mostly refuted at once
         let reversed: Vec<IntVar> = map.xs.iter().rev().cloned().collect();

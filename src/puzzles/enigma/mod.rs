@@ -187,7 +187,7 @@ impl Puzzle for Enigma {
         Ok(Encoded::new(b.map, b.primary, b.names).with_objective(b.objective))
     }
 
-    fn split_literals(&self, map: &BoardMap, _primary: &[Lit]) -> Vec<Lit> {
+    fn split_literals(&self, map: &BoardMap, _primary: &[Lit], _cnf: &mut Cnf) -> Vec<Lit> {
         crate::drive::cubes::middle_literals(&map.x)
     }
 

@@ -230,6 +230,15 @@ impl Puzzle for Queens {
         }
     }
 
+    /// Balanced splits for `--cubes`: "row r's queen is in the right half"
+    /// ([`crate::drive::cubes::half_literals`]), middle rows first (class
+    /// counting's symmetry breaking fixes much of the first row's queen).
+    fn split_literals(&self, q: &Vec<Vec<Lit>>, _primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
+        let n = self.n;
+        let middle_out = (0..n).map(|i| if i % 2 == 0 { n / 2 + i / 2 } else { n / 2 - 1 - i / 2 });
+        crate::drive::cubes::half_literals(cnf, middle_out.map(|r| q[r].clone()))
+    }
+
     fn class_key(&self, sol: &Placement) -> Vec<u8> {
         sol.cols.iter().flat_map(|&c| (c as u32).to_be_bytes()).collect()
     }

@@ -18,7 +18,7 @@ pub mod model;
 pub mod reference;
 pub mod symmetry;
 
-use puzzlesat_encodings::{Assignment, Cnf};
+use puzzlesat_encodings::{Assignment, Cnf, Lit};
 
 use crate::puzzle::{Encoded, Puzzle};
 use crate::report::{Details, Report, Status};
@@ -190,6 +190,27 @@ impl Puzzle for RookTour {
             .all(|g| own[..cells] >= g.apply(sol).cells()[..cells])
     }
 
+    /// Balanced splits for `--cubes`: "cell c holds a number in the upper
+    /// half" (position encoding: [`crate::drive::cubes::half_literals`]; the
+    /// successor encoding's middle order literal), for cells in a spread
+    /// order (the cells of a path are correlated with their neighbours).
+    /// A literal "cell c holds k" splits off 1/n of the paths only.
+    fn split_literals(&self, map: &VarMap, _primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
+        let cells = self.inst.n();
+        // a stride coprime with the number of cells visits every one
+        let stride = (cells / 2..cells).find(|s| gcd(*s, cells) == 1).unwrap_or(1);
+        let order = (0..cells).map(|i| i * stride % cells);
+        match map {
+            VarMap::Position(x) => {
+                crate::drive::cubes::half_literals(cnf, order.map(|c| x[c].clone()))
+            }
+            VarMap::Successor(p) => {
+                let spread: Vec<_> = order.map(|c| p[c].clone()).collect();
+                crate::drive::cubes::middle_literals(&spread)
+            }
+        }
+    }
+
     fn class_key(&self, sol: &Numbering) -> Vec<u8> {
         sol.cells().iter().flat_map(|v| v.to_be_bytes()).collect()
     }
@@ -219,6 +240,14 @@ impl Puzzle for RookTour {
         }
         s.pop();
         s
+    }
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 

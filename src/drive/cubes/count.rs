@@ -1,0 +1,512 @@
+//! Counting cube by cube: `--count --cubes K [--jobs J] [--cube-file F]`
+//! (and `--all`). The same split as the optimisation cubes (the first d
+//! literals of [`Puzzle::split_literals`], 2^d cubes covering every
+//! assignment), each cube's solutions enumerated under its literals as
+//! assumptions (the enumeration engine treats them as closed levels) and
+//! counted as they are found — by symmetry classes where the puzzle counts
+//! so ([`crate::drive::classes::Tally`]), the split then being one of the
+//! representatives' literals, so that every representative lies in exactly
+//! one cube.
+//!
+//! - **Record.** A cube whose enumeration ends on UNSAT is appended to the
+//!   cube file as one JSON [`Report`] line: its `count` and `classes`, the
+//!   [`CubeRecord`] with the [`BUILD`], the CNF's digest and a fingerprint
+//!   of all that ([`count_fingerprint`]). A cube stopped by the time limit
+//!   or an interrupt writes nothing: it is counted again by the rerun.
+//! - **Resume.** A rerun reads the file, refuses lines of another run, lines
+//!   that do not match their fingerprint, lines of another build or CNF
+//!   (unless `--trust-cube-file`) and two records of one cube that differ;
+//!   it counts only the cubes the file does not hold.
+//! - **Claim.** "exactly N" only when every cube has ended on UNSAT (in this
+//!   run or in a record); the summary says how many cubes rest on records
+//!   and which builds wrote them.
+//! - **Cluster.** `--cube I` counts cube I alone and prints its record: the
+//!   jobs' outputs, concatenated, are a cube file the full command sums.
+
+use std::collections::VecDeque;
+use std::io::Write;
+use std::path::Path;
+use std::sync::{mpsc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use puzzlesat_encodings::{ClauseDatabase, Cnf};
+
+use super::file::{CubeFile, BUILD};
+use super::{CubeOptions, Split};
+use crate::certify::{formula_digest, Fnv};
+use crate::drive::{self, classes::Tally};
+use crate::options::RunOptions;
+use crate::puzzle::{decode_checked, encode, Encoded, Puzzle};
+use crate::report::{CubeRecord, CubeTally, Report, Status, StoppedBy};
+use crate::solver::{Limits, Session};
+
+/// The fingerprint of a counting cube's record: what it says (`count`,
+/// `classes`) and what about (the puzzle and its options, the build, the
+/// CNF digest, the cube's literals).
+pub fn count_fingerprint(
+    describe: &str,
+    c: &CubeRecord,
+    count: Option<u64>,
+    classes: Option<u64>,
+) -> String {
+    let number = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
+    Fnv::default()
+        .text("count")
+        .text(describe)
+        .text(&c.build)
+        .text(&c.cnf)
+        .clause(c.literals.iter().copied())
+        .text(&c.index.to_string())
+        .text(&number(count))
+        .text(&number(classes))
+        .hex()
+}
+
+/// One cube counted: solutions, classes, seconds.
+#[derive(Clone, Copy, Debug)]
+struct Counted {
+    solutions: u64,
+    classes: Option<u64>,
+}
+
+/// What the cube file holds: per cube its count, and who wrote it.
+struct Recorded {
+    counts: Vec<Option<Counted>>,
+    writers: Vec<String>,
+    foreign: bool,
+    lines: usize,
+    whole: usize,
+}
+
+/// Reads the records of counted cubes from `path` (missing: none).
+fn read_counts(
+    path: &Path,
+    describe: &str,
+    cnf: &Cnf,
+    digest: &str,
+    split: &Split,
+    trust: bool,
+) -> anyhow::Result<Recorded> {
+    let mut known = Recorded {
+        counts: vec![None; split.cubes() as usize],
+        writers: vec![],
+        foreign: false,
+        lines: 0,
+        whole: 0,
+    };
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(known),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let counts = cnf.counts();
+    let literals = split.dimacs();
+    known.whole = bytes.len();
+    for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        if !line.ends_with(b"\n") {
+            // cut short by a kill while it was written: not a record
+            known.whole -= line.len();
+            break;
+        }
+        let at = || format!("{} line {}", path.display(), k + 1);
+        let line = std::str::from_utf8(line).with_context(|| format!("{}: not UTF-8", at()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r: Report<serde_json::Value, serde_json::Value> =
+            Report::from_json_line(line).with_context(|| format!("{}: not a cube report", at()))?;
+        let Some(c) = &r.cube else {
+            bail!("{}: a report without a cube (not written by --cubes)", at());
+        };
+        if r.puzzle != describe
+            || (r.vars, r.clauses, r.literals) != (counts.vars, counts.clauses, counts.literals)
+            || c.cubes != split.cubes()
+            || c.literals != literals
+            || c.index >= c.cubes
+        {
+            bail!(
+                "{}: a cube of another run ({}, {} vars, {} clauses, cube {} of {} on literals {:?}); this run counts {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
+                at(), r.puzzle, r.vars, r.clauses, c.index, c.cubes, c.literals,
+                describe, counts.vars, counts.clauses, split.cubes(), literals
+            );
+        }
+        if c.fingerprint != count_fingerprint(describe, c, r.count, r.classes) {
+            bail!(
+                "{}: the record of cube {} does not match its fingerprint (edited since it was written?): refused",
+                at(),
+                c.index
+            );
+        }
+        let foreign = c.build != BUILD || c.cnf != digest;
+        if foreign && !trust {
+            bail!(
+                "{}: written by {} for a CNF of digest {}; this run is {}, CNF digest {}: its count is a fact about that build's formula: give --trust-cube-file to take it (the claim then says trusted), or another --cube-file",
+                at(), c.build, c.cnf, BUILD, digest
+            );
+        }
+        let (Some(solutions), true) = (r.count, matches!(r.status, Status::All | Status::Unsat))
+        else {
+            bail!(
+                "{}: cube {} is not counted to the end ({})",
+                at(),
+                c.index,
+                r.status
+            );
+        };
+        let counted = Counted {
+            solutions,
+            classes: r.classes,
+        };
+        let slot = &mut known.counts[c.index as usize];
+        if let Some(before) = slot {
+            if (before.solutions, before.classes) != (counted.solutions, counted.classes) {
+                bail!(
+                    "{}: cube {} counted {} here and {} in an earlier line: the records contradict each other",
+                    at(),
+                    c.index,
+                    counted.solutions,
+                    before.solutions
+                );
+            }
+        }
+        *slot = Some(counted);
+        let writer = format!("{}, CNF {}", c.build, c.cnf);
+        if !known.writers.contains(&writer) {
+            known.writers.push(writer);
+        }
+        known.foreign |= foreign;
+        known.lines += 1;
+    }
+    Ok(known)
+}
+
+/// What every counting thread shares.
+struct Shared<'a, P: Puzzle> {
+    /// the enumerated puzzle (the representatives when counting by classes)
+    enumerated: &'a P,
+    /// the whole puzzle, when counting by classes
+    classes_of: Option<&'a P>,
+    enc: &'a Encoded<P::Map>,
+    cnf: &'a Cnf,
+    digest: &'a str,
+    describe: &'a str,
+    split: &'a Split,
+    opts: &'a RunOptions,
+    limits: &'a Limits,
+    file: CubeFile,
+    queue: Mutex<VecDeque<u32>>,
+}
+
+/// A cube counted to its end, or stopped.
+struct CubeResult {
+    index: u32,
+    counted: Option<Counted>,
+    solve: Duration,
+    decode_check: Duration,
+    solver: String,
+}
+
+impl<P: Puzzle> Shared<'_, P> {
+    /// The record line of cube `index`, counted to the end.
+    fn record(&self, index: u32, c: Counted, solver: &str) -> Report<P::Solution, P::Details> {
+        let counts = self.cnf.counts();
+        let mut r: Report<P::Solution, P::Details> = Report::new(
+            self.describe.to_string(),
+            solver.to_string(),
+            self.classes_of.unwrap_or(self.enumerated).counted_as(),
+        );
+        r.status = if c.solutions == 0 {
+            Status::Unsat
+        } else {
+            Status::All
+        };
+        r.count = Some(c.solutions);
+        r.classes = c.classes;
+        (r.vars, r.clauses, r.literals) = (counts.vars, counts.clauses, counts.literals);
+        let mut record = CubeRecord {
+            index,
+            cubes: self.split.cubes(),
+            literals: self.split.dimacs(),
+            incumbent: None,
+            closed: true,
+            witness: None,
+            build: BUILD.to_string(),
+            cnf: self.digest.to_string(),
+            fingerprint: String::new(),
+        };
+        record.fingerprint = count_fingerprint(self.describe, &record, r.count, r.classes);
+        r.cube = Some(record);
+        r
+    }
+
+    /// Counts cube `index` on a session of its own.
+    fn count(&self, index: u32) -> anyhow::Result<CubeResult> {
+        let engine = self
+            .opts
+            .enumeration_engine(self.enumerated.enumeration())?;
+        let mut session = match engine.built_in() {
+            Some(mode) => Session::new(&mode, self.cnf, self.limits.clone())?,
+            None => Session::new(&self.opts.solver, self.cnf, self.limits.clone())?,
+        };
+        let mut tally = Tally::new(self.enumerated, self.classes_of, false);
+        let mut decode_check = Duration::ZERO;
+        let mut err = None;
+        let cube = self.split.cube(index);
+        let e = drive::enumerate_lazy(
+            &mut session,
+            &self.enc.primary,
+            &cube,
+            None,
+            |m, db| self.enumerated.separate(&self.enc.map, m, db),
+            |m| {
+                let t = Instant::now();
+                let r = decode_checked(self.enumerated, self.enc, m).and_then(|s| tally.add(s));
+                decode_check += t.elapsed();
+                match r {
+                    Ok(()) => true,
+                    Err(e) => {
+                        err = Some(e);
+                        false
+                    }
+                }
+            },
+        )?;
+        if let Some(e) = err {
+            return Err(e);
+        }
+        let counted = e.complete.then(|| Counted {
+            solutions: tally.solutions,
+            classes: tally.classes(),
+        });
+        let solver = session.solver_name();
+        if let Some(c) = counted {
+            self.file.append(&self.record(index, c, &solver))?;
+        }
+        Ok(CubeResult {
+            index,
+            counted,
+            solve: session.solve_time,
+            decode_check,
+            solver,
+        })
+    }
+
+    /// A thread's loop: counts cubes from the queue until it is empty or
+    /// the limits expire.
+    fn work(&self, progress: &mpsc::Sender<String>) -> anyhow::Result<Vec<CubeResult>> {
+        let mut done = vec![];
+        loop {
+            if self.limits.expired() {
+                return Ok(done);
+            }
+            let Some(i) = self.queue.lock().expect("queue lock").pop_front() else {
+                return Ok(done);
+            };
+            let t = Instant::now();
+            let r = self.count(i)?;
+            if let Some(c) = r.counted {
+                let classes = c
+                    .classes
+                    .map_or(String::new(), |k| format!(" in {k} classes"));
+                let _ = progress.send(format!(
+                    "c cube {i}: {} solutions{classes}, complete after {:.2}s",
+                    c.solutions,
+                    t.elapsed().as_secs_f64()
+                ));
+            }
+            done.push(r);
+        }
+    }
+}
+
+/// Counts `p`'s solutions cube by cube (module docs) and returns the report
+/// of the whole problem, or with [`CubeOptions::only`] the record of that
+/// cube.
+pub fn run<P: Puzzle>(
+    p: &P,
+    opts: &RunOptions,
+    cubes: &CubeOptions,
+    limits: Limits,
+    progress: &mut dyn Write,
+) -> anyhow::Result<Report<P::Solution, P::Details>> {
+    let started = Instant::now();
+    if opts.limit.is_some() {
+        bail!("--cubes counts every solution: drop --limit");
+    }
+    if opts.certify.is_some() {
+        bail!("--certify --cubes certifies optimisation cubes; a count by cubes is not certified (drop --certify, or count without --cubes)");
+    }
+    let reps = if opts.no_classes {
+        None
+    } else {
+        p.class_representatives()
+    };
+    let enumerated = reps.as_ref().unwrap_or(p);
+    let classes_of = reps.as_ref().map(|_| p);
+    let (mut cnf, enc, encode_seconds) = encode(enumerated)?;
+    if enc.objective.is_some() || enc.scored.is_some() {
+        bail!(
+            "--count --cubes counts a puzzle without an objective; {} has one (--cubes without --count/--all optimises it cube by cube)",
+            p.describe()
+        );
+    }
+    let split = Split::new(
+        &enumerated.split_literals(&enc.map, &enc.primary, &mut cnf),
+        cubes.count,
+    )?;
+    let describe = p.describe();
+    let digest = formula_digest(&cnf);
+    let known = match (&cubes.file, cubes.only) {
+        (Some(path), None) => read_counts(path, &describe, &cnf, &digest, &split, cubes.trust)?,
+        _ => Recorded {
+            counts: vec![None; split.cubes() as usize],
+            writers: vec![],
+            foreign: false,
+            lines: 0,
+            whole: cubes
+                .file
+                .as_deref()
+                .and_then(|f| std::fs::metadata(f).ok())
+                .map_or(0, |m| m.len() as usize),
+        },
+    };
+    let todo: VecDeque<u32> = match cubes.only {
+        Some(i) if i >= split.cubes() => {
+            bail!(
+                "--cube {i}: this split has cubes 0 to {}",
+                split.cubes() - 1
+            )
+        }
+        Some(i) => [i].into(),
+        None => (0..split.cubes())
+            .filter(|&i| known.counts[i as usize].is_none())
+            .collect(),
+    };
+    let from_file = split.cubes() - todo.len() as u32;
+    if cubes.only.is_none() {
+        writeln!(
+            progress,
+            "c cubes: {} on {} splitting literals; {from_file} counted by the records of {} ({} lines), {} to count on {} thread(s)",
+            split.cubes(),
+            split.literals.len(),
+            cubes.file.as_deref().map_or("no cube file".into(), |p| p.display().to_string()),
+            known.lines,
+            todo.len(),
+            cubes.jobs
+        )?;
+    }
+    let threads = cubes.jobs.clamp(1, todo.len().max(1));
+    let shared = Shared {
+        enumerated,
+        classes_of,
+        enc: &enc,
+        cnf: &cnf,
+        digest: &digest,
+        describe: &describe,
+        split: &split,
+        opts,
+        limits: &limits,
+        file: CubeFile::open(cubes.file.as_deref(), known.whole)?,
+        queue: Mutex::new(todo),
+    };
+    let (tx, rx) = mpsc::channel();
+    let results: Vec<anyhow::Result<Vec<CubeResult>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let (tx, shared) = (tx.clone(), &shared);
+                scope.spawn(move || shared.work(&tx))
+            })
+            .collect();
+        drop(tx);
+        // the threads' progress lines, until the last thread ends
+        for line in rx {
+            let _ = writeln!(progress, "{line}");
+        }
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| bail!("internal error: a counting thread panicked"))
+            })
+            .collect()
+    });
+    let mut counts = known.counts.clone();
+    let (mut solve, mut decode_check) = (Duration::ZERO, Duration::ZERO);
+    let mut closed_now = 0;
+    let mut solver = None;
+    for r in results {
+        for c in r? {
+            solve += c.solve;
+            decode_check += c.decode_check;
+            solver.get_or_insert(c.solver);
+            if let Some(counted) = c.counted {
+                closed_now += 1;
+                counts[c.index as usize] = Some(counted);
+            }
+        }
+    }
+    if let Some(i) = cubes.only {
+        // a cluster job: the cube's record, or a stopped report
+        return Ok(match counts[i as usize] {
+            Some(c) => shared.record(i, c, solver.as_deref().unwrap_or("")),
+            None => {
+                let mut r = shared.record(
+                    i,
+                    Counted {
+                        solutions: 0,
+                        classes: None,
+                    },
+                    "",
+                );
+                (r.status, r.count, r.cube) = (Status::Unknown, None, None);
+                r.stopped_by = Some(stopped(&limits));
+                r
+            }
+        });
+    }
+    let counted: Vec<Counted> = counts.iter().flatten().copied().collect();
+    let complete = counted.len() == counts.len();
+    let solutions: u64 = counted.iter().map(|c| c.solutions).sum();
+    let classes = classes_of.map(|_| counted.iter().filter_map(|c| c.classes).sum());
+    let mut r: Report<P::Solution, P::Details> = Report::new(
+        describe.clone(),
+        solver.unwrap_or_else(|| "none (every cube from the cube file)".into()),
+        p.counted_as(),
+    );
+    r.status = match (complete, solutions) {
+        (true, 0) => Status::Unsat,
+        (true, _) => Status::All,
+        (false, 0) => Status::Unknown,
+        (false, _) => Status::Partial,
+    };
+    r.count = Some(solutions);
+    r.classes = classes;
+    let c = cnf.counts();
+    (r.vars, r.clauses, r.literals) = (c.vars, c.clauses, c.literals);
+    r.stopped_by = (!complete).then(|| stopped(&limits));
+    r.cubes = Some(CubeTally {
+        cubes: split.cubes(),
+        closed_now,
+        rechecked: 0,
+        from_file,
+        certified_in_file: 0,
+        file: cubes.file.as_ref().map(|f| f.display().to_string()),
+        written_by: known.writers,
+        trusted: known.foreign,
+        cover: None,
+    });
+    r.seconds.encode = encode_seconds;
+    r.seconds.solve = solve.as_secs_f64();
+    r.seconds.decode_check = decode_check.as_secs_f64();
+    r.seconds.close(started.elapsed().as_secs_f64());
+    Ok(r)
+}
+
+fn stopped(limits: &Limits) -> StoppedBy {
+    if limits.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+        StoppedBy::Interrupt
+    } else {
+        StoppedBy::Timeout
+    }
+}
