@@ -227,8 +227,8 @@ pub struct AllSat {
     /// the closed levels, ascending
     closed: Vec<u32>,
     seen: Vec<bool>,
-    /// the formula's clauses with a non-primary variable
-    aux_clauses: Vec<u32>,
+    /// per non-primary variable: the formula's clauses it occurs in
+    aux_occurs: Vec<Vec<u32>>,
     /// deleted learnt clauses whose watches may remain
     deleted: Vec<u32>,
     /// scratch: the literals whose `seen` flag analysis clears
@@ -293,7 +293,7 @@ impl AllSat {
             levels: vec![],
             closed: vec![],
             seen: vec![],
-            aux_clauses: vec![],
+            aux_occurs: vec![],
             deleted: vec![],
             to_clear: vec![],
             level_stamp: vec![],
@@ -756,17 +756,37 @@ impl AllSat {
 
     /// With every primary variable assigned and propagation done: does the
     /// assignment, completed by the saved phases, satisfy every clause of
-    /// the formula that has a non-primary variable? (The others hold: their
-    /// variables are all assigned without conflict.) One pass over those
-    /// clauses instead of a decision and a propagation per free auxiliary
-    /// variable (lex-leader chains leave thousands of them free).
+    /// the formula? Only the clauses of the unassigned variables need a
+    /// look: a clause whose variables are all assigned holds (propagation
+    /// ended without conflict). One pass over those clauses instead of a
+    /// decision and a propagation per free auxiliary variable (lex-leader
+    /// chains leave thousands of them free).
     fn completes_by_phase(&self) -> bool {
-        self.aux_clauses.iter().all(|&c| {
-            self.clauses[c as usize].lits.iter().any(|&q| {
-                let v = q >> 1;
-                self.model_value(v) == (q & 1 == 0)
-            })
+        self.aux_heap.heap.iter().all(|&v| {
+            self.value[2 * v as usize] != UNDEF
+                || self.aux_occurs.get(v as usize).map_or(true, |occurs| {
+                    occurs.iter().all(|&c| {
+                        self.clauses[c as usize].lits.iter().any(|&q| {
+                            let v = q >> 1;
+                            self.model_value(v) == (q & 1 == 0)
+                        })
+                    })
+                })
         })
+    }
+
+    /// Notes an aux clause of the formula in the occurrence lists of its
+    /// non-primary variables.
+    fn note_aux_clause(&mut self, c: u32) {
+        for i in 0..self.clauses[c as usize].lits.len() {
+            let v = (self.clauses[c as usize].lits[i] >> 1) as usize;
+            if !self.primary[v] {
+                if self.aux_occurs.len() <= v {
+                    self.aux_occurs.resize_with(v + 1, Vec::new);
+                }
+                self.aux_occurs[v].push(c);
+            }
+        }
     }
 
     fn reduce_db(&mut self) {
@@ -867,9 +887,12 @@ impl AllSat {
         for l in primary {
             self.primary[l.vidx()] = true;
         }
-        self.aux_clauses = (0..self.clauses.len() as u32)
-            .filter(|&c| self.is_aux_clause(c))
-            .collect();
+        self.aux_occurs.iter_mut().for_each(Vec::clear);
+        for c in 0..self.clauses.len() as u32 {
+            if self.is_aux_clause(c) {
+                self.note_aux_clause(c);
+            }
+        }
         self.primary_heap.clear();
         self.aux_heap.clear();
         for v in 0..self.n_vars {
@@ -997,7 +1020,7 @@ impl AllSat {
         let cref = self.new_clause(c, 0);
         self.attach(cref);
         if self.is_aux_clause(cref) {
-            self.aux_clauses.push(cref);
+            self.note_aux_clause(cref);
         }
         let (a, b) = {
             let l = &self.clauses[cref as usize].lits;
