@@ -1159,7 +1159,6 @@ impl Backend for AllSat {
         if resumed && self.exhausted {
             return done(self, 0, Outcome::Unsat);
         }
-        if !resumed {}
         if !resumed && !self.start(primary, assumptions) {
             return done(self, 0, Outcome::Unsat);
         }
@@ -1283,7 +1282,7 @@ mod tests {
             let n = 4 + rng.below(13) as u32;
             let m = rng.below(3 * u64::from(n)) as usize;
             let cnf = random_cnf(&mut rng, n, m, 3);
-            let all: Vec<Lit> = (0..n).map(|v| Lit::positive(v)).collect();
+            let all: Vec<Lit> = (0..n).map(Lit::positive).collect();
             let primary: Vec<Lit> = all.iter().copied().filter(|_| rng.below(3) > 0).collect();
             let assumptions: Vec<Lit> = if rng.below(3) == 0 {
                 vec![if rng.below(2) == 0 { all[0] } else { !all[0] }]

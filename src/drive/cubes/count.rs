@@ -29,11 +29,11 @@ use std::path::Path;
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
 
-use super::file::{CubeFile, BUILD};
-use super::{CubeOptions, Split};
+use super::file::{cube_lines, CubeFile, BUILD};
+use super::{on_threads, CubeOptions, Split};
 use crate::certify::{formula_digest, Fnv};
 use crate::drive::{self, classes::Tally};
 use crate::options::RunOptions;
@@ -95,42 +95,11 @@ fn read_counts(
         lines: 0,
         whole: 0,
     };
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(known),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    let counts = cnf.counts();
-    let literals = split.dimacs();
-    known.whole = bytes.len();
-    for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
-        if !line.ends_with(b"\n") {
-            // cut short by a kill while it was written: not a record
-            known.whole -= line.len();
-            break;
-        }
+    let (lines, whole) = cube_lines(path, describe, cnf, split)?;
+    known.whole = whole;
+    for (k, r) in lines {
         let at = || format!("{} line {}", path.display(), k + 1);
-        let line = std::str::from_utf8(line).with_context(|| format!("{}: not UTF-8", at()))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r: Report<serde_json::Value, serde_json::Value> =
-            Report::from_json_line(line).with_context(|| format!("{}: not a cube report", at()))?;
-        let Some(c) = &r.cube else {
-            bail!("{}: a report without a cube (not written by --cubes)", at());
-        };
-        if r.puzzle != describe
-            || (r.vars, r.clauses, r.literals) != (counts.vars, counts.clauses, counts.literals)
-            || c.cubes != split.cubes()
-            || c.literals != literals
-            || c.index >= c.cubes
-        {
-            bail!(
-                "{}: a cube of another run ({}, {} vars, {} clauses, cube {} of {} on literals {:?}); this run counts {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
-                at(), r.puzzle, r.vars, r.clauses, c.index, c.cubes, c.literals,
-                describe, counts.vars, counts.clauses, split.cubes(), literals
-            );
-        }
+        let c = r.cube.as_ref().expect("cube_lines: a cube report");
         if c.fingerprint != count_fingerprint(describe, c, r.count, r.classes) {
             bail!(
                 "{}: the record of cube {} does not match its fingerprint (edited since it was written?): refused",
@@ -410,27 +379,7 @@ pub fn run<P: Puzzle>(
         file: CubeFile::open(cubes.file.as_deref(), known.whole)?,
         queue: Mutex::new(todo),
     };
-    let (tx, rx) = mpsc::channel();
-    let results: Vec<anyhow::Result<Vec<CubeResult>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                let (tx, shared) = (tx.clone(), &shared);
-                scope.spawn(move || shared.work(&tx))
-            })
-            .collect();
-        drop(tx);
-        // the threads' progress lines, until the last thread ends
-        for line in rx {
-            let _ = writeln!(progress, "{line}");
-        }
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| bail!("internal error: a counting thread panicked"))
-            })
-            .collect()
-    });
+    let results = on_threads(threads, progress, |tx| shared.work(tx));
     let mut counts = known.counts.clone();
     let (mut solve, mut decode_check) = (Duration::ZERO, Duration::ZERO);
     let mut closed_now = 0;

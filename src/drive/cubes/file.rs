@@ -142,29 +142,33 @@ pub(super) struct Expected<'a> {
     pub(super) trust: bool,
 }
 
-/// Reads `path` (missing: nothing known), refusing lines of another run, of
-/// another build or CNF (unless trusted), lines edited since they were
-/// written, witnesses outside their cube, and bounds that a witness of
-/// their cube beats.
-pub(super) fn read_file(path: &Path, e: &Expected) -> anyhow::Result<Known> {
-    let (split, sense) = (e.split, e.obj.sense);
-    let mut known = Known::nothing(split);
+/// The whole lines of the cube file `path` (none if it is missing), each a
+/// cube report about this run's problem (`describe`, `cnf`'s size, the
+/// split), with its 0-based line number; and the bytes of whole lines (a
+/// line cut short by a kill while it was written is not a fact: the file is
+/// cut back to the last whole line before appending). A line of another
+/// run is refused.
+/// A line of a cube file read back: its report, untyped.
+pub(super) type CubeLine = Report<serde_json::Value, serde_json::Value>;
+
+pub(super) fn cube_lines(
+    path: &Path,
+    describe: &str,
+    cnf: &Cnf,
+    split: &Split,
+) -> anyhow::Result<(Vec<(usize, CubeLine)>, usize)> {
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(known),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((vec![], 0)),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
-    let counts = e.cnf.counts();
+    let counts = cnf.counts();
     let literals = split.dimacs();
-    // per cube: its best witness value, and the line it is on
-    let mut values: Vec<Option<(i64, usize)>> = vec![None; split.cubes() as usize];
-    let mut bound_lines = vec![0usize; split.cubes() as usize];
-    known.whole = bytes.len();
+    let mut whole = bytes.len();
+    let mut lines = vec![];
     for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
         if !line.ends_with(b"\n") {
-            // a line cut short by a kill while it was written: not a fact;
-            // the file is cut back to the last whole line before appending
-            known.whole -= line.len();
+            whole -= line.len();
             break;
         }
         let at = || format!("{} line {}", path.display(), k + 1);
@@ -174,12 +178,12 @@ pub(super) fn read_file(path: &Path, e: &Expected) -> anyhow::Result<Known> {
         if line.trim().is_empty() {
             continue;
         }
-        let r: Report<serde_json::Value, serde_json::Value> =
+        let r: CubeLine =
             Report::from_json_line(line).with_context(|| format!("{}: not a cube report", at()))?;
         let Some(c) = &r.cube else {
             bail!("{}: a report without a cube (not written by --cubes)", at());
         };
-        if r.puzzle != e.describe
+        if r.puzzle != describe
             || (r.vars, r.clauses, r.literals) != (counts.vars, counts.clauses, counts.literals)
             || c.cubes != split.cubes()
             || c.literals != literals
@@ -188,12 +192,32 @@ pub(super) fn read_file(path: &Path, e: &Expected) -> anyhow::Result<Known> {
                 "{}: a cube of another run ({}, {} vars, {} clauses, {} cubes on literals {:?}); this run is {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
                 at(),
                 r.puzzle, r.vars, r.clauses, c.cubes, c.literals,
-                e.describe, counts.vars, counts.clauses, split.cubes(), literals
+                describe, counts.vars, counts.clauses, split.cubes(), literals
             );
         }
         if c.index >= c.cubes {
             bail!("{}: cube {} of {}", at(), c.index, c.cubes);
         }
+        lines.push((k, r));
+    }
+    Ok((lines, whole))
+}
+
+/// Reads `path` (missing: nothing known), refusing lines of another run, of
+/// another build or CNF (unless trusted), lines edited since they were
+/// written, witnesses outside their cube, and bounds that a witness of
+/// their cube beats.
+pub(super) fn read_file(path: &Path, e: &Expected) -> anyhow::Result<Known> {
+    let (split, sense) = (e.split, e.obj.sense);
+    let mut known = Known::nothing(split);
+    let (lines, whole) = cube_lines(path, e.describe, e.cnf, split)?;
+    // per cube: its best witness value, and the line it is on
+    let mut values: Vec<Option<(i64, usize)>> = vec![None; split.cubes() as usize];
+    let mut bound_lines = vec![0usize; split.cubes() as usize];
+    known.whole = whole;
+    for (k, r) in lines {
+        let at = || format!("{} line {}", path.display(), k + 1);
+        let c = r.cube.as_ref().expect("cube_lines: a cube report");
         let cube = split.cube(c.index);
         let certificates = r.certificates.as_deref().unwrap_or_default();
         if c.fingerprint != fingerprint(e.describe, c, &cube, (r.objective, r.bound), certificates)

@@ -135,6 +135,37 @@ pub fn middle_literals(vars: &[IntVar]) -> Vec<Lit> {
         .collect()
 }
 
+/// Runs `work` on `threads` threads, writing the progress lines they send
+/// to `progress` as they come (the threads cannot share it); each thread's
+/// result.
+fn on_threads<T: Send>(
+    threads: usize,
+    progress: &mut dyn Write,
+    work: impl Fn(&mpsc::Sender<String>) -> anyhow::Result<T> + Sync,
+) -> Vec<anyhow::Result<T>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let (tx, work) = (tx.clone(), &work);
+                scope.spawn(move || work(&tx))
+            })
+            .collect();
+        drop(tx);
+        for line in rx {
+            let _ = writeln!(progress, "{line}");
+        }
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(anyhow::anyhow!("internal error: a cube thread panicked"))
+                })
+            })
+            .collect()
+    })
+}
+
 /// Splitting literals for one-hot groups (exactly one literal of each group
 /// holds in every solution, e.g. the cells of a row, the values of a cell):
 /// per group a new literal "the true one is in the group's second half",
@@ -709,31 +740,12 @@ pub fn run<P: Puzzle>(
     let queued = jobs.len();
     shared.queue.lock().expect("queue lock").extend(jobs);
     let threads = cubes.jobs.clamp(1, queued.max(1));
-    let (tx, rx) = mpsc::channel();
-    let results: Vec<anyhow::Result<Totals>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                let (tx, shared) = (tx.clone(), &shared);
-                scope.spawn(move || {
-                    let r = shared.work(&tx);
-                    if r.is_err() {
-                        shared.failed.store(true, Ordering::Relaxed);
-                    }
-                    r
-                })
-            })
-            .collect();
-        drop(tx);
-        for line in rx {
-            let _ = writeln!(progress, "{line}");
+    let results: Vec<anyhow::Result<Totals>> = on_threads(threads, progress, |tx| {
+        let r = shared.work(tx);
+        if r.is_err() {
+            shared.failed.store(true, Ordering::Relaxed);
         }
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a cube thread panicked")))
-            })
-            .collect()
+        r
     });
     let mut totals = Vec::with_capacity(results.len());
     for r in results {
