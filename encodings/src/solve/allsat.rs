@@ -252,6 +252,8 @@ pub struct AllSat {
     failed: Vec<Lit>,
     /// conflicts since the last model (or the start)
     conflicts_since_model: u64,
+    /// search steps since the limits were last looked at
+    since_check: u32,
     /// [`LEARNT_BUDGET`] (tests lower it to exercise the reduction)
     learnt_budget: usize,
     conflicts: u64,
@@ -306,6 +308,7 @@ impl AllSat {
             saved_model: vec![],
             failed: vec![],
             conflicts_since_model: 0,
+            since_check: 0,
             learnt_budget: LEARNT_BUDGET,
             conflicts: 0,
             decisions: 0,
@@ -835,18 +838,18 @@ impl AllSat {
         if !self.ok {
             return Searched::Exhausted;
         }
-        let mut since_check = 0u32;
         loop {
+            // the limits, every 256 conflicts, decisions or models
+            self.since_check += 1;
+            if self.since_check >= 256 {
+                self.since_check = 0;
+                if limits.expired() {
+                    return Searched::Stopped;
+                }
+            }
             if let Some(conflict) = self.propagate() {
                 if !self.handle_conflict(conflict) {
                     return Searched::Exhausted;
-                }
-                since_check += 1;
-                if since_check >= 64 {
-                    since_check = 0;
-                    if limits.expired() {
-                        return Searched::Stopped;
-                    }
                 }
                 continue;
             }
