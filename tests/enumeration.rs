@@ -156,3 +156,15 @@ fn the_built_in_engine_is_a_solver_of_its_own() {
         .unwrap()
         .contains("all-solutions engine (non-blocking)"));
 }
+
+#[test]
+fn the_engine_honours_the_time_limit() {
+    // 39,029,188,884 placements: far from done after a second
+    let started = std::time::Instant::now();
+    let (code, out, _) = common::run(&["solve", "queens", "-n", "20", "--count", "--timeout", "1"]);
+    let took = started.elapsed().as_secs_f64();
+    assert!(took < 10.0, "stopped after {took:.1} s");
+    assert!(matches!(code, Some(10) | Some(0)), "{code:?} {out}");
+    assert!(out.contains("stopped by the time limit"), "{out}");
+    assert!(!out.contains("exactly"), "{out}");
+}
