@@ -38,7 +38,7 @@ use crate::certify::{formula_digest, Fnv};
 use crate::drive::{self, classes::Tally};
 use crate::options::RunOptions;
 use crate::puzzle::{decode_checked, encode, Encoded, Puzzle};
-use crate::report::{CubeRecord, CubeTally, Report, Status, StoppedBy};
+use crate::report::{plural, CubeRecord, CubeTally, Report, Status, StoppedBy};
 use crate::solver::{Limits, Session};
 
 /// The fingerprint of a counting cube's record: what it says (`count`,
@@ -275,12 +275,12 @@ impl<P: Puzzle> Shared<'_, P> {
             let t = Instant::now();
             let r = self.count(i)?;
             if let Some(c) = r.counted {
-                let classes = c
-                    .classes
-                    .map_or(String::new(), |k| format!(" in {k} classes"));
+                let classes = c.classes.map_or(String::new(), |k| {
+                    format!(" in {}", plural(k, "class", "classes"))
+                });
                 let _ = progress.send(format!(
-                    "c cube {i}: {} solutions{classes}, complete after {:.2}s",
-                    c.solutions,
+                    "c cube {i}: {}{classes}, complete after {:.2}s",
+                    plural(c.solutions, "solution", "solutions"),
                     t.elapsed().as_secs_f64()
                 ));
             }
