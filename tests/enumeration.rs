@@ -12,7 +12,9 @@ use std::collections::BTreeSet;
 use puzzlesat::encodings::solve::EnumerationEngine;
 use puzzlesat::puzzles::magic::Magic;
 use puzzlesat::puzzles::queens::{Options, Queens, Symmetry as ClassSymmetry};
-use puzzlesat::puzzles::rook_tour::encode::{Options as RookOptions, Symmetry};
+use puzzlesat::puzzles::rook_tour::encode::{
+    ClassSymmetry as RookClassSymmetry, Options as RookOptions,
+};
 use puzzlesat::puzzles::rook_tour::model::Instance;
 use puzzlesat::puzzles::rook_tour::{reference, RookTour};
 use puzzlesat::run::{self, RunOptions, Status};
@@ -90,9 +92,9 @@ fn every_engine_finds_the_brute_force_paths_of_small_boards() {
             brute.sort();
             for engine in EnumerationEngine::ALL.iter().copied() {
                 for (no_classes, class_symmetry) in [
-                    (true, Symmetry::FirstRow),
-                    (false, Symmetry::FirstRow),
-                    (false, Symmetry::LexLeader),
+                    (true, RookClassSymmetry::FirstRow),
+                    (false, RookClassSymmetry::FirstRow),
+                    (false, RookClassSymmetry::LexLeader),
                 ] {
                     let p = RookTour {
                         class_symmetry,

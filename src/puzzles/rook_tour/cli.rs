@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use puzzlesat_encodings::amo::AmoEncoding;
 
-use super::encode::{Encoding, Links, Options, Symmetry};
+use super::encode::{ClassSymmetry, Encoding, Links, Options, Symmetry};
 use super::model::Instance;
 use super::RookTour;
 use crate::front::{choices, PuzzleArgs};
@@ -30,8 +30,8 @@ pub struct Args {
     /// with --all / --count and --symmetry none: the symmetry breaking of
     /// the class representatives enumerated and expanded by the group
     /// (first-row or lex-leader; --no-classes enumerates every solution)
-    #[arg(long, default_value = "first-row", value_parser = choices::<Symmetry>())]
-    pub class_symmetry: Symmetry,
+    #[arg(long, default_value = "first-row", value_parser = choices::<ClassSymmetry>())]
+    pub class_symmetry: ClassSymmetry,
     /// at-most-one encoding of the position encoding's one-hot constraints
     #[arg(long, default_value = "ladder", value_parser = choices::<AmoEncoding>())]
     pub amo: AmoEncoding,
@@ -51,9 +51,6 @@ impl PuzzleArgs for Args {
             amo: self.amo,
             links: self.links,
         };
-        if self.class_symmetry == Symmetry::None {
-            anyhow::bail!("--class-symmetry none: use --no-classes to enumerate every solution");
-        }
         Ok(RookTour {
             class_symmetry: self.class_symmetry,
             ..RookTour::new(inst, opts)

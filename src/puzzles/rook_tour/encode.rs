@@ -60,6 +60,29 @@ puzzlesat_encodings::option_enum! {
     }
 }
 
+puzzlesat_encodings::option_enum! {
+    /// The symmetry breaking of the representatives that class counting
+    /// enumerates (`--class-symmetry`): a [`Symmetry`] other than none.
+    #[derive(Default)]
+    pub enum ClassSymmetry("class symmetry breaking") {
+        /// the lex-leader clauses cut to the first row's cells
+        #[default]
+        FirstRow = "first-row",
+        /// the whole lex-leader clauses: one representative per class
+        LexLeader = "lex-leader",
+    }
+}
+
+impl ClassSymmetry {
+    /// The instance's symmetry breaking that cuts the representatives.
+    pub fn symmetry(self) -> Symmetry {
+        match self {
+            ClassSymmetry::FirstRow => Symmetry::FirstRow,
+            ClassSymmetry::LexLeader => Symmetry::LexLeader,
+        }
+    }
+}
+
 /// The encoding options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {

@@ -22,7 +22,7 @@ use puzzlesat_encodings::{Assignment, Cnf, Lit};
 
 use crate::puzzle::{Encoded, Puzzle};
 use crate::report::{Details, Report, Status};
-use encode::{Options, Symmetry, VarMap};
+use encode::{ClassSymmetry, Options, Symmetry, VarMap};
 use model::{Instance, Numbering};
 use symmetry::BoardSymmetry;
 
@@ -37,7 +37,7 @@ pub struct RookTour {
     pub group: Vec<BoardSymmetry>,
     /// the symmetry breaking of the representatives that class counting
     /// enumerates (`--class-symmetry`: lex-leader or first-row)
-    pub class_symmetry: Symmetry,
+    pub class_symmetry: ClassSymmetry,
 }
 
 impl RookTour {
@@ -48,7 +48,7 @@ impl RookTour {
             inst,
             opts,
             group,
-            class_symmetry: Symmetry::FirstRow,
+            class_symmetry: ClassSymmetry::FirstRow,
         }
     }
     /// The "cell c holds k" truth values at index `c·n + (k−1)`: the
@@ -165,7 +165,7 @@ impl Puzzle for RookTour {
     fn class_representatives(&self) -> Option<Self> {
         (self.opts.symmetry == Symmetry::None && self.group.len() > 1).then(|| RookTour {
             opts: Options {
-                symmetry: self.class_symmetry,
+                symmetry: self.class_symmetry.symmetry(),
                 ..self.opts
             },
             ..self.clone()
