@@ -252,6 +252,14 @@ pub struct AllSat {
     failed: Vec<Lit>,
     /// conflicts since the last model (or the start)
     conflicts_since_model: u64,
+    /// the primary variables in the initial decision order (by index), the
+    /// position of each, and the first one that may be unassigned: the
+    /// decisions while not learning ([`AllSat::pick_primary`])
+    primary_order: Vec<u32>,
+    order_position: Vec<u32>,
+    order_cursor: usize,
+    /// an activity was bumped: the heap's order is no longer the initial one
+    bumped: bool,
     /// search steps since the limits were last looked at
     since_check: u32,
     /// [`LEARNT_BUDGET`] (tests lower it to exercise the reduction)
@@ -308,6 +316,10 @@ impl AllSat {
             saved_model: vec![],
             failed: vec![],
             conflicts_since_model: 0,
+            primary_order: vec![],
+            order_position: vec![],
+            order_cursor: 0,
+            bumped: false,
             since_check: 0,
             learnt_budget: LEARNT_BUDGET,
             conflicts: 0,
@@ -389,6 +401,9 @@ impl AllSat {
             self.polarity[v as usize] = c & 1 == 0;
             if self.primary[v as usize] {
                 self.primary_heap.insert(v, &self.activity);
+                self.order_cursor = self
+                    .order_cursor
+                    .min(self.order_position[v as usize] as usize);
             } else {
                 self.aux_heap.insert(v, &self.activity);
             }
@@ -516,6 +531,7 @@ impl AllSat {
     }
 
     fn bump(&mut self, v: u32) {
+        self.bumped = true;
         let a = &mut self.activity[v as usize];
         *a += self.var_inc;
         if *a > 1e100 {
@@ -676,12 +692,7 @@ impl AllSat {
             return false;
         }
         self.conflicts_since_model += 1;
-        let learn = match self.mode {
-            AllSatMode::NonBlocking => self.conflicts_since_model > LEARN_AFTER,
-            AllSatMode::NonBlockingDpll => false,
-            AllSatMode::NonBlockingLearning | AllSatMode::DecisionBlocking => true,
-        };
-        if !learn {
+        if !self.learning() {
             // DPLL: no model below the current level's decision (or below
             // any level down to the next open one): flip that decision
             return self.flip_below(current);
@@ -716,7 +727,28 @@ impl AllSat {
         true
     }
 
+    /// Learning from conflicts now (see [`AllSatMode`]).
+    fn learning(&self) -> bool {
+        match self.mode {
+            AllSatMode::NonBlocking => self.conflicts_since_model > LEARN_AFTER,
+            AllSatMode::NonBlockingDpll => false,
+            AllSatMode::NonBlockingLearning | AllSatMode::DecisionBlocking => true,
+        }
+    }
+
     fn pick_primary(&mut self) -> Option<u32> {
+        if !self.bumped {
+            // no conflict learnt from yet, no activity bumped: the order is
+            // the initial one (by variable), followed by a cursor instead of
+            // popping the heap past every assigned variable
+            while let Some(&v) = self.primary_order.get(self.order_cursor) {
+                if self.value[2 * v as usize] == UNDEF {
+                    return Some(2 * v + u32::from(!self.polarity[v as usize]));
+                }
+                self.order_cursor += 1;
+            }
+            return None;
+        }
         while let Some(v) = self.primary_heap.pop(&self.activity) {
             if self.value[2 * v as usize] == UNDEF {
                 return Some(2 * v + u32::from(!self.polarity[v as usize]));
@@ -890,6 +922,14 @@ impl AllSat {
         for l in primary {
             self.primary[l.vidx()] = true;
         }
+        self.primary_order = (0..self.n_vars)
+            .filter(|&v| self.primary[v as usize])
+            .collect();
+        self.order_position = vec![NONE; self.n_vars as usize];
+        for (i, &v) in self.primary_order.iter().enumerate() {
+            self.order_position[v as usize] = i as u32;
+        }
+        self.order_cursor = 0;
         self.aux_occurs.iter_mut().for_each(Vec::clear);
         for c in 0..self.clauses.len() as u32 {
             if self.is_aux_clause(c) {
