@@ -2,10 +2,12 @@
 //! projected onto a set of primary variables without paying a solve call
 //! and a long permanent clause per model.
 //!
-//! Two modes ([`AllSatMode`]), both from Toda & Soh, "Implementing
+//! Its modes ([`AllSatMode`]) are those of Toda & Soh, "Implementing
 //! Efficient All Solutions SAT Solvers" (ACM JEA 21, 2016):
 //!
-//! - **non-blocking** (default): chronological backtracking after each
+//! - **non-blocking** (default; `non-blocking-learning` and
+//!   `non-blocking-dpll` differ in conflicts only): chronological
+//!   backtracking after each
 //!   model (Grumberg, Schuster & Yadgar, "Memory Efficient All-Solutions SAT
 //!   Solver and its Application for Reachability Analysis", FMCAD 2004). The
 //!   primary variables are decided before any other, so a model's
@@ -20,11 +22,17 @@
 //!   A conflict never backjumps below the highest closed level; a conflict
 //!   *at* a closed level means both branches below it are done, and the next
 //!   open primary decision below is flipped. Memory stays flat: no clause
-//!   and no record per model.
+//!   and no record per model. On a conflict the default learns (first UIP)
+//!   only while models are sparse ([`LEARN_AFTER`]); otherwise, and always
+//!   in `non-blocking-dpll`, it flips the deepest open decision (DPLL).
 //! - **decision-blocking**: after each model, the clause of the negated
 //!   primary decisions (not of every primary literal: the rest are implied
 //!   by them) is added for good and the solver backjumps from it as from a
 //!   conflict.
+//!
+//! Once every primary variable is assigned, the free auxiliary ones are
+//! tried at their saved phases all at once before any is decided. Until an
+//! activity is bumped, decisions follow the initial order by a cursor.
 //!
 //! Assumptions are closed levels at the bottom of the trail: the search is
 //! exhausted when a conflict reaches them. Used as a [`Backend`] it also
