@@ -142,6 +142,18 @@ fn records_that_do_not_belong_are_refused_or_named() {
         out.contains("puzzlesat 0.0.1 (commit old)") && out.contains("trusted"),
         "{out}"
     );
+    // a cluster job's line for a cube it did not finish: counts nothing,
+    // the cube is counted again
+    with_first(edited(&lines[0], true, |v| {
+        v["status"] = "unknown".into();
+        v["count"] = serde_json::Value::Null;
+        v["classes"] = serde_json::Value::Null;
+        v["cube"]["closed"] = false.into();
+    }));
+    let (code, out, _) = common::run(&args);
+    assert_eq!(code, Some(10));
+    assert!(out.contains("exactly 92 solutions, in 12 classes"), "{out}");
+    assert!(out.contains("1 in this run; the other 3 cubes"), "{out}");
     // another puzzle's file: refused
     let other = [
         "solve",

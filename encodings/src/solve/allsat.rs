@@ -79,9 +79,10 @@ const NONE: u32 = u32::MAX;
 
 /// Learnt clauses kept beyond one per assigned literal: the database is
 /// halved (by LBD) past it and never grows. Enumeration gains little from
-/// learnt clauses and pays for visiting them: on queens n = 12 a budget of
-/// 200 enumerated in 0.55 s, 2,000 in 0.97 s, and a budget growing by 10%
-/// at each reduction (MiniSat's schedule) in 5.8 s.
+/// learnt clauses and pays for visiting them: on queens n = 12 (plain
+/// enumeration, an early build of this engine that always learnt) a budget
+/// of 200 enumerated in 0.55 s, 2,000 in 0.97 s, and a budget growing by
+/// 10% at each reduction (MiniSat's schedule) in 5.8 s.
 const LEARNT_BUDGET: usize = 200;
 
 /// A watch: the clause and a literal of it (if true, the clause is
@@ -667,9 +668,9 @@ impl AllSat {
         Some(cref)
     }
 
-    /// The highest open (not closed) level below `below`, if any.
-    fn open_level_below(&self, below: u32) -> Option<u32> {
-        (1..below)
+    /// The highest open (not closed) level at or below `level`, if any.
+    fn open_level_at_most(&self, level: u32) -> Option<u32> {
+        (1..=level)
             .rev()
             .find(|&l| !self.levels[l as usize - 1].closed)
     }
@@ -678,10 +679,7 @@ impl AllSat {
     /// flips the highest open decision at or below `from`. False when none
     /// is left: the enumeration is complete.
     fn flip_below(&mut self, from: u32) -> bool {
-        let Some(j) = (1..=from)
-            .rev()
-            .find(|&l| !self.levels[l as usize - 1].closed)
-        else {
+        let Some(j) = self.open_level_at_most(from) else {
             return false;
         };
         let d = self.levels[j as usize - 1].decision;
@@ -710,7 +708,7 @@ impl AllSat {
         if self.levels[current as usize - 1].closed {
             // both branches of the closed level are done: flip the next
             // open decision below it (the learnt clause is kept, unasserted)
-            let Some(j) = self.open_level_below(current) else {
+            let Some(j) = self.open_level_at_most(current - 1) else {
                 return false;
             };
             let d = self.levels[j as usize - 1].decision;

@@ -20,8 +20,9 @@
 //! - **Claim.** "exactly N" only when every cube has ended on UNSAT (in this
 //!   run or in a record); the summary says how many cubes rest on records
 //!   and which builds wrote them.
-//! - **Cluster.** `--cube I` counts cube I alone and prints its record: the
-//!   jobs' outputs, concatenated, are a cube file the full command sums.
+//! - **Cluster.** `--cube I` counts cube I alone and prints its record (with
+//!   no count if it was stopped, which a reader skips): the jobs' outputs,
+//!   concatenated, are a cube file the full command sums.
 
 use std::collections::VecDeque;
 use std::io::Write;
@@ -116,12 +117,8 @@ fn read_counts(
         }
         let (Some(solutions), true) = (r.count, matches!(r.status, Status::All | Status::Unsat))
         else {
-            bail!(
-                "{}: cube {} is not counted to the end ({})",
-                at(),
-                c.index,
-                r.status
-            );
+            // a cluster job stopped before the end: the cube is still to count
+            continue;
         };
         let counted = Counted {
             solutions,
@@ -178,27 +175,35 @@ struct CubeResult {
 
 impl<P: Puzzle> Shared<'_, P> {
     /// The record line of cube `index`, counted to the end.
-    fn record(&self, index: u32, c: Counted, solver: &str) -> Report<P::Solution, P::Details> {
+    /// The record line of cube `index`: its count (None: stopped before the
+    /// end, a cluster job's line that counts nothing and is read back as
+    /// such).
+    fn record(
+        &self,
+        index: u32,
+        c: Option<Counted>,
+        solver: &str,
+    ) -> Report<P::Solution, P::Details> {
         let counts = self.cnf.counts();
         let mut r: Report<P::Solution, P::Details> = Report::new(
             self.describe.to_string(),
             solver.to_string(),
             self.classes_of.unwrap_or(self.enumerated).counted_as(),
         );
-        r.status = if c.solutions == 0 {
-            Status::Unsat
-        } else {
-            Status::All
+        r.status = match c {
+            None => Status::Unknown,
+            Some(c) if c.solutions == 0 => Status::Unsat,
+            Some(_) => Status::All,
         };
-        r.count = Some(c.solutions);
-        r.classes = c.classes;
+        r.count = c.map(|c| c.solutions);
+        r.classes = c.and_then(|c| c.classes);
         (r.vars, r.clauses, r.literals) = (counts.vars, counts.clauses, counts.literals);
         let mut record = CubeRecord {
             index,
             cubes: self.split.cubes(),
             literals: self.split.dimacs(),
             incumbent: None,
-            closed: true,
+            closed: c.is_some(),
             witness: None,
             build: BUILD.to_string(),
             cnf: self.digest.to_string(),
@@ -250,7 +255,7 @@ impl<P: Puzzle> Shared<'_, P> {
         });
         let solver = session.solver_name();
         if let Some(c) = counted {
-            self.file.append(&self.record(index, c, &solver))?;
+            self.file.append(&self.record(index, Some(c), &solver))?;
         }
         Ok(CubeResult {
             index,
@@ -396,23 +401,12 @@ pub fn run<P: Puzzle>(
         }
     }
     if let Some(i) = cubes.only {
-        // a cluster job: the cube's record, or a stopped report
-        return Ok(match counts[i as usize] {
-            Some(c) => shared.record(i, c, solver.as_deref().unwrap_or("")),
-            None => {
-                let mut r = shared.record(
-                    i,
-                    Counted {
-                        solutions: 0,
-                        classes: None,
-                    },
-                    "",
-                );
-                (r.status, r.count, r.cube) = (Status::Unknown, None, None);
-                r.stopped_by = Some(stopped(&limits));
-                r
-            }
-        });
+        // a cluster job: the cube's record, counted or stopped
+        let mut r = shared.record(i, counts[i as usize], solver.as_deref().unwrap_or(""));
+        if counts[i as usize].is_none() {
+            r.stopped_by = Some(stopped(&limits));
+        }
+        return Ok(r);
     }
     let counted: Vec<Counted> = counts.iter().flatten().copied().collect();
     let complete = counted.len() == counts.len();
