@@ -112,7 +112,7 @@ fn a_count_by_cubes_reports_its_sat_calls_and_solver() {
 
 #[test]
 fn an_interrupted_cube_count_reports_at_least_what_it_found() {
-    let mut child = Command::new(bin())
+    let child = Command::new(bin())
         .args(["solve", "queens", "-n", "16", "--count", "--cubes", "8", "--json"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
