@@ -243,6 +243,13 @@ impl Row {
             }
             (_, Some(Ok(r))) => {
                 row.status = r.status.into();
+                if let Some(c) = &r.cube {
+                    // a cluster job (--cube I): its status is its cube's
+                    row.message = Some(format!(
+                        "cube {} of {}: the status and numbers are the cube's, not the puzzle's (docs/cubes.md)",
+                        c.index, c.cubes
+                    ));
+                }
                 row.instance = Some(r.puzzle);
                 row.solver_name = Some(r.solver);
                 row.objective = r.objective;
