@@ -92,6 +92,17 @@ pub enum Purpose {
     Proof,
 }
 
+/// Set once a run's first solver session is loaded: from then on the
+/// solvers and drivers check the limits themselves, and the front end's
+/// watchdog (which covers building and loading the CNF) stands down.
+static LOADED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a solver session of this process has been loaded
+/// ([`RunOptions::open`]).
+pub fn session_loaded() -> bool {
+    LOADED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 impl RunOptions {
     /// The one way a run opens a solver session: the backend (`--solver`,
     /// or the built-in all-solutions engine when enumerating with it),
@@ -127,6 +138,7 @@ impl RunOptions {
         if record {
             session.record(cnf.into_owned());
         }
+        LOADED.store(true, std::sync::atomic::Ordering::SeqCst);
         Ok(session)
     }
 }

@@ -2,10 +2,12 @@
 //! drivers check the limits themselves and end with the best answer so far;
 //! building a large CNF and loading it into a solver do not (a 1×1024 rook
 //! board took 8.9 s of loading past a 5 s limit, issue 27). The watchdog is
-//! a thread that waits for the limits to expire; if the run has not ended
+//! a thread that waits for the limits to expire; if the run has neither
+//! ended nor loaded its first solver session ([`crate::options::session_loaded`])
 //! [`GRACE`] later, it prints the report of a run stopped before any answer
 //! (status `unknown`, `stopped_by` the limit) and ends the process, so the
-//! limit holds within [`GRACE`] plus a poll step, whatever phase was running.
+//! limit holds within [`GRACE`] plus a poll step while the CNF is built and
+//! loaded; from the first session on, the solvers and drivers answer it.
 //!
 //! The report is printed once: the run's own report claims the output
 //! ([`claim_output`]) before printing, and the watchdog prints only if it
@@ -58,7 +60,8 @@ pub fn start(
     let watching = done.clone();
     let limits = limits.clone();
     std::thread::spawn(move || {
-        let ended = || watching.load(Ordering::SeqCst);
+        // the run ended, or it reached its solvers, which check the limits
+        let ended = || watching.load(Ordering::SeqCst) || crate::options::session_loaded();
         while !limits.expired() {
             if ended() {
                 return;
