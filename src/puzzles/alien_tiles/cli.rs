@@ -12,7 +12,8 @@ use puzzlesat_encodings::card::CardEncoding;
 use super::encode::GoalEncoding;
 use super::model::Grid;
 use super::symmetry::Symmetry;
-use super::{AlienTiles, Minimality, Redundant, Task};
+use super::{goals, play, AlienTiles, Method, Minimality, Redundant, Task};
+use crate::puzzle::Puzzle;
 use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget, PuzzleCommand};
 
 /// Alien Tiles: fewest clicks to a goal, or the hardest goal (Gent, Linton & Smith 2000, CSPLib 027)
@@ -39,9 +40,12 @@ pub struct Args {
     /// symmetry breaking for --hardest [default: double-lex-transpose; none with --goal]
     #[arg(long, value_parser = choices::<Symmetry>())]
     pub symmetry: Option<Symmetry>,
-    /// play: kernel (x = x0 + kernel combination, by linear algebra) or sums (row/column sums mod c, pure SAT)
-    #[arg(long, default_value = "kernel", value_parser = choices::<GoalEncoding>())]
-    pub encoding: GoalEncoding,
+    /// rowcol (play: the exact row/column minimisation, no SAT), sat (the SAT optimiser) or goals (hardest: the exhaustive search over the goals, no SAT) [default: rowcol with --goal unless --encoding is given; sat with --hardest]
+    #[arg(long, value_parser = choices::<Method>())]
+    pub method: Option<Method>,
+    /// play with --method sat: kernel (x = x0 + kernel combination, by linear algebra) or sums (row/column sums mod c, pure SAT) [default: kernel; giving it selects --method sat]
+    #[arg(long, value_parser = choices::<GoalEncoding>())]
+    pub encoding: Option<GoalEncoding>,
     /// cardinality encoding of the minimality constraints: totalizer, seq-counter, card-network
     #[arg(long, default_value = "totalizer", value_parser = choices::<CardEncoding>())]
     pub card: CardEncoding,
@@ -59,7 +63,12 @@ impl Args {
 
     /// The instance for `dimacs`/`decode`: eager minimality unless given.
     fn whole_formula(&self) -> anyhow::Result<AlienTiles> {
-        self.instance(Minimality::Eager)
+        if self.method.is_some_and(|m| m != Method::Sat) {
+            bail!("dimacs and decode work on the CNF of --method sat");
+        }
+        let mut p = self.instance(Minimality::Eager)?;
+        p.method = Method::Sat;
+        Ok(p)
     }
 
     fn instance(&self, minimality: Minimality) -> anyhow::Result<AlienTiles> {
@@ -86,15 +95,62 @@ impl Args {
             (Task::Hardest, None) => Symmetry::DoubleLexTranspose,
         };
         p.card = self.card;
-        p.goal_encoding = self.encoding;
+        p.goal_encoding = self.encoding.unwrap_or(GoalEncoding::Kernel);
+        p.method = self.method()?;
         p.redundant = self.redundant;
         Ok(p)
+    }
+}
+
+impl Args {
+    /// `--method`, defaulted and checked against the task.
+    fn method(&self) -> anyhow::Result<Method> {
+        let method = match (self.method, self.goal.is_some()) {
+            (Some(m), _) => m,
+            (None, true) if self.encoding.is_none() => Method::RowCol,
+            (None, _) => Method::Sat,
+        };
+        if method == Method::RowCol && self.goal.is_none() {
+            bail!("--method rowcol plays a goal: give --goal FILE (--hardest searches with --method sat)");
+        }
+        if method == Method::Goals && !self.hardest {
+            bail!("--method goals searches for the hardest goal: give --hardest");
+        }
+        if method == Method::RowCol && self.encoding.is_some() {
+            bail!("--encoding chooses the CNF of --method sat; --method rowcol uses no CNF");
+        }
+        Ok(method)
     }
 }
 
 impl PuzzleCommand for Args {
     fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
         let p = self.puzzle()?;
+        if p.method == Method::RowCol {
+            if common.all || common.count || common.cubes.is_some() {
+                bail!("--all, --count and --cubes run the SAT search: give --method sat (--method rowcol finds one optimal click matrix, exactly)");
+            }
+            let r = play::report(
+                &p,
+                common.producer().as_ref(),
+                common.objective_encoding,
+                &common.limits(),
+            )?;
+            return common.print(r, |s| p.render(s));
+        }
+        if p.method == Method::Goals {
+            if common.all || common.count || common.certify {
+                bail!("--method goals searches the goals without SAT: --all, --count and --certify apply to --method sat (certify the hardest goal's value with --goal FILE --certify)");
+            }
+            return match goals::run(&p, common.cubes.as_ref(), &common.limits(), &mut common.progress())? {
+                goals::Outcome::Whole(r) => common.print(*r, |s| p.render(s)),
+                goals::Outcome::Cube(Some(line)) => common.print(*line, |_| String::new()),
+                goals::Outcome::Cube(None) => {
+                    eprintln!("c the cube was stopped before its end (time limit or interrupt): no record");
+                    Ok(crate::front::exit_code(crate::report::Status::Unknown))
+                }
+            };
+        }
         common.solve(&p)
     }
 
