@@ -185,9 +185,9 @@ fn command_line_play_says_how_it_is_proven() {
 }
 
 fn hardest_by_goals(n: usize, c: u32, search: &GoalSearch) -> goals::GoalRecord {
-    search
-        .search_cube(0, 1, &Limits::default(), &mut |_| {})
-        .unwrap_or_else(|| panic!("{n}×{n}/{c} stopped"))
+    let (record, finished) = search.search_cube(0, 1, &Limits::default(), &mut |_| {});
+    assert!(finished, "{n}×{n}/{c} stopped");
+    record
 }
 
 fn search(n: usize, c: u32) -> GoalSearch {
@@ -259,7 +259,8 @@ fn goal_search_cubes_partition_the_goals() {
     let mut visited = 0;
     let mut best = 0;
     for i in 0..5 {
-        let r = s.search_cube(i, 5, &Limits::default(), &mut |_| {}).unwrap();
+        let (r, finished) = s.search_cube(i, 5, &Limits::default(), &mut |_| {});
+        assert!(finished);
         visited += r.visited + r.unreachable;
         best = best.max(r.hardest.unwrap_or(0));
     }

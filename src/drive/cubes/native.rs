@@ -40,15 +40,16 @@ pub trait CubeSearch: Sync {
     type Record: Serialize + DeserializeOwned + Clone + Default + Send + std::fmt::Debug;
     /// The instance and options (the lines' `puzzle`).
     fn describe(&self) -> String;
-    /// Searches cube `index` of `cubes` to its end; None if stopped by
-    /// `limits` first. Progress lines go to `progress`.
+    /// Searches cube `index` of `cubes`: its record, and whether the search
+    /// reached its end (false: stopped by `limits`, the record covers what
+    /// was searched). Progress lines go to `progress`.
     fn search(
         &self,
         index: u32,
         cubes: u32,
         limits: &Limits,
         progress: &mpsc::Sender<String>,
-    ) -> anyhow::Result<Option<Self::Record>>;
+    ) -> anyhow::Result<(Self::Record, bool)>;
     /// The value a record reports (its line's `objective`).
     fn value(&self, r: &Self::Record) -> Option<i64>;
     /// Checks a record read back from a file (an error refuses it).
@@ -80,6 +81,9 @@ pub struct Outcome<R> {
     pub tally: CubeTally,
     /// with `--cube I`: that cube's line as written to the file
     pub line: Option<Report<serde_json::Value, R>>,
+    /// cubes stopped before their end, with what they found until then
+    /// (not written to the file)
+    pub partial: Vec<(u32, R)>,
 }
 
 fn line<S: CubeSearch>(s: &S, index: u32, cubes: u32, record: &S::Record) -> anyhow::Result<Report<serde_json::Value, S::Record>> {
@@ -196,6 +200,7 @@ pub fn run<S: CubeSearch>(
     let threads = opts.jobs.clamp(1, todo.len().max(1));
     let queue = Mutex::new(todo);
     let done: Mutex<Vec<(u32, S::Record, Report<serde_json::Value, S::Record>)>> = Mutex::new(vec![]);
+    let partial: Mutex<Vec<(u32, S::Record)>> = Mutex::new(vec![]);
     let results = on_threads(threads, progress, |tx| {
         loop {
             if limits.expired() {
@@ -204,7 +209,10 @@ pub fn run<S: CubeSearch>(
             let Some(i) = queue.lock().expect("queue lock").pop_front() else {
                 return Ok(());
             };
-            if let Some(record) = s.search(i, cubes, limits, tx)? {
+            let (record, finished) = s.search(i, cubes, limits, tx)?;
+            if !finished {
+                partial.lock().expect("partial lock").push((i, record));
+            } else {
                 let l = line(s, i, cubes, &record)?;
                 file.append(&l)?;
                 let _ = tx.send(format!(
@@ -244,9 +252,12 @@ pub fn run<S: CubeSearch>(
         }
     }
     tally.written_by = writers.into_iter().collect();
+    let mut partial = partial.into_inner().expect("partial lock");
+    partial.sort_by_key(|(i, _)| *i);
     Ok(Outcome {
         records,
         tally,
         line: only_line,
+        partial,
     })
 }

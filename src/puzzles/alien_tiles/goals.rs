@@ -211,15 +211,16 @@ impl GoalSearch {
         }
     }
 
-    /// Searches cube `index` of `cubes` (all goals with `cubes` = 1); None
-    /// if `limits` stopped it first.
+    /// Searches cube `index` of `cubes` (all goals with `cubes` = 1): what
+    /// it found, and whether it reached its end (false: `limits` stopped it,
+    /// the record covers the goals visited so far).
     pub fn search_cube(
         &self,
         index: u32,
         cubes: u32,
         limits: &Limits,
         progress: &mut dyn FnMut(String),
-    ) -> Option<GoalRecord> {
+    ) -> (GoalRecord, bool) {
         let n = self.n;
         let mut w = Walk {
             g: self,
@@ -259,9 +260,6 @@ impl GoalSearch {
         } else {
             w.place(0, 0, u32::MAX);
         }
-        if w.stopped {
-            return None;
-        }
         let (hardest, goal) = match w.best {
             Some((v, g)) => (
                 Some(v),
@@ -269,14 +267,15 @@ impl GoalSearch {
             ),
             None => (None, None),
         };
-        Some(GoalRecord {
+        let record = GoalRecord {
             hardest,
             goal,
             visited: w.visited,
             cut: w.cut,
             unreachable: w.unreachable,
             digest: w.digest.hex(),
-        })
+        };
+        (record, !w.stopped)
     }
 }
 
@@ -570,7 +569,7 @@ impl CubeSearch for GoalSearch {
         cubes: u32,
         limits: &Limits,
         progress: &mpsc::Sender<String>,
-    ) -> anyhow::Result<Option<GoalRecord>> {
+    ) -> anyhow::Result<(GoalRecord, bool)> {
         Ok(self.search_cube(index, cubes, limits, &mut |line| {
             let _ = progress.send(line);
         }))
@@ -655,7 +654,9 @@ pub fn run(
     let (mut visited, mut cut, mut unreachable) = (0u64, 0u64, 0u64);
     let mut digest = Fnv::default();
     let mut best: Option<(u32, &Vec<Vec<u32>>)> = None;
-    for (rec, _) in out.records.iter().flatten() {
+    // finished cubes, then what the stopped ones found before the limit
+    let partial = out.partial.iter().map(|(_, r)| r);
+    for rec in out.records.iter().flatten().map(|(r, _)| r).chain(partial) {
         visited += rec.visited;
         cut += rec.cut;
         unreachable += rec.unreachable;
