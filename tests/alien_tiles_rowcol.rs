@@ -5,13 +5,12 @@
 mod common;
 
 use common::run as cli;
-use puzzlesat::drive::cubes::CubeOptions;
 use puzzlesat::puzzles::alien_tiles::check::coset_minimum;
-use puzzlesat::puzzles::alien_tiles::goals::{self, goal_min, GoalSearch};
+use puzzlesat::puzzles::alien_tiles::goals::{goal_min, GoalRecord, GoalSearch};
 use puzzlesat::puzzles::alien_tiles::model::{click_map, effect, Grid};
 use puzzlesat::puzzles::alien_tiles::play::{fewest_clicks, Played};
 use puzzlesat::puzzles::alien_tiles::rowcol::RowCol;
-use puzzlesat::puzzles::alien_tiles::{reference, zmod, AlienTiles, Method, Task};
+use puzzlesat::puzzles::alien_tiles::{reference, zmod, AlienTiles, Task};
 use puzzlesat::run::{self, RunOptions, Status};
 use puzzlesat::solver::Limits;
 
@@ -184,7 +183,7 @@ fn command_line_play_says_how_it_is_proven() {
     assert!(err.contains("--method rowcol plays a goal"), "{err}");
 }
 
-fn hardest_by_goals(n: usize, c: u32, search: &GoalSearch) -> goals::GoalRecord {
+fn hardest_by_goals(n: usize, c: u32, search: &GoalSearch) -> GoalRecord {
     let (record, finished) = search.search_cube(0, 1, &Limits::default(), &mut |_| {});
     assert!(finished, "{n}×{n}/{c} stopped");
     record
@@ -297,25 +296,4 @@ fn goal_search_cubes_partition_the_goals() {
     let (code, out, _) = cli(&[&args[..], &["--cubes", "4", "--cube-file", jobs.to_str().unwrap(), "-q"]].concat());
     assert_eq!(code, Some(10));
     assert!(out.contains("optimal: 10 (not proven in this run: all 4 cubes"), "{out}");
-}
-
-/// The goal search's library entry agrees with its CLI report.
-#[test]
-fn goal_search_report() {
-    let mut p = AlienTiles::new(4, 3, Task::Hardest).unwrap();
-    p.method = Method::Goals;
-    let opts = CubeOptions {
-        count: 1,
-        file: None,
-        only: None,
-        jobs: 1,
-        trust: false,
-    };
-    let goals::Outcome::Whole(r) =
-        goals::run(&p, Some(&opts), &Limits::default(), &mut std::io::sink()).unwrap()
-    else {
-        panic!("the whole report");
-    };
-    assert_eq!((r.status, r.objective), (Status::Optimal, Some(10)));
-    assert!(r.solutions[0].minimality_checked);
 }

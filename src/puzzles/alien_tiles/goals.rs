@@ -37,24 +37,18 @@
 //!   row when only one row is free): the p-th such prefix in the search's
 //!   fixed order belongs to cube `p mod K`. Each cube keeps its own best, so
 //!   its counts and digest do not depend on threads or other cubes; the
-//!   driver is [`crate::drive::cubes::native`].
+//!   driver is `crate::drive::cubes::native`, the report the command
+//!   line's (`crate::cli::alien_tiles`).
 
-use std::io::Write;
-use std::sync::atomic::Ordering;
-use std::sync::mpsc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{self, Grid};
+use super::model::Grid;
 use super::play::{fewest_clicks, Played};
 use super::rowcol::RowCol;
-use super::{AlienTiles, TilesDetails, TilesSolution};
 use crate::certify::Fnv;
-use crate::drive::cubes::native::{self, CubeSearch};
-use crate::drive::cubes::CubeOptions;
-use crate::puzzle::Puzzle;
-use crate::report::{plural, Details, Report, Status, StoppedBy, NO_SAT};
+use crate::report::{plural, Details};
 use crate::solver::Limits;
 
 /// The fewest clicks reaching the goal `s` (row-major, entries in `0..c`)
@@ -200,6 +194,38 @@ impl GoalSearch {
             cols: vec![],
             describe,
         })
+    }
+
+    /// Checks a record read back from a cube file: its goal (if any) is an
+    /// n×n board whose fewest clicks, by the coset minimum, are its value.
+    pub fn check_record(&self, r: &GoalRecord) -> anyhow::Result<()> {
+        let (n, c) = (self.n, self.c);
+        match (&r.hardest, &r.goal) {
+            (None, None) => Ok(()),
+            (Some(v), Some(rows)) => {
+                anyhow::ensure!(
+                    rows.len() == n && rows.iter().all(|r| r.len() == n && r.iter().all(|&x| x < c)),
+                    "its goal is not an {n}×{n} board of colours 0..{c}"
+                );
+                let goal = Grid {
+                    n,
+                    cells: rows.concat(),
+                };
+                match fewest_clicks(&Grid::zeros(n), &goal, c, &RowCol::new(n, c)) {
+                    Played::Best { total, .. } if total == *v => Ok(()),
+                    Played::Best { total, .. } => {
+                        anyhow::bail!("its goal needs {total} clicks, not the {v} it records")
+                    }
+                    Played::Unreachable => anyhow::bail!("its goal is unreachable"),
+                }
+            }
+            _ => anyhow::bail!("a value without a goal, or a goal without a value"),
+        }
+    }
+
+    /// The instance and options, as given to [`GoalSearch::new`].
+    pub fn describe(&self) -> &str {
+        &self.describe
     }
 
     /// Rows filled by the search (the last one is forced when c | n − 1).
@@ -558,51 +584,6 @@ fn row_costs(s: &[u8], col: &[u8], c: usize, cost: &mut [u16]) {
     }
 }
 
-impl CubeSearch for GoalSearch {
-    type Record = GoalRecord;
-    fn describe(&self) -> String {
-        self.describe.clone()
-    }
-    fn search(
-        &self,
-        index: u32,
-        cubes: u32,
-        limits: &Limits,
-        progress: &mpsc::Sender<String>,
-    ) -> anyhow::Result<(GoalRecord, bool)> {
-        Ok(self.search_cube(index, cubes, limits, &mut |line| {
-            let _ = progress.send(line);
-        }))
-    }
-    fn value(&self, r: &GoalRecord) -> Option<i64> {
-        r.hardest.map(i64::from)
-    }
-    fn check(&self, r: &GoalRecord) -> anyhow::Result<()> {
-        let (n, c) = (self.n, self.c);
-        match (&r.hardest, &r.goal) {
-            (None, None) => Ok(()),
-            (Some(v), Some(rows)) => {
-                anyhow::ensure!(
-                    rows.len() == n && rows.iter().all(|r| r.len() == n && r.iter().all(|&x| x < c)),
-                    "its goal is not an {n}×{n} board of colours 0..{c}"
-                );
-                let goal = Grid {
-                    n,
-                    cells: rows.concat(),
-                };
-                match fewest_clicks(&Grid::zeros(n), &goal, c, &RowCol::new(n, c)) {
-                    Played::Best { total, .. } if total == *v => Ok(()),
-                    Played::Best { total, .. } => {
-                        anyhow::bail!("its goal needs {total} clicks, not the {v} it records")
-                    }
-                    Played::Unreachable => anyhow::bail!("its goal is unreachable"),
-                }
-            }
-            _ => anyhow::bail!("a value without a goal, or a goal without a value"),
-        }
-    }
-}
-
 impl Details for GoalRecord {
     fn lines(&self) -> Vec<String> {
         vec![format!(
@@ -616,119 +597,3 @@ impl Details for GoalRecord {
     }
 }
 
-/// What `--hardest --method goals` prints: the whole problem's report, or
-/// with `--cube I` that cube's line as written to a cube file.
-pub enum Outcome {
-    /// every cube (or all that finished before the limit)
-    Whole(Box<Report<TilesSolution, TilesDetails>>),
-    /// `--cube I`: that cube's line (None: stopped before its end)
-    Cube(Option<Box<Report<serde_json::Value, GoalRecord>>>),
-}
-
-/// Runs the goal search for the hardest-goal instance `p`, split by
-/// `cubes` (none: one cube).
-pub fn run(
-    p: &AlienTiles,
-    cubes: Option<&CubeOptions>,
-    limits: &Limits,
-    progress: &mut dyn Write,
-) -> anyhow::Result<Outcome> {
-    let started = Instant::now();
-    let search = GoalSearch::new(p.n, p.c, p.describe())?;
-    let opts = cubes.cloned().unwrap_or(CubeOptions {
-        count: 1,
-        file: None,
-        only: None,
-        jobs: 1,
-        trust: false,
-    });
-    let out = native::run(&search, &opts, limits, progress)?;
-    if opts.only.is_some() {
-        return Ok(Outcome::Cube(out.line.map(Box::new)));
-    }
-    let mut r: Report<TilesSolution, TilesDetails> =
-        Report::new(p.describe(), NO_SAT.into(), p.counted_as());
-    r.seconds.solve = started.elapsed().as_secs_f64();
-    let finished = out.records.iter().flatten().count();
-    let all = finished == out.records.len();
-    let (mut visited, mut cut, mut unreachable) = (0u64, 0u64, 0u64);
-    let mut digest = Fnv::default();
-    let mut best: Option<(u32, &Vec<Vec<u32>>)> = None;
-    // finished cubes, then what the stopped ones found before the limit
-    let partial = out.partial.iter().map(|(_, r)| r);
-    for rec in out.records.iter().flatten().map(|(r, _)| r).chain(partial) {
-        visited += rec.visited;
-        cut += rec.cut;
-        unreachable += rec.unreachable;
-        digest = digest.text(&rec.digest);
-        if let (Some(v), Some(g)) = (rec.hardest, &rec.goal) {
-            if best.is_none_or(|(b, _)| v > b) {
-                best = Some((v, g));
-            }
-        }
-    }
-    if let Some((v, rows)) = best {
-        let t = Instant::now();
-        let goal = Grid {
-            n: p.n,
-            cells: rows.concat(),
-        };
-        let Played::Best { clicks, total } =
-            fewest_clicks(&Grid::zeros(p.n), &goal, p.c, &RowCol::new(p.n, p.c))
-        else {
-            anyhow::bail!("internal error: the hardest goal found is unreachable");
-        };
-        anyhow::ensure!(
-            total == v,
-            "internal error: the goal search values its hardest goal at {v} clicks, the coset minimum at {total}"
-        );
-        let sol = TilesSolution {
-            total,
-            goal: model::add_mod(&Grid::zeros(p.n), &model::effect(&clicks, p.c), p.c),
-            clicks,
-            minimality_checked: true,
-        };
-        p.check(&sol)
-            .map_err(|e| anyhow::anyhow!("internal error: the hardest goal's click matrix fails the checker: {e}"))?;
-        r.solutions.push(sol);
-        r.objective = Some(i64::from(v));
-        r.seconds.decode_check = t.elapsed().as_secs_f64();
-    }
-    r.status = match (best.is_some(), all) {
-        (true, true) => Status::Optimal,
-        (true, false) => Status::Sat,
-        (false, _) => Status::Unknown,
-    };
-    if all {
-        r.bound = r.objective;
-    } else {
-        r.stopped_by = Some(if limits.interrupt.load(Ordering::Relaxed) {
-            StoppedBy::Interrupt
-        } else {
-            StoppedBy::Timeout
-        });
-    }
-    let mut notes = vec![format!(
-        "goal search: {} visited (at least one per class of the 2·(n!)² symmetries: rows and columns lexicographically non-decreasing, no larger than the transpose; each played exactly, or shown no harder than the best by one (R, C)), {} cut by the bound, {} filled in and unreachable; digest {} ({} of {} finished)",
-        plural(visited, "goal", "goals"),
-        plural(cut, "branch", "branches"),
-        unreachable,
-        digest.hex(),
-        finished,
-        plural(out.records.len() as u64, "cube", "cubes"),
-    )];
-    if all {
-        notes.push("proven by the exhaustive goal search: every goal class visited or cut by a bound that cannot beat the best, each goal's fewest clicks exact (the row/column minimum); the hardest goal's click matrix passed the independent checker".into());
-    }
-    r.details = TilesDetails {
-        kernel_size: p.kernel().size(),
-        group_order: super::census::group_order(p.n),
-        notes,
-        ..TilesDetails::default()
-    };
-    if cubes.is_some() {
-        r.cubes = Some(out.tally);
-    }
-    r.seconds.close(started.elapsed().as_secs_f64());
-    Ok(Outcome::Whole(Box::new(r)))
-}

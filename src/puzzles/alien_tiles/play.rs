@@ -15,22 +15,13 @@
 //! colours (kernel 6¹²) takes tens of milliseconds where the SAT search had
 //! to refute each cheaper click matrix.
 //!
-//! With `--certify` the optimum is proven again by SAT: the play CNF of
-//! `--encoding` with "fewer clicks than the optimum" is refuted in one call
-//! by the proof solver and its DRAT proof checked ([`crate::certify`]).
-
-use std::time::Instant;
-
-use anyhow::Context;
-use puzzlesat_encodings::pb::PbEncoding;
+//! The report, and `--certify` (the optimum proven again by one checked
+//! SAT refutation of fewer clicks), are the command line's:
+//! `crate::cli::alien_tiles`.
 
 use super::model::{self, Grid};
 use super::rowcol::RowCol;
-use super::{zmod, AlienTiles, Task, TilesDetails, TilesSolution};
-use crate::certify::{certify_claim, Claim, Producer};
-use crate::puzzle::Puzzle;
-use crate::report::{Report, Status};
-use crate::solver::Limits;
+use super::zmod;
 
 /// The exact answer of the row/column minimisation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,92 +52,6 @@ pub fn fewest_clicks(start: &Grid, goal: &Grid, c: u32, rowcol: &RowCol) -> Play
         clicks: Grid { n, cells },
         total,
     }
-}
-
-/// The report of `--method rowcol` for the play instance `p` (solver
-/// `none`; the claim rests on the minimisation, or with `producer` also on
-/// a checked SAT refutation of fewer clicks).
-pub fn report(
-    p: &AlienTiles,
-    producer: Option<&Producer>,
-    pb: PbEncoding,
-    limits: &Limits,
-) -> anyhow::Result<Report<TilesSolution, TilesDetails>> {
-    let Task::Play { start, goal } = &p.task else {
-        anyhow::bail!("internal error: the row/column method plays a goal");
-    };
-    let started = Instant::now();
-    let mut r = Report::new(p.describe(), crate::report::NO_SAT.into(), p.counted_as());
-    let rowcol = RowCol::new(p.n, p.c);
-    let played = fewest_clicks(start, goal, p.c, &rowcol);
-    r.seconds.solve = started.elapsed().as_secs_f64();
-    let mut notes = vec![];
-    let rows = rowcol
-        .row_vectors()
-        .map_or("more than 2^64".into(), |k| k.to_string());
-    match &played {
-        Played::Unreachable => {
-            r.status = Status::Unsat;
-            notes.push(format!(
-                "unreachable: the goal is not in the image of the click map over Z_{} (linear algebra: no solution of the diagonal form)",
-                p.c
-            ));
-        }
-        Played::Best { clicks, total } => {
-            let t = Instant::now();
-            let sol = TilesSolution {
-                clicks: clicks.clone(),
-                total: *total,
-                goal: goal.clone(),
-                minimality_checked: true,
-            };
-            p.check(&sol)
-                .map_err(|e| anyhow::anyhow!("internal error: the minimisation's answer fails the checker: {e}"))?;
-            r.seconds.decode_check = t.elapsed().as_secs_f64();
-            r.status = Status::Optimal;
-            r.objective = Some(*total as i64);
-            r.bound = Some(*total as i64);
-            r.solutions.push(sol);
-            notes.push(format!(
-                "proven by the row/column minimisation: every one of the {rows} admissible row vectors R visited, the columns chosen by an exact dynamic programme, so every click matrix reaching the goal (the coset of a linear-algebra solution by the kernel) was counted; the answer passed the independent checker"
-            ));
-        }
-    }
-    if let Some(producer) = producer {
-        let t = Instant::now();
-        r.certificates = Some(certify(p, &played, producer, pb, limits)?.into_iter().collect());
-        r.seconds.certify = t.elapsed().as_secs_f64();
-    }
-    r.details = TilesDetails {
-        kernel_size: p.kernel().size(),
-        group_order: super::census::group_order(p.n),
-        notes,
-        ..TilesDetails::default()
-    };
-    r.seconds.close(started.elapsed().as_secs_f64());
-    Ok(r)
-}
-
-/// `--certify`: the SAT refutation of fewer clicks than the optimum (or of
-/// any click matrix, for an unreachable goal) on the play CNF of
-/// `--encoding`, seeded with the known optimum: one UNSAT call, its proof
-/// checked. None when the optimum is 0 (no fewer clicks to refute).
-fn certify(
-    p: &AlienTiles,
-    played: &Played,
-    producer: &Producer,
-    pb: PbEncoding,
-    limits: &Limits,
-) -> anyhow::Result<Option<crate::certify::Certified>> {
-    let (claim, bound) = match played {
-        Played::Unreachable => (Claim::Infeasible, None),
-        Played::Best { total: 0, .. } => return Ok(None),
-        Played::Best { total, .. } => (Claim::Optimal, Some(*total as i64 - 1)),
-    };
-    let (cnf, _) = crate::run::encode_with_bound(p, bound, pb)?;
-    let certified = certify_claim(claim, &cnf, producer, limits)
-        .context("the row/column optimum could not be certified by SAT")?;
-    Ok(Some(certified))
 }
 
 #[cfg(test)]
