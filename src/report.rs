@@ -21,6 +21,9 @@ use puzzlesat_encodings::solve::SolverStats;
 /// certificates' `formula_digest` and `cube`).
 pub const SCHEMA_VERSION: u32 = 7;
 
+/// The `solver` of a report whose method uses no SAT solver.
+pub const NO_SAT: &str = "none";
+
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -383,6 +386,9 @@ impl<S: Serialize, D: Details> Report<S, D> {
         // what backs the UNSAT answer the claim rests on
         let unsat = match (&self.certificates, self.unchecked) {
             (Some(c), _) if !c.is_empty() => "UNSAT, certified",
+            // a method without SAT proves by its own exact argument (its
+            // details name it)
+            _ if self.solver == NO_SAT => "exact method, no SAT solver",
             (_, true) => "UNSAT from the external solver, unchecked",
             _ => "UNSAT",
         };

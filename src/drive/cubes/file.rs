@@ -147,24 +147,47 @@ pub(super) type CubeLine = Report<serde_json::Value, serde_json::Value>;
 /// The UTF-8 byte order mark some editors put at the head of a text file.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// The lines of the cube file (none if it was missing), each a cube report
-/// about this run's problem (`describe`, `cnf`'s size, the split), with its
-/// 0-based line number. A UTF-8 byte order mark at its head is skipped.
-/// The last line may lack its newline: if it is a whole record it is kept
-/// (the newline is added before the next line is appended); if it is a
-/// record of this run's kind cut short by a kill, it is not a fact and is
-/// cut off before anything is appended ([`CubeFile::append`]). Any other
-/// content (a line of another run, a file that is not a cube file) is
-/// refused, and the file is left as it was.
+/// The lines of the cube file ([`report_lines`]), each a cube report about
+/// this run's problem (`describe`, `cnf`'s size, the split): a line of
+/// another run is refused, and the file is left as it was.
 pub(super) fn cube_lines(
     file: &CubeFile,
     describe: &str,
     cnf: &Cnf,
     split: &Split,
 ) -> anyhow::Result<Vec<(usize, CubeLine)>> {
-    let (path, bytes) = (&file.path, &file.read);
     let counts = cnf.counts();
     let literals = split.dimacs();
+    let lines = report_lines(file, describe)?;
+    for (k, r) in &lines {
+        let c = r.cube.as_ref().expect("report_lines: a cube report");
+        if r.puzzle != describe
+            || (r.vars, r.clauses, r.literals) != (counts.vars, counts.clauses, counts.literals)
+            || c.cubes != split.cubes()
+            || c.literals != literals
+        {
+            bail!(
+                "{} line {}: a cube of another run ({}, {} vars, {} clauses, {} cubes on literals {:?}); this run is {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
+                file.path.display(), k + 1,
+                r.puzzle, r.vars, r.clauses, c.cubes, c.literals,
+                describe, counts.vars, counts.clauses, split.cubes(), literals
+            );
+        }
+    }
+    Ok(lines)
+}
+
+/// The lines of the cube file (none if it was missing), each a report with
+/// a cube record (index below its `cubes`), with its 0-based line number;
+/// whether a line is about this run is the caller's check. A UTF-8 byte
+/// order mark at its head is skipped. The last line may lack its newline:
+/// if it is a whole record it is kept (the newline is added before the next
+/// line is appended); if it is a record of this run's kind (`describe`) cut
+/// short by a kill, it is not a fact and is cut off before anything is
+/// appended ([`CubeFile::append`]). Any other content (a file that is not a
+/// cube file) is refused, and the file is left as it was.
+pub(super) fn report_lines(file: &CubeFile, describe: &str) -> anyhow::Result<Vec<(usize, CubeLine)>> {
+    let (path, bytes) = (&file.path, &file.read);
     let mut lines = vec![];
     let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
     for (k, line) in body.split_inclusive(|&b| b == b'\n').enumerate() {
@@ -208,18 +231,6 @@ pub(super) fn cube_lines(
         let Some(c) = &r.cube else {
             bail!("{}: a report without a cube (not written by --cubes)", at());
         };
-        if r.puzzle != describe
-            || (r.vars, r.clauses, r.literals) != (counts.vars, counts.clauses, counts.literals)
-            || c.cubes != split.cubes()
-            || c.literals != literals
-        {
-            bail!(
-                "{}: a cube of another run ({}, {} vars, {} clauses, {} cubes on literals {:?}); this run is {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
-                at(),
-                r.puzzle, r.vars, r.clauses, c.cubes, c.literals,
-                describe, counts.vars, counts.clauses, split.cubes(), literals
-            );
-        }
         if c.index >= c.cubes {
             bail!("{}: cube {} of {}", at(), c.index, c.cubes);
         }

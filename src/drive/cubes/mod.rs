@@ -70,6 +70,7 @@ pub use crate::options::CubeOptions;
 
 pub mod count;
 mod file;
+pub mod native;
 
 pub use file::{fingerprint, witness_hex, witness_model, BUILD};
 use file::{read_file, CubeFile, Expected, Known};
