@@ -12,7 +12,6 @@ use puzzlesat::puzzles::alien_tiles::play::{fewest_clicks, Played};
 use puzzlesat::puzzles::alien_tiles::rowcol::RowCol;
 use puzzlesat::puzzles::alien_tiles::{reference, zmod, AlienTiles, Task};
 use puzzlesat::run::{self, RunOptions, Status};
-use puzzlesat::solver::Limits;
 
 /// A fixed pseudo-random sequence.
 struct Rng(u64);
@@ -184,7 +183,7 @@ fn command_line_play_says_how_it_is_proven() {
 }
 
 fn hardest_by_goals(n: usize, c: u32, search: &GoalSearch) -> GoalRecord {
-    let (record, finished) = search.search_cube(0, 1, &Limits::default(), &mut |_| {});
+    let (record, finished) = search.search_cube(0, 1, &|| false, &mut |_| {});
     assert!(finished, "{n}×{n}/{c} stopped");
     record
 }
@@ -258,7 +257,7 @@ fn goal_search_cubes_partition_the_goals() {
     let mut visited = 0;
     let mut best = 0;
     for i in 0..5 {
-        let (r, finished) = s.search_cube(i, 5, &Limits::default(), &mut |_| {});
+        let (r, finished) = s.search_cube(i, 5, &|| false, &mut |_| {});
         assert!(finished);
         visited += r.visited + r.unreachable;
         best = best.max(r.hardest.unwrap_or(0));

@@ -59,10 +59,13 @@ def cpsat(goal, n, c):
 
 def ours(path, n, c):
     t = time.time()
-    out = subprocess.run(
-        [BIN, "solve", "alien-tiles", "-n", str(n), "-c", str(c), "--goal", path, "--json", "-q"],
-        capture_output=True, text=True, timeout=LIMIT + 30,
-    )
+    try:
+        out = subprocess.run(
+            [BIN, "solve", "alien-tiles", "-n", str(n), "-c", str(c), "--goal", path, "--json", "-q"],
+            capture_output=True, text=True, timeout=LIMIT + 30,
+        )
+    except subprocess.TimeoutExpired:
+        return LIMIT + 30, None
     wall = time.time() - t
     r = json.loads(out.stdout)
     return wall, (r["objective"] if r["status"] == "optimal" else None)

@@ -49,7 +49,6 @@ use super::play::{fewest_clicks, Played};
 use super::rowcol::RowCol;
 use crate::certify::Fnv;
 use crate::report::{plural, Details};
-use puzzlesat_encodings::solve::Limits;
 
 /// The fewest clicks reaching the goal `s` (row-major, entries in `0..c`)
 /// from the all-zero board, by the minimum over the consistent (T, R, C);
@@ -238,13 +237,13 @@ impl GoalSearch {
     }
 
     /// Searches cube `index` of `cubes` (all goals with `cubes` = 1): what
-    /// it found, and whether it reached its end (false: `limits` stopped it,
+    /// it found, and whether it reached its end (false: `stop` said so,
     /// the record covers the goals visited so far).
     pub fn search_cube(
         &self,
         index: u32,
         cubes: u32,
-        limits: &Limits,
+        stop: &dyn Fn() -> bool,
         progress: &mut dyn FnMut(String),
     ) -> (GoalRecord, bool) {
         let n = self.n;
@@ -264,7 +263,7 @@ impl GoalSearch {
             prefixes: 0,
             cube: u64::from(index),
             cubes: u64::from(cubes),
-            limits,
+            stop,
             stopped: false,
             ticks: 0,
             started: Instant::now(),
@@ -324,7 +323,8 @@ struct Walk<'a, 'p> {
     prefixes: u64,
     cube: u64,
     cubes: u64,
-    limits: &'a Limits,
+    /// true once the time limit or an interrupt struck
+    stop: &'a dyn Fn() -> bool,
     stopped: bool,
     ticks: u64,
     started: Instant,
@@ -461,7 +461,7 @@ impl Walk<'_, '_> {
     fn tick(&mut self) {
         self.ticks += 1;
         if self.ticks % 4096 == 0 {
-            if self.limits.expired() {
+            if (self.stop)() {
                 self.stopped = true;
             }
             if self.reported.elapsed().as_secs() >= 10 {
