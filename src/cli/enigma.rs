@@ -306,7 +306,7 @@ impl PuzzleCommand for Args {
             common.limits(),
             &mut common.progress(),
         )?;
-        common.print(r, EnigmaSolution::render)
+        common.print(r, EnigmaSolution::render, |s| Some(s.picture()))
     }
 
     fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
