@@ -60,7 +60,7 @@ fn solve_and_check(session: &mut Session, cnf: &Cnf, answer: Outcome, what: &str
 
 fn backends(c: &mut Criterion) {
     let mut kinds = SolverKind::embedded();
-    kinds.push(SolverKind::Portfolio);
+    kinds.push(SolverKind::named("portfolio").unwrap());
     for inst in INSTANCES {
         let mut group = c.benchmark_group(inst.name);
         group

@@ -5,7 +5,9 @@
 //! the [`run`] module drives any of them through any [`solver`] backend with
 //! the loops of [`drive`] and returns one [`report::Report`]; [`io`] writes
 //! and reads DIMACS and solver output. [`front`] holds the handlers the
-//! puzzles' command lines share; [`cli`] only parses and dispatches.
+//! puzzles' command lines share; [`cli`] parses and dispatches, each
+//! family's command line in `cli/<family>.rs`. [`picture`] draws answers as
+//! SVG (`--svg`). Imports run one way, down (`tests/architecture.rs`).
 //! CNF building blocks live in the `puzzlesat-encodings` crate.
 
 pub mod certify;
@@ -15,6 +17,7 @@ pub mod experiment;
 pub mod front;
 pub mod io;
 pub mod options;
+pub mod picture;
 pub mod puzzle;
 pub mod puzzles;
 pub mod report;

@@ -12,7 +12,7 @@ use puzzlesat_encodings::solve::{EnumerationEngine, Strategy};
 use puzzlesat_encodings::Cnf;
 
 use crate::certify::Producer;
-use crate::solver::{Limits, Session, SolverKind};
+use crate::solver::{Capabilities, Limits, Session, SolverKind};
 
 /// Options common to every puzzle's `solve`.
 #[derive(Clone, Debug, Default)]
@@ -57,7 +57,7 @@ impl RunOptions {
         &self,
         preferred: EnumerationEngine,
     ) -> anyhow::Result<EnumerationEngine> {
-        let default_solver = matches!(self.solver, SolverKind::Batsat);
+        let default_solver = self.solver.is_default();
         match self.enumeration {
             None if default_solver => Ok(preferred),
             None => Ok(EnumerationEngine::Blocking),
@@ -115,17 +115,32 @@ impl RunOptions {
         limits: Limits,
         purpose: Purpose,
     ) -> anyhow::Result<Session> {
-        let mut session = match purpose {
-            Purpose::Enumerate(engine) => match engine.built_in() {
-                Some(mode) => Session::new(&mode, &cnf, limits)?,
-                None => Session::new(&self.solver, &cnf, limits)?,
-            },
-            _ => Session::new(&self.solver, &cnf, limits)?,
+        let built_in = match purpose {
+            Purpose::Enumerate(engine) => engine.built_in(),
+            _ => None,
         };
         let seed = match purpose {
             Purpose::Proof => None,
             Purpose::Stage(k) => self.seed.map(|s| s.wrapping_add(k)),
             _ => self.seed,
+        };
+        // refused before the backend is made, in words
+        if let (Some(seed), Some(_)) = (seed, built_in) {
+            anyhow::bail!(
+                "--seed {seed}: the built-in all-solutions engine has no seed (--enumeration blocking enumerates on --solver {})",
+                self.solver
+            );
+        }
+        if let Some(seed) = seed {
+            let wanted = Capabilities {
+                seed: true,
+                ..Capabilities::default()
+            };
+            self.solver.refuse_unless(&wanted, &format!("--seed {seed}"))?;
+        }
+        let mut session = match built_in {
+            Some(mode) => Session::new(&mode, &cnf, limits)?,
+            None => Session::new(&self.solver, &cnf, limits)?,
         };
         if let Some(seed) = seed {
             session.set_seed(seed)?;

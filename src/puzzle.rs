@@ -10,6 +10,7 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 use serde::Serialize;
 
+use crate::picture::Picture;
 use crate::report::{Details, Report};
 use puzzlesat_encodings::solve::{EnumerationEngine, Objective, Sense};
 
@@ -79,6 +80,11 @@ pub trait Puzzle: Sync {
     fn check(&self, sol: &Self::Solution) -> Result<(), String>;
     /// The solution drawn for people (a grid).
     fn render(&self, sol: &Self::Solution) -> String;
+    /// The solution as a picture (`--svg FILE`, [`crate::picture`]); None:
+    /// the puzzle draws none.
+    fn picture(&self, _sol: &Self::Solution) -> Option<Picture> {
+        None
+    }
     /// An estimate of the clauses `encode` adds, from the parameters alone
     /// (checked against `--max-clauses` before anything is allocated); 0
     /// where the parameters' own ranges keep every instance small.

@@ -28,7 +28,7 @@ use crate::options::Purpose;
 pub use crate::puzzle::{decode_checked, encode};
 use crate::puzzle::{Encoded, Puzzle};
 pub use crate::report::{Report, Status, StoppedBy};
-use crate::solver::{Limits, Session, SolverKind};
+use crate::solver::{Limits, Session};
 
 /// How often enumeration refreshes its status line for the progress display.
 const STATUS_INTERVAL: Duration = Duration::from_millis(50);
@@ -287,7 +287,7 @@ fn run_counting_classes_of<P: Puzzle>(
     report.stats = session.stats();
     report.lazy_constraints = hooks.rejected;
     report.stopped_by = stopped_by(&report, &limits, opts, enumerated);
-    report.unchecked = matches!(opts.solver, SolverKind::External(_))
+    report.unchecked = opts.solver.is_external()
         && opts.certify.is_none()
         && session.unsat_answers() > 0
         && matches!(report.status, Status::Optimal | Status::Unsat | Status::All);

@@ -15,6 +15,7 @@ const FLOORS: &[(&str, u32)] = &[
     ("io", 1),
     ("values", 2),
     ("solver", 2),
+    ("picture", 2),
     ("certify", 3),
     ("report", 4),
     ("puzzle", 5),

@@ -201,7 +201,7 @@ fn unsat_with(clauses: &[Vec<Lit>], units: &[Lit]) -> bool {
     for &u in units {
         cnf.add(&[u]);
     }
-    let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+    let mut s = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
     s.solve(&[]).unwrap() == Outcome::Unsat
 }
 
@@ -467,7 +467,7 @@ fn conflicts_with_seed(kind: &SolverKind, cnf: &Cnf, seed: Option<u64>) -> (Outc
 #[test]
 fn seeds_change_batsat_search_and_answers_stay() {
     let cnf = pigeonhole(8, 7);
-    let kind = SolverKind::Batsat;
+    let kind = SolverKind::default();
     let plain = conflicts_with_seed(&kind, &cnf, None);
     let (a, b) = (
         conflicts_with_seed(&kind, &cnf, Some(1)),
@@ -496,13 +496,95 @@ fn seeds_change_batsat_search_and_answers_stay() {
 
 #[test]
 fn a_solver_without_a_seed_refuses_it() {
-    for kind in [SolverKind::Varisat, SolverKind::Splr] {
+    for kind in [SolverKind::named("varisat").unwrap(), SolverKind::named("splr").unwrap()] {
         let mut s = Session::new(&kind, &pigeonhole(3, 2), Limits::default()).unwrap();
         let e = s.set_seed(7).unwrap_err().to_string();
         assert!(e.contains("takes no seed"), "{kind}: {e}");
     }
     // batsat: only before the first solve
-    let mut s = Session::new(&SolverKind::Batsat, &pigeonhole(3, 2), Limits::default()).unwrap();
+    let mut s = Session::new(&SolverKind::default(), &pigeonhole(3, 2), Limits::default()).unwrap();
     s.solve(&[]).unwrap();
     assert!(s.set_seed(7).is_err());
+}
+
+/// The registry: every backend the command line names comes from it, once,
+/// and what each declares it can do holds — a declared seed is taken and an
+/// undeclared one refused; a declared conflict limit stops a hard search.
+#[test]
+fn the_registry_declares_what_each_backend_can_do() {
+    use puzzlesat::solver::{registry, Capabilities};
+    let names: Vec<&str> = registry().map(|b| b.name).collect();
+    let unique: std::collections::BTreeSet<&&str> = names.iter().collect();
+    assert_eq!(unique.len(), names.len(), "{names:?}");
+    for want in ["batsat", "varisat", "splr", "cadical", "portfolio"] {
+        assert!(names.contains(&want), "{want} is not registered: {names:?}");
+    }
+    let hard = pigeonhole(9, 8);
+    for b in registry().filter(|b| b.make.is_some()) {
+        let kind: SolverKind = b.name.parse().unwrap();
+        assert_eq!(kind.to_string(), b.name);
+        assert_eq!(kind.capabilities(), b.can);
+        let mut s = Session::new(&kind, &pigeonhole(3, 2), Limits::default()).unwrap();
+        assert_eq!(s.set_seed(7).is_ok(), b.can.seed, "{}: seed", b.name);
+        if b.can.conflict_limit {
+            let limits = Limits {
+                conflicts: Some(10),
+                ..Limits::default()
+            };
+            let mut s = Session::new(&kind, &hard, limits).unwrap();
+            assert_eq!(s.solve(&[]).unwrap(), Outcome::Unknown, "{}", b.name);
+        }
+    }
+    // the refusal is a sentence naming what is missing and who has it
+    let seed = Capabilities {
+        seed: true,
+        ..Capabilities::default()
+    };
+    let e = SolverKind::named("splr")
+        .unwrap()
+        .refuse_unless(&seed, "--seed 1")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "--seed 1: --solver splr has no seed (solvers that have: batsat, portfolio)"
+    );
+}
+
+/// A flag the backend cannot honour is refused before the run: one line,
+/// exit 2 (the encoding is never built: the refusal comes first).
+#[test]
+fn a_flag_the_backend_cannot_honour_is_refused_before_the_run() {
+    let bin = env!("CARGO_BIN_EXE_puzzlesat");
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(bin).args(args).output().unwrap();
+        (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    // queens n = 200 would take seconds to encode: the refusal comes first
+    let (code, err) = run(&[
+        "solve", "queens", "-n", "200", "--max-clauses", "100000000", "--solver", "varisat",
+        "--seed", "3",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "error: --seed 3: --solver varisat has no seed (solvers that have: batsat, portfolio)"
+    );
+    let (code, err) = run(&["sat", "--solver", "splr", "--seed", "1", "tests/cnf/php-4-3.cnf"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.starts_with("error: --seed 1: --solver splr has no seed"), "{err}");
+    // the staged method needs a conflict limit for its budgets
+    let (code, err) = run(&["solve", "magic", "-n", "8", "--method", "staged", "--solver", "varisat"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with("error: the staged method (its stages' conflict budgets): --solver varisat has no conflict limit (solvers that have: batsat)"),
+        "{err}"
+    );
+    // `list` says what each backend can do
+    let o = std::process::Command::new(bin).arg("list").output().unwrap();
+    let list = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        list.contains("batsat") && list.contains("seed, conflict limit, interrupt"),
+        "{list}"
+    );
 }

@@ -260,7 +260,7 @@ fn expected() -> Vec<(PathBuf, bool)> {
 fn sat_command_on_the_corpus() {
     for kind in SolverKind::embedded()
         .into_iter()
-        .chain([SolverKind::Portfolio])
+        .chain([SolverKind::named("portfolio").unwrap()])
     {
         let solver = kind.to_string();
         for (path, sat) in expected() {

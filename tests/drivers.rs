@@ -52,7 +52,7 @@ fn optimize_matches_brute_force_for_every_strategy_and_pb_encoding() {
                     terms: xs.iter().copied().zip(weights).collect(),
                     offset: 10,
                 };
-                let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+                let mut s = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
                 let mut improving = vec![];
                 let opt =
                     optimize(&mut s, &obj, pb, strategy, |_, v, _| improving.push(v)).unwrap();
@@ -84,7 +84,7 @@ fn optimize_reports_infeasible_as_proven_without_solution() {
         terms: vec![(x, 1)],
         offset: 0,
     };
-    let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+    let mut s = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
     let opt = optimize(
         &mut s,
         &obj,
@@ -103,7 +103,7 @@ fn enumerate_counts_projected_models_exactly() {
     let want = (0u32..64)
         .filter(|bits| satisfies_rules(&(0..6).map(|i| bits >> i & 1 == 1).collect::<Vec<_>>()))
         .count() as u64;
-    let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+    let mut s = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
     let mut seen = std::collections::HashSet::new();
     let e = enumerate(&mut s, &xs, &[], None, |m: &Assignment| {
         assert!(
@@ -117,7 +117,7 @@ fn enumerate_counts_projected_models_exactly() {
     assert_eq!(e.count, want);
     // under an assumption, and with a limit
     let (cnf, xs) = small_formula();
-    let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+    let mut s = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
     let e = enumerate(&mut s, &xs, &[xs[0]], Some(2), |m| m.lit(xs[0])).unwrap();
     assert_eq!(e.count, 2);
     assert!(!e.complete, "stopped by the limit: not complete");
@@ -130,7 +130,7 @@ fn an_expired_limit_answers_unknown() {
     limits
         .interrupt
         .store(true, std::sync::atomic::Ordering::SeqCst);
-    let mut s = Session::new(&SolverKind::Batsat, &cnf, limits).unwrap();
+    let mut s = Session::new(&SolverKind::default(), &cnf, limits).unwrap();
     assert_eq!(s.solve(&[]).unwrap(), puzzlesat::solver::Outcome::Unknown);
 }
 
@@ -172,7 +172,7 @@ fn lazy_cuts_ending_in_search_enumeration_never_count_a_model_twice() {
             .collect();
         cnf.add(&lits);
     }
-    let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+    let mut s = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
     let (mut seen, mut calls_ended) = (std::collections::HashSet::new(), 0);
     let mut shown_twice = 0;
     let e = enumerate_lazy(

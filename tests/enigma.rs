@@ -132,7 +132,7 @@ mod board {
         for n in 1..=4 {
             let mut cnf = Cnf::new();
             let b = encode_board(&mut cnf, n, BoardOptions::NAIVE).unwrap();
-            let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+            let mut s = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
             let p = Enigma {
                 n,
                 opts: BoardOptions::NAIVE,
@@ -252,13 +252,13 @@ mod board {
         let text = String::from_utf8(buf).unwrap();
         assert!(text.contains("decision: objective bound 40"));
         let cnf = puzzlesat::io::dimacs::read_cnf(text.as_bytes()).unwrap();
-        let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+        let mut s = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
         assert_eq!(s.solve(&[]).unwrap(), puzzlesat::solver::Outcome::Sat);
         // the plain CNF (no bound) for the decode round trip
         let mut buf = vec![];
         run::export_dimacs(&p, None, Default::default(), &mut buf).unwrap();
         let cnf = puzzlesat::io::dimacs::read_cnf(&buf[..]).unwrap();
-        let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+        let mut s = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
         assert_eq!(s.solve(&[]).unwrap(), puzzlesat::solver::Outcome::Sat);
         let m = s.model().unwrap();
         let v: Vec<String> = (0..cnf.n_vars())
@@ -282,7 +282,7 @@ mod board {
         let mut buf = vec![];
         run::export_dimacs(&p, Some(41), Default::default(), &mut buf).unwrap();
         let cnf = puzzlesat::io::dimacs::read_cnf(&buf[..]).unwrap();
-        let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+        let mut s = Session::new(&SolverKind::default(), &cnf, Limits::default()).unwrap();
         assert_eq!(s.solve(&[]).unwrap(), puzzlesat::solver::Outcome::Unsat);
     }
 }

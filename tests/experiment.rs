@@ -657,3 +657,56 @@ fn jobs_run_by_gnu_parallel_collect_to_the_local_table() {
         }
     }
 }
+
+/// `--sizes 6..8` on a spec whose instances carry their own size (files)
+/// is one refusal, exit 2, nothing run (it used to run every row and
+/// record rows of "reading 6" errors).
+#[test]
+fn numeric_sizes_on_a_spec_of_instance_files_are_one_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let out = puzzlesat(&[
+        "experiment",
+        "experiments/rook-tour-encodings.toml",
+        "--sizes",
+        "6..8",
+        "--timeout",
+        "5",
+        "--no-plots",
+        "--out",
+        results.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: --sizes 6..8: the instances of experiments/rook-tour-encodings.toml carry their own size")
+            && err.contains("instances/numbrix-6x6.toml"),
+        "{err}"
+    );
+    assert!(!results.exists(), "nothing is run or recorded");
+    // files are still taken
+    let out = puzzlesat(&[
+        "experiment",
+        "experiments/rook-tour-encodings.toml",
+        "--sizes",
+        "instances/rook-empty-4x4.toml",
+        "--vary",
+        "encoding=position",
+        "--vary",
+        "tour=false",
+        "--vary",
+        "symmetry=none",
+        "--timeout",
+        "30",
+        "--no-plots",
+        "--out",
+        results.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -436,7 +436,7 @@ fn varisat_restarts_after_an_abandoned_solve() {
     // without (varisat tries false first)
     let php = puzzlesat::io::generate::pigeonhole(12, 11);
     let mut s = Session::new(
-        &SolverKind::Varisat,
+        &SolverKind::named("varisat").unwrap(),
         &puzzlesat_encodings::Cnf::new(),
         Limits::default(),
     )

@@ -6,7 +6,7 @@ use puzzlesat_encodings::{ClauseDatabase, Lit};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n = 8;
-    let mut s = Session::empty(&Solver::Batsat)?; // a ClauseDatabase you can solve
+    let mut s = Session::empty(&Solver::default())?; // a ClauseDatabase you can solve
     let q: Vec<Vec<Lit>> = (0..n).map(|_| s.fresh_lits(n)).collect(); // a queen on (r, c)?
     let line = |on: &dyn Fn(usize, usize) -> bool| -> Vec<Lit> {
         let cells = (0..n).flat_map(|r| (0..n).map(move |c| (r, c)));

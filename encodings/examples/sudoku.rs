@@ -22,7 +22,7 @@ const GIVENS: &str = "\
 ....8..79";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut s = Session::empty(&Solver::Batsat)?;
+    let mut s = Session::empty(&Solver::default())?;
     let mut cells = (0..81)
         .map(|_| IntVar::new(&mut s, 1, 9))
         .collect::<Result<Vec<_>, _>>()?;

@@ -158,7 +158,7 @@ impl PuzzleCommand for Args {
                     common.objective_encoding,
                     &common.limits(),
                 )?;
-                common.print(r, |s| p.render(s))
+                common.print(r, |s| p.render(s), |s| p.picture(s))
             }
             Method::Goals => {
                 if common.all || common.count || common.certify {
@@ -166,8 +166,10 @@ impl PuzzleCommand for Args {
                 }
                 let opts = cubes.options()?;
                 match goals_run(&p, opts.as_ref(), &common.limits(), &mut common.progress())? {
-                    GoalsOutcome::Whole(r) => common.print(*r, |s| p.render(s)),
-                    GoalsOutcome::Cube(Some(line)) => common.print(*line, |_| String::new()),
+                    GoalsOutcome::Whole(r) => common.print(*r, |s| p.render(s), |s| p.picture(s)),
+                    GoalsOutcome::Cube(Some(line)) => {
+                        common.print(*line, |_| String::new(), |_| None)
+                    }
                     GoalsOutcome::Cube(None) => {
                         eprintln!("c the cube was stopped before its end (time limit or interrupt): no record");
                         Ok(exit_code(Status::Unknown))

@@ -306,7 +306,7 @@ impl PuzzleCommand for Args {
         );
         let r = run_method(self, method, n, common, cubes, limits, &mut common.progress())?;
         drop(watchdog);
-        common.print(r, EnigmaSolution::render)
+        common.print(r, EnigmaSolution::render, |s| Some(s.picture()))
     }
 
     fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {

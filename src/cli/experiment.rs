@@ -90,7 +90,19 @@ impl Args {
             ),
         };
         if let Some(s) = &self.sizes {
-            g.sizes = grid::parse_values(s).with_context(|| format!("--sizes {s}"))?;
+            let sizes = grid::parse_values(s).with_context(|| format!("--sizes {s}"))?;
+            // a spec whose instances carry their own size (files) takes files
+            let is_number = |v: &String| v.parse::<f64>().is_ok();
+            let files = !g.sizes.is_empty() && !g.sizes.iter().any(is_number);
+            if files && self.size_param.is_none() && sizes.iter().all(is_number) {
+                bail!(
+                    "--sizes {s}: the instances of {} carry their own size (its size parameter `{}` takes files such as {}): give --sizes FILE,FILE,... or drop --sizes",
+                    self.spec.as_deref().map_or("the spec".into(), |p| p.display().to_string()),
+                    g.size_param,
+                    g.sizes[0]
+                );
+            }
+            g.sizes = sizes;
             if g.size_param.is_empty() {
                 g.size_param = "n".into();
             }

@@ -20,7 +20,7 @@ pub struct Args {
     /// order of the square, 1 to 1000 (taken from --given if omitted; --max-clauses bounds it further)
     #[arg(short, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub n: Option<usize>,
-    /// auto (staged to find a free square with the default encoding options, else encoding), encoding (the single CNF: finds, counts, refutes), staged (finds under the balanced-digits restriction, docs/magic.md)
+    /// auto (staged to find a free square with the default encoding options on a solver with a conflict limit, else encoding), encoding (the single CNF: finds, counts, refutes), staged (finds under the balanced-digits restriction, docs/magic.md)
     #[arg(long, default_value = "auto", value_parser = choices::<Method>())]
     pub method: Method,
     /// with the staged method: the place values of the digits of F−1, strictly decreasing from below n² to 1, comma-separated (default: n·m,n,m,1 with m = ⌈√n⌉; 3,1 for n = 3)
@@ -108,7 +108,7 @@ impl PuzzleArgs for Args {
                 let opts = common.run_options(cubes)?;
                 let mut progress = common.progress();
                 match drive::staged::run(&search, &opts, common.limits(), &mut progress)? {
-                    Some(r) => common.print(r, |s| s.to_string()),
+                    Some(r) => common.print(r, |s| s.to_string(), |s| Some(s.picture())),
                     None => {
                         let _ = writeln!(
                             progress,
@@ -137,7 +137,12 @@ impl Args {
         let finding = !common.all && !common.count && p.givens.count() == 0;
         match self.method {
             Method::Auto => Ok(
-                if finding && p.givens.n >= 3 && p.options == Options::default() && !common.certify {
+                if finding
+                    && p.givens.n >= 3
+                    && p.options == Options::default()
+                    && !common.certify
+                    && common.solver.capabilities().conflict_limit
+                {
                     Method::Staged
                 } else {
                     Method::Encoding

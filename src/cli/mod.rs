@@ -181,7 +181,7 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Command::List => {
             print!("{}", list());
-            println!("solvers: batsat (default), varisat, splr, cadical (feature), portfolio, external:<cmd>");
+            print!("{}", crate::solver::listing());
             Ok(ExitCode::SUCCESS)
         }
         Command::Solve { puzzle, cubes } => puzzle.command().solve(common, cubes),

@@ -26,7 +26,7 @@ use crate::io::dimacs::{read_cnf_file, used_vars};
 use crate::io::solver_output::write_model_padded;
 use crate::report::{process_start, NoDetails, Report, Status, StoppedBy};
 use crate::options::Purpose;
-use crate::solver::{Outcome, SolverKind};
+use crate::solver::Outcome;
 
 /// The first clause (1-based index) the assignment falsifies, if any.
 pub fn first_falsified(cnf: &Cnf, model: &Assignment) -> Option<usize> {
@@ -39,6 +39,9 @@ pub fn first_falsified(cnf: &Cnf, model: &Assignment) -> Option<usize> {
 /// prints the one report type ([`Report`]) with the model (DIMACS
 /// literals) as its solution.
 pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<ExitCode> {
+    if common.svg.is_some() {
+        bail!("--svg draws a puzzle's answers: `sat` solves a bare CNF, with nothing to draw");
+    }
     let t = Instant::now();
     let mut cnf = read_cnf_file(file)?;
     // the header's count is a bound each literal was checked against, not a
@@ -119,7 +122,7 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
     }
     report.unchecked = outcome == Outcome::Unsat
         && report.certificates.is_none()
-        && matches!(common.solver, SolverKind::External(_));
+        && common.solver.is_external();
     if common.json {
         report.solutions = model
             .iter()
@@ -136,7 +139,7 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
                     .collect()
             })
             .collect();
-        return common.print(report, |_| String::new());
+        return common.print(report, |_| String::new(), |_| None);
     }
     let mut out = std::io::stdout().lock();
     if !common.quiet {

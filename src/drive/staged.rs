@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::io::Write;
 use std::time::Instant;
 
-use puzzlesat_encodings::solve::{Limits, Outcome};
+use puzzlesat_encodings::solve::{Capabilities, Limits, Outcome};
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
 
 use crate::options::{Purpose, RunOptions};
@@ -124,6 +124,14 @@ pub fn run<S: Staged>(
     limits: Limits,
     progress: &mut dyn Write,
 ) -> anyhow::Result<Option<Report<S::Solution, S::Details>>> {
+    let budgets = Capabilities {
+        conflict_limit: true,
+        ..Capabilities::default()
+    };
+    if s.stages() > 1 {
+        opts.solver
+            .refuse_unless(&budgets, "the staged method (its stages' conflict budgets)")?;
+    }
     let started = Instant::now();
     let mut report: Report<S::Solution, S::Details> =
         Report::new(s.describe(), String::new(), "solutions");

@@ -22,10 +22,11 @@ pub mod watchdog;
 
 use crate::drive::cubes::{CubeOptions, MAX_CUBES};
 use crate::io::dimacs::Format;
+use crate::picture::{self, Picture, MAX_PICTURES};
 use crate::puzzle::Puzzle;
 use crate::report::{process_start, Details, Output, Report, Status, PRINT_CAP_BYTES};
 use crate::run::{self, RunOptions};
-use crate::solver::{Limits, SolverKind};
+use crate::solver::{Capabilities, Limits, SolverKind};
 use crate::values::Seconds;
 
 /// A clap value parser for an option enum: `--help` and error messages list
@@ -58,8 +59,8 @@ pub struct Common {
     /// with --all: stop after this many (at least 1)
     #[arg(long, global = true, requires = "all", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
-    /// SAT backend: batsat, varisat, splr, cadical, portfolio, external:<cmd or path>
-    #[arg(long, global = true, default_value = "batsat")]
+    /// SAT backend (the registry's names, `puzzlesat list` says what each can do)
+    #[arg(long, global = true, default_value = "batsat", help = crate::solver::help())]
     pub solver: SolverKind,
     /// wall-clock limit in seconds, above 0 and at most 10000000 (the best solution so far is reported)
     #[arg(long, global = true, allow_negative_numbers = true)]
@@ -70,6 +71,9 @@ pub struct Common {
     /// one JSON object per result on stdout
     #[arg(long, global = true)]
     pub json: bool,
+    /// also draw every answer into FILE, an SVG picture (the answers side by side)
+    #[arg(long, global = true, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     /// the solver's random seed, 0 to 18446744073709551615 (default: its own fixed search); a solver
     /// without one refuses it
     #[arg(long, global = true)]
@@ -219,8 +223,17 @@ impl Common {
         }
     }
     /// Run options from the common flags (`--count` enumerates, as `--all`)
-    /// and the cube options beside them.
+    /// and the cube options beside them; a flag the backend cannot honour
+    /// (`--seed` with a backend that takes none) is refused here, before
+    /// the run, in one sentence.
     pub fn run_options(&self, cubes: &Cubes) -> anyhow::Result<RunOptions> {
+        if let Some(seed) = self.seed {
+            let wanted = Capabilities {
+                seed: true,
+                ..Capabilities::default()
+            };
+            self.solver.refuse_unless(&wanted, &format!("--seed {seed}"))?;
+        }
         Ok(RunOptions {
             solver: self.solver.clone(),
             all: self.all || self.count,
@@ -238,13 +251,13 @@ impl Common {
     }
     /// Runs `p` with these options and prints the report (JSON or text).
     pub fn solve<P: Puzzle>(&self, p: &P, cubes: &Cubes) -> anyhow::Result<ExitCode> {
-        self.check_budget(p)?;
         let opts = self.run_options(cubes)?;
+        self.check_budget(p)?;
         let limits = self.limits();
         let watchdog = self.watchdog(p.describe(), p.counted_as(), &opts.solver, &limits);
         let report = run::run(p, &opts, limits, &mut self.progress())?;
         drop(watchdog);
-        self.print(report, |s| p.render(s))
+        self.print(report, |s| p.render(s), |s| p.picture(s))
     }
     /// Starts the [`watchdog`] of a run of `describe` under `limits`: past
     /// them (and its grace) it prints the report of a run stopped before any
@@ -279,12 +292,16 @@ impl Common {
         })
     }
     /// Prints a report, its total time the process's wall time, and returns
-    /// its exit code.
+    /// its exit code; with `--svg FILE`, draws its answers there first.
     pub fn print<S: Serialize, D: Details>(
         &self,
         mut report: Report<S, D>,
         render: impl Fn(&S) -> String,
+        picture: impl Fn(&S) -> Option<Picture>,
     ) -> anyhow::Result<ExitCode> {
+        if let Some(path) = &self.svg {
+            self.draw(path, report.solutions.iter().filter_map(picture).collect())?;
+        }
         report
             .seconds
             .close(process_start().elapsed().as_secs_f64());
@@ -301,6 +318,28 @@ impl Common {
         )?;
         // a cluster job's cube is not the puzzle: Report::exit_code
         Ok(ExitCode::from(report.exit_code()))
+    }
+}
+
+impl Common {
+    /// `--svg FILE`: writes the pictures of the answers (the first
+    /// [`MAX_PICTURES`]), saying on stderr what it drew.
+    fn draw(&self, path: &Path, pictures: Vec<Picture>) -> anyhow::Result<()> {
+        if pictures.is_empty() {
+            eprintln!("c --svg: no answer to draw, {} not written", path.display());
+            return Ok(());
+        }
+        picture::write(path, &pictures)
+            .with_context(|| format!("--svg {}", path.display()))?;
+        if !self.quiet {
+            let drawn = pictures.len().min(MAX_PICTURES);
+            let more = match pictures.len() - drawn {
+                0 => String::new(),
+                k => format!(" ({k} more not drawn)"),
+            };
+            eprintln!("c --svg: {drawn} answer(s) drawn in {}{more}", path.display());
+        }
+        Ok(())
     }
 }
 
@@ -458,6 +497,9 @@ pub fn decode_generic<P: Puzzle>(
             model.display()
         )
         })?;
+    if let Some(path) = &common.svg {
+        common.draw(path, sol.iter().filter_map(|s| p.picture(s)).collect())?;
+    }
     let mut out = std::io::stdout().lock();
     if common.json {
         serde_json::to_writer(

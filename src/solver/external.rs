@@ -33,7 +33,7 @@ use std::time::Duration;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
-use super::{Backend, Limits, Outcome, SolverError, SolverStats};
+use super::{Backend, Capabilities, Limits, Outcome, SolverError, SolverStats};
 use crate::io::dimacs::{write_clauses, DimacsError};
 use crate::io::solver_output::{self, SolverAnswer};
 
@@ -45,6 +45,18 @@ enum OutputStyle {
     /// a result file named as the second argument (MiniSat, Glucose)
     MinisatFile,
 }
+
+/// What an external solver can do: stop at the deadline and on Ctrl-C
+/// (its process group is killed); no seed, no conflict limit, no
+/// incremental assumptions (each call writes the formula with them as unit
+/// clauses).
+pub const CAN: Capabilities = Capabilities {
+    seed: false,
+    conflict_limit: false,
+    interrupt: true,
+    proof: false,
+    assumptions: false,
+};
 
 /// The external backend: a command line and the clauses to hand it.
 pub struct External {
@@ -76,7 +88,10 @@ impl External {
     pub fn new(spec: &str) -> Result<Self, SolverError> {
         let mut words = spec.split_whitespace();
         let Some(program) = words.next() else {
-            return Err(SolverError::UnknownSolver(format!("external:{spec}")));
+            return Err(SolverError::UnknownSolver {
+                name: format!("external:{spec}"),
+                known: "external:<command>".into(),
+            });
         };
         let resolved = resolve(program).ok_or_else(|| SolverError::NotFound {
             command: spec.to_string(),

@@ -23,7 +23,26 @@ use std::time::Duration;
 use puzzlesat_encodings::Assignment;
 use rustsat::types::Lit;
 
-use super::{Backend, Limits, Outcome, SolverError, SolverKind, SolverStats};
+use super::{Backend, BackendInfo, Capabilities, Limits, Outcome, SolverError, SolverKind, SolverStats};
+
+/// The portfolio in the registry: it takes a seed (each member that takes
+/// one gets its own); no conflict limit (only some members honour one).
+pub const BACKEND: BackendInfo = BackendInfo {
+    name: "portfolio",
+    about: "the embedded backends racing on threads, first answer wins",
+    can: Capabilities {
+        seed: true,
+        conflict_limit: false,
+        interrupt: true,
+        proof: false,
+        assumptions: true,
+    },
+    make: Some(make),
+};
+
+fn make() -> Box<dyn Backend> {
+    Box::new(Portfolio::new(&members()))
+}
 
 /// The backends a default portfolio races: every embedded one.
 pub fn members() -> Vec<SolverKind> {

@@ -26,7 +26,25 @@ use batsat::intmap::AsIndex;
 use batsat::{lbool, SolverInterface, SolverOpts, Theory, TheoryArg};
 use rustsat::types::Lit;
 
-use super::{Backend, InSearch, Limits, ModelVerdict, Outcome, SolverError, SolverStats};
+use super::{Backend, BackendInfo, Capabilities, InSearch, Limits, ModelVerdict, Outcome, SolverError, SolverStats};
+
+/// BatSat in the registry.
+pub const BACKEND: BackendInfo = BackendInfo {
+    name: "batsat",
+    about: "BatSat 0.6 (pure Rust, incremental; the default)",
+    can: Capabilities {
+        seed: true,
+        conflict_limit: true,
+        interrupt: true,
+        proof: false,
+        assumptions: true,
+    },
+    make: Some(make),
+};
+
+fn make() -> Box<dyn Backend> {
+    Box::new(Batsat::default())
+}
 
 /// The random decision frequency used with a seed (BatSat's default is 0).
 pub const RANDOM_VAR_FREQ: f64 = 0.02;

@@ -9,7 +9,25 @@
 use crate::Assignment;
 use rustsat::types::Lit;
 
-use super::{Backend, Limits, Outcome, SolverError, SolverStats};
+use super::{Backend, BackendInfo, Capabilities, Limits, Outcome, SolverError, SolverStats};
+
+/// CaDiCaL in the registry.
+pub const BACKEND: BackendInfo = BackendInfo {
+    name: "cadical",
+    about: "CaDiCaL 1.9 linked in (C++, incremental; feature cadical)",
+    can: Capabilities {
+        seed: false,
+        conflict_limit: false,
+        interrupt: true,
+        proof: false,
+        assumptions: true,
+    },
+    make: Some(make),
+};
+
+fn make() -> Box<dyn Backend> {
+    Box::new(Cadical::default())
+}
 
 /// CaDiCaL's terminate callback answering the run's [`Limits`].
 #[derive(Default)]

@@ -9,7 +9,11 @@
 //! tightening over an [`Objective`]).
 //!
 //! RustSAT's `Solve` is not object-safe, hence this trait. Backends, one
-//! file each, each behind its cargo feature ([`Solver`] names them):
+//! file each, each behind its cargo feature and registered by one line of
+//! `registry!` ([`EMBEDDED`]; [`Solver`] picks one by name). Each declares
+//! what it can do ([`Capabilities`], after RustSAT's capability traits), so
+//! that a front end refuses a request a backend cannot honour before the
+//! run:
 //!
 //! | backend | incremental | failed assumptions | time limit / interrupt | statistics |
 //! | --- | --- | --- | --- | --- |
@@ -33,16 +37,39 @@
 //! UNSAT answer as plain clauses, the assumptions as unit clauses.
 
 pub mod allsat;
-#[cfg(feature = "batsat")]
-pub mod batsat;
-#[cfg(feature = "cadical")]
-pub mod cadical;
 pub mod enumerate;
 pub mod optimize;
-#[cfg(feature = "splr")]
-pub mod splr;
-#[cfg(feature = "varisat")]
-pub mod varisat;
+
+/// The registry of embedded backends: one line `"feature" => module,` per
+/// backend, the module (one file, `solve/<module>.rs`, compiled with its
+/// cargo feature) declaring its [`BackendInfo`] as `BACKEND`. A backend
+/// whose feature is off stays in the registry by name, so that asking for
+/// it says how to compile it in.
+macro_rules! registry {
+    ($($feature:literal => $module:ident,)*) => {
+        $(
+            #[cfg(feature = $feature)]
+            pub mod $module;
+        )*
+
+        /// The embedded backends, the default (BatSat) first.
+        pub const EMBEDDED: &[BackendInfo] = &[
+            $(
+                #[cfg(feature = $feature)]
+                $module::BACKEND,
+                #[cfg(not(feature = $feature))]
+                BackendInfo::not_compiled($feature),
+            )*
+        ];
+    };
+}
+
+registry! {
+    "batsat" => batsat,
+    "varisat" => varisat,
+    "splr" => splr,
+    "cadical" => cadical,
+}
 
 pub use allsat::{AllSat, AllSatMode};
 pub use enumerate::{enumerate, enumerate_lazy, Enumeration, EnumerationEngine};
@@ -77,8 +104,13 @@ pub enum Outcome {
 #[derive(Debug, thiserror::Error)]
 pub enum SolverError {
     /// unknown `--solver` value
-    #[error("unknown solver '{0}' (expected batsat, varisat, splr, cadical, portfolio or external:<command>)")]
-    UnknownSolver(String),
+    #[error("unknown solver '{name}' (expected {known})")]
+    UnknownSolver {
+        /// the name asked for
+        name: String,
+        /// the names of the registry, e.g. `batsat, varisat, splr, cadical`
+        known: String,
+    },
     /// the backend exists but was not compiled in
     #[error("solver '{0}' is not compiled in: rebuild with `--features {0}`")]
     NotCompiled(String),
@@ -263,59 +295,163 @@ pub trait MakeBackend {
     fn create(&self) -> Result<Box<dyn Backend>, SolverError>;
 }
 
-/// The embedded backends of this crate, each behind its cargo feature.
+/// What a backend can do, declared with it in the registry: a front end
+/// refuses a request a backend cannot honour before the run, in words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Solver {
-    /// BatSat (pure Rust, incremental), feature `batsat` (default)
-    #[default]
-    Batsat,
-    /// Varisat (pure Rust, incremental), feature `varisat`
-    Varisat,
-    /// Splr (pure Rust, one-shot), feature `splr`
-    Splr,
-    /// CaDiCaL (C++, built by the `cadical` crate), feature `cadical`
-    Cadical,
+pub struct Capabilities {
+    /// takes a random seed ([`Backend::set_seed`], `--seed`)
+    pub seed: bool,
+    /// stops a solve call after [`Limits::conflicts`] conflicts (the budgets
+    /// of a staged search)
+    pub conflict_limit: bool,
+    /// stops at the deadline and on the interrupt flag (`--timeout`, Ctrl-C)
+    pub interrupt: bool,
+    /// writes a proof of its UNSAT answers (DRAT)
+    pub proof: bool,
+    /// solves under assumptions incrementally and names the failed ones
+    /// (else every call is solved afresh, the assumptions as unit clauses,
+    /// all of them failed)
+    pub assumptions: bool,
+}
+
+impl Capabilities {
+    /// What is missing for `wanted`, in words (e.g. `seed`): each
+    /// capability `wanted` asks for and this lacks.
+    pub fn missing(&self, wanted: &Capabilities) -> Vec<&'static str> {
+        let pairs = [
+            (wanted.seed && !self.seed, "seed"),
+            (wanted.conflict_limit && !self.conflict_limit, "conflict limit"),
+            (wanted.interrupt && !self.interrupt, "interrupt"),
+            (wanted.proof && !self.proof, "proof output"),
+            (wanted.assumptions && !self.assumptions, "incremental assumptions"),
+        ];
+        pairs.iter().filter(|(m, _)| *m).map(|&(_, w)| w).collect()
+    }
+}
+
+/// A backend of a registry: its name (the `--solver` value), a line about
+/// it, what it can do and how to make one.
+#[derive(Clone, Copy, Debug)]
+pub struct BackendInfo {
+    /// the `--solver` name, e.g. `batsat`
+    pub name: &'static str,
+    /// one line about it, e.g. `BatSat 0.6 (pure Rust, incremental)`
+    pub about: &'static str,
+    /// what it can do
+    pub can: Capabilities,
+    /// a fresh backend; None where it is not compiled in
+    pub make: Option<fn() -> Box<dyn Backend>>,
+}
+
+impl BackendInfo {
+    /// The entry of a backend whose cargo feature (named as the backend) is
+    /// off: asking for it is [`SolverError::NotCompiled`].
+    pub const fn not_compiled(name: &'static str) -> Self {
+        BackendInfo {
+            name,
+            about: "not compiled in",
+            can: Capabilities {
+                seed: false,
+                conflict_limit: false,
+                interrupt: false,
+                proof: false,
+                assumptions: false,
+            },
+            make: None,
+        }
+    }
+    /// A fresh backend, or why there is none.
+    pub fn create(&self) -> Result<Box<dyn Backend>, SolverError> {
+        match self.make {
+            Some(make) => Ok(make()),
+            None => Err(SolverError::NotCompiled(self.name.into())),
+        }
+    }
+}
+
+/// An embedded backend of this crate ([`EMBEDDED`]), by name: `"varisat"
+/// .parse::<Solver>()`; the default is BatSat.
+#[derive(Clone, Copy, Debug)]
+pub struct Solver(&'static BackendInfo);
+
+impl PartialEq for Solver {
+    fn eq(&self, other: &Solver) -> bool {
+        self.0.name == other.0.name
+    }
+}
+impl Eq for Solver {}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver(&EMBEDDED[0])
+    }
 }
 
 impl Solver {
+    /// The embedded backend called `name`.
+    pub fn named(name: &str) -> Result<Solver, SolverError> {
+        EMBEDDED
+            .iter()
+            .find(|b| b.name == name)
+            .map(Solver)
+            .ok_or_else(|| SolverError::UnknownSolver {
+                name: name.into(),
+                known: names(EMBEDDED.iter()),
+            })
+    }
+    /// Its registry entry.
+    pub fn info(self) -> &'static BackendInfo {
+        self.0
+    }
     /// The name of the backend and of its cargo feature.
     pub fn name(self) -> &'static str {
-        match self {
-            Solver::Batsat => "batsat",
-            Solver::Varisat => "varisat",
-            Solver::Splr => "splr",
-            Solver::Cadical => "cadical",
-        }
+        self.0.name
     }
     /// The backends compiled in (their features on).
     pub fn compiled() -> Vec<Solver> {
-        [
-            Solver::Batsat,
-            Solver::Varisat,
-            Solver::Splr,
-            Solver::Cadical,
-        ]
-        .into_iter()
-        .filter(|s| s.create().is_ok())
-        .collect()
+        EMBEDDED
+            .iter()
+            .filter(|b| b.make.is_some())
+            .map(Solver)
+            .collect()
+    }
+}
+
+/// The names of registry entries, comma-separated (for messages).
+pub fn names<'a>(entries: impl Iterator<Item = &'a BackendInfo>) -> String {
+    entries.map(|b| b.name).collect::<Vec<_>>().join(", ")
+}
+
+impl std::fmt::Display for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name)
+    }
+}
+
+impl std::str::FromStr for Solver {
+    type Err = SolverError;
+    fn from_str(s: &str) -> Result<Self, SolverError> {
+        Solver::named(s)
     }
 }
 
 impl MakeBackend for Solver {
     fn create(&self) -> Result<Box<dyn Backend>, SolverError> {
-        match self {
-            #[cfg(feature = "batsat")]
-            Solver::Batsat => Ok(Box::new(batsat::Batsat::default())),
-            #[cfg(feature = "varisat")]
-            Solver::Varisat => Ok(Box::new(varisat::Varisat::default())),
-            #[cfg(feature = "splr")]
-            Solver::Splr => Ok(Box::new(splr::Splr::default())),
-            #[cfg(feature = "cadical")]
-            Solver::Cadical => Ok(Box::new(cadical::Cadical::default())),
-            #[allow(unreachable_patterns)]
-            other => Err(SolverError::NotCompiled(other.name().into())),
-        }
+        self.0.create()
     }
+}
+
+impl AllSatMode {
+    /// What the built-in all-solutions engine can do: it stops at the
+    /// deadline and on the interrupt flag, takes assumptions (closed
+    /// levels), and has no seed, no conflict limit, no proof.
+    pub const CAN: Capabilities = Capabilities {
+        seed: false,
+        conflict_limit: false,
+        interrupt: true,
+        proof: false,
+        assumptions: true,
+    };
 }
 
 impl MakeBackend for AllSatMode {
@@ -357,7 +493,7 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session of a backend of `kind` (e.g. [`Solver::Batsat`]) holding
+    /// A session of a backend of `kind` (e.g. [`Solver::default`], BatSat) holding
     /// the clauses of `cnf`.
     pub fn new(kind: &impl MakeBackend, cnf: &Cnf, limits: Limits) -> Result<Self, SolverError> {
         Self::with_backend(kind.create()?, cnf, limits)
@@ -650,7 +786,7 @@ mod tests {
         let mut cnf = Cnf::new();
         let x = cnf.fresh_lits(3);
         cnf.add(&[x[0], x[1]]);
-        let mut s = Session::new(&Solver::Batsat, &cnf, Limits::default()).unwrap();
+        let mut s = Session::new(&Solver::default(), &cnf, Limits::default()).unwrap();
         s.record(cnf);
         assert!(s.unsat_formula().is_none());
         s.add(&[!x[0]]);

@@ -21,7 +21,25 @@ use crate::Assignment;
 use rustsat::types::Lit;
 use splr::{Certificate, Config, SolveIF};
 
-use super::{abandonable, Backend, Limits, Outcome, SolverError, SolverStats, Waited};
+use super::{abandonable, Backend, BackendInfo, Capabilities, Limits, Outcome, SolverError, SolverStats, Waited};
+
+/// Splr in the registry.
+pub const BACKEND: BackendInfo = BackendInfo {
+    name: "splr",
+    about: "Splr 0.17 (pure Rust, one-shot: solved afresh at each call)",
+    can: Capabilities {
+        seed: false,
+        conflict_limit: false,
+        interrupt: true,
+        proof: false,
+        assumptions: false,
+    },
+    make: Some(make),
+};
+
+fn make() -> Box<dyn Backend> {
+    Box::new(Splr::default())
+}
 
 /// The splr backend: the clause list, solved from scratch on each call.
 #[derive(Default)]

@@ -19,7 +19,25 @@ use crate::Assignment;
 use rustsat::types::Lit;
 use varisat::ExtendFormula;
 
-use super::{wait_for, Backend, Limits, Outcome, SolverError, SolverStats, Waited};
+use super::{wait_for, Backend, BackendInfo, Capabilities, Limits, Outcome, SolverError, SolverStats, Waited};
+
+/// Varisat in the registry.
+pub const BACKEND: BackendInfo = BackendInfo {
+    name: "varisat",
+    about: "Varisat 0.2 (pure Rust, incremental, DRAT proofs)",
+    can: Capabilities {
+        seed: false,
+        conflict_limit: false,
+        interrupt: true,
+        proof: true,
+        assumptions: true,
+    },
+    make: Some(make),
+};
+
+fn make() -> Box<dyn Backend> {
+    Box::new(Varisat::default())
+}
 
 /// What the solver thread is asked to do.
 enum Command {

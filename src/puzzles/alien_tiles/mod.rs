@@ -33,6 +33,7 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit};
 use serde::Serialize;
 
 use puzzlesat_encodings::solve::{Objective, Sense};
+use crate::picture::{Colour, Picture};
 use crate::puzzle::{Encoded, Puzzle};
 use crate::report::{plural, Details, Report, Status};
 use census::{census, group_order, Census};
@@ -520,6 +521,29 @@ impl Puzzle for AlienTiles {
             return Err("minimality is not checked".into());
         }
         Ok(())
+    }
+
+    /// The goal in its colours (colour k of the `c` as a hue), each cell
+    /// labelled with its clicks.
+    fn picture(&self, sol: &TilesSolution) -> Option<Picture> {
+        let n = self.n;
+        let labels: Vec<Vec<String>> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| match sol.clicks.at(i, j) {
+                        0 => String::new(),
+                        k => k.to_string(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let title = format!(
+            "goal in {} colours; numbers: clicks ({} in all)",
+            self.c, sol.total
+        );
+        Some(Picture::board(&labels, title, |i, j| {
+            Colour::palette(sol.goal.at(i, j) as usize, self.c as usize)
+        }))
     }
 
     fn render(&self, sol: &TilesSolution) -> String {

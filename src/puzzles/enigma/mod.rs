@@ -24,6 +24,7 @@ pub mod reference;
 use puzzlesat_encodings::{Assignment, Cnf, Lit};
 use serde::Serialize;
 
+use crate::picture::{Colour, Picture, Shape};
 use crate::puzzle::{Encoded, Puzzle};
 use crate::report::{Details, Report};
 use encode::{encode_board, BoardMap, BoardOptions};
@@ -148,6 +149,79 @@ impl EnigmaSolution {
         }
         Ok(())
     }
+    /// The board and, beside it, its permutation's cycles: each cycle a
+    /// ring of its points (1-based), an arrow from `i` to `p(i)`.
+    pub fn picture(&self) -> Picture {
+        let n = self.n;
+        let labels: Vec<Vec<String>> = self
+            .board
+            .iter()
+            .map(|row| row.iter().map(u32::to_string).collect())
+            .collect();
+        // the cycles, from the images
+        let mut seen = vec![false; n];
+        let mut cycles: Vec<Vec<usize>> = vec![];
+        for start in 0..n {
+            let mut c = vec![];
+            let mut i = start;
+            while !seen[i] {
+                seen[i] = true;
+                c.push(i);
+                i = self.permutation[i] - 1;
+            }
+            if !c.is_empty() {
+                cycles.push(c);
+            }
+        }
+        // each ring in a square of side 2·radius + 1, stacked right of the board
+        let radius = |len: usize| (0.25 * len as f64).max(0.6);
+        let side = cycles.iter().map(|c| 2.0 * radius(c.len()) + 1.0).fold(0.0, f64::max);
+        let height: f64 = cycles.iter().map(|c| 2.0 * radius(c.len()) + 1.0).sum();
+        let title = format!(
+            "enigma n={n}: total {}, permutation {}",
+            self.total, self.cycles
+        );
+        let mut p = Picture::board(&labels, title, |_, _| Colour::WHITE);
+        p.width = n as f64 + 0.5 + side;
+        p.height = p.height.max(height);
+        let mut top = 0.0;
+        for (k, cycle) in cycles.iter().enumerate() {
+            let r = radius(cycle.len());
+            let middle = (n as f64 + 0.5 + side / 2.0, top + r + 0.5);
+            let at = |j: usize| {
+                let a = std::f64::consts::TAU * j as f64 / cycle.len() as f64;
+                (middle.0 + r * a.sin(), middle.1 - r * a.cos())
+            };
+            let fill = Colour::palette(k, cycles.len());
+            for j in 0..cycle.len() {
+                let (a, b) = (at(j), at((j + 1) % cycle.len()));
+                if cycle.len() > 1 {
+                    // from the edge of one disc to the edge of the next
+                    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+                    let d = (dx * dx + dy * dy).sqrt().max(1e-9);
+                    let off = 0.24 / d;
+                    p.add(Shape::Arrow {
+                        from: (a.0 + dx * off, a.1 + dy * off),
+                        to: (b.0 - dx * off, b.1 - dy * off),
+                        colour: Colour::BLACK,
+                    });
+                }
+                p.add(Shape::Disc {
+                    centre: a,
+                    radius: 0.22,
+                    fill,
+                });
+                p.add(Shape::Text {
+                    at: a,
+                    text: (cycle[j] + 1).to_string(),
+                    size: 0.28,
+                });
+            }
+            top += 2.0 * r + 1.0;
+        }
+        p
+    }
+
     /// Grid, total, permutation and partition.
     pub fn render(&self) -> String {
         format!(
@@ -231,6 +305,10 @@ impl Puzzle for Enigma {
 
     fn check(&self, sol: &EnigmaSolution) -> Result<(), String> {
         sol.check()
+    }
+
+    fn picture(&self, sol: &EnigmaSolution) -> Option<Picture> {
+        Some(sol.picture())
     }
 
     fn render(&self, sol: &EnigmaSolution) -> String {

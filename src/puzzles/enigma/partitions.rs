@@ -301,6 +301,10 @@ impl Puzzle for Partitions {
         sol.check()
     }
 
+    fn picture(&self, sol: &EnigmaSolution) -> Option<crate::picture::Picture> {
+        Some(sol.picture())
+    }
+
     fn render(&self, sol: &EnigmaSolution) -> String {
         sol.render()
     }
@@ -370,7 +374,7 @@ mod tests {
             let mut cnf = Cnf::new();
             let m = CycleMatrix::encode(&mut cnf, n);
             let primary: Vec<Lit> = m.close.iter().flatten().copied().collect();
-            let mut s = Session::new(&Solver::Batsat, &cnf, Limits::default()).unwrap();
+            let mut s = Session::new(&Solver::default(), &cnf, Limits::default()).unwrap();
             let mut types = vec![];
             let e = enumerate(&mut s, &primary, &[], None, |a| {
                 let p = m.decode(a);
@@ -402,7 +406,7 @@ mod tests {
                 let l = if j == i + 1 { m.next[i] } else { m.close[i][j] };
                 cnf.add(&[l]);
             }
-            let mut s = Session::new(&Solver::Batsat, &cnf, Limits::default()).unwrap();
+            let mut s = Session::new(&Solver::default(), &cnf, Limits::default()).unwrap();
             assert_eq!(s.solve(&[]).unwrap(), Outcome::Sat);
             let a = s.model().unwrap();
             let got = out.iter().filter(|&&l| a.lit(l)).count();

@@ -122,6 +122,10 @@ impl Puzzle for Magic {
         sol.to_string()
     }
 
+    fn picture(&self, sol: &Square) -> Option<crate::picture::Picture> {
+        Some(sol.picture())
+    }
+
     /// `--symmetry diagonals --complement`: cheap order constraints that
     /// keep one or two squares of every class of the group of
     /// [`symmetry::maps`] with the complement. None with given cells (the

@@ -10,6 +10,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::picture::{Colour, Picture};
+
 /// The magic constant `S = n(n²+1)/2`.
 pub fn magic_sum(n: usize) -> u64 {
     let n = n as u64;
@@ -23,6 +25,24 @@ pub struct Square {
     pub n: usize,
     /// rows of values
     pub cells: Vec<Vec<u32>>,
+}
+
+impl Square {
+    /// The square as a picture: each cell's value, shaded from light (1)
+    /// to dark (n²).
+    pub fn picture(&self) -> Picture {
+        let n = self.n;
+        let top = (n * n).max(2) as f64 - 1.0;
+        let labels: Vec<Vec<String>> = self
+            .cells
+            .iter()
+            .map(|row| row.iter().map(u32::to_string).collect())
+            .collect();
+        let title = format!("magic square n={n}, every line sums to {}", magic_sum(n));
+        Picture::board(&labels, title, |r, c| {
+            Colour::ramp(0.75 * (self.cells[r][c] as f64 - 1.0) / top)
+        })
+    }
 }
 
 impl fmt::Display for Square {

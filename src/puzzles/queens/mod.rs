@@ -15,6 +15,7 @@ use puzzlesat_encodings::perm::{board_perms, lex_leader, BoardMap, Perm};
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit};
 use serde::Serialize;
 
+use crate::picture::{centre, Colour, Picture, Shape};
 use crate::puzzle::{Encoded, Puzzle};
 use crate::report::NoDetails;
 pub use encode::{Encoding, Options};
@@ -91,6 +92,27 @@ impl Placement {
             .map(|&c| (0..n).map(|j| if j == c { "Q" } else { "." }).collect::<Vec<_>>().join(" "))
             .collect();
         rows.join("\n")
+    }
+
+    /// The placement as a picture: a chequered board, a disc per queen.
+    pub fn picture(&self) -> Picture {
+        let n = self.cols.len();
+        let labels = vec![vec![String::new(); n]; n];
+        let mut p = Picture::board(&labels, format!("{n} queens"), |r, c| {
+            if (r + c) % 2 == 0 {
+                Colour(240, 217, 181)
+            } else {
+                Colour(181, 136, 99)
+            }
+        });
+        for (r, &c) in self.cols.iter().enumerate() {
+            p.add(Shape::Disc {
+                centre: centre(r, c),
+                radius: 0.32,
+                fill: Colour(20, 20, 60),
+            });
+        }
+        p
     }
 
     /// The eight images under the board's symmetries (rotations and
@@ -171,6 +193,10 @@ impl Puzzle for Queens {
 
     fn render(&self, sol: &Placement) -> String {
         sol.render()
+    }
+
+    fn picture(&self, sol: &Placement) -> Option<Picture> {
+        Some(sol.picture())
     }
 
     fn estimated_clauses(&self) -> u64 {

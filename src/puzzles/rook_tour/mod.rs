@@ -19,6 +19,7 @@ pub mod symmetry;
 
 use puzzlesat_encodings::{Assignment, Cnf, Lit};
 
+use crate::picture::{centre, Colour, Picture, Shape};
 use crate::puzzle::{Encoded, Puzzle};
 use crate::report::{Details, Report, Status};
 use encode::{ClassSymmetry, Options, Symmetry, VarMap};
@@ -236,6 +237,42 @@ impl Puzzle for RookTour {
 
     fn class_key(&self, sol: &Numbering) -> Vec<u8> {
         sol.cells().iter().flat_map(|v| v.to_be_bytes()).collect()
+    }
+
+    /// The path drawn over the board: each cell's number, the marked cells
+    /// (a value set or a given) shaded, a line through 1, 2, …, R·C (back
+    /// to 1 for a tour).
+    fn picture(&self, sol: &Numbering) -> Option<Picture> {
+        let inst = &self.inst;
+        let labels: Vec<Vec<String>> = sol
+            .values
+            .iter()
+            .map(|row| row.iter().map(u32::to_string).collect())
+            .collect();
+        let marked = |r: usize, c: usize| {
+            let cell = r * inst.cols + c;
+            inst.marks[cell].is_some() || inst.givens[cell].is_some()
+        };
+        let what = if inst.tour { "tour" } else { "path" };
+        let mut p = Picture::board(&labels, format!("{} ({what})", inst.name), |r, c| {
+            if marked(r, c) {
+                Colour::SHADE
+            } else {
+                Colour::WHITE
+            }
+        });
+        let mut order: Vec<(u32, usize)> = sol.cells().into_iter().zip(0..).collect();
+        order.sort_unstable();
+        p.add(Shape::Line {
+            points: order
+                .iter()
+                .map(|&(_, cell)| centre(cell / inst.cols, cell % inst.cols))
+                .collect(),
+            colour: Colour::PATH,
+            width: 0.06,
+            closed: inst.tour,
+        });
+        Some(p)
     }
 
     fn render(&self, sol: &Numbering) -> String {
