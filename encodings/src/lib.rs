@@ -17,6 +17,7 @@
 //! | [`lex`] | lexicographic order x ≤lex y |
 //! | [`perm`] | permutation groups: closure, orbits, lex-leader clauses |
 //! | [`check`] | the [`Checker`] trait: every constraint can test an assignment |
+//! | [`pbmodel`] | pseudo-Boolean models over named variables (a puzzle's rules for VeriPB proofs), OPB writing |
 //! | `solve` (feature `solve`; with a backend: `batsat` (default), `varisat`, `splr`, `cadical`) | the solving layer: the `Backend` trait, `Session` (a [`ClauseDatabase`] you can solve), the drivers `enumerate` and `optimize` |
 //!
 //! Without a backend feature (`default-features = false`) the crate is the
@@ -34,6 +35,7 @@ pub mod int;
 pub mod lex;
 pub mod options;
 pub mod pb;
+pub mod pbmodel;
 pub mod perm;
 #[cfg(feature = "solve")]
 pub mod solve;
@@ -47,6 +49,7 @@ pub(crate) mod testutil;
 pub use check::{Assignment, Checker};
 pub use db::{ClauseDatabase, Cnf, EncodeError, Unsatisfiable};
 pub use options::OptionEnum;
+pub use pbmodel::{PbLit, PbModel, PbVar};
 /// RustSAT, the version this crate is built on: use `puzzlesat_encodings::rustsat`
 /// instead of pinning it yourself.
 pub use rustsat;
