@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::certify::Certified;
-use crate::solver::SolverStats;
+use puzzlesat_encodings::solve::SolverStats;
 
 /// Version of the JSON report's field set; bumped when a field is renamed,
 /// removed or changes meaning (3: `certificates`, `unchecked`; 4: `classes`;
@@ -20,6 +20,9 @@ use crate::solver::SolverStats;
 /// 7: `cubes`, the cube record's `build`, `cnf` and `fingerprint`, the
 /// certificates' `formula_digest` and `cube`).
 pub const SCHEMA_VERSION: u32 = 7;
+
+/// The `solver` of a report whose method uses no SAT solver.
+pub const NO_SAT: &str = "none";
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -383,6 +386,9 @@ impl<S: Serialize, D: Details> Report<S, D> {
         // what backs the UNSAT answer the claim rests on
         let unsat = match (&self.certificates, self.unchecked) {
             (Some(c), _) if !c.is_empty() => "UNSAT, certified",
+            // a method without SAT proves by its own exact argument (its
+            // details name it)
+            _ if self.solver == NO_SAT => "exact method, no SAT solver",
             (_, true) => "UNSAT from the external solver, unchecked",
             _ => "UNSAT",
         };

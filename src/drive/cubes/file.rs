@@ -142,28 +142,51 @@ pub(super) struct Expected<'a> {
     pub(super) trust: bool,
 }
 
-/// The whole lines of the cube file `path` (none if it is missing), each a
-/// cube report about this run's problem (`describe`, `cnf`'s size, the
-/// split), with its 0-based line number; and the bytes of whole lines (a
-/// line cut short by a kill while it was written is not a fact: the file is
-/// cut back to the last whole line before appending). A line of another
-/// run is refused.
 /// A line of a cube file read back: its report, untyped.
 pub(super) type CubeLine = Report<serde_json::Value, serde_json::Value>;
 
+/// The whole lines of the cube file `path` ([`report_lines`]), each a cube
+/// report about this run's problem (`describe`, `cnf`'s size, the split):
+/// a line of another run is refused.
 pub(super) fn cube_lines(
     path: &Path,
     describe: &str,
     cnf: &Cnf,
     split: &Split,
 ) -> anyhow::Result<(Vec<(usize, CubeLine)>, usize)> {
+    let counts = cnf.counts();
+    let literals = split.dimacs();
+    let (lines, whole) = report_lines(path)?;
+    for (k, r) in &lines {
+        let c = r.cube.as_ref().expect("report_lines: a cube report");
+        if r.puzzle != describe
+            || (r.vars, r.clauses, r.literals) != (counts.vars, counts.clauses, counts.literals)
+            || c.cubes != split.cubes()
+            || c.literals != literals
+        {
+            bail!(
+                "{} line {}: a cube of another run ({}, {} vars, {} clauses, {} cubes on literals {:?}); this run is {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
+                path.display(), k + 1,
+                r.puzzle, r.vars, r.clauses, c.cubes, c.literals,
+                describe, counts.vars, counts.clauses, split.cubes(), literals
+            );
+        }
+    }
+    Ok((lines, whole))
+}
+
+/// The whole lines of the cube file `path` (none if it is missing), each a
+/// report with a cube record (index below its `cubes`), with its 0-based
+/// line number; and the bytes of whole lines (a line cut short by a kill
+/// while it was written is not a fact: the file is cut back to the last
+/// whole line before appending). Whether a line is about this run is the
+/// caller's check.
+pub(super) fn report_lines(path: &Path) -> anyhow::Result<(Vec<(usize, CubeLine)>, usize)> {
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((vec![], 0)),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
-    let counts = cnf.counts();
-    let literals = split.dimacs();
     let mut whole = bytes.len();
     let mut lines = vec![];
     for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
@@ -183,18 +206,6 @@ pub(super) fn cube_lines(
         let Some(c) = &r.cube else {
             bail!("{}: a report without a cube (not written by --cubes)", at());
         };
-        if r.puzzle != describe
-            || (r.vars, r.clauses, r.literals) != (counts.vars, counts.clauses, counts.literals)
-            || c.cubes != split.cubes()
-            || c.literals != literals
-        {
-            bail!(
-                "{}: a cube of another run ({}, {} vars, {} clauses, {} cubes on literals {:?}); this run is {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
-                at(),
-                r.puzzle, r.vars, r.clauses, c.cubes, c.literals,
-                describe, counts.vars, counts.clauses, split.cubes(), literals
-            );
-        }
         if c.index >= c.cubes {
             bail!("{}: cube {} of {}", at(), c.index, c.cubes);
         }
