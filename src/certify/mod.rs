@@ -16,6 +16,7 @@ mod cover;
 pub mod digest;
 pub mod drat;
 mod produce;
+pub mod veripb;
 
 use std::fmt;
 use std::time::Instant;
@@ -159,6 +160,9 @@ pub enum CertifyError {
     /// temporary files
     #[error("certificate: temporary files: {0}")]
     Io(String),
+    /// the VeriPB checker rejected the proof
+    #[error("VeriPB rejected the proof: {0}")]
+    VeripbRejected(String),
 }
 
 /// What a certificate does not prove: said on the report's certificate
