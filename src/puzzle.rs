@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, PbModel};
 use rustsat::types::Lit;
 use serde::Serialize;
 
@@ -158,6 +158,15 @@ pub trait Puzzle: Sync {
     /// order.
     fn split_literals(&self, _map: &Self::Map, primary: &[Lit], _cnf: &mut Cnf) -> Vec<Lit> {
         primary.to_vec()
+    }
+    /// The puzzle's pseudo-Boolean model, written from its rules (like
+    /// [`Puzzle::check`], never from the CNF), over the primary literals
+    /// (each variable named as `encode` names the same literal in
+    /// [`Encoded::names`]) plus the objective where there is one: what a
+    /// VeriPB proof starts from (`puzzlesat opb`). None: the family has no
+    /// model (its certificates stay on the DRAT path).
+    fn pb_model(&self) -> Option<PbModel> {
+        None
     }
     /// Fills the report's details (and may cross-check the answer, or
     /// replace the shown solutions, e.g. by one per symmetry class) once the

@@ -18,6 +18,7 @@
 //! | [`perm`] | permutation groups: closure, orbits, lex-leader clauses |
 | [`provenance`] | the definitions log: auxiliary variables' meaning and clauses' source constraints, for VeriPB proofs |
 //! | [`check`] | the [`Checker`] trait: every constraint can test an assignment |
+//! | [`pbmodel`] | pseudo-Boolean models over named variables (a puzzle's rules for VeriPB proofs), OPB writing |
 //! | `solve` (feature `solve`; with a backend: `batsat` (default), `varisat`, `splr`, `cadical`) | the solving layer: the `Backend` trait, `Session` (a [`ClauseDatabase`] you can solve), the drivers `enumerate` and `optimize` |
 //!
 //! Without a backend feature (`default-features = false`) the crate is the
@@ -35,6 +36,7 @@ pub mod int;
 pub mod lex;
 pub mod options;
 pub mod pb;
+pub mod pbmodel;
 pub mod perm;
 pub mod provenance;
 #[cfg(feature = "solve")]
@@ -49,6 +51,7 @@ pub(crate) mod testutil;
 pub use check::{Assignment, Checker};
 pub use db::{ClauseDatabase, Cnf, EncodeError, Unsatisfiable};
 pub use options::OptionEnum;
+pub use pbmodel::{PbLit, PbModel, PbVar};
 /// RustSAT, the version this crate is built on: use `puzzlesat_encodings::rustsat`
 /// instead of pinning it yourself.
 pub use rustsat;
