@@ -8,7 +8,7 @@ use std::time::Duration;
 use puzzlesat_encodings::pb::PbEncoding;
 use puzzlesat_encodings::solve::EnumerationEngine;
 
-use crate::certify::Producer;
+use crate::certify::{ProofFormat, Producer};
 use crate::drive::Strategy;
 use crate::solver::SolverKind;
 
@@ -46,6 +46,12 @@ pub struct RunOptions {
     /// with `all`: count only, keep no solution (`--count`: memory stays
     /// flat however many there are)
     pub count_only: bool,
+    /// with `certify`: VeriPB proofs from the puzzle's PB model (where the
+    /// family has one) or DRAT proofs of the CNF (`--proof-format`)
+    pub proof_format: ProofFormat,
+    /// with `certify`: keep the PB model and each proof here
+    /// (`--proof-dir`)
+    pub proof_dir: Option<PathBuf>,
 }
 
 impl RunOptions {

@@ -329,8 +329,12 @@ impl<S: Serialize, D: Details> Report<S, D> {
         if let Some(cover) = self.cubes.as_ref().and_then(|t| t.cover.as_ref()) {
             writeln!(out, "c {cover}")?;
         }
-        if self.certificates.as_ref().is_some_and(|c| !c.is_empty()) {
-            writeln!(out, "c not covered: {}", crate::certify::SCOPE)?;
+        if let Some(first) = self.certificates.as_ref().and_then(|c| c.first()) {
+            let scope = match &first.certificate.from_model {
+                Some(m) => m.not_covered.as_str(),
+                None => crate::certify::SCOPE,
+            };
+            writeln!(out, "c not covered: {scope}")?;
         }
         for line in self.details.lines() {
             writeln!(out, "{line}")?;
@@ -381,7 +385,18 @@ impl<S: Serialize, D: Details> Report<S, D> {
             None => "",
         };
         // what backs the UNSAT answer the claim rests on
+        let from_model = self.certificates.as_ref().and_then(|c| {
+            let m = c.first()?.certificate.from_model.as_ref()?;
+            Some(format!(
+                "UNSAT, certified from the model: {}, {}",
+                m.covers,
+                c.first()?.certificate.checker.replace("veripb", "VeriPB")
+            ))
+        });
         let unsat = match (&self.certificates, self.unchecked) {
+            (Some(c), _) if !c.is_empty() && from_model.is_some() => {
+                from_model.as_deref().unwrap_or_default()
+            }
             (Some(c), _) if !c.is_empty() => "UNSAT, certified",
             (_, true) => "UNSAT from the external solver, unchecked",
             _ => "UNSAT",

@@ -15,15 +15,16 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use puzzlesat_encodings::pb::PbEncoding;
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use puzzlesat_encodings::provenance::Provenance;
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, PbModel};
 use rustsat::types::Lit;
 
-use crate::certify::{self, Claim};
+use crate::certify::{self, Claim, ProofFormat};
 use crate::drive::{self, ScoredSearch, Sense};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
 pub use crate::options::RunOptions;
-pub use crate::puzzle::{decode_checked, encode};
+pub use crate::puzzle::{decode_checked, encode, encode_recording};
 use crate::puzzle::{Encoded, Puzzle};
 pub use crate::report::{Report, Status, StoppedBy};
 use crate::solver::{Limits, Session, SolverKind};
@@ -130,7 +131,16 @@ fn run_counting_classes_of<P: Puzzle>(
     classes_of: Option<&P>,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
     let started = Instant::now();
-    let (cnf, enc, encode_seconds) = encode(p)?;
+    let model = model_for_proof(p, opts);
+    let (mut cnf, enc, encode_seconds) = encode_recording(p, model.is_some())?;
+    let proof = model.map(|model| ProofSetup {
+        model,
+        provenance: cnf.take_provenance(),
+        cnf_clauses: cnf.len(),
+        names: enc.names.clone(),
+        primary: enc.primary.clone(),
+        stem: certify::veripb::stem(&p.describe()),
+    });
     let counts = cnf.counts();
     let t = Instant::now();
     let enumerates = opts.all && enc.objective.is_none() && enc.scored.is_none();
@@ -186,7 +196,7 @@ fn run_counting_classes_of<P: Puzzle>(
         };
         if opt.proven {
             report.bound = report.objective;
-            certify_last_unsat(&session, opts, unsat_before, &mut report)?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, proof.as_ref())?;
         }
         report.solutions = hooks.best_scored.take().into_iter().collect();
     } else if let (Some(obj), false) = (&enc.objective, opts.first) {
@@ -210,7 +220,7 @@ fn run_counting_classes_of<P: Puzzle>(
         if opt.proven {
             // the last UNSAT answer is the tightest bound: the one the
             // optimum (or the infeasibility) rests on
-            certify_last_unsat(&session, opts, unsat_before, &mut report)?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, proof.as_ref())?;
         }
         if let Some((model, v)) = &opt.best {
             if opts.all && opt.proven {
@@ -280,7 +290,7 @@ fn run_counting_classes_of<P: Puzzle>(
             } else {
                 Status::Unsat
             };
-            certify_last_unsat(&session, opts, unsat_before, &mut report)?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, proof.as_ref())?;
             report.status = status;
         }
         report.solutions = found;
@@ -340,6 +350,7 @@ fn certify_last_unsat<S, D>(
     opts: &RunOptions,
     unsat_before: u32,
     report: &mut Report<S, D>,
+    proof: Option<&ProofSetup>,
 ) -> anyhow::Result<()> {
     let (Some(producer), Some(certificates)) = (&opts.certify, &mut report.certificates) else {
         return Ok(());
@@ -356,16 +367,61 @@ fn certify_last_unsat<S, D>(
     let formula = session
         .unsat_formula()
         .context("internal error: --certify but no formula was recorded")?;
-    let c =
-        certify::certify_claim(claim, &formula, producer, &session.limits).with_context(|| {
-            format!(
-                "the {claim} claim of {} could not be certified",
-                report.puzzle
-            )
-        })?;
+    let c = match proof {
+        Some(setup) => {
+            let stem = format!("{}-{claim}", setup.stem);
+            let run = certify::veripb::Run {
+                model: &setup.model,
+                names: &setup.names,
+                cnf_clauses: setup.cnf_clauses,
+                provenance: setup.provenance.as_ref(),
+                symmetry: None,
+                primary: &setup.primary,
+                claim,
+                dir: opts.proof_dir.as_deref(),
+                stem: &stem,
+            };
+            certify::veripb::certify(&run, &formula, producer, &session.limits, NOT_COVERED)
+        }
+        None => certify::certify_claim(claim, &formula, producer, &session.limits),
+    }
+    .with_context(|| {
+        format!(
+            "the {claim} claim of {} could not be certified",
+            report.puzzle
+        )
+    })?;
     certificates.push(c);
     report.seconds.certify += t.elapsed().as_secs_f64();
     Ok(())
+}
+
+/// What a VeriPB proof from the model needs of the encoding, kept from
+/// before the CNF goes to the session.
+struct ProofSetup {
+    /// the puzzle's PB model
+    model: PbModel,
+    /// the CNF's definitions log
+    provenance: Option<Provenance>,
+    /// clauses of the CNF as encoded
+    cnf_clauses: usize,
+    /// the encoder's names of the primary literals
+    names: Vec<(String, Lit)>,
+    /// the primary literals
+    primary: Vec<Lit>,
+    /// file stem of the model and proofs
+    stem: String,
+}
+
+/// What a VeriPB certificate from the model leaves out, for every family.
+const NOT_COVERED: &str = "the PB model itself (written from the puzzle's rules; every solution printed also passes the independent checker)";
+
+/// The PB model a `--certify` run proves from: with `--proof-format
+/// veripb` (the default) and a family that has one.
+fn model_for_proof<P: Puzzle>(p: &P, opts: &RunOptions) -> Option<PbModel> {
+    (opts.certify.is_some() && opts.proof_format == ProofFormat::Veripb)
+        .then(|| p.pb_model())
+        .flatten()
 }
 
 /// `--all` by symmetry classes: enumerates `reps`, expanding each

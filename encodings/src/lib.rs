@@ -16,7 +16,7 @@
 //! | [`pb`] | pseudo-Boolean encodings (generalized totalizer, binary adder, dynamic polynomial watchdog) |
 //! | [`lex`] | lexicographic order x ≤lex y |
 //! | [`perm`] | permutation groups: closure, orbits, lex-leader clauses |
-| [`provenance`] | the definitions log: auxiliary variables' meaning and clauses' source constraints, for VeriPB proofs |
+//! | [`provenance`] | the definitions log: auxiliary variables' meaning and clauses' source constraints, for VeriPB proofs |
 //! | [`check`] | the [`Checker`] trait: every constraint can test an assignment |
 //! | [`pbmodel`] | pseudo-Boolean models over named variables (a puzzle's rules for VeriPB proofs), OPB writing |
 //! | `solve` (feature `solve`; with a backend: `batsat` (default), `varisat`, `splr`, `cadical`) | the solving layer: the `Backend` trait, `Session` (a [`ClauseDatabase`] you can solve), the drivers `enumerate` and `optimize` |

@@ -40,10 +40,13 @@ use std::time::Instant;
 
 use puzzlesat_encodings::pbmodel::PbModel;
 use puzzlesat_encodings::provenance::{Linear, Provenance};
-use puzzlesat_encodings::Cnf;
+use puzzlesat_encodings::{ClauseDatabase, Cnf};
 use rustsat::types::{Lit, Var};
 
-use super::{drat, produce_proof, CertifyError, Claim, Producer};
+use super::{
+    drat, formula_digest, produce_proof, Certificate, Certified, CertifyError, Claim, FromModel,
+    Producer,
+};
 use crate::solver::Limits;
 
 /// The checker's install command, named whenever it is missing.
@@ -434,7 +437,7 @@ impl ClauseIds {
 }
 
 /// What the search part of a proof holds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SearchSteps {
     /// solutions logged by `solx`
     pub solutions: usize,
@@ -446,6 +449,8 @@ pub struct SearchSteps {
     pub deletions: usize,
     /// time of the proof solver's solve
     pub solve_seconds: f64,
+    /// the format of the proof solver's proof
+    pub format: Option<drat::DratFormat>,
 }
 
 /// Replays the search of an UNSAT answer: `formula` is the decision
@@ -491,6 +496,7 @@ pub fn replay_search<W: Write>(
     let (proof, solve_seconds) = produce_proof(formula, producer, limits)?;
     steps.solve_seconds = solve_seconds;
     let format = drat::detect_format(&proof);
+    steps.format = Some(format);
     let mut empty = None;
     let mut failed = None;
     let mut lits = vec![];
@@ -709,6 +715,78 @@ pub fn prove(
         search,
         checked,
     })
+}
+
+/// The certificate of `run.claim` resting on the UNSAT `formula`: a VeriPB
+/// proof from the model ([`prove`]), checked. `not_covered` says what the
+/// family's proof leaves out.
+pub fn certify(
+    run: &Run,
+    formula: &Cnf,
+    producer: &Producer,
+    limits: &Limits,
+    not_covered: &str,
+) -> Result<Certified, CertifyError> {
+    let pc = prove(run, formula, producer, limits)?;
+    let covers = if pc.encoding.symmetry > 0 {
+        "encoding, symmetry breaking and search"
+    } else {
+        "encoding and search"
+    };
+    let mut not_covered = not_covered.to_string();
+    if run.claim == Claim::Complete && pc.search.solutions > 0 {
+        not_covered.push_str(&format!(
+            "; the count: VeriPB 3.0.2 has no EQUIENUMERABLE output, so its conclusion is SAT and 'no other solution' is the checked contradiction after the {} solx steps, which puzzlesat counts",
+            pc.search.solutions
+        ));
+    }
+    Ok(Certified {
+        claim: run.claim,
+        formula_clauses: formula.len(),
+        formula_digest: formula_digest(formula),
+        cube: None,
+        certificate: Certificate {
+            format: pc.search.format.unwrap_or(drat::DratFormat::Binary),
+            producer: producer.to_string(),
+            checker: pc.checked.checker,
+            proof_bytes: pc.proof_bytes,
+            solve_seconds: pc.search.solve_seconds,
+            check_seconds: pc.checked.seconds,
+            lemmas: pc.search.lemmas,
+            core_lemmas: pc.search.lemmas,
+            from_model: Some(FromModel {
+                covers: covers.to_string(),
+                not_covered,
+                definitions: pc.encoding.definitions,
+                rup_clauses: pc.encoding.rup,
+                pol_clauses: pc.encoding.pol,
+                dom_clauses: pc.encoding.symmetry,
+                solutions: pc.search.solutions,
+                files: run.dir.map(|_| {
+                    (
+                        pc.model_path.display().to_string(),
+                        pc.proof_path.display().to_string(),
+                    )
+                }),
+            }),
+        },
+    })
+}
+
+/// A file stem from a run's description: `queens n=8 encoding=matrix` →
+/// `queens-n8-encoding-matrix`.
+pub fn stem(describe: &str) -> String {
+    let mut s = String::new();
+    for c in describe.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c);
+        } else if c == ' ' && !s.ends_with('-') {
+            s.push('-');
+        } else if c != '=' && !s.ends_with('-') {
+            s.push('_');
+        }
+    }
+    s.trim_end_matches(['-', '_']).to_string()
 }
 
 #[cfg(test)]
