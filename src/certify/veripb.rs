@@ -209,6 +209,10 @@ impl<W: Write> ProofWriter<W> {
 /// search.
 #[derive(Clone, Debug, Default)]
 pub struct SymmetryBlock {
+    /// lines right after the header, before any definition (`def_order`,
+    /// `load_order`: with the order loaded, the definitions and clauses
+    /// derived later stay in the derived set); they add no constraint id
+    pub prelude: Vec<String>,
     /// the proof lines
     pub lines: Vec<String>,
     /// how many constraint ids the lines add
@@ -570,6 +574,7 @@ pub fn check(model: &Path, proof: &Path) -> Result<Checked, CertifyError> {
     let checker = checker()?;
     let t = Instant::now();
     let out = Command::new("veripb")
+        .arg("--hide-warnings")
         .arg(model)
         .arg(proof)
         .output()
@@ -673,6 +678,10 @@ pub fn prove(
         .map_err(|e| CertifyError::Producer(format!("VeriPB proof: {e}")))?;
     let file = std::fs::File::create(&proof_path).map_err(io)?;
     let mut w = ProofWriter::new(BufWriter::new(file), run.model.loaded()).map_err(io)?;
+    if let Some(s) = run.symmetry {
+        w.comment("the order of the symmetry breaking").map_err(io)?;
+        w.block(&s.prelude, 0).map_err(io)?;
+    }
     let mut cnf = Cnf::new();
     for c in formula.clauses().take(run.cnf_clauses) {
         cnf.add(c);
@@ -774,7 +783,7 @@ pub fn certify(
 }
 
 /// A file stem from a run's description: `queens n=8 encoding=matrix` →
-/// `queens-n8-encoding-matrix`.
+/// `queens-n_8-encoding_matrix`.
 pub fn stem(describe: &str) -> String {
     let mut s = String::new();
     for c in describe.chars() {
@@ -782,7 +791,7 @@ pub fn stem(describe: &str) -> String {
             s.push(c);
         } else if c == ' ' && !s.ends_with('-') {
             s.push('-');
-        } else if c != '=' && !s.ends_with('-') {
+        } else if !s.ends_with(['-', '_']) {
             s.push('_');
         }
     }
