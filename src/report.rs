@@ -330,11 +330,15 @@ impl<S: Serialize, D: Details> Report<S, D> {
             writeln!(out, "c {cover}")?;
         }
         if let Some(first) = self.certificates.as_ref().and_then(|c| c.first()) {
-            let scope = match &first.certificate.from_model {
-                Some(m) => m.not_covered.as_str(),
-                None => crate::certify::SCOPE,
-            };
-            writeln!(out, "c not covered: {scope}")?;
+            match (&first.certificate.from_model, &first.certificate.not_from_model) {
+                (Some(m), _) => writeln!(out, "c not covered: {}", m.not_covered)?,
+                (None, Some(why)) => writeln!(
+                    out,
+                    "c not covered: {}; no VeriPB proof from the model: {why} (DRAT instead)",
+                    crate::certify::SCOPE
+                )?,
+                (None, None) => writeln!(out, "c not covered: {}", crate::certify::SCOPE)?,
+            }
         }
         for line in self.details.lines() {
             writeln!(out, "{line}")?;

@@ -132,15 +132,12 @@ fn run_counting_classes_of<P: Puzzle>(
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
     let started = Instant::now();
     let model = model_for_proof(p, opts);
-    let (mut cnf, enc, encode_seconds) = encode_recording(p, model.is_some())?;
-    let proof = model.map(|model| ProofSetup {
-        model,
-        provenance: cnf.take_provenance(),
-        cnf_clauses: cnf.len(),
-        names: enc.names.clone(),
-        primary: enc.primary.clone(),
-        stem: certify::veripb::stem(&p.describe()),
-    });
+    let (mut cnf, enc, encode_seconds) = encode_recording(p, matches!(model, Ok(Some(_))))?;
+    let proof = match model {
+        Ok(Some(model)) => ProofSetup::new(p, model, &mut cnf, &enc),
+        Ok(None) => Ok(None),
+        Err(why) => Err(why),
+    };
     let counts = cnf.counts();
     let t = Instant::now();
     let enumerates = opts.all && enc.objective.is_none() && enc.scored.is_none();
@@ -196,7 +193,7 @@ fn run_counting_classes_of<P: Puzzle>(
         };
         if opt.proven {
             report.bound = report.objective;
-            certify_last_unsat(&session, opts, unsat_before, &mut report, proof.as_ref())?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof)?;
         }
         report.solutions = hooks.best_scored.take().into_iter().collect();
     } else if let (Some(obj), false) = (&enc.objective, opts.first) {
@@ -220,7 +217,7 @@ fn run_counting_classes_of<P: Puzzle>(
         if opt.proven {
             // the last UNSAT answer is the tightest bound: the one the
             // optimum (or the infeasibility) rests on
-            certify_last_unsat(&session, opts, unsat_before, &mut report, proof.as_ref())?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof)?;
         }
         if let Some((model, v)) = &opt.best {
             if opts.all && opt.proven {
@@ -290,7 +287,7 @@ fn run_counting_classes_of<P: Puzzle>(
             } else {
                 Status::Unsat
             };
-            certify_last_unsat(&session, opts, unsat_before, &mut report, proof.as_ref())?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof)?;
             report.status = status;
         }
         report.solutions = found;
@@ -350,7 +347,7 @@ fn certify_last_unsat<S, D>(
     opts: &RunOptions,
     unsat_before: u32,
     report: &mut Report<S, D>,
-    proof: Option<&ProofSetup>,
+    proof: &Result<Option<ProofSetup>, String>,
 ) -> anyhow::Result<()> {
     let (Some(producer), Some(certificates)) = (&opts.certify, &mut report.certificates) else {
         return Ok(());
@@ -368,7 +365,7 @@ fn certify_last_unsat<S, D>(
         .unsat_formula()
         .context("internal error: --certify but no formula was recorded")?;
     let c = match proof {
-        Some(setup) => {
+        Ok(Some(setup)) => {
             let stem = format!("{}-{claim}", setup.stem);
             let run = certify::veripb::Run {
                 model: &setup.model,
@@ -383,7 +380,11 @@ fn certify_last_unsat<S, D>(
             };
             certify::veripb::certify(&run, &formula, producer, &session.limits, NOT_COVERED)
         }
-        None => certify::certify_claim(claim, &formula, producer, &session.limits),
+        Ok(None) => certify::certify_claim(claim, &formula, producer, &session.limits),
+        Err(why) => certify::certify_claim(claim, &formula, producer, &session.limits).map(|mut c| {
+            c.certificate.not_from_model = Some(why.clone());
+            c
+        }),
     }
     .with_context(|| {
         format!(
@@ -413,15 +414,49 @@ struct ProofSetup {
     stem: String,
 }
 
+impl ProofSetup {
+    /// The setup of a VeriPB proof of `p` from `model`, taking the
+    /// definitions log out of `cnf`; `Err` says why the proof cannot be
+    /// written (the run then certifies by DRAT and says so).
+    fn new<P: Puzzle>(
+        p: &P,
+        model: PbModel,
+        cnf: &mut Cnf,
+        enc: &Encoded<P::Map>,
+    ) -> Result<Option<ProofSetup>, String> {
+        let provenance = cnf.take_provenance();
+        if enc.objective.is_some() || enc.scored.is_some() {
+            return Err(
+                "VeriPB proofs of an optimum (soli, conclusion BOUNDS) are not written yet".into(),
+            );
+        }
+        let names = certify::veripb::ProofNames::new(&model, &enc.names, cnf.n_vars())
+            .map_err(|e| format!("the model's names: {e}"))?;
+        certify::veripb::plan(&names, cnf, provenance.as_ref(), None)?;
+        Ok(Some(ProofSetup {
+            model,
+            provenance,
+            cnf_clauses: cnf.len(),
+            names: enc.names.clone(),
+            primary: enc.primary.clone(),
+            stem: certify::veripb::stem(&p.describe()),
+        }))
+    }
+}
+
 /// What a VeriPB certificate from the model leaves out, for every family.
 const NOT_COVERED: &str = "the PB model itself (written from the puzzle's rules; every solution printed also passes the independent checker)";
 
 /// The PB model a `--certify` run proves from: with `--proof-format
-/// veripb` (the default) and a family that has one.
-fn model_for_proof<P: Puzzle>(p: &P, opts: &RunOptions) -> Option<PbModel> {
-    (opts.certify.is_some() && opts.proof_format == ProofFormat::Veripb)
-        .then(|| p.pb_model())
-        .flatten()
+/// veripb` (the default) and a family that has one; `Err` says why a
+/// VeriPB run has none (it certifies by DRAT).
+fn model_for_proof<P: Puzzle>(p: &P, opts: &RunOptions) -> Result<Option<PbModel>, String> {
+    if opts.certify.is_none() || opts.proof_format != ProofFormat::Veripb {
+        return Ok(None);
+    }
+    p.pb_model()
+        .map(Some)
+        .ok_or_else(|| format!("{} has no PB model", p.describe()))
 }
 
 /// `--all` by symmetry classes: enumerates `reps`, expanding each

@@ -125,11 +125,31 @@ pub trait ClauseDatabase: CollectClauses + ManageVars {
     where
         Self: Sized,
     {
-        let mut vm = BasicVarManager::from_next_free(Var::new(self.n_used()));
+        self.with_rustsat_weighted(&|_| 1, f)
+    }
+
+    /// [`ClauseDatabase::with_rustsat`] for an encoder over weighted
+    /// inputs: when the database keeps a definitions log, the meaning of
+    /// the encoder's new variables is inferred from its clauses with the
+    /// inputs' weights ([`crate::provenance::infer_upward`]).
+    fn with_rustsat_weighted<R>(
+        &mut self,
+        weight: &dyn Fn(Lit) -> u64,
+        f: impl FnOnce(&mut rustsat::instances::Cnf, &mut dyn ManageVars) -> R,
+    ) -> R
+    where
+        Self: Sized,
+    {
+        let first_new = self.n_used();
+        let mut vm = BasicVarManager::from_next_free(Var::new(first_new));
         let mut buf = rustsat::instances::Cnf::new();
         let r = f(&mut buf, &mut vm);
         if vm.n_used() > 0 {
             self.increase_next_free(Var::new(vm.n_used()));
+        }
+        if let Some(p) = self.provenance() {
+            let clauses: Vec<Vec<Lit>> = buf.iter().map(|c| c.iter().copied().collect()).collect();
+            p.infer(&clauses, first_new, weight);
         }
         for cl in buf {
             self.add(&cl[..]);

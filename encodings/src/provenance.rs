@@ -92,6 +92,20 @@ pub struct Definition {
     pub meaning: Linear,
 }
 
+/// An order-encoded integer as its encoder made it (`ge[i]` is
+/// `[x ≥ lb+1+i]`): a proof whose model speaks of the *direct* literals
+/// `[x = v]` defines the order literals from them instead
+/// (`[x ≥ v] ⇔ Σ_{u ≥ v} [x = u] ≥ 1`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderInt {
+    /// lower bound of the domain
+    pub lb: i64,
+    /// the order literals
+    pub ge: Vec<Lit>,
+    /// the fresh direct literals of the inner values, as created
+    pub eq: Vec<(i64, Lit)>,
+}
+
 /// No source constraint.
 pub const NO_SOURCE: u32 = u32::MAX;
 
@@ -106,6 +120,12 @@ pub struct Provenance {
     pub sources: Vec<Linear>,
     /// per clause of the database, in order: its source, or [`NO_SOURCE`]
     pub clause_source: Vec<u32>,
+    /// order-encoded integers, by creation
+    pub ints: Vec<OrderInt>,
+    /// the integer of each first order literal
+    int_of: std::collections::HashMap<Lit, usize>,
+    /// what inference knows so far
+    inferred: Inferred,
     current: u32,
 }
 
@@ -131,6 +151,34 @@ impl Provenance {
             None => NO_SOURCE,
         };
     }
+    /// Records an order-encoded integer.
+    pub fn int_var(&mut self, lb: i64, ge: &[Lit]) {
+        if let Some(&first) = ge.first() {
+            self.int_of.insert(first, self.ints.len());
+            self.ints.push(OrderInt {
+                lb,
+                ge: ge.to_vec(),
+                eq: vec![],
+            });
+        }
+    }
+    /// Records the fresh direct literal `l = [x = v]` of the integer whose
+    /// first order literal is `first`, and its definition
+    /// `l ⇔ [x ≥ v] ∧ ¬[x ≥ v+1]`.
+    pub fn direct(&mut self, first: Lit, v: i64, l: Lit, ge_v: Lit, ge_next: Lit) {
+        if let Some(&i) = self.int_of.get(&first) {
+            self.ints[i].eq.push((v, l));
+        }
+        self.define(l, Linear::count_at_least(&[ge_v, !ge_next], 2));
+    }
+    /// Records the meaning of the auxiliary variables of clauses an
+    /// encoder wrote (RustSAT's totalizer, generalized totalizer, ladder):
+    /// see [`infer_upward`].
+    pub fn infer(&mut self, clauses: &[Vec<Lit>], first_new: u32, weight: &dyn Fn(Lit) -> u64) {
+        for d in infer_upward(clauses, first_new, weight, &mut self.inferred) {
+            self.definitions.push(d);
+        }
+    }
     /// Notes that a clause was added (called by the database).
     pub fn clause_added(&mut self) {
         self.clause_source.push(self.current);
@@ -142,6 +190,105 @@ impl Provenance {
             _ => None,
         }
     }
+}
+
+/// What [`infer_upward`] knows: each inferred literal's leaves and
+/// threshold.
+pub type Inferred = std::collections::HashMap<Lit, (std::collections::BTreeMap<Lit, u64>, u64)>;
+
+/// The meaning of the auxiliary variables (index ≥ `first_new`) of an
+/// encoding whose clauses count *upwards*, inferred from its clauses: a
+/// clause `¬a_1 ∨ … ∨ ¬a_m ∨ c` (c auxiliary, positive) says that `c`
+/// holds once its inputs `a_i` do, so `c` counts the leaves under the
+/// `a_i` (an input literal `l` is a leaf of weight `weight(l)`) and its
+/// threshold is the least `Σ threshold(a_i)` over such clauses. This is
+/// the shape of the totalizer, the generalized totalizer and the ladder;
+/// each auxiliary variable gets `c ⇔ Σ leaves(c) ≥ threshold(c)`. An
+/// inference that does not fit an encoding yields definitions whose
+/// clauses then fail to derive: the proof check refuses them.
+/// `known` holds what earlier calls inferred (an incremental encoder's
+/// later clauses build on its earlier variables); it is extended.
+pub fn infer_upward(
+    clauses: &[Vec<Lit>],
+    first_new: u32,
+    weight: &dyn Fn(Lit) -> u64,
+    known: &mut Inferred,
+) -> Vec<Definition> {
+    use std::collections::{BTreeMap, HashMap};
+    let is_new = |l: Lit| l.var().idx32() >= first_new;
+    let is_aux = |l: Lit, known: &Inferred| is_new(l) || known.contains_key(&l);
+    let upward: Vec<(Lit, Vec<Lit>)> = clauses
+        .iter()
+        .filter_map(|c| {
+            let pos: Vec<Lit> = c.iter().copied().filter(|&l| is_new(l) && l.is_pos()).collect();
+            match pos[..] {
+                [head] => Some((head, c.iter().filter(|&&l| l != head).map(|&l| !l).collect::<Vec<Lit>>())),
+                _ => None,
+            }
+        })
+        .filter(|(_, body)| !body.is_empty())
+        .collect();
+    let mut order = vec![];
+    loop {
+        let mut changed = false;
+        let mut next: HashMap<Lit, (BTreeMap<Lit, u64>, u64)> = HashMap::new();
+        for (head, body) in &upward {
+            let mut leaves = BTreeMap::new();
+            let mut thr = 0;
+            let mut ok = true;
+            for &a in body {
+                if is_aux(a, known) {
+                    match known.get(&a) {
+                        Some((l, t)) => {
+                            leaves.extend(l.iter().map(|(&k, &v)| (k, v)));
+                            thr += t;
+                        }
+                        None => ok = false,
+                    }
+                } else {
+                    leaves.insert(a, weight(a));
+                    thr += weight(a);
+                }
+            }
+            if !ok {
+                continue;
+            }
+            let e = next.entry(*head).or_insert_with(|| (BTreeMap::new(), u64::MAX));
+            e.0.extend(leaves);
+            e.1 = e.1.min(thr);
+        }
+        for (head, v) in next {
+            if !is_new(head) {
+                continue; // an earlier variable keeps its definition
+            }
+            if known.get(&head) != Some(&v) {
+                if !known.contains_key(&head) {
+                    order.push(head);
+                }
+                known.insert(head, v);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // definitions in an order where every auxiliary leaf comes first
+    // (leaves are inputs, so any order of the heads works)
+    order.sort_by_key(|l| l.var().idx32());
+    order
+        .into_iter()
+        .map(|head| {
+            let (leaves, thr) = &known[&head];
+            Definition {
+                lit: head,
+                meaning: Linear {
+                    terms: leaves.iter().map(|(&l, &w)| (w, l)).collect(),
+                    bound: *thr as i64,
+                },
+            }
+        })
+        .collect()
 }
 
 /// Records `lit ⇔ meaning` in `db`'s log, if it keeps one (the meaning is

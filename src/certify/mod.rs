@@ -55,6 +55,10 @@ pub struct Certificate {
     /// of the proof solver's proof its search part was replayed from)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_model: Option<FromModel>,
+    /// with `--proof-format veripb`, a DRAT certificate: why the proof is
+    /// not from the model
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_from_model: Option<String>,
 }
 
 /// What a VeriPB certificate proves from the model, and its parts.
@@ -281,5 +285,6 @@ pub fn certify_unsat(
         lemmas: stats.lemmas,
         core_lemmas: stats.core_lemmas,
         from_model: None,
+        not_from_model: None,
     })
 }

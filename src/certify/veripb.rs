@@ -39,7 +39,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use puzzlesat_encodings::pbmodel::PbModel;
-use puzzlesat_encodings::provenance::{Linear, Provenance};
+use puzzlesat_encodings::provenance::{Definition, Linear, Provenance};
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
 use rustsat::types::{Lit, Var};
 
@@ -292,6 +292,98 @@ pub struct EncodingSteps {
     pub symmetry: usize,
 }
 
+/// How a proof introduces a literal's definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Intro {
+    /// an auxiliary variable: by redundance, both halves
+    Red,
+    /// a model variable: both halves follow from the model by RUP (e.g.
+    /// the order literal `[x ≥ lb+1]`, which is the model's `¬[x = lb]`)
+    Rup,
+}
+
+/// The definitions a proof writes, in order: the order literals of each
+/// integer whose model speaks of its direct literals
+/// (`[x ≥ v] ⇔ Σ_{u ≥ v} [x = u] ≥ 1`), then the log's, each once.
+fn definitions(
+    names: &ProofNames,
+    prov: Option<&Provenance>,
+    skip: &[Var],
+) -> Vec<(Definition, Intro)> {
+    let Some(prov) = prov else { return vec![] };
+    let mut out = vec![];
+    let mut seen: std::collections::HashSet<Var> = skip.iter().copied().collect();
+    let model = |l: Lit| names.is_model(l.var());
+    let mut push = |d: Definition, out: &mut Vec<(Definition, Intro)>| {
+        if seen.insert(d.lit.var()) {
+            let intro = if model(d.lit) { Intro::Rup } else { Intro::Red };
+            out.push((d, intro));
+        }
+    };
+    for int in &prov.ints {
+        if int.ge.iter().all(|&l| model(l)) {
+            continue; // the model speaks of the order literals
+        }
+        let n = int.ge.len();
+        let mut direct: Vec<Option<Lit>> = vec![None; n + 1];
+        direct[0] = Some(!int.ge[0]);
+        direct[n] = Some(int.ge[n - 1]);
+        for &(v, l) in &int.eq {
+            direct[(v - int.lb) as usize] = Some(l);
+        }
+        let Some(direct) = direct.into_iter().collect::<Option<Vec<Lit>>>() else {
+            continue;
+        };
+        if !direct.iter().all(|&l| model(l)) {
+            continue;
+        }
+        for (i, &ge) in int.ge.iter().enumerate() {
+            push(
+                Definition {
+                    lit: ge,
+                    meaning: Linear::count_at_least(&direct[i + 1..], 1),
+                },
+                &mut out,
+            );
+        }
+    }
+    for d in &prov.definitions {
+        push(d.clone(), &mut out);
+    }
+    out
+}
+
+/// Whether a proof can derive every clause of `cnf`: each variable of a
+/// clause is a model variable or has a definition (or is the symmetry
+/// block's); `Err` names the first one that is neither, with its clause.
+pub fn plan(
+    names: &ProofNames,
+    cnf: &Cnf,
+    prov: Option<&Provenance>,
+    symmetry: Option<&SymmetryBlock>,
+) -> Result<(), String> {
+    let skip: Vec<Var> = symmetry.map(|s| s.defines.clone()).unwrap_or_default();
+    let mut defined: std::collections::HashSet<Var> = skip.iter().copied().collect();
+    for (d, _) in definitions(names, prov, &skip) {
+        defined.insert(d.lit.var());
+    }
+    let derived: std::collections::HashSet<usize> =
+        symmetry.map(|s| s.derives.iter().map(|&(i, _)| i).collect()).unwrap_or_default();
+    let undefined = cnf
+        .clauses()
+        .enumerate()
+        .filter(|(i, _)| !derived.contains(i))
+        .flat_map(|(_, c)| c.iter())
+        .filter(|l| !names.is_model(l.var()) && !defined.contains(&l.var()))
+        .count();
+    match undefined {
+        0 => Ok(()),
+        k => Err(format!(
+            "the encoding has auxiliary variables without a definition in the log ({k} literal occurrences in the CNF)"
+        )),
+    }
+}
+
 /// Introduces the definitions of `prov` and derives each clause of `cnf`
 /// (the ones `symmetry` does not derive) from the model; returns the id
 /// that implies each clause.
@@ -307,33 +399,33 @@ pub fn derive_cnf<W: Write>(
     // for y ⇔ D, `k·¬y + D ≥ k` is the half of ¬y, `(A−k+1)·y + ¬D` of y
     let mut half: HashMap<Lit, (Id, Linear)> = HashMap::new();
     let skip_defs: Vec<Var> = symmetry.map(|s| s.defines.clone()).unwrap_or_default();
-    if let Some(prov) = prov {
-        if !prov.definitions.is_empty() {
-            w.comment("the encoding's auxiliary variables, by redundance")?;
+    let defs = definitions(names, prov, &skip_defs);
+    if !defs.is_empty() {
+        w.comment("the encoding's auxiliary variables: red for new ones, rup for model variables")?;
+    }
+    for (d, intro) in &defs {
+        let y = d.lit;
+        steps.definitions += usize::from(*intro == Intro::Red);
+        let var = names.var(y.var());
+        // witness: the value of y's variable that makes y false / true
+        let (falsify, satisfy) = if y.is_neg() { ("1", "0") } else { ("0", "1") };
+        let rule = |c: &Linear, value: &str| match intro {
+            Intro::Red => format!("red {} : {var} -> {value};", names.linear(c)),
+            Intro::Rup => format!("rup {};", names.linear(c)),
+        };
+        let k = d.meaning.bound;
+        if k > 0 {
+            let mut c = d.meaning.clone();
+            c.terms.push((k as u64, !y));
+            let id = w.step(&rule(&c, falsify))?;
+            half.insert(!y, (id, c));
         }
-        for d in &prov.definitions {
-            let y = d.lit;
-            if names.is_model(y.var()) || skip_defs.contains(&y.var()) {
-                continue;
-            }
-            steps.definitions += 1;
-            let var = names.var(y.var());
-            // witness: the value of y's variable that makes y false / true
-            let (falsify, satisfy) = if y.is_neg() { ("1", "0") } else { ("0", "1") };
-            let k = d.meaning.bound;
-            if k > 0 {
-                let mut c = d.meaning.clone();
-                c.terms.push((k as u64, !y));
-                let id = w.step(&format!("red {} : {var} -> {falsify};", names.linear(&c)))?;
-                half.insert(!y, (id, c));
-            }
-            let neg = d.meaning.negation();
-            if neg.bound > 0 {
-                let mut c = neg.clone();
-                c.terms.push((neg.bound as u64, y));
-                let id = w.step(&format!("red {} : {var} -> {satisfy};", names.linear(&c)))?;
-                half.insert(y, (id, c));
-            }
+        let neg = d.meaning.negation();
+        if neg.bound > 0 {
+            let mut c = neg.clone();
+            c.terms.push((neg.bound as u64, y));
+            let id = w.step(&rule(&c, satisfy))?;
+            half.insert(y, (id, c));
         }
     }
     w.comment("the CNF's clauses")?;
@@ -352,32 +444,40 @@ pub fn derive_cnf<W: Write>(
             steps.symmetry += 1;
             continue;
         }
-        let halves: Vec<&(Id, Linear)> = clause.iter().filter_map(|l| half.get(l)).collect();
+        let all_halves: Vec<&(Id, Linear)> = clause.iter().filter_map(|l| half.get(l)).collect();
+        let aux_halves: Vec<&(Id, Linear)> = clause
+            .iter()
+            .filter(|l| !names.is_model(l.var()))
+            .filter_map(|l| half.get(l))
+            .collect();
         let source = prov.and_then(|p| p.source_of(i).map(|c| (p.clause_source[i], c)));
-        if halves.is_empty() && source.is_none() {
+        if all_halves.is_empty() && source.is_none() {
             ids[i] = w.step(&format!("rup {};", names.clause(clause)))?;
             steps.rup += 1;
             continue;
         }
-        // the sum of the halves, with or without the source constraint
+        // the sum of the auxiliary literals' halves (then of every
+        // literal's), with or without the source constraint
         let mut derived = None;
-        for with_source in [true, false] {
-            if with_source && source.is_none() {
-                continue;
-            }
-            let mut sum = Sum::default();
-            for (_, c) in &halves {
-                sum.add(c);
-            }
-            if with_source {
-                sum.add(source.unwrap().1);
-            }
-            if let Some(weaken) = sum.weakening_to(clause) {
-                derived = Some((with_source, weaken));
-                break;
+        'tries: for halves in [&aux_halves, &all_halves] {
+            for with_source in [true, false] {
+                if with_source && source.is_none() {
+                    continue;
+                }
+                let mut sum = Sum::default();
+                for (_, c) in halves.iter() {
+                    sum.add(c);
+                }
+                if with_source {
+                    sum.add(source.unwrap().1);
+                }
+                if let Some(weaken) = sum.weakening_to(clause) {
+                    derived = Some((with_source, weaken, halves.clone()));
+                    break 'tries;
+                }
             }
         }
-        let Some((with_source, weaken)) = derived else {
+        let Some((with_source, weaken, halves)) = derived else {
             ids[i] = w.step(&format!("rup {};", names.clause(clause)))?;
             steps.rup += 1;
             continue;
@@ -778,6 +878,7 @@ pub fn certify(
                     )
                 }),
             }),
+            not_from_model: None,
         },
     })
 }
