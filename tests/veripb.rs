@@ -21,58 +21,37 @@ fn require_veripb() {
     }
 }
 
-/// Queens with its PB model (from the rules: one queen per row and per
-/// column, at most one per diagonal), over the encoder's names `Qr_c`.
-struct ModelledQueens(Queens);
-
-fn queens_model(n: usize) -> PbModel {
-    let mut m = PbModel::new();
-    let q: Vec<Vec<PbLit>> = (0..n)
-        .map(|r| (0..n).map(|c| m.var(&format!("Q{}_{}", r + 1, c + 1)).pos()).collect())
-        .collect();
-    for r in 0..n {
-        m.exactly(&q[r], 1, format!("one queen in row {}", r + 1));
-    }
-    for c in 0..n {
-        let col: Vec<PbLit> = (0..n).map(|r| q[r][c]).collect();
-        m.exactly(&col, 1, format!("one queen in column {}", c + 1));
-    }
-    for d in 0..2 * n - 1 {
-        let anti: Vec<PbLit> = (0..n).filter(|&r| d >= r && d - r < n).map(|r| q[r][d - r]).collect();
-        let diag: Vec<PbLit> = (0..n)
-            .filter(|&r| r + n > d && r + n - 1 - d < n)
-            .map(|r| q[r][r + n - 1 - d])
-            .collect();
-        for line in [anti, diag] {
-            if line.len() > 1 {
-                m.at_most(&line, 1, None);
-            }
-        }
-    }
-    m
+/// A puzzle whose CNF gets `mutate`'s clauses after its own: a broken
+/// encoding, for the mutants the check must refuse. Everything else,
+/// the PB model included, is the inner puzzle's.
+struct Mutant<P: Puzzle> {
+    inner: P,
+    mutate: fn(&mut Cnf, &P::Map),
 }
 
-impl Puzzle for ModelledQueens {
-    type Solution = <Queens as Puzzle>::Solution;
-    type Map = <Queens as Puzzle>::Map;
-    type Details = <Queens as Puzzle>::Details;
+impl<P: Puzzle> Puzzle for Mutant<P> {
+    type Solution = P::Solution;
+    type Map = P::Map;
+    type Details = P::Details;
     fn describe(&self) -> String {
-        self.0.describe()
+        format!("mutant of {}", self.inner.describe())
     }
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<puzzlesat::puzzle::Encoded<Self::Map>> {
-        self.0.encode(cnf)
+        let enc = self.inner.encode(cnf)?;
+        (self.mutate)(cnf, &enc.map);
+        Ok(enc)
     }
     fn decode(&self, map: &Self::Map, model: &puzzlesat::encodings::Assignment) -> anyhow::Result<Self::Solution> {
-        self.0.decode(map, model)
+        self.inner.decode(map, model)
     }
     fn check(&self, sol: &Self::Solution) -> Result<(), String> {
-        self.0.check(sol)
+        self.inner.check(sol)
     }
     fn render(&self, sol: &Self::Solution) -> String {
-        self.0.render(sol)
+        self.inner.render(sol)
     }
     fn pb_model(&self) -> Option<PbModel> {
-        self.0.pb_model().or_else(|| Some(queens_model(self.0.n)))
+        self.inner.pb_model()
     }
 }
 
@@ -89,7 +68,7 @@ fn certified(all: bool) -> RunOptions {
 #[test]
 fn queens_8_count_is_certified_from_the_model() {
     require_veripb();
-    let p = ModelledQueens(Queens::new(8, Options::default()));
+    let p = Queens::new(8, Options::default());
     let dir = tempfile::tempdir().unwrap();
     let opts = RunOptions {
         proof_dir: Some(dir.path().to_path_buf()),
@@ -134,7 +113,7 @@ fn queens_8_other_encodings_are_certified_from_the_model() {
         Options { encoding: Encoding::Columns, ..Default::default() },
         Options { encoding: Encoding::Columns, amo: AmoEncoding::Ladder, ..Default::default() },
     ] {
-        let p = ModelledQueens(Queens::new(8, o));
+        let p = Queens::new(8, o);
         let r = run::run_quiet(&p, &RunOptions { count_only: true, ..certified(true) })
             .unwrap_or_else(|e| panic!("{o}: {e:#}"));
         assert_eq!(r.count, Some(92), "{o}");
@@ -150,7 +129,7 @@ fn queens_8_other_encodings_are_certified_from_the_model() {
 #[test]
 fn queens_without_a_solution_is_certified_unsat() {
     require_veripb();
-    let p = ModelledQueens(Queens::new(3, Options::default()));
+    let p = Queens::new(3, Options::default());
     let r = run::run_quiet(&p, &certified(false)).expect("certified run");
     assert_eq!(r.status, Status::Unsat);
     let c = &r.certificates.expect("certificates")[0];
@@ -159,21 +138,116 @@ fn queens_without_a_solution_is_certified_unsat() {
 }
 
 #[test]
-fn a_family_without_a_model_is_certified_by_drat_and_says_so() {
-    let p = Queens::new(6, Options::default());
-    if p.pb_model().is_some() {
-        return; // queens has its model now: nothing falls back here
-    }
+fn an_encoding_without_definitions_is_certified_by_drat_and_says_so() {
+    // an auxiliary variable the definitions log knows nothing of (forced
+    // true by two clauses: the placements stay the same)
+    let p = Mutant {
+        inner: Queens::new(6, Options::default()),
+        mutate: |cnf, q| {
+            let y = cnf.fresh();
+            cnf.add(&[y, q[0][0]]);
+            cnf.add(&[y, !q[0][0]]);
+        },
+    };
     let r = run::run_quiet(&p, &certified(true)).expect("certified run");
+    assert_eq!(r.count, Some(4));
     let c = &r.certificates.expect("certificates")[0];
     assert!(c.certificate.from_model.is_none());
     let why = c.certificate.not_from_model.as_deref().expect("the reason");
-    assert!(why.contains("no PB model"), "{why}");
+    assert!(why.contains("without a definition"), "{why}");
+}
+
+/// Mutant: a wrong order axiom in the columns encoding, `[x₁ ≥ 1] →
+/// [x₁ ≥ 7]` (`[x₁ ≥ 1]` is `¬[x₁ = 0]` and `[x₁ ≥ 7]` is `[x₁ = 7]`):
+/// it drops the placements with row 1's queen in columns 2..7, so the
+/// count is wrong, and the VeriPB check refuses the claim.
+#[test]
+fn a_wrong_order_axiom_is_refused() {
+    require_veripb();
+    use puzzlesat::puzzles::queens::Encoding;
+    let p = Mutant {
+        inner: Queens::new(8, Options { encoding: Encoding::Columns, ..Default::default() }),
+        mutate: |cnf, q| cnf.add(&[q[0][0], q[0][7]]),
+    };
+    let uncertified = run::run_quiet(&p, &RunOptions { all: true, no_classes: true, ..Default::default() })
+        .expect("the mutant counts");
+    assert!(uncertified.count.unwrap() < 92, "the mutant drops solutions");
+    let e = run::run_quiet(&p, &certified(true)).expect_err("the claim is refused");
+    let text = format!("{e:#}");
+    assert!(text.contains("could not be certified") && text.contains("VeriPB rejected"), "{text}");
+}
+
+/// Mutant: a totalizer for `Σ ≤ 1` over three literals with one clause
+/// dropped (replaced by a copy of another, so the definitions log stays
+/// aligned): its CNF admits two true literals, and VeriPB refuses the
+/// `solx` of that assignment, while the whole totalizer checks.
+#[test]
+fn a_totalizer_with_a_clause_dropped_is_refused() {
+    require_veripb();
+    use puzzlesat::encodings::card::{self, CardEncoding};
+    let mut m = PbModel::new();
+    let vars: Vec<PbLit> = ["aa", "bb", "cc"].iter().map(|n| m.var(n).pos()).collect();
+    m.at_most(&vars, 1, "at most one".to_string());
+    let mut enc = Cnf::new();
+    enc.record_provenance();
+    let x = enc.fresh_lits(3);
+    card::at_most(&mut enc, &x, 1, CardEncoding::Totalizer).unwrap();
+    let prov = enc.take_provenance();
+    let names: Vec<(String, Lit)> =
+        ["aa", "bb", "cc"].iter().zip(&x).map(|(n, &l)| (n.to_string(), l)).collect();
+    // the models of a CNF projected onto x, by brute force over every variable
+    let solutions = |cnf: &Cnf| -> Vec<Vec<Lit>> {
+        let n = cnf.n_vars();
+        let mut found = std::collections::BTreeSet::new();
+        for bits in 0u32..1 << n {
+            let value = |l: Lit| (bits >> l.var().idx32() & 1 == 1) != l.is_neg();
+            if cnf.clauses().all(|c| c.iter().any(|&l| value(l))) {
+                found.insert(x.iter().map(|&l| if value(l) { l } else { !l }).collect::<Vec<Lit>>());
+            }
+        }
+        found.into_iter().collect()
+    };
+    let prove = |cnf: &Cnf| {
+        let sols = solutions(cnf);
+        let mut formula = cnf.clone();
+        for s in &sols {
+            formula.add(&s.iter().map(|&l| !l).collect::<Vec<_>>());
+        }
+        let run = veripb::Run {
+            model: &m,
+            names: &names,
+            cnf_clauses: cnf.len(),
+            provenance: prov.as_ref(),
+            symmetry: None,
+            primary: &x,
+            claim: Claim::Complete,
+            dir: None,
+            stem: "totalizer",
+        };
+        (sols.len(), veripb::prove(&run, &formula, &Producer::Varisat, &Limits::default()).map(|_| ()))
+    };
+    let (n, honest) = prove(&enc);
+    assert_eq!(n, 4, "none or one of three");
+    honest.expect("the whole totalizer checks");
+    let mut refused = 0;
+    for drop in 0..enc.len() {
+        let mut mutant = Cnf::new();
+        for (i, c) in enc.clauses().enumerate() {
+            mutant.add(if i == drop { enc.clause((i + 1) % enc.len()) } else { c });
+        }
+        let (n, r) = prove(&mutant);
+        if n > 4 {
+            let e = r.expect_err("a solution the model does not have");
+            assert!(matches!(e, CertifyError::VeripbRejected(_)), "{e}");
+            refused += 1;
+        }
+    }
+    assert!(refused > 0, "some dropped clause admits a second true literal");
 }
 
 #[test]
 fn the_drat_path_stays_as_an_option() {
-    let p = ModelledQueens(Queens::new(6, Options::default()));
+    let p = Queens::new(6, Options::default());
     let opts = RunOptions {
         proof_format: ProofFormat::Drat,
         ..certified(true)

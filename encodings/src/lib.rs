@@ -17,6 +17,7 @@
 //! | [`lex`] | lexicographic order x ≤lex y |
 //! | [`perm`] | permutation groups: closure, orbits, lex-leader clauses |
 //! | [`provenance`] | the definitions log: auxiliary variables' meaning and clauses' source constraints, for VeriPB proofs |
+//! | [`dominance`] | VeriPB derivations of lex-leader clauses by the dominance rule (certified symmetry breaking) |
 //! | [`check`] | the [`Checker`] trait: every constraint can test an assignment |
 //! | [`pbmodel`] | pseudo-Boolean models over named variables (a puzzle's rules for VeriPB proofs), OPB writing |
 //! | `solve` (feature `solve`; with a backend: `batsat` (default), `varisat`, `splr`, `cadical`) | the solving layer: the `Backend` trait, `Session` (a [`ClauseDatabase`] you can solve), the drivers `enumerate` and `optimize` |
@@ -32,6 +33,7 @@ pub mod bool;
 pub mod card;
 pub mod check;
 pub mod db;
+pub mod dominance;
 pub mod int;
 pub mod lex;
 pub mod options;

@@ -1,4 +1,4 @@
-//! The command line: `list`, `solve`, `dimacs`, `decode`, `sat`,
+//! The command line: `list`, `solve`, `dimacs`, `opb`, `decode`, `sat`,
 //! `experiment`. This module only parses and dispatches: each puzzle
 //! contributes an `Args` struct implementing
 //! [`PuzzleCommand`](crate::front::PuzzleCommand), registered by one line in
@@ -75,6 +75,15 @@ pub enum Command {
         /// write OPB: objective as `min:`, clauses as linear constraints
         #[arg(long, global = true)]
         opb: bool,
+    },
+    /// write a puzzle's PB model as OPB: its rules over the primary variables, what a VeriPB proof starts from
+    Opb {
+        /// which puzzle
+        #[command(subcommand)]
+        puzzle: PuzzleCmd,
+        /// output file (default: stdout)
+        #[arg(short, long, global = true)]
+        output: Option<PathBuf>,
     },
     /// decode an external solver's `s`/`v` output into a checked solution
     Decode {
@@ -199,6 +208,7 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             puzzle.command().dimacs(common, &target)
         }
+        Command::Opb { puzzle, output } => puzzle.command().opb(common, output.as_deref()),
         Command::Sat(args) => sat::sat(common, &args.file, !args.no_model),
         Command::Decode {
             puzzle,

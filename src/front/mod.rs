@@ -282,6 +282,9 @@ impl<A: PuzzleArgs> PuzzleCommand for A {
     ) -> anyhow::Result<ExitCode> {
         decode_generic(&self.puzzle()?, common, model, bound)
     }
+    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
+        opb_generic(&self.puzzle()?, common, output)
+    }
 }
 
 /// What each puzzle's argument struct can do: implemented through
@@ -295,6 +298,27 @@ pub trait PuzzleCommand {
     /// `decode`: `bound` is the `--bound` the formula was exported with
     fn decode(&self, common: &Common, model: &Path, bound: Option<i64>)
         -> anyhow::Result<ExitCode>;
+    /// `opb`: the puzzle's PB model ([`Puzzle::pb_model`]) to `output`
+    /// (None: stdout)
+    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode>;
+}
+
+/// `opb` for any puzzle: its PB model as OPB, or an error naming the puzzle
+/// when it has none for these options.
+pub fn opb_generic<P: Puzzle>(
+    p: &P,
+    common: &Common,
+    output: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    common.check_budget(p)?;
+    let Some(model) = p.pb_model() else {
+        anyhow::bail!("{} has no PB model", p.describe());
+    };
+    match output {
+        Some(path) => crate::io::write_atomic(path, |mut out| Ok(model.write_opb(&mut out)?))?,
+        None => model.write_opb(&mut std::io::stdout().lock())?,
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `dimacs` for any puzzle.

@@ -13,7 +13,7 @@ use super::encode::GoalEncoding;
 use super::model::Grid;
 use super::symmetry::Symmetry;
 use super::{AlienTiles, Minimality, Redundant, Task};
-use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget, PuzzleCommand};
+use crate::front::{choices, decode_generic, dimacs_generic, opb_generic, Common, DimacsTarget, PuzzleCommand};
 
 /// Alien Tiles: fewest clicks to a goal, or the hardest goal (Gent, Linton & Smith 2000, CSPLib 027)
 #[derive(Debug, clap::Args)]
@@ -113,5 +113,9 @@ impl PuzzleCommand for Args {
         bound: Option<i64>,
     ) -> anyhow::Result<ExitCode> {
         decode_generic(&self.whole_formula()?, common, model, bound)
+    }
+
+    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
+        opb_generic(&self.puzzle()?, common, output)
     }
 }

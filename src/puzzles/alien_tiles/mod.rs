@@ -10,6 +10,7 @@
 //! - [`symmetry`]: the board's symmetry group and canonical forms;
 //! - [`census`]: symmetry classes and goal states of `--hardest --all`;
 //! - [`check`]: the independent checker (replay, brute-force minimality);
+//! - [`opb`]: the PB model (for VeriPB proofs);
 //! - [`reference`]: brute force over all click matrices, for tiny sizes;
 //! - [`cli`]: `puzzlesat solve alien-tiles`.
 
@@ -18,6 +19,7 @@ pub mod check;
 pub mod cli;
 pub mod encode;
 pub mod model;
+pub mod opb;
 pub mod reference;
 pub mod rowcol;
 pub mod symmetry;
@@ -26,7 +28,7 @@ pub mod zmod;
 use anyhow::{bail, ensure};
 use puzzlesat_encodings::card::CardEncoding;
 use puzzlesat_encodings::int::{self, IntVar};
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit};
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 use serde::Serialize;
 
 use crate::drive::{Objective, Sense};
@@ -370,6 +372,10 @@ impl Puzzle for AlienTiles {
     type Map = TilesMap;
     type Details = TilesDetails;
 
+    fn pb_model(&self) -> Option<PbModel> {
+        opb::model(self)
+    }
+
     fn counted_as(&self) -> &'static str {
         match (&self.task, self.symmetry) {
             (Task::Play { .. }, _) | (Task::Hardest, Symmetry::None) => "solutions",
@@ -438,7 +444,7 @@ impl Puzzle for AlienTiles {
                 x.order_lits()
                     .iter()
                     .enumerate()
-                    .map(move |(v, &l)| (format!("x[{}][{}]>={}", p / n, p % n, v + 1), l))
+                    .map(move |(v, &l)| (opb::click_name(n, p, v + 1), l))
             })
             .collect();
         let (objective_lits, cut_bound) = match (&self.task, self.redundant) {

@@ -17,7 +17,9 @@ use super::paper::table2_row;
 use super::partitions::{BoundKind, Partitions};
 use super::{reference, Enigma, EnigmaDetails, EnigmaSolution, Method};
 use crate::drive::Strategy;
-use crate::front::{choices, decode_generic, dimacs_generic, Common, DimacsTarget, PuzzleCommand};
+use crate::front::{
+    choices, decode_generic, dimacs_generic, opb_generic, Common, DimacsTarget, PuzzleCommand,
+};
 use crate::report::{Report, Status};
 use crate::run::{self, RunOptions};
 use crate::solver::Limits;
@@ -324,5 +326,10 @@ impl PuzzleCommand for Args {
         }
         let p = self.board_puzzle(self.size()?)?;
         decode_generic(&p, common, model, bound)
+    }
+
+    /// The board's model, whatever the method (the rules are the same).
+    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
+        opb_generic(&self.board_puzzle(self.size()?)?, common, output)
     }
 }

@@ -11,18 +11,19 @@
 //!   UBNVAL bound, each model scored by Algorithm 1;
 //! - `reference` ([`reference`]): the structured search, no SAT.
 //!
-//! [`brute`] enumerates every board for n ≤ 5 from the rules alone.
+//! [`opb`] is the board's PB model (for VeriPB proofs); [`brute`] enumerates every board for n ≤ 5 from the rules alone.
 
 pub mod brute;
 pub mod check;
 pub mod cli;
 pub mod encode;
 pub mod model;
+pub mod opb;
 pub mod paper;
 pub mod partitions;
 pub mod reference;
 
-use puzzlesat_encodings::{Assignment, Cnf, Lit};
+use puzzlesat_encodings::{Assignment, Cnf, Lit, PbModel};
 use serde::Serialize;
 
 use crate::puzzle::{Encoded, Puzzle};
@@ -185,6 +186,10 @@ impl Puzzle for Enigma {
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<BoardMap>> {
         let b = encode_board(cnf, self.n, self.opts).map_err(anyhow::Error::msg)?;
         Ok(Encoded::new(b.map, b.primary, b.names).with_objective(b.objective))
+    }
+
+    fn pb_model(&self) -> Option<PbModel> {
+        Some(opb::model(self.n))
     }
 
     fn split_literals(&self, map: &BoardMap, _primary: &[Lit], _cnf: &mut Cnf) -> Vec<Lit> {

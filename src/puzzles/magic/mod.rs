@@ -6,6 +6,7 @@
 //! - [`model`]: instance, solution, the `--given` file format;
 //! - [`encode`]: the CNF variants (cells, line sums, symmetry, redundancy);
 //! - [`check`]: the independent checker from the definition;
+//! - [`opb`]: the PB model (for VeriPB proofs);
 //! - [`reference`]: a structured depth-first enumerator used to cross-check;
 //! - [`symmetry`]: the 16 maps (square × complement) acting on solutions,
 //!   for counting by classes;
@@ -17,11 +18,12 @@ pub mod check;
 pub mod cli;
 pub mod encode;
 pub mod model;
+pub mod opb;
 pub mod reference;
 pub mod staged;
 pub mod symmetry;
 
-use puzzlesat_encodings::{Assignment, Cnf};
+use puzzlesat_encodings::{Assignment, Cnf, PbModel};
 
 use puzzlesat_encodings::solve::EnumerationEngine;
 use crate::puzzle::{Encoded, Puzzle};
@@ -64,6 +66,10 @@ impl Puzzle for Magic {
         EnumerationEngine::Blocking
     }
 
+    fn pb_model(&self) -> Option<PbModel> {
+        Some(opb::model(&self.givens))
+    }
+
     fn counted_as(&self) -> &'static str {
         match (self.options.symmetry, self.options.complement) {
             (Symmetry::None, _) => "solutions",
@@ -98,7 +104,7 @@ impl Puzzle for Magic {
         let mut names = vec![];
         for (c, lits) in map.direct.iter().enumerate() {
             for (v, &l) in lits.iter().enumerate() {
-                names.push((format!("F{}_{}={}", c / n + 1, c % n + 1, v + 1), l));
+                names.push((opb::value_name(n, c, v + 1), l));
             }
         }
         let primary = map.direct.iter().flatten().copied().collect();

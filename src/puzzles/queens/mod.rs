@@ -5,15 +5,17 @@
 //!
 //! - [`encode`]: the `matrix` and `columns` encodings;
 //! - [`check`]: the independent checker;
+//! - [`opb`]: the PB model (for VeriPB proofs);
 //! - [`cli`]: `puzzlesat solve queens -n N ...`.
 
 pub mod check;
 pub mod cli;
 pub mod encode;
+pub mod opb;
 
 use puzzlesat_encodings::lex::lex_le;
 use puzzlesat_encodings::perm::{lex_leader, Perm};
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit};
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 use serde::Serialize;
 
 use crate::puzzle::{Encoded, Puzzle};
@@ -174,7 +176,7 @@ impl Puzzle for Queens {
         }
         let names = (0..self.n)
             .flat_map(|r| (0..self.n).map(move |c| (r, c)))
-            .map(|(r, c)| (format!("Q{}_{}", r + 1, c + 1), q[r][c]))
+            .map(|(r, c)| (opb::cell_name(r, c), q[r][c]))
             .collect();
         let primary = q.iter().flatten().copied().collect();
         Ok(Encoded::new(q, primary, names))
@@ -203,6 +205,10 @@ impl Puzzle for Queens {
     fn estimated_clauses(&self) -> u64 {
         // pairwise at-most-one over rows, columns and diagonals: < 2n³
         2 * (self.n as u64).pow(3)
+    }
+
+    fn pb_model(&self) -> Option<PbModel> {
+        Some(opb::model(self.n))
     }
 
     fn class_representatives(&self) -> Option<Self> {

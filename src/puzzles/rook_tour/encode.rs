@@ -256,7 +256,7 @@ fn position<DB: ClauseDatabase>(
     let mut names = vec![];
     for (c, row) in x.iter().enumerate() {
         for (k, &l) in row.iter().enumerate() {
-            names.push((format!("x[{}]={}", inst.cell_name(c), k + 1), l));
+            names.push((super::opb::holds_name(inst, c, k + 1), l));
         }
     }
     Encoded {
@@ -325,12 +325,7 @@ fn successor<DB: ClauseDatabase>(db: &mut DB, inst: &Instance, allowed: &[Vec<bo
     }
     let names = edges
         .iter()
-        .map(|&(u, v, s)| {
-            (
-                format!("s[{}->{}]", inst.cell_name(u), inst.cell_name(v)),
-                s,
-            )
-        })
+        .map(|&(u, v, s)| (super::opb::follows_name(inst, u, v), s))
         .collect();
     Encoded {
         primary: edges.iter().map(|e| e.2).collect(),

@@ -8,6 +8,7 @@
 //! - [`encode`]: the `position` and `successor` encodings;
 //! - [`symmetry`]: the board's symmetry group (lex-leader breaking);
 //! - [`check`]: the independent checker;
+//! - [`opb`]: the PB model (for VeriPB proofs);
 //! - [`reference`]: brute-force DFS, to cross-check the CNF on small boards;
 //! - [`cli`]: `puzzlesat solve rook-tour --instance FILE ...`.
 
@@ -15,10 +16,11 @@ pub mod check;
 pub mod cli;
 pub mod encode;
 pub mod model;
+pub mod opb;
 pub mod reference;
 pub mod symmetry;
 
-use puzzlesat_encodings::{Assignment, Cnf, Lit};
+use puzzlesat_encodings::{Assignment, Cnf, Lit, PbModel};
 
 use crate::puzzle::{Encoded, Puzzle};
 use crate::report::{Details, Report, Status};
@@ -152,6 +154,12 @@ impl Puzzle for RookTour {
             }
         }
         Ok(())
+    }
+
+    /// Over the position encoding's literals (None for `successor`, whose
+    /// CNF does not name them).
+    fn pb_model(&self) -> Option<PbModel> {
+        (self.opts.encoding == encode::Encoding::Position).then(|| opb::model(&self.inst))
     }
 
     fn counted_as(&self) -> &'static str {
