@@ -12,9 +12,11 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use puzzlesat::puzzles::magic::check::check_square;
-use puzzlesat::puzzles::magic::{staged, Magic, Options, Symmetry};
+use puzzlesat::drive;
+use puzzlesat::puzzles::magic::staged::{self, StagedMagic};
+use puzzlesat::puzzles::magic::{Magic, Options, Symmetry};
 use puzzlesat::run::{self, RunOptions, Status};
-use puzzlesat::solver::{Limits, SolverKind};
+use puzzlesat::solver::Limits;
 
 /// Counts every solution with the defaults; asserts the enumeration is
 /// complete and returns (solutions, classes).
@@ -54,20 +56,15 @@ fn bench(c: &mut Criterion) {
                 .expect("MAGIC_BENCH_FIND: orders like 16,20")
         })
         .collect();
+    let opts = RunOptions::default();
     for n in orders {
         g.bench_function(format!("find-n{n}"), |b| {
             b.iter(|| {
                 let limits = Limits::with_timeout(Some(Duration::from_secs(120)));
-                let r = staged::report(
-                    n,
-                    &staged::default_places(n),
-                    &SolverKind::Batsat,
-                    None,
-                    limits,
-                    u64::MAX,
-                    &mut std::io::sink(),
-                )
-                .expect("run")
+                let search = StagedMagic::new(n, &staged::default_places(n), u64::MAX)
+                    .expect("the default places");
+                let r = drive::staged::run(&search, &opts, limits, &mut std::io::sink())
+                    .expect("run")
                 .expect("the restriction holds a square");
                 assert_eq!(r.status, Status::Sat, "n = {n}: no square in 120 s");
                 check_square(n, &r.solutions[0]).expect("a magic square");

@@ -1,24 +1,24 @@
-//! The options of a run: what the runner ([`crate::run`]) and the cube
-//! driver ([`crate::drive::cubes`]) are asked to do, below both so that
-//! neither imports the other for them.
+//! The options of a run: what the runner ([`crate::run`]) and the drivers
+//! ([`crate::drive::cubes`], [`crate::drive::staged`]) are asked to do,
+//! below both so that neither imports the other for them; and the one way
+//! a run opens a solver session ([`RunOptions::open`]).
 
+use std::borrow::Cow;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use puzzlesat_encodings::pb::PbEncoding;
-use puzzlesat_encodings::solve::EnumerationEngine;
+use puzzlesat_encodings::solve::{EnumerationEngine, Strategy};
+
+use puzzlesat_encodings::Cnf;
 
 use crate::certify::{ProofFormat, Producer};
-use crate::drive::Strategy;
-use crate::solver::SolverKind;
+use crate::solver::{Limits, Session, SolverKind};
 
 /// Options common to every puzzle's `solve`.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     /// backend
     pub solver: SolverKind,
-    /// wall-clock limit for the whole run
-    pub timeout: Option<Duration>,
     /// enumerate all solutions (of the optimum, for optimisation puzzles)
     pub all: bool,
     /// stop enumerating after this many
@@ -74,6 +74,66 @@ impl RunOptions {
             ),
             Some(e) => Ok(e),
         }
+    }
+}
+
+/// What a session is opened for ([`RunOptions::open`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// solve or optimise with `--solver`, for claims that rest on its
+    /// UNSAT answers: with `--certify` the formula is recorded
+    Claims,
+    /// enumerate with this engine (the built-in one, or blocking clauses on
+    /// `--solver`; [`RunOptions::enumeration_engine`]): recorded as for
+    /// claims
+    Enumerate(EnumerationEngine),
+    /// a search whose answers are certified apart or never (a cube, `sat`):
+    /// `--solver`, nothing recorded
+    Search,
+    /// stage `k` of a staged search ([`crate::drive::staged`]): `--solver`
+    /// seeded with `--seed + k`, so that each stage searches apart
+    Stage(u64),
+    /// a formula whose UNSAT answer is itself to be proved: `--solver`, no
+    /// seed, always recorded
+    Proof,
+}
+
+impl RunOptions {
+    /// The one way a run opens a solver session: the backend (`--solver`,
+    /// or the built-in all-solutions engine when enumerating with it),
+    /// seeded by `--seed`, holding `cnf` and, where the purpose asks for it,
+    /// recording the formula for proofs (an owned `cnf` is recorded without
+    /// a copy).
+    pub fn open(
+        &self,
+        cnf: Cow<'_, Cnf>,
+        limits: Limits,
+        purpose: Purpose,
+    ) -> anyhow::Result<Session> {
+        let mut session = match purpose {
+            Purpose::Enumerate(engine) => match engine.built_in() {
+                Some(mode) => Session::new(&mode, &cnf, limits)?,
+                None => Session::new(&self.solver, &cnf, limits)?,
+            },
+            _ => Session::new(&self.solver, &cnf, limits)?,
+        };
+        let seed = match purpose {
+            Purpose::Proof => None,
+            Purpose::Stage(k) => self.seed.map(|s| s.wrapping_add(k)),
+            _ => self.seed,
+        };
+        if let Some(seed) = seed {
+            session.set_seed(seed)?;
+        }
+        let record = match purpose {
+            Purpose::Claims | Purpose::Enumerate(_) => self.certify.is_some(),
+            Purpose::Proof => true,
+            Purpose::Search | Purpose::Stage(_) => false,
+        };
+        if record {
+            session.record(cnf.into_owned());
+        }
+        Ok(session)
     }
 }
 

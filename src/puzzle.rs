@@ -5,13 +5,13 @@
 use std::time::Instant;
 
 use anyhow::{bail, Context};
+use puzzlesat_encodings::int::IntVar;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, PbModel};
 use rustsat::types::Lit;
 use serde::Serialize;
 
-use crate::drive::{Objective, Sense};
 use crate::report::{Details, Report};
-use puzzlesat_encodings::solve::EnumerationEngine;
+use puzzlesat_encodings::solve::{EnumerationEngine, Objective, Sense};
 
 /// What encoding produced besides clauses.
 #[derive(Debug)]
@@ -179,6 +179,77 @@ pub trait Puzzle: Sync {
         Ok(())
     }
 }
+/// A puzzle found in stages, driven by [`crate::drive::staged`]: stage `i`
+/// is a CNF built from the answers of the stages before it; an answer that
+/// the later stages cannot extend is blocked and its stage asked again. A
+/// restriction of the puzzle (not every solution has the staged form), so
+/// the stages find solutions but never count or refute them. The stages are
+/// data for the driver: a puzzle never opens a solver session.
+pub trait Staged {
+    /// One stage's answer (e.g. a digit square).
+    type Answer: Clone;
+    /// What the stage's `read` needs (the literals of its variables).
+    type Map;
+    /// What the answers of all stages make together.
+    type Solution: Serialize;
+    /// Puzzle-specific results the report carries.
+    type Details: Details;
+
+    /// One line naming the instance and the method.
+    fn describe(&self) -> String;
+    /// The number of stages (at least one).
+    fn stages(&self) -> usize;
+    /// What an answer is called in progress lines, e.g. `digit square`.
+    fn answer_noun(&self) -> &'static str;
+    /// Compiles stage `i` into `cnf`, given the answers of stages `0..i`.
+    fn encode_stage(
+        &self,
+        i: usize,
+        earlier: &[Self::Answer],
+        cnf: &mut Cnf,
+    ) -> anyhow::Result<Self::Map>;
+    /// The answer of stage `i` in a model of its CNF.
+    fn read(&self, i: usize, map: &Self::Map, model: &Assignment) -> Self::Answer;
+    /// The clause that excludes `answer` from its stage's CNF.
+    fn block(&self, i: usize, map: &Self::Map, answer: &Self::Answer) -> Vec<Lit>;
+    /// The solution the answers of every stage make, passed through the
+    /// puzzle's independent checker (an error if it fails).
+    fn solution(&self, answers: &[Self::Answer]) -> anyhow::Result<Self::Solution>;
+    /// The report's details, given the answers each stage gave.
+    fn details(&self, answers_per_stage: &[u64]) -> Self::Details;
+}
+
+/// Splitting literals for a puzzle of integer cells: `[x ≥ middle]` of
+/// each (x's middle order literal), in order, so each split halves a
+/// cell's domain instead of cutting off one value of it.
+pub fn middle_literals(vars: &[IntVar]) -> Vec<Lit> {
+    vars.iter()
+        .filter_map(|x| {
+            let ge = x.order_lits();
+            ge.get(ge.len().saturating_sub(1) / 2).copied()
+        })
+        .collect()
+}
+
+/// Splitting literals for one-hot groups (exactly one literal of each group
+/// holds in every solution, e.g. the cells of a row, the values of a cell):
+/// per group a new literal "the true one is in the group's second half",
+/// defined in `cnf` by `lit → ±half` (so the solutions stay the same). A
+/// group's own literal splits off 1/n of the space; this one about half.
+pub fn half_literals(cnf: &mut Cnf, groups: impl IntoIterator<Item = Vec<Lit>>) -> Vec<Lit> {
+    groups
+        .into_iter()
+        .map(|group| {
+            let half = cnf.fresh();
+            for (k, &l) in group.iter().enumerate() {
+                let second = 2 * k >= group.len();
+                cnf.add(&[!l, if second { half } else { !half }]);
+            }
+            half
+        })
+        .collect()
+}
+
 /// Encodes `p`, timing it.
 pub fn encode<P: Puzzle>(p: &P) -> anyhow::Result<(Cnf, Encoded<P::Map>, f64)> {
     encode_recording(p, false)

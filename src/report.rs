@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::certify::Certified;
-use crate::solver::SolverStats;
+use puzzlesat_encodings::solve::SolverStats;
 
 /// Version of the JSON report's field set; bumped when a field is renamed,
 /// removed or changes meaning (3: `certificates`, `unchecked`; 4: `classes`;

@@ -10,6 +10,7 @@
 //! check is an error. An external solver's UNSAT answer without a proof is
 //! reported as unchecked ([`Report::unchecked`]).
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -24,6 +25,7 @@ use crate::drive::{self, ScoredSearch, Sense};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
 pub use crate::options::RunOptions;
+use crate::options::Purpose;
 pub use crate::puzzle::{decode_checked, encode, encode_recording};
 use crate::puzzle::{Encoded, Puzzle};
 pub use crate::report::{Report, Status, StoppedBy};
@@ -109,8 +111,10 @@ pub fn run<P: Puzzle>(
     limits: Limits,
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
-    if let Some(cubes) = &opts.cubes {
-        return drive::cubes::run(p, opts, cubes, limits, progress);
+    match &opts.cubes {
+        Some(cubes) if opts.all => return drive::cubes::count::run(p, opts, cubes, limits, progress),
+        Some(cubes) => return drive::cubes::run(p, opts, cubes, limits, progress),
+        None => {}
     }
     if opts.all && !opts.no_classes && opts.limit.is_none() {
         if let Some(reps) = p.class_representatives() {
@@ -141,19 +145,11 @@ fn run_counting_classes_of<P: Puzzle>(
     let counts = cnf.counts();
     let t = Instant::now();
     let enumerates = opts.all && enc.objective.is_none() && enc.scored.is_none();
-    let engine = opts.enumeration_engine(p.enumeration())?;
-    let mut session = match engine.built_in() {
-        Some(mode) if enumerates => Session::new(&mode, &cnf, limits.clone())?,
-        _ => Session::new(&opts.solver, &cnf, limits.clone())?,
+    let purpose = match opts.enumeration_engine(p.enumeration())? {
+        engine if enumerates => Purpose::Enumerate(engine),
+        _ => Purpose::Claims,
     };
-    if let Some(seed) = opts.seed {
-        session.set_seed(seed)?;
-    }
-    if opts.certify.is_some() {
-        session.record(cnf);
-    } else {
-        drop(cnf);
-    }
+    let mut session = opts.open(Cow::Owned(cnf), limits.clone(), purpose)?;
     let load_seconds = t.elapsed().as_secs_f64();
     let mut report: Report<P::Solution, P::Details> =
         Report::new(p.describe(), session.solver_name(), p.counted_as());
@@ -235,47 +231,26 @@ fn run_counting_classes_of<P: Puzzle>(
     let enumerate = opts.all && enc.objective.is_some() && report.status == Status::Optimal;
     if (enc.objective.is_none() && enc.scored.is_none()) || opts.first || enumerate {
         let limit = if opts.all { opts.limit } else { Some(1) };
-        let mut err = None;
         let mut tally = drive::classes::Tally::new(p, classes_of, !opts.count_only);
         let mut last_status = Instant::now();
-        // the two callbacks are called in turn, never at once
-        let shared = std::cell::RefCell::new(&mut hooks);
         let unsat_before = session.unsat_answers();
-        let e = drive::enumerate_lazy(
-            &mut session,
-            &enc.primary,
-            &assumptions,
-            limit,
-            |m, s| shared.borrow_mut().separate(m, s),
-            |m| {
-                let counted = shared.borrow_mut().decode(m).and_then(|s| tally.add(s));
-                match counted {
-                    Ok(()) => {
-                        // state for the spinner / heartbeat (front::progress),
-                        // at most every 50 ms: formatting a line per model
-                        // would cost as much as finding it
-                        if last_status.elapsed() >= STATUS_INTERVAL || tally.solutions <= 1 {
-                            last_status = Instant::now();
-                            let _ = writeln!(
-                                progress,
-                                "c status: {} found after {:.1}s",
-                                tally.solutions,
-                                started.elapsed().as_secs_f64()
-                            );
-                        }
-                        true
-                    }
-                    Err(e) => {
-                        err = Some(e);
-                        false
-                    }
-                }
-            },
-        )?;
-        if let Some(e) = err {
-            return Err(e);
-        }
-        hooks.decode_check += tally.expanding;
+        let e = tally.count(&mut session, &enc, &assumptions, limit, |tally| {
+            // state for the spinner / heartbeat (front::progress), at most
+            // every 50 ms: formatting a line per model would cost as much
+            // as finding it
+            if last_status.elapsed() >= STATUS_INTERVAL || tally.solutions <= 1 {
+                last_status = Instant::now();
+                let _ = writeln!(
+                    progress,
+                    "c status: {} found after {:.1}s",
+                    tally.solutions,
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        })?;
+        hooks.decode_check += tally.decoding;
+        hooks.separate += tally.separating;
+        hooks.rejected += tally.rejected;
         report.classes = tally.classes();
         let solutions = tally.solutions;
         let found = std::mem::take(&mut tally.found);

@@ -230,3 +230,28 @@ fn cluster_jobs_sum_to_the_count() {
         "{out}"
     );
 }
+
+/// `--jobs` beyond the cubes to solve starts one thread per cube, and says
+/// so on stderr (it used to promise 256 threads for 4 cubes).
+#[test]
+fn jobs_are_capped_at_the_cubes_and_the_cap_is_said() {
+    let (code, out, err) = common::run(&[
+        "solve", "queens", "-n", "6", "--count", "--cubes", "4", "--jobs", "256",
+    ]);
+    assert_eq!(code, Some(10), "{err}");
+    assert!(count_line(&out).starts_with("exactly 4 solutions"), "{out}");
+    assert!(
+        err.contains("c cubes: --jobs 256 capped at 4: one thread per cube to solve")
+            && err.contains("4 to count on 4 thread(s)"),
+        "{err}"
+    );
+    // the optimisation cubes alike
+    let (code, _, err) = common::run(&[
+        "solve", "enigma", "-n", "5", "--method", "board", "--cubes", "4", "--jobs", "256",
+    ]);
+    assert_eq!(code, Some(10), "{err}");
+    assert!(
+        err.contains("--jobs 256 capped at 4") && err.contains("4 to solve on 4 thread(s)"),
+        "{err}"
+    );
+}

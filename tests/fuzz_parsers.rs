@@ -358,7 +358,7 @@ proptest! {
             assert_one_line(&format!("{e:#}"), text.as_bytes());
         }
         // the --table range: no panic, and what is accepted is not empty
-        if let Ok(r) = text.parse::<puzzlesat::puzzles::enigma::cli::SizeRange>() {
+        if let Ok(r) = text.parse::<puzzlesat::cli::enigma::SizeRange>() {
             prop_assert!(r.from <= r.to);
         }
     }

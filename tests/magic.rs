@@ -14,8 +14,9 @@ use puzzlesat::puzzle::Puzzle;
 use puzzlesat::puzzles::magic::check::{check_square, in_seed_order};
 use puzzlesat::puzzles::magic::encode::square_symmetries;
 use puzzlesat::puzzles::magic::symmetry;
+use puzzlesat::cli::magic as cli;
 use puzzlesat::puzzles::magic::{
-    cli, reference, CellEncoding, Givens, Magic, Options, Square, SumEncoding, Symmetry,
+    reference, CellEncoding, Givens, Magic, Options, Square, SumEncoding, Symmetry,
 };
 use puzzlesat::run::{self, RunOptions, Status};
 
@@ -79,7 +80,7 @@ fn canonical(sq: &Square, complement: bool) -> Vec<u32> {
     let flat: Vec<u32> = sq.cells.concat();
     let m = (n * n) as u32;
     let mut best: Option<Vec<u32>> = None;
-    for g in square_symmetries(n).unwrap() {
+    for g in square_symmetries(n) {
         let img: Vec<u32> = (0..n * n)
             .map(|i| flat[g.apply(i as u32) as usize])
             .collect();
@@ -614,4 +615,52 @@ fn finding_uses_stages_and_says_which_restriction() {
     let (code, out, err) = binary(&["solve", "magic", "-n", "6", "--places", "6,2,1", "--json"]);
     assert_eq!(code, Some(10), "{err}");
     assert!(out.contains("\"places\":[6,2,1]"), "{out}");
+}
+
+/// The staged method through the staged driver: a checked square of every
+/// small order, on the default places and on uneven splits.
+fn find_staged(n: usize, places: &[usize], seed: Option<u64>) -> Square {
+    use puzzlesat::drive::staged;
+    use puzzlesat::puzzles::magic::staged::StagedMagic;
+    let s = StagedMagic::new(n, places, u64::MAX).unwrap();
+    let opts = RunOptions {
+        seed,
+        ..RunOptions::default()
+    };
+    let r = staged::run(&s, &opts, Default::default(), &mut std::io::sink())
+        .unwrap()
+        .unwrap();
+    assert_eq!(r.status, Status::Sat, "n = {n}, places {places:?}");
+    check_square(n, &r.solutions[0]).unwrap();
+    assert_eq!(r.details.attempts.len(), places.len());
+    r.solutions[0].clone()
+}
+
+#[test]
+fn staged_finds_checked_squares_for_small_orders() {
+    use puzzlesat::puzzles::magic::staged::default_places;
+    for n in 3..=11 {
+        find_staged(n, &default_places(n), None);
+    }
+}
+
+#[test]
+fn the_staged_restriction_holds_for_every_found_square() {
+    use puzzlesat::puzzles::magic::reference::lines;
+    // radices 6·3·2 (places 6, 2, 1), and the uneven split of a prime
+    // (7: places 7, 3, 1 — digits 0..2 of v mod 7 by 3, then the rest)
+    for (n, places) in [(6, vec![6, 2, 1]), (7, vec![7, 3, 1])] {
+        let sq = find_staged(n, &places, Some(3));
+        let cells: Vec<usize> = sq.cells.iter().flatten().map(|&v| v as usize - 1).collect();
+        let mut rest = cells.clone();
+        for &w in &places {
+            let digit: Vec<usize> = rest.iter().map(|r| r / w).collect();
+            let sums: Vec<usize> = lines(n)
+                .iter()
+                .map(|line| line.iter().map(|&c| digit[c]).sum())
+                .collect();
+            assert!(sums.iter().all(|&s| s == sums[0]), "place {w}: {sums:?}");
+            rest.iter_mut().for_each(|r| *r %= w);
+        }
+    }
 }

@@ -191,7 +191,7 @@ fn cnf_agrees_with_brute_force_on_small_boards() {
 
 #[test]
 fn brute_force_counts_known_values() {
-    // 4x4 grid: 552 directed Hamiltonian paths (OEIS A096969: 276 undirected),
+    // 4x4 grid: 552 directed Hamiltonian paths (OEIS A096969; 276 undirected),
     // 6 Hamiltonian cycles (A003763) → 6 · 16 · 2 numbered tours
     let empty = &small_layouts()[6];
     assert_eq!(reference::all_solutions(empty).len(), 552);

@@ -5,7 +5,7 @@
 # successor model with circuit, one thread, -a) and by
 # `puzzlesat solve rook-tour --instance instances/rook-empty-KxK.toml --count -q`
 # (k = 4, 5, 6 are shipped), each the whole process's wall time, each count
-# checked against the known one (directed paths, twice OEIS A096969; a
+# checked against the known one (directed paths, OEIS A096969; a
 # disagreement is flagged and exits 3). Run from the repository root.
 # Usage: sh benches/peers/rook.sh [LIMIT_S [K...]]   (default: 120; 4 5)
 set -u
@@ -15,7 +15,7 @@ sizes=${*:-4 5}
 here=$(dirname "$0")
 . "$here/lib.sh"
 
-# numbered Hamiltonian paths of the k x k grid graph (2 x OEIS A096969)
+# numbered Hamiltonian paths of the k x k grid graph (directed: OEIS A096969)
 paths() {
     case $1 in
         1) echo 1 ;; 2) echo 8 ;; 3) echo 40 ;; 4) echo 552 ;; 5) echo 8648 ;;

@@ -14,6 +14,14 @@
 //! and so is the last position (in vector order) of every cycle of σ — once
 //! all other positions of a cycle compare equal, the values are constant
 //! around the cycle and the last comparison is equal too.
+//!
+//! The board group, written once for every puzzle on a grid: [`Perm::on_grid`]
+//! turns a map of coordinates into a permutation of the cells (row-major),
+//! [`BoardMap`] names the eight symmetries of the square (the dihedral group
+//! of order 8; the four that keep a rectangle's shape on an R×C board) and
+//! [`board_group`] gives them as permutations of the cells. A family whose
+//! symmetries also move values composes a cell permutation with a value
+//! permutation by [`Perm::product`].
 
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
@@ -181,12 +189,145 @@ impl Perm {
         }
     }
 
+    /// The permutation of the cells of a `rows`×`cols` grid (cell `r·cols +
+    /// c`, row-major) that moves cell `(r, c)` to `f(r, c)`; an error unless
+    /// `f` is a bijection of the grid.
+    pub fn on_grid(
+        rows: usize,
+        cols: usize,
+        f: impl Fn(usize, usize) -> (usize, usize),
+    ) -> Result<Self, EncodeError> {
+        let mut images = Vec::with_capacity(rows * cols);
+        for i in 0..rows * cols {
+            let (r, c) = f(i / cols, i % cols);
+            if r >= rows || c >= cols {
+                return Err(EncodeError::Invalid {
+                    what: format!(
+                        "cell ({}, {}) maps to ({r}, {c}), off the {rows}×{cols} grid",
+                        i / cols,
+                        i % cols
+                    ),
+                });
+            }
+            images.push((r * cols + c) as u32);
+        }
+        Perm::from_images(images)
+    }
+
     /// The permutation of blocks of `k` consecutive positions: position
     /// `i·k + j` goes to `σ(i)·k + j` (e.g. a permutation of cells lifted to
     /// the `k` Boolean variables of each cell).
     pub fn lift_blocks(&self, k: usize) -> Perm {
         self.product(&Perm::identity(k))
     }
+}
+
+/// One of the eight symmetries of a square board (rotations and
+/// reflections), acting on `(row, col)` of an R×C grid. The first four keep
+/// the shape of any rectangle; the last four exist on a square board only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoardMap {
+    /// `(r, c) ↦ (r, c)`
+    Identity,
+    /// half turn: `(r, c) ↦ (R−1−r, C−1−c)`
+    Rot180,
+    /// mirror left–right: `(r, c) ↦ (r, C−1−c)`
+    FlipH,
+    /// mirror top–bottom: `(r, c) ↦ (R−1−r, c)`
+    FlipV,
+    /// quarter turn: `(r, c) ↦ (c, R−1−r)`
+    Rot90,
+    /// three quarter turns: `(r, c) ↦ (C−1−c, r)`
+    Rot270,
+    /// main diagonal: `(r, c) ↦ (c, r)`
+    Transpose,
+    /// anti-diagonal: `(r, c) ↦ (C−1−c, R−1−r)`
+    AntiTranspose,
+}
+
+impl BoardMap {
+    /// The eight, identity first, those of a rectangle before the others.
+    pub const ALL: [BoardMap; 8] = [
+        BoardMap::Identity,
+        BoardMap::Rot180,
+        BoardMap::FlipH,
+        BoardMap::FlipV,
+        BoardMap::Rot90,
+        BoardMap::Rot270,
+        BoardMap::Transpose,
+        BoardMap::AntiTranspose,
+    ];
+
+    /// Its name, e.g. `rot90`, `flip-h` (`id` for the identity).
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardMap::Identity => "id",
+            BoardMap::Rot180 => "rot180",
+            BoardMap::FlipH => "flip-h",
+            BoardMap::FlipV => "flip-v",
+            BoardMap::Rot90 => "rot90",
+            BoardMap::Rot270 => "rot270",
+            BoardMap::Transpose => "transpose",
+            BoardMap::AntiTranspose => "anti-transpose",
+        }
+    }
+
+    /// True if it maps a `rows`×`cols` board onto itself.
+    pub fn fits(self, rows: usize, cols: usize) -> bool {
+        rows == cols
+            || matches!(
+                self,
+                BoardMap::Identity | BoardMap::Rot180 | BoardMap::FlipH | BoardMap::FlipV
+            )
+    }
+
+    /// The image of cell `(r, c)` of a `rows`×`cols` board (one it
+    /// [`fits`](BoardMap::fits)).
+    pub fn apply(self, rows: usize, cols: usize, r: usize, c: usize) -> (usize, usize) {
+        let (r1, c1) = (rows - 1, cols - 1);
+        match self {
+            BoardMap::Identity => (r, c),
+            BoardMap::Rot180 => (r1 - r, c1 - c),
+            BoardMap::FlipH => (r, c1 - c),
+            BoardMap::FlipV => (r1 - r, c),
+            BoardMap::Rot90 => (c, r1 - r),
+            BoardMap::Rot270 => (c1 - c, r),
+            BoardMap::Transpose => (c, r),
+            BoardMap::AntiTranspose => (c1 - c, r1 - r),
+        }
+    }
+
+    /// Its permutation of the cells of a `rows`×`cols` board (row-major),
+    /// one it [`fits`](BoardMap::fits).
+    pub fn on_grid(self, rows: usize, cols: usize) -> Perm {
+        Perm::on_grid(rows, cols, |r, c| self.apply(rows, cols, r, c))
+            .expect("a symmetry of the board permutes its cells")
+    }
+}
+
+/// The board group of a `rows`×`cols` board: its symmetries ([`BoardMap`]:
+/// 8 on a square, 4 on any other rectangle) with their permutations of the
+/// cells (row-major), identity first. On a board of one row or column some
+/// of them coincide; each is listed once, under its first name.
+pub fn board_group(rows: usize, cols: usize) -> Vec<(BoardMap, Perm)> {
+    let mut out: Vec<(BoardMap, Perm)> = vec![];
+    if rows == 0 || cols == 0 {
+        return vec![(BoardMap::Identity, Perm::identity(0))];
+    }
+    for m in BoardMap::ALL {
+        if m.fits(rows, cols) {
+            let p = m.on_grid(rows, cols);
+            if out.iter().all(|(_, q)| *q != p) {
+                out.push((m, p));
+            }
+        }
+    }
+    out
+}
+
+/// The permutations of [`board_group`] alone.
+pub fn board_perms(rows: usize, cols: usize) -> Vec<Perm> {
+    board_group(rows, cols).into_iter().map(|(_, p)| p).collect()
 }
 
 /// Every element of the group generated by `gens` (identity included, all of
@@ -434,6 +575,38 @@ mod tests {
             }
             other => panic!("expected TooLarge, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn the_board_group() {
+        // a square board: the dihedral group of order 8, closed, identity first
+        for n in 2..=5 {
+            let g = board_perms(n, n);
+            assert_eq!(g.len(), 8, "n = {n}");
+            assert!(g[0].is_identity());
+            let closed = closure(&g, 100).unwrap();
+            assert_eq!(closed.len(), 8);
+            let set: BTreeSet<&Perm> = g.iter().collect();
+            assert!(closed.iter().all(|p| set.contains(p)));
+        }
+        // a rectangle keeps four; a row, two (flip-v and rot180 coincide
+        // with the identity and flip-h); a single cell, one
+        assert_eq!(board_perms(3, 5).len(), 4);
+        assert_eq!(closure(&board_perms(3, 5), 10).unwrap().len(), 4);
+        let row: Vec<&str> = board_group(1, 4).iter().map(|(m, _)| m.name()).collect();
+        assert_eq!(row, ["id", "rot180"]);
+        assert_eq!(board_perms(1, 1).len(), 1);
+        // the maps as stated: a quarter turn of a 2×2 board
+        assert_eq!(BoardMap::Rot90.on_grid(2, 2).images(), &[1, 3, 0, 2]);
+        assert_eq!(BoardMap::FlipV.on_grid(2, 3).images(), &[3, 4, 5, 0, 1, 2]);
+        assert!(!BoardMap::Transpose.fits(2, 3) && BoardMap::Rot180.fits(2, 3));
+        // on_grid refuses a map that leaves the grid or is not a bijection
+        assert!(Perm::on_grid(2, 2, |r, c| (r + 1, c)).is_err());
+        assert!(Perm::on_grid(2, 2, |_, _| (0, 0)).is_err());
+        // composed with a value map: a cell permutation times a value permutation
+        let rev = Perm::from_images(vec![2, 1, 0]).unwrap();
+        let both = BoardMap::FlipH.on_grid(1, 2).product(&rev);
+        assert_eq!(both.images(), &[5, 4, 3, 2, 1, 0]);
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! The command line: `list`, `solve`, `dimacs`, `opb`, `decode`, `sat`,
-//! `experiment`. This module only parses and dispatches: each puzzle
-//! contributes an `Args` struct implementing
-//! [`PuzzleCommand`](crate::front::PuzzleCommand), registered by one line in
-//! [`crate::puzzles`]; the shared options and handlers live in
-//! [`crate::front`], and `list` is generated from the clap definitions.
+//! `experiment`. This module only parses and dispatches: each puzzle family
+//! has its command line here (`cli/<family>.rs`: an `Args` struct
+//! implementing [`PuzzleCommand`](crate::front::PuzzleCommand) that turns
+//! its arguments into the family's [`Puzzle`](crate::puzzle::Puzzle) value),
+//! registered by one line of [`puzzles!`] below; the shared options and
+//! handlers live in [`crate::front`], and `list` is generated from the clap
+//! definitions.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,7 +16,44 @@ use clap::{Parser, Subcommand};
 pub mod experiment;
 pub mod sat;
 
-use crate::front::{Common, DimacsTarget};
+/// Declares the families' command-line modules and [`PuzzleCmd`], the
+/// subcommand naming a puzzle: one line `Variant => module,` per family,
+/// whose `module::Args` implements
+/// [`PuzzleCommand`](crate::front::PuzzleCommand) (the doc comment of the
+/// `Args` struct is the subcommand's help).
+macro_rules! puzzles {
+    ($($variant:ident => $module:ident,)*) => {
+        $(pub mod $module;)*
+
+        /// The puzzles: one variant per family.
+        #[derive(Debug, clap::Subcommand)]
+        pub enum PuzzleCmd {
+            $(
+                #[allow(missing_docs)]
+                $variant($module::Args),
+            )*
+        }
+
+        impl PuzzleCmd {
+            /// The puzzle's command handlers.
+            pub fn command(&self) -> &dyn crate::front::PuzzleCommand {
+                match self {
+                    $(PuzzleCmd::$variant(a) => a,)*
+                }
+            }
+        }
+    };
+}
+
+puzzles! {
+    RookTour => rook_tour,
+    AlienTiles => alien_tiles,
+    Enigma => enigma,
+    Magic => magic,
+    Queens => queens,
+}
+
+use crate::front::{Common, Cubes, DimacsTarget};
 use crate::io::dimacs::Format;
 
 /// SAT encodings of combinatorial puzzles.
@@ -39,21 +78,9 @@ pub enum Command {
         /// which puzzle
         #[command(subcommand)]
         puzzle: PuzzleCmd,
-        /// optimise cube by cube: split on the puzzle's first ⌈log2 K⌉ splitting literals into at least K cubes, 2 to 65536 (docs/cubes.md)
-        #[arg(long, global = true, value_name = "K", value_parser = clap::value_parser!(u32).range(2..=i64::from(crate::drive::cubes::MAX_CUBES)))]
-        cubes: Option<u32>,
-        /// with --cubes: append each cube's result to FILE as it finishes, and skip the cubes it closes (a rerun resumes)
-        #[arg(long, global = true, value_name = "FILE", requires = "cubes")]
-        cube_file: Option<PathBuf>,
-        /// with --cube-file: take records written by another build or for another CNF (refused otherwise); the claim then says they are trusted, not proven
-        #[arg(long, global = true, requires = "cube_file")]
-        trust_cube_file: bool,
-        /// with --cubes: solve cube I alone and print its report (a cluster job)
-        #[arg(long, global = true, value_name = "I", requires = "cubes")]
-        cube: Option<u32>,
-        /// with --cubes: threads solving cubes, each with its own solver session, 1 to 256
-        #[arg(long, global = true, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-        jobs: u16,
+        /// `--cubes` and its companions
+        #[command(flatten)]
+        cubes: Cubes,
     },
     /// write a puzzle's CNF as DIMACS
     Dimacs {
@@ -102,8 +129,6 @@ pub enum Command {
     /// run a grid of solves (spec file or flags), collect, summarise, plot
     Experiment(Box<experiment::Args>),
 }
-
-pub use crate::puzzles::PuzzleCmd;
 
 /// `puzzlesat list`, generated from the clap definitions: each puzzle's
 /// name and help, then its options with their values and defaults.
@@ -164,29 +189,7 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("solvers: batsat (default), varisat, splr, cadical (feature), portfolio, external:<cmd>");
             Ok(ExitCode::SUCCESS)
         }
-        Command::Solve {
-            puzzle,
-            cubes,
-            cube_file,
-            trust_cube_file,
-            cube,
-            jobs,
-        } => {
-            if *jobs > 1 && cubes.is_none() {
-                anyhow::bail!("--jobs {jobs} solves cubes in parallel: give --cubes K too");
-            }
-            let common = &Common {
-                cubes: cubes.map(|count| crate::drive::cubes::CubeOptions {
-                    count,
-                    file: cube_file.clone(),
-                    only: *cube,
-                    jobs: usize::from(*jobs),
-                    trust: *trust_cube_file,
-                }),
-                ..common.clone()
-            };
-            puzzle.command().solve(common)
-        }
+        Command::Solve { puzzle, cubes } => puzzle.command().solve(common, cubes),
         Command::Dimacs {
             puzzle,
             output,

@@ -9,6 +9,7 @@
 //! error (exit 2), never `s UNSATISFIABLE`. An external solver's UNSAT
 //! without `--certify` is marked unchecked in a comment line and the JSON.
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -20,11 +21,12 @@ use rustsat::instances::ManageVars;
 use rustsat::types::Var;
 
 use crate::certify::{self, Claim};
-use crate::front::{exit_code, Common};
+use crate::front::{exit_code, Common, Cubes};
 use crate::io::dimacs::{read_cnf_file, used_vars};
 use crate::io::solver_output::write_model_padded;
 use crate::report::{process_start, NoDetails, Report, Status, StoppedBy};
-use crate::solver::{Outcome, Session, SolverKind};
+use crate::options::Purpose;
+use crate::solver::{Outcome, SolverKind};
 
 /// The first clause (1-based index) the assignment falsifies, if any.
 pub fn first_falsified(cnf: &Cnf, model: &Assignment) -> Option<usize> {
@@ -46,10 +48,8 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
     cnf.forget_from(Var::new(used_vars(&cnf)));
     let parse_seconds = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let mut session = Session::new(&common.solver, &cnf, common.limits())?;
-    if let Some(seed) = common.seed {
-        session.set_seed(seed)?;
-    }
+    let opts = common.run_options(&Cubes::default())?;
+    let mut session = opts.open(Cow::Borrowed(&cnf), common.limits(), Purpose::Search)?;
     let load_seconds = t.elapsed().as_secs_f64();
     let outcome = session.solve(&[])?;
     let t = Instant::now();

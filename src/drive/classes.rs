@@ -14,13 +14,19 @@
 //!
 //! The result is the same set of solutions as plain enumeration (the tests
 //! compare both); "exactly N" rests on the representatives' final UNSAT.
+//!
+//! [`Tally::count`] is the one counting loop: the plain run's `--all` /
+//! `--count` and every counting cube enumerate through it.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
+use puzzlesat_encodings::solve::{enumerate_lazy, Enumeration, Session};
+use puzzlesat_encodings::Assignment;
+use rustsat::types::Lit;
 
-use crate::puzzle::Puzzle;
+use crate::puzzle::{decode_checked, Encoded, Puzzle};
 
 /// Expands `r`, a solution of `reps` (the representative puzzle of `p`):
 /// None if `r` is not its class's canonical representative (the class is
@@ -78,6 +84,13 @@ pub struct Tally<'a, P: Puzzle> {
     pub found: Vec<P::Solution>,
     /// time spent expanding classes
     pub expanding: Duration,
+    /// time spent decoding, checking and counting models (expanding
+    /// included), in [`Tally::count`]
+    pub decoding: Duration,
+    /// time spent in the puzzle's lazy constraints, in [`Tally::count`]
+    pub separating: Duration,
+    /// models the lazy constraints rejected, in [`Tally::count`]
+    pub rejected: u64,
 }
 
 impl<'a, P: Puzzle> Tally<'a, P> {
@@ -92,6 +105,63 @@ impl<'a, P: Puzzle> Tally<'a, P> {
             classes: 0,
             found: vec![],
             expanding: Duration::ZERO,
+            decoding: Duration::ZERO,
+            separating: Duration::ZERO,
+            rejected: 0,
+        }
+    }
+
+    /// The counting loop: enumerates the models of `session` projected
+    /// onto `enc.primary` under `assumptions` (at most `limit`), with the
+    /// enumerated puzzle's lazy constraints; each model is decoded, passed
+    /// through the independent checker and counted ([`Tally::add`]), then
+    /// shown to `on_counted` (e.g. for a progress line). A model that fails
+    /// its check is an error, and ends the enumeration.
+    pub fn count(
+        &mut self,
+        session: &mut Session,
+        enc: &Encoded<P::Map>,
+        assumptions: &[Lit],
+        limit: Option<u64>,
+        mut on_counted: impl FnMut(&Self),
+    ) -> anyhow::Result<Enumeration> {
+        let p = self.enumerated;
+        let mut err = None;
+        // the two callbacks are called in turn, never at once
+        let tally = std::cell::RefCell::new(self);
+        let e = enumerate_lazy(
+            session,
+            &enc.primary,
+            assumptions,
+            limit,
+            |m: &Assignment, db| {
+                let t = Instant::now();
+                let rejected = p.separate(&enc.map, m, db);
+                let mut tally = tally.borrow_mut();
+                tally.separating += t.elapsed();
+                tally.rejected += u64::from(rejected);
+                rejected
+            },
+            |m| {
+                let mut tally = tally.borrow_mut();
+                let t = Instant::now();
+                let counted = decode_checked(p, enc, m).and_then(|s| tally.add(s));
+                tally.decoding += t.elapsed();
+                match counted {
+                    Ok(()) => {
+                        on_counted(&tally);
+                        true
+                    }
+                    Err(e) => {
+                        err = Some(e);
+                        false
+                    }
+                }
+            },
+        )?;
+        match err {
+            Some(e) => Err(e),
+            None => Ok(e),
         }
     }
     /// Counts one solution of the enumerated puzzle (checked already).

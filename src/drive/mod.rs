@@ -2,11 +2,13 @@
 //! objective by iterative bound tightening ([`optimize`]), or a score the
 //! puzzle computes from each solution ([`optimize_scored`]), enumerate all
 //! solutions projected onto primary literals ([`enumerate`]), expand
-//! symmetry classes into solutions ([`classes`]), optimise cube by cube
-//! with a file of results that a rerun resumes from ([`cubes`]).
+//! symmetry classes into solutions and count them ([`classes`]), optimise
+//! or count cube by cube with a file of results that a rerun resumes from
+//! ([`cubes`]), find in stages ([`staged`]).
 
 pub mod classes;
 pub mod cubes;
+pub mod staged;
 
 pub use puzzlesat_encodings::solve::{
     enumerate, enumerate_lazy, optimize, optimize_lazy, optimize_scored, Enumeration, Incumbent,

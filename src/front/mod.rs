@@ -13,13 +13,13 @@ use anyhow::Context;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use puzzlesat_encodings::pb::PbEncoding;
-use puzzlesat_encodings::solve::EnumerationEngine;
+use puzzlesat_encodings::solve::{EnumerationEngine, Strategy};
 use puzzlesat_encodings::OptionEnum;
 use serde::Serialize;
 
 pub mod progress;
 
-use crate::drive::Strategy;
+use crate::drive::cubes::{CubeOptions, MAX_CUBES};
 use crate::io::dimacs::Format;
 use crate::puzzle::Puzzle;
 use crate::report::{process_start, Details, Output, Report, Status, PRINT_CAP_BYTES};
@@ -123,9 +123,48 @@ pub struct Common {
     /// model) [default: non-blocking; blocking with a --solver other than batsat]
     #[arg(long, global = true, value_parser = choices::<EnumerationEngine>())]
     pub enumeration: Option<EnumerationEngine>,
-    /// `solve --cubes` and its companions (set by the `solve` command)
-    #[arg(skip)]
-    pub cubes: Option<crate::drive::cubes::CubeOptions>,
+}
+
+/// `solve --cubes` and its companions (docs/cubes.md): options of `solve`
+/// that travel beside [`Common`] (flattened into the `solve` command).
+#[derive(Debug, Clone, Default, Args)]
+pub struct Cubes {
+    /// optimise cube by cube: split on the puzzle's first ⌈log2 K⌉ splitting literals into at least K cubes, 2 to 65536 (docs/cubes.md)
+    #[arg(long, global = true, value_name = "K", value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_CUBES)))]
+    pub cubes: Option<u32>,
+    /// with --cubes: append each cube's result to FILE as it finishes, and skip the cubes it closes (a rerun resumes)
+    #[arg(long, global = true, value_name = "FILE", requires = "cubes")]
+    pub cube_file: Option<PathBuf>,
+    /// with --cube-file: take records written by another build or for another CNF (refused otherwise); the claim then says they are trusted, not proven
+    #[arg(long, global = true, requires = "cube_file")]
+    pub trust_cube_file: bool,
+    /// with --cubes: solve cube I alone and print its report (a cluster job)
+    #[arg(long, global = true, value_name = "I", requires = "cubes")]
+    pub cube: Option<u32>,
+    /// with --cubes: threads solving cubes, each with its own solver session, 1 to 256 (at most one per cube to solve)
+    #[arg(long, global = true, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
+}
+
+impl Cubes {
+    /// The cube options of the run (None: no `--cubes`); `--jobs` without
+    /// `--cubes` is an error.
+    pub fn options(&self) -> anyhow::Result<Option<CubeOptions>> {
+        match self.cubes {
+            None if self.jobs > 1 => anyhow::bail!(
+                "--jobs {} solves cubes in parallel: give --cubes K too",
+                self.jobs
+            ),
+            None => Ok(None),
+            Some(count) => Ok(Some(CubeOptions {
+                count,
+                file: self.cube_file.clone(),
+                only: self.cube,
+                jobs: usize::from(self.jobs),
+                trust: self.trust_cube_file,
+            })),
+        }
+    }
 }
 
 impl Common {
@@ -182,11 +221,11 @@ impl Common {
             }
         }
     }
-    /// Run options from the common flags (`--count` enumerates, as `--all`).
-    pub fn run_options(&self) -> RunOptions {
-        RunOptions {
+    /// Run options from the common flags (`--count` enumerates, as `--all`)
+    /// and the cube options beside them.
+    pub fn run_options(&self, cubes: &Cubes) -> anyhow::Result<RunOptions> {
+        Ok(RunOptions {
             solver: self.solver.clone(),
-            timeout: self.timeout.map(Seconds::duration),
             all: self.all || self.count,
             limit: self.limit,
             objective_encoding: self.objective_encoding,
@@ -195,17 +234,17 @@ impl Common {
             seed: self.seed,
             certify: self.producer(),
             no_classes: self.no_classes,
-            cubes: self.cubes.clone(),
+            cubes: cubes.options()?,
             enumeration: self.enumeration,
             count_only: self.count,
             proof_format: self.proof_format,
             proof_dir: self.proof_dir.clone(),
-        }
+        })
     }
     /// Runs `p` with these options and prints the report (JSON or text).
-    pub fn solve<P: Puzzle>(&self, p: &P) -> anyhow::Result<ExitCode> {
+    pub fn solve<P: Puzzle>(&self, p: &P, cubes: &Cubes) -> anyhow::Result<ExitCode> {
         self.check_budget(p)?;
-        let opts = self.run_options();
+        let opts = self.run_options(cubes)?;
         let report = run::run(p, &opts, self.limits(), &mut self.progress())?;
         self.print(report, |s| p.render(s))
     }
@@ -262,14 +301,14 @@ pub trait PuzzleArgs {
     fn puzzle(&self) -> anyhow::Result<Self::Puzzle>;
     /// `solve`: the generic runner on [`PuzzleArgs::puzzle`] unless a
     /// puzzle has another method to offer.
-    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
-        common.solve(&self.puzzle()?)
+    fn solve(&self, common: &Common, cubes: &Cubes) -> anyhow::Result<ExitCode> {
+        common.solve(&self.puzzle()?, cubes)
     }
 }
 
 impl<A: PuzzleArgs> PuzzleCommand for A {
-    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
-        PuzzleArgs::solve(self, common)
+    fn solve(&self, common: &Common, cubes: &Cubes) -> anyhow::Result<ExitCode> {
+        PuzzleArgs::solve(self, common, cubes)
     }
     fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
         dimacs_generic(&self.puzzle()?, common, target)
@@ -291,8 +330,8 @@ impl<A: PuzzleArgs> PuzzleCommand for A {
 /// [`PuzzleArgs`], or by hand where a command does more than the generic
 /// handlers ([`Common::solve`], [`dimacs_generic`], [`decode_generic`]).
 pub trait PuzzleCommand {
-    /// `solve`
-    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode>;
+    /// `solve` (with the cube options of `solve` beside the common ones)
+    fn solve(&self, common: &Common, cubes: &Cubes) -> anyhow::Result<ExitCode>;
     /// `dimacs`
     fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode>;
     /// `decode`: `bound` is the `--bound` the formula was exported with

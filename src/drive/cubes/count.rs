@@ -24,6 +24,7 @@
 //!   no count if it was stopped, which a reader skips): the jobs' outputs,
 //!   concatenated, are a cube file the full command sums.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::Path;
@@ -34,13 +35,13 @@ use anyhow::bail;
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
 
 use super::file::{cube_lines, CubeFile, BUILD};
-use super::{on_threads, CubeOptions, Split};
+use super::{on_threads, thread_count, CubeOptions, Split};
 use crate::certify::{formula_digest, Fnv};
-use crate::drive::{self, classes::Tally};
-use crate::options::RunOptions;
-use crate::puzzle::{decode_checked, encode, Encoded, Puzzle};
+use crate::drive::classes::Tally;
+use crate::options::{Purpose, RunOptions};
+use crate::puzzle::{encode, Encoded, Puzzle};
 use crate::report::{plural, CubeRecord, CubeTally, Report, Status, StoppedBy};
-use crate::solver::{Limits, Session};
+use crate::solver::Limits;
 
 /// The fingerprint of a counting cube's record: what it says (`count`,
 /// `classes`) and what about (the puzzle and its options, the build, the
@@ -219,36 +220,15 @@ impl<P: Puzzle> Shared<'_, P> {
         let engine = self
             .opts
             .enumeration_engine(self.enumerated.enumeration())?;
-        let mut session = match engine.built_in() {
-            Some(mode) => Session::new(&mode, self.cnf, self.limits.clone())?,
-            None => Session::new(&self.opts.solver, self.cnf, self.limits.clone())?,
-        };
-        let mut tally = Tally::new(self.enumerated, self.classes_of, false);
-        let mut decode_check = Duration::ZERO;
-        let mut err = None;
-        let cube = self.split.cube(index);
-        let e = drive::enumerate_lazy(
-            &mut session,
-            &self.enc.primary,
-            &cube,
-            None,
-            |m, db| self.enumerated.separate(&self.enc.map, m, db),
-            |m| {
-                let t = Instant::now();
-                let r = decode_checked(self.enumerated, self.enc, m).and_then(|s| tally.add(s));
-                decode_check += t.elapsed();
-                match r {
-                    Ok(()) => true,
-                    Err(e) => {
-                        err = Some(e);
-                        false
-                    }
-                }
-            },
+        let mut session = self.opts.open(
+            Cow::Borrowed(self.cnf),
+            self.limits.clone(),
+            Purpose::Enumerate(engine),
         )?;
-        if let Some(e) = err {
-            return Err(e);
-        }
+        let mut tally = Tally::new(self.enumerated, self.classes_of, false);
+        let cube = self.split.cube(index);
+        let e = tally.count(&mut session, self.enc, &cube, None, |_| {})?;
+        let decode_check = tally.decoding;
         let counted = e.complete.then(|| Counted {
             solutions: tally.solutions,
             classes: tally.classes(),
@@ -358,6 +338,7 @@ pub fn run<P: Puzzle>(
             .collect(),
     };
     let from_file = split.cubes() - todo.len() as u32;
+    let threads = thread_count(cubes.jobs, todo.len(), progress)?;
     if cubes.only.is_none() {
         writeln!(
             progress,
@@ -367,10 +348,9 @@ pub fn run<P: Puzzle>(
             cubes.file.as_deref().map_or("no cube file".into(), |p| p.display().to_string()),
             known.lines,
             todo.len(),
-            cubes.jobs
+            threads
         )?;
     }
-    let threads = cubes.jobs.clamp(1, todo.len().max(1));
     let shared = Shared {
         enumerated,
         classes_of,

@@ -44,6 +44,7 @@
 //!   other (`docs/experiments.md`); the jobs' outputs, concatenated, are a
 //!   cube file that the full command reads.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::Path;
@@ -52,13 +53,12 @@ use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use puzzlesat_encodings::int::IntVar;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
 use crate::certify::{certify_claim, check_cover, formula_digest, Certified, CertifyError, Claim};
 use crate::drive::{Incumbent, Objective, Search, Sense};
-use crate::options::RunOptions;
+use crate::options::{Purpose, RunOptions};
 use crate::puzzle::{decode_checked, encode, Encoded, Puzzle};
 use crate::report::{CubeRecord, CubeTally, Report, Status, StoppedBy};
 use crate::solver::{Limits, Outcome, Session, SolverStats};
@@ -123,18 +123,6 @@ impl Split {
     }
 }
 
-/// Splitting literals for a puzzle of integer cells: `[x ≥ middle]` of
-/// each (x's middle order literal), in order, so each split halves a
-/// cell's domain instead of cutting off one value of it.
-pub fn middle_literals(vars: &[IntVar]) -> Vec<Lit> {
-    vars.iter()
-        .filter_map(|x| {
-            let ge = x.order_lits();
-            ge.get(ge.len().saturating_sub(1) / 2).copied()
-        })
-        .collect()
-}
-
 /// Runs `work` on `threads` threads, writing the progress lines they send
 /// to `progress` as they come (the threads cannot share it); each thread's
 /// result.
@@ -166,23 +154,17 @@ fn on_threads<T: Send>(
     })
 }
 
-/// Splitting literals for one-hot groups (exactly one literal of each group
-/// holds in every solution, e.g. the cells of a row, the values of a cell):
-/// per group a new literal "the true one is in the group's second half",
-/// defined in `cnf` by `lit → ±half` (so the solutions stay the same). A
-/// group's own literal splits off 1/n of the space; this one about half.
-pub fn half_literals(cnf: &mut Cnf, groups: impl IntoIterator<Item = Vec<Lit>>) -> Vec<Lit> {
-    groups
-        .into_iter()
-        .map(|group| {
-            let half = cnf.fresh();
-            for (k, &l) in group.iter().enumerate() {
-                let second = 2 * k >= group.len();
-                cnf.add(&[!l, if second { half } else { !half }]);
-            }
-            half
-        })
-        .collect()
+/// The threads for `queued` cubes: `--jobs`, capped at one per cube (and
+/// said on `progress` when capped).
+fn thread_count(jobs: usize, queued: usize, progress: &mut dyn Write) -> std::io::Result<usize> {
+    let threads = jobs.clamp(1, queued.max(1));
+    if threads < jobs {
+        writeln!(
+            progress,
+            "c cubes: --jobs {jobs} capped at {threads}: one thread per cube to solve"
+        )?;
+    }
+    Ok(threads)
 }
 
 /// Better for a proof: `a` better than `b` in the objective's sense.
@@ -389,8 +371,9 @@ impl<P: Puzzle> Shared<'_, P> {
     /// violate, until it has no model; an error if a model violates none
     /// (the bound being certified is wrong).
     fn with_lazy_constraints(&self, f: Cnf, index: u32, bound: i64) -> anyhow::Result<Cnf> {
-        let mut s = Session::new(&self.opts.solver, &f, self.limits.clone())?;
-        s.record(f);
+        let mut s = self
+            .opts
+            .open(Cow::Owned(f), self.limits.clone(), Purpose::Proof)?;
         loop {
             match s.solve(&[])? {
                 Outcome::Unsat => return Ok(s.unsat_formula().expect("recorded")),
@@ -414,10 +397,9 @@ impl<P: Puzzle> Shared<'_, P> {
     fn work(&self, progress: &mpsc::Sender<String>) -> anyhow::Result<Totals> {
         let mut t = Totals::default();
         let started = Instant::now();
-        let mut session = Session::new(&self.opts.solver, self.cnf, self.limits.clone())?;
-        if let Some(seed) = self.opts.seed {
-            session.set_seed(seed)?;
-        }
+        let mut session =
+            self.opts
+                .open(Cow::Borrowed(self.cnf), self.limits.clone(), Purpose::Search)?;
         t.load = started.elapsed().as_secs_f64();
         let mut bound_encoding = self.obj.bound_encoding(self.opts.objective_encoding);
         let sense = self.obj.sense;
@@ -615,9 +597,6 @@ pub fn run<P: Puzzle>(
     limits: Limits,
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
-    if opts.all {
-        return count::run(p, opts, cubes, limits, progress);
-    }
     let started = Instant::now();
     let (mut cnf, enc, encode_seconds) = encode(p)?;
     check_supported(p, opts, &enc)?;
@@ -720,6 +699,7 @@ pub fn run<P: Puzzle>(
     }
     let todo = jobs.len() - rechecks;
     let skipped = split.cubes() as usize - todo;
+    let threads = thread_count(cubes.jobs, jobs.len(), progress)?;
     if cubes.only.is_none() {
         writeln!(
             progress,
@@ -734,12 +714,10 @@ pub fn run<P: Puzzle>(
                 k => format!(", {k} of them to prove again (--certify)"),
             },
             todo,
-            cubes.jobs
+            threads
         )?;
     }
-    let queued = jobs.len();
     shared.queue.lock().expect("queue lock").extend(jobs);
-    let threads = cubes.jobs.clamp(1, queued.max(1));
     let results: Vec<anyhow::Result<Totals>> = on_threads(threads, progress, |tx| {
         let r = shared.work(tx);
         if r.is_err() {

@@ -12,11 +12,10 @@
 //! - [`check`]: the independent checker (replay, brute-force minimality);
 //! - [`opb`]: the PB model (for VeriPB proofs);
 //! - [`reference`]: brute force over all click matrices, for tiny sizes;
-//! - [`cli`]: `puzzlesat solve alien-tiles`.
+//! - its command line: `crate::cli::alien_tiles`.
 
 pub mod census;
 pub mod check;
-pub mod cli;
 pub mod encode;
 pub mod model;
 pub mod opb;
@@ -31,7 +30,7 @@ use puzzlesat_encodings::int::{self, IntVar};
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 use serde::Serialize;
 
-use crate::drive::{Objective, Sense};
+use puzzlesat_encodings::solve::{Objective, Sense};
 use crate::puzzle::{Encoded, Puzzle};
 use crate::report::{plural, Details, Report, Status};
 use census::{census, group_order, Census};
@@ -555,7 +554,7 @@ impl Puzzle for AlienTiles {
         // the last cells first: symmetry breaking orders the first row and
         // column, so cubes on them are mostly refuted at once
         let reversed: Vec<IntVar> = map.xs.iter().rev().cloned().collect();
-        crate::drive::cubes::middle_literals(&reversed)
+        crate::puzzle::middle_literals(&reversed)
     }
 
     fn separate<DB: ClauseDatabase>(

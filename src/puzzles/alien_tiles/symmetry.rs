@@ -12,7 +12,7 @@
 
 use puzzlesat_encodings::int::IntVar;
 use puzzlesat_encodings::lex::lex_le;
-use puzzlesat_encodings::perm::{closure, lex_leader, Perm};
+use puzzlesat_encodings::perm::{closure, lex_leader, BoardMap, Perm};
 use puzzlesat_encodings::{ClauseDatabase, EncodeError};
 use rustsat::types::Lit;
 
@@ -56,13 +56,7 @@ pub const FULL_GROUP_LIMIT: usize = 20_000;
 
 /// A permutation of the cells (row-major) from a map of coordinates.
 fn cell_perm(n: usize, f: impl Fn(usize, usize) -> (usize, usize)) -> Perm {
-    let images = (0..n * n)
-        .map(|p| {
-            let (i, j) = f(p / n, p % n);
-            (i * n + j) as u32
-        })
-        .collect();
-    Perm::from_images(images).expect("a bijection of the cells")
+    Perm::on_grid(n, n, f).expect("a bijection of the cells")
 }
 
 /// The generators of the board's group used by Gent, Linton & Smith's GAP
@@ -74,7 +68,7 @@ pub fn generators(n: usize) -> Vec<Perm> {
     vec![
         cell_perm(n, |i, j| (i, (j + 1) % n)),
         cell_perm(n, |i, j| (i, if j < 2 { 1 - j } else { j })),
-        cell_perm(n, |i, j| (j, i)),
+        BoardMap::Transpose.on_grid(n, n),
     ]
 }
 
@@ -97,7 +91,7 @@ pub fn post<DB: ClauseDatabase>(
         Symmetry::None => {}
         Symmetry::DoubleLex | Symmetry::DoubleLexTranspose => {
             if mode == Symmetry::DoubleLexTranspose && n >= 2 {
-                let transpose = cell_perm(n, |i, j| (j, i)).lift_blocks(k);
+                let transpose = BoardMap::Transpose.on_grid(n, n).lift_blocks(k);
                 lex_leader(db, &lits(&mut (0..n * n)), &[transpose]);
             }
             for i in 0..n.saturating_sub(1) {

@@ -50,7 +50,7 @@ use std::str::FromStr;
 
 use super::model::max_ubnval;
 use super::partitions::CycleMatrix;
-use crate::drive::{Objective, Sense};
+use puzzlesat_encodings::solve::{Objective, Sense};
 
 puzzlesat_encodings::option_enum! {
     /// `--symmetry`: which permutations the board CNF allows.

@@ -15,7 +15,6 @@
 
 pub mod brute;
 pub mod check;
-pub mod cli;
 pub mod encode;
 pub mod model;
 pub mod opb;
@@ -193,7 +192,7 @@ impl Puzzle for Enigma {
     }
 
     fn split_literals(&self, map: &BoardMap, _primary: &[Lit], _cnf: &mut Cnf) -> Vec<Lit> {
-        crate::drive::cubes::middle_literals(&map.x)
+        crate::puzzle::middle_literals(&map.x)
     }
 
     fn details(

@@ -33,7 +33,7 @@ use serde::Serialize;
 
 use super::model::{best_for_cycle_type, values_needed, Derangement};
 use super::{EnigmaDetails, EnigmaSolution, Method};
-use crate::drive::Sense;
+use puzzlesat_encodings::solve::Sense;
 use crate::puzzle::{Encoded, Puzzle};
 use crate::report::Report;
 
@@ -359,10 +359,9 @@ impl Puzzle for Partitions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::drive::enumerate;
     use crate::puzzles::enigma::encode::unary_sum;
     use crate::puzzles::enigma::model::{max_ubnval, partitions_without_ones, ubnval};
-    use crate::solver::{Limits, Outcome, Session, SolverKind};
+    use puzzlesat_encodings::solve::{enumerate, Limits, Outcome, Session, Solver};
     use puzzlesat_encodings::int::Directions;
 
     #[test]
@@ -371,7 +370,7 @@ mod tests {
             let mut cnf = Cnf::new();
             let m = CycleMatrix::encode(&mut cnf, n);
             let primary: Vec<Lit> = m.close.iter().flatten().copied().collect();
-            let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+            let mut s = Session::new(&Solver::Batsat, &cnf, Limits::default()).unwrap();
             let mut types = vec![];
             let e = enumerate(&mut s, &primary, &[], None, |a| {
                 let p = m.decode(a);
@@ -403,7 +402,7 @@ mod tests {
                 let l = if j == i + 1 { m.next[i] } else { m.close[i][j] };
                 cnf.add(&[l]);
             }
-            let mut s = Session::new(&SolverKind::Batsat, &cnf, Limits::default()).unwrap();
+            let mut s = Session::new(&Solver::Batsat, &cnf, Limits::default()).unwrap();
             assert_eq!(s.solve(&[]).unwrap(), Outcome::Sat);
             let a = s.model().unwrap();
             let got = out.iter().filter(|&&l| a.lit(l)).count();

@@ -12,10 +12,9 @@
 //!   for counting by classes;
 //! - [`staged`]: finding under the balanced-digits restriction, one SAT
 //!   stage per digit of `F − 1`;
-//! - [`cli`]: `puzzlesat solve magic ...`.
+//! - its command line: `crate::cli::magic`.
 
 pub mod check;
-pub mod cli;
 pub mod encode;
 pub mod model;
 pub mod opb;

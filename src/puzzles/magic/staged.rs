@@ -20,14 +20,13 @@
 //! small problem.
 //!
 //! Stage `i` is a CNF over the direct literals of `D_i`, its line sums a
-//! balanced tree of cut partial sums with a linear root. An answer of stage
-//! `i` that its successors cannot extend within their conflict budget is
-//! blocked and stage `i` asked again (at most [`TRIES_PER_STAGE`] times
-//! below the first stage); the budget doubles at each failure of the last
-//! stage. Measured in docs/magic.md.
+//! balanced tree of cut partial sums with a linear root. The stages are data
+//! ([`StagedMagic`] implements [`Staged`]): the staged driver
+//! (`crate::drive::staged`) solves them, blocking an answer of stage `i`
+//! that its successors cannot extend within their conflict budget. Measured
+//! in docs/magic.md.
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use anyhow::bail;
 use puzzlesat_encodings::amo::{self, AmoEncoding};
@@ -40,16 +39,8 @@ use serde::{Deserialize, Serialize};
 use super::encode::cut_sum_eq;
 use super::reference::lines;
 use super::{check, Square};
-use crate::report::{Details, Report, Status, StoppedBy};
-use crate::solver::{Limits, Outcome, Session, SolverKind};
-
-/// Conflicts of the first budgeted attempt (doubled at each failure of the
-/// last stage).
-pub const FIRST_BUDGET: u64 = 2_000;
-
-/// Answers a stage below the first may give before its predecessor is
-/// asked for another.
-pub const TRIES_PER_STAGE: u64 = 4;
+use crate::puzzle::Staged;
+use crate::report::Details;
 
 /// What the staged method did, beside the square.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -229,255 +220,124 @@ fn digits(direct: &[Vec<Lit>], a: &Assignment) -> Vec<usize> {
         .collect()
 }
 
-/// The staged search, one stage per place value.
-struct Search<'a> {
+/// An order-`n` square (no givens) found in stages, one per place value.
+#[derive(Clone, Debug)]
+pub struct StagedMagic {
     n: usize,
+    places: Vec<usize>,
     stages: Vec<Stage>,
-    solver: &'a SolverKind,
-    seed: Option<u64>,
-    limits: Limits,
-    budget: u64,
-    sessions: u64,
-    started: Instant,
-    report: Report<Square, StagedDetails>,
-    progress: &'a mut dyn std::io::Write,
 }
 
-impl Search<'_> {
-    /// Stage `i` given each cell's digits so far; the digits of stages
-    /// `i..` when found.
-    fn stage(
-        &mut self,
+impl StagedMagic {
+    /// The staged search for order `n` with the given place values (checked
+    /// as [`check_places`] does), every stage's CNF estimated against
+    /// `max_clauses` before anything is allocated.
+    pub fn new(n: usize, places: &[usize], max_clauses: u64) -> anyhow::Result<Self> {
+        if n < 3 {
+            bail!("--method staged needs n ≥ 3 (n = {n}: use --method encoding)");
+        }
+        if places.is_empty() {
+            bail!("--places needs at least two place values, the last one 1");
+        }
+        // sizes before allocation: every stage's CNF, from its radix
+        for w in places.windows(2) {
+            let radix = w[0].div_ceil(w[1].max(1));
+            let estimate = estimated_clauses(n, radix);
+            if estimate > max_clauses {
+                bail!(
+                    "magic n={n} method=staged: about {estimate} clauses estimated for a stage of radix {radix}, over the budget of {max_clauses} (--max-clauses raises it)"
+                );
+            }
+        }
+        let estimate = estimated_clauses(n, (n * n).div_ceil(places[0].max(1)));
+        if estimate > max_clauses {
+            bail!(
+                "magic n={n} method=staged: about {estimate} clauses estimated for the first stage, over the budget of {max_clauses} (--max-clauses raises it)"
+            );
+        }
+        Ok(StagedMagic {
+            n,
+            places: places.to_vec(),
+            stages: stages(n, places)?,
+        })
+    }
+}
+
+impl Staged for StagedMagic {
+    /// each cell's digit
+    type Answer = Vec<usize>;
+    /// the direct literals `[D_c = d]`
+    type Map = Vec<Vec<Lit>>;
+    type Solution = Square;
+    type Details = StagedDetails;
+
+    fn describe(&self) -> String {
+        format!("magic n={} method=staged", self.n)
+    }
+    fn stages(&self) -> usize {
+        self.stages.len()
+    }
+    fn answer_noun(&self) -> &'static str {
+        "digit square"
+    }
+    fn encode_stage(
+        &self,
         i: usize,
-        prefix: &[Vec<usize>],
-    ) -> anyhow::Result<Option<Vec<Vec<usize>>>> {
-        let n = self.n;
+        earlier: &[Vec<usize>],
+        cnf: &mut Cnf,
+    ) -> anyhow::Result<Vec<Vec<Lit>>> {
         let stage = &self.stages[i];
         // a cell's class: that of the values whose earlier digits it holds
-        let classes: Vec<usize> = prefix.iter().map(|p| stage.class_of[p]).collect();
-        let t = Instant::now();
-        let mut cnf = Cnf::new();
-        let lits = digit_square(
-            &mut cnf,
-            n,
+        let classes: Vec<usize> = (0..self.n * self.n)
+            .map(|c| {
+                let prefix: Vec<usize> = earlier.iter().map(|d| d[c]).collect();
+                stage.class_of[&prefix]
+            })
+            .collect();
+        digit_square(
+            cnf,
+            self.n,
             stage.radix,
             stage.target,
             &classes,
             &stage.counts,
-        )?;
-        self.report.seconds.encode += t.elapsed().as_secs_f64();
-        self.report.vars = self.report.vars.max(cnf.n_vars() as _);
-        self.report.clauses = self.report.clauses.max(cnf.len() as _);
-        let t = Instant::now();
-        let limits = if i == 0 {
-            self.limits.clone()
-        } else {
-            Limits {
-                conflicts: Some(self.budget),
-                ..self.limits.clone()
-            }
+        )
+    }
+    fn read(&self, _i: usize, direct: &Vec<Vec<Lit>>, model: &Assignment) -> Vec<usize> {
+        digits(direct, model)
+    }
+    fn block(&self, _i: usize, direct: &Vec<Vec<Lit>>, digits: &Vec<usize>) -> Vec<Lit> {
+        direct.iter().zip(digits).map(|(c, &d)| !c[d]).collect()
+    }
+    fn solution(&self, answers: &[Vec<usize>]) -> anyhow::Result<Square> {
+        let n = self.n;
+        let cells: Vec<u32> = (0..n * n)
+            .map(|c| {
+                let v: usize = answers.iter().zip(&self.places).map(|(d, &w)| d[c] * w).sum();
+                (v + 1) as u32
+            })
+            .collect();
+        let square = Square {
+            n,
+            cells: cells.chunks(n).map(|row| row.to_vec()).collect(),
         };
-        let mut session = Session::new(self.solver, &cnf, limits)?;
-        if let Some(s) = self.seed {
-            session.set_seed(s.wrapping_add(self.sessions))?;
+        if let Err(e) = check::check_square(n, &square) {
+            bail!("internal error: the staged method built an invalid square ({e}):\n{square}");
         }
-        self.sessions += 1;
-        self.report.solver = session.solver_name();
-        self.report.seconds.load += t.elapsed().as_secs_f64();
-        let last = i + 1 == self.stages.len();
-        let mut tries = 0;
-        loop {
-            let t = Instant::now();
-            let outcome = session.solve(&[])?;
-            self.report.sat_calls += 1;
-            self.report.seconds.solve += t.elapsed().as_secs_f64();
-            if outcome != Outcome::Sat {
-                if last {
-                    self.budget = self.budget.saturating_mul(2);
-                }
-                return Ok(None);
-            }
-            self.report.sat_answers += 1;
-            self.report.details.attempts[i] += 1;
-            let digits = digits(&lits, &session.model()?);
-            if last {
-                self.report.stats = session.stats();
-                return Ok(Some(vec![digits]));
-            }
-            let _ = writeln!(
-                self.progress,
-                "c staged: digit square {} of stage {} at {:.1} s; stage {} within {} conflicts",
-                self.report.details.attempts[i],
-                i + 1,
-                self.started.elapsed().as_secs_f64(),
-                i + 2,
-                self.budget
-            );
-            let longer: Vec<Vec<usize>> = prefix
-                .iter()
-                .zip(&digits)
-                .map(|(p, &d)| p.iter().copied().chain([d]).collect())
-                .collect();
-            if let Some(mut rest) = self.stage(i + 1, &longer)? {
-                rest.insert(0, digits);
-                return Ok(Some(rest));
-            }
-            tries += 1;
-            if self.limits.expired() || (i > 0 && tries >= TRIES_PER_STAGE) {
-                return Ok(None);
-            }
-            // no extension (within the budget): block this digit square
-            let block: Vec<Lit> = lits.iter().zip(&digits).map(|(c, &d)| !c[d]).collect();
-            session.add(&block);
+        Ok(square)
+    }
+    fn details(&self, answers_per_stage: &[u64]) -> StagedDetails {
+        StagedDetails {
+            restriction: restriction(&self.places),
+            places: self.places.clone(),
+            attempts: answers_per_stage.to_vec(),
         }
     }
-}
-
-/// Runs the staged search for an order-`n` square (no givens) with the
-/// given place values (checked as [`check_places`] does). `None` when the
-/// first stage runs out of digit squares: the restriction holds no square
-/// (or the budgets found none), which proves nothing about magic squares —
-/// the caller falls back to the single CNF.
-pub fn report(
-    n: usize,
-    places: &[usize],
-    solver: &SolverKind,
-    seed: Option<u64>,
-    limits: Limits,
-    max_clauses: u64,
-    progress: &mut dyn std::io::Write,
-) -> anyhow::Result<Option<Report<Square, StagedDetails>>> {
-    if n < 3 {
-        bail!("--method staged needs n ≥ 3 (n = {n}: use --method encoding)");
-    }
-    if places.is_empty() {
-        bail!("--places needs at least two place values, the last one 1");
-    }
-    // sizes before allocation: every stage's CNF, from its radix
-    for w in places.windows(2) {
-        let radix = w[0].div_ceil(w[1].max(1));
-        let estimate = estimated_clauses(n, radix);
-        if estimate > max_clauses {
-            bail!(
-                "magic n={n} method=staged: about {estimate} clauses estimated for a stage of radix {radix}, over the budget of {max_clauses} (--max-clauses raises it)"
-            );
-        }
-    }
-    let estimate = estimated_clauses(n, (n * n).div_ceil(places[0].max(1)));
-    if estimate > max_clauses {
-        bail!(
-            "magic n={n} method=staged: about {estimate} clauses estimated for the first stage, over the budget of {max_clauses} (--max-clauses raises it)"
-        );
-    }
-    let stages = stages(n, places)?;
-    let started = Instant::now();
-    let mut report: Report<Square, StagedDetails> = Report::new(
-        format!("magic n={n} method=staged"),
-        String::new(),
-        "solutions",
-    );
-    report.seed = seed;
-    report.details = StagedDetails {
-        restriction: restriction(places),
-        places: places.to_vec(),
-        attempts: vec![0; places.len()],
-    };
-    let mut search = Search {
-        n,
-        stages,
-        solver,
-        seed,
-        limits: limits.clone(),
-        budget: FIRST_BUDGET,
-        sessions: 0,
-        started,
-        report,
-        progress,
-    };
-    let found = search.stage(0, &vec![vec![]; n * n])?;
-    let mut r = search.report;
-    match found {
-        Some(ds) => {
-            let t = Instant::now();
-            let cells: Vec<u32> = (0..n * n)
-                .map(|c| {
-                    let v: usize = ds.iter().zip(places).map(|(d, &w)| d[c] * w).sum();
-                    (v + 1) as u32
-                })
-                .collect();
-            let square = Square {
-                n,
-                cells: cells.chunks(n).map(|row| row.to_vec()).collect(),
-            };
-            if let Err(e) = check::check_square(n, &square) {
-                bail!("internal error: the staged method built an invalid square ({e}):\n{square}");
-            }
-            r.solutions.push(square);
-            r.status = Status::Sat;
-            r.seconds.decode_check += t.elapsed().as_secs_f64();
-        }
-        None if !limits.expired() => return Ok(None),
-        None => {
-            r.stopped_by = Some(
-                if limits.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
-                    StoppedBy::Interrupt
-                } else {
-                    StoppedBy::Timeout
-                },
-            );
-        }
-    }
-    r.seconds.close(started.elapsed().as_secs_f64());
-    Ok(Some(r))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn find(n: usize, places: &[usize], seed: Option<u64>) -> Square {
-        let r = report(
-            n,
-            places,
-            &SolverKind::Batsat,
-            seed,
-            Limits::default(),
-            u64::MAX,
-            &mut std::io::sink(),
-        )
-        .unwrap()
-        .unwrap();
-        assert_eq!(r.status, Status::Sat, "n = {n}, places {places:?}");
-        check::check_square(n, &r.solutions[0]).unwrap();
-        r.solutions[0].clone()
-    }
-
-    #[test]
-    fn finds_checked_squares_for_small_orders() {
-        for n in 3..=11 {
-            find(n, &default_places(n), None);
-        }
-    }
-
-    #[test]
-    fn the_restriction_holds_for_every_found_square() {
-        // radices 6·3·2 (places 6, 2, 1), and the uneven split of a prime
-        // (7: places 7, 3, 1 — digits 0..2 of v mod 7 by 3, then the rest)
-        for (n, places) in [(6, vec![6, 2, 1]), (7, vec![7, 3, 1])] {
-            let sq = find(n, &places, Some(3));
-            let cells: Vec<usize> = sq.cells.iter().flatten().map(|&v| v as usize - 1).collect();
-            let mut rest = cells.clone();
-            for &w in &places {
-                let digit: Vec<usize> = rest.iter().map(|r| r / w).collect();
-                let sums: Vec<usize> = lines(n)
-                    .iter()
-                    .map(|line| line.iter().map(|&c| digit[c]).sum())
-                    .collect();
-                assert!(sums.iter().all(|&s| s == sums[0]), "place {w}: {sums:?}");
-                rest.iter_mut().for_each(|r| *r %= w);
-            }
-        }
-    }
 
     #[test]
     fn places_are_checked() {

@@ -11,7 +11,7 @@
 //! instance's own symmetry breaking keeps, written from the definitions
 //! (the tests compare it with the CNF).
 
-use puzzlesat_encodings::perm::{self, Perm};
+use puzzlesat_encodings::perm::{self, BoardMap, Perm};
 
 use super::encode::{diagonal_order, square_symmetries, Options, Symmetry};
 use super::model::Square;
@@ -28,17 +28,13 @@ pub fn maps(n: usize) -> Option<Vec<Perm>> {
     if n > MAX_GROUP_ORDER {
         return None;
     }
-    let on_cells = |f: &dyn Fn(usize, usize) -> (usize, usize)| {
-        let images = (0..n * n)
-            .map(|i| {
-                let (r, c) = f(i / n, i % n);
-                (r * n + c) as u32
-            })
-            .collect();
-        Perm::from_images(images).expect("a permutation of the cells")
+    let both = |pi: Vec<usize>| {
+        Perm::on_grid(n, n, |r, c| (pi[r], pi[c])).expect("a permutation of the cells")
     };
-    let both = |pi: Vec<usize>| on_cells(&move |r, c| (pi[r], pi[c]));
-    let mut gens = vec![on_cells(&|r, c| (r, n - 1 - c)), on_cells(&|r, c| (c, r))];
+    let mut gens = vec![
+        BoardMap::FlipH.on_grid(n, n),
+        BoardMap::Transpose.on_grid(n, n),
+    ];
     let k = n / 2;
     for i in 0..k {
         let mut pi: Vec<usize> = (0..n).collect();
@@ -77,7 +73,7 @@ pub fn images_under(group: &[Perm], sq: &Square, complement: bool) -> Vec<Square
 
 /// The images of `sq` under the 8 maps of the square (and the complement).
 pub fn images(sq: &Square, complement: bool) -> Vec<Square> {
-    let group = square_symmetries(sq.n).expect("the square's group is a group");
+    let group = square_symmetries(sq.n);
     images_under(&group, sq, complement)
 }
 

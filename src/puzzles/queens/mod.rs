@@ -6,15 +6,14 @@
 //! - [`encode`]: the `matrix` and `columns` encodings;
 //! - [`check`]: the independent checker;
 //! - [`opb`]: the PB model (for VeriPB proofs);
-//! - [`cli`]: `puzzlesat solve queens -n N ...`.
+//! - its command line: `crate::cli::queens`.
 
 pub mod check;
-pub mod cli;
 pub mod encode;
 pub mod opb;
 
 use puzzlesat_encodings::lex::lex_le;
-use puzzlesat_encodings::perm::{lex_leader, Perm};
+use puzzlesat_encodings::perm::{board_perms, lex_leader, BoardMap, Perm};
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 use serde::Serialize;
 
@@ -63,21 +62,10 @@ impl Queens {
             breaking: false,
         }
     }
-    /// The board's symmetries as permutations of the cells `r·n + c`.
+    /// The board's symmetries as permutations of the cells `r·n + c`
+    /// (the board group, identity first).
     fn cell_perms(&self) -> Vec<Perm> {
-        let n = self.n;
-        BOARD_MAPS
-            .iter()
-            .map(|f| {
-                let images = (0..n * n)
-                    .map(|i| {
-                        let (r, c) = f(n, i / n, i % n);
-                        (r * n + c) as u32
-                    })
-                    .collect();
-                Perm::from_images(images).expect("a board symmetry permutes the cells")
-            })
-            .collect()
+        board_perms(self.n, self.n)
     }
     /// The placement as the cells' truth values, row by row (the order the
     /// lex-leader clauses compare in).
@@ -87,21 +75,6 @@ impl Queens {
         (0..n * n).map(|i| sol.cols[i / n] == i % n).collect()
     }
 }
-
-/// A map of a cell (n, row, col) to its image.
-type BoardMap = fn(usize, usize, usize) -> (usize, usize);
-
-/// The eight symmetries of the square board, identity first.
-const BOARD_MAPS: [BoardMap; 8] = [
-    |_, r, c| (r, c),
-    |n, r, c| (c, n - 1 - r),
-    |n, r, c| (n - 1 - r, n - 1 - c),
-    |n, r, c| (n - 1 - c, r),
-    |n, r, c| (r, n - 1 - c),
-    |n, r, c| (n - 1 - r, c),
-    |_, r, c| (c, r),
-    |n, r, c| (n - 1 - c, n - 1 - r),
-];
 
 /// A placement: `cols[r]` is the column of the queen of row `r` (0-based).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -126,12 +99,12 @@ impl Placement {
     /// reflections), itself included.
     pub fn images(&self) -> Vec<Placement> {
         let n = self.cols.len();
-        BOARD_MAPS
+        BoardMap::ALL
             .iter()
-            .map(|f| {
+            .map(|m| {
                 let mut cols = vec![0; n];
                 for (r, &c) in self.cols.iter().enumerate() {
-                    let (r2, c2) = f(n, r, c);
+                    let (r2, c2) = m.apply(n, n, r, c);
                     cols[r2] = c2;
                 }
                 Placement { cols }
@@ -237,12 +210,12 @@ impl Puzzle for Queens {
     }
 
     /// Balanced splits for `--cubes`: "row r's queen is in the right half"
-    /// ([`crate::drive::cubes::half_literals`]), middle rows first (class
+    /// ([`crate::puzzle::half_literals`]), middle rows first (class
     /// counting's symmetry breaking fixes much of the first row's queen).
     fn split_literals(&self, q: &Vec<Vec<Lit>>, _primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
         let n = self.n;
         let middle_out = (0..n).map(|i| if i % 2 == 0 { n / 2 + i / 2 } else { n / 2 - 1 - i / 2 });
-        crate::drive::cubes::half_literals(cnf, middle_out.map(|r| q[r].clone()))
+        crate::puzzle::half_literals(cnf, middle_out.map(|r| q[r].clone()))
     }
 
     fn class_key(&self, sol: &Placement) -> Vec<u8> {

@@ -10,10 +10,9 @@
 //! - [`check`]: the independent checker;
 //! - [`opb`]: the PB model (for VeriPB proofs);
 //! - [`reference`]: brute-force DFS, to cross-check the CNF on small boards;
-//! - [`cli`]: `puzzlesat solve rook-tour --instance FILE ...`.
+//! - its command line: `crate::cli::rook_tour`.
 
 pub mod check;
-pub mod cli;
 pub mod encode;
 pub mod model;
 pub mod opb;
@@ -199,7 +198,7 @@ impl Puzzle for RookTour {
     }
 
     /// Balanced splits for `--cubes`: "cell c holds a number in the upper
-    /// half" (position encoding: [`crate::drive::cubes::half_literals`]; the
+    /// half" (position encoding: [`crate::puzzle::half_literals`]; the
     /// successor encoding's middle order literal), for cells in a spread
     /// order (the cells of a path are correlated with their neighbours).
     /// A literal "cell c holds k" splits off 1/n of the paths only.
@@ -210,11 +209,11 @@ impl Puzzle for RookTour {
         let order = (0..cells).map(|i| i * stride % cells);
         match map {
             VarMap::Position(x) => {
-                crate::drive::cubes::half_literals(cnf, order.map(|c| x[c].clone()))
+                crate::puzzle::half_literals(cnf, order.map(|c| x[c].clone()))
             }
             VarMap::Successor(p) => {
                 let spread: Vec<_> = order.map(|c| p[c].clone()).collect();
-                crate::drive::cubes::middle_literals(&spread)
+                crate::puzzle::middle_literals(&spread)
             }
         }
     }

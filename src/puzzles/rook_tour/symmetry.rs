@@ -1,5 +1,6 @@
 //! The symmetries of a numbered-path board: a symmetry of the rectangle (the
-//! dihedral group: 8 elements for a square, 4 otherwise) combined with a map
+//! board group of `puzzlesat_encodings::perm::board_group`: 8 elements for a
+//! square, 4 otherwise) combined with a map
 //! of the values that keeps paths paths — the identity or the reversal
 //! `v ↦ n+1-v` for paths; for tours also the rotations `v ↦ v+t (mod n)`
 //! and their reversals. An element is kept when it maps the rules onto
@@ -11,7 +12,7 @@
 //! (Crawford, Ginsberg, Luks & Roy, "Symmetry-breaking predicates for search
 //! problems", KR 1996) keep exactly one solution per class.
 
-use puzzlesat_encodings::perm::Perm;
+use puzzlesat_encodings::perm::{board_group, Perm};
 
 use super::model::{Cell, Instance, Numbering};
 
@@ -59,27 +60,6 @@ impl BoardSymmetry {
     }
 }
 
-/// A map of (row, col).
-type CellMap = Box<dyn Fn(usize, usize) -> (usize, usize)>;
-
-/// The geometric symmetries of an R×C rectangle, as maps of (row, col).
-fn board_maps(rows: usize, cols: usize) -> Vec<(&'static str, CellMap)> {
-    let (r1, c1) = (rows - 1, cols - 1);
-    let mut maps: Vec<(&'static str, CellMap)> = vec![
-        ("id", Box::new(|r, c| (r, c))),
-        ("rot180", Box::new(move |r, c| (r1 - r, c1 - c))),
-        ("flip-h", Box::new(move |r, c| (r, c1 - c))),
-        ("flip-v", Box::new(move |r, c| (r1 - r, c))),
-    ];
-    if rows == cols {
-        maps.push(("rot90", Box::new(move |r, c| (c, r1 - r))));
-        maps.push(("rot270", Box::new(move |r, c| (c1 - c, r))));
-        maps.push(("transpose", Box::new(|r, c| (c, r))));
-        maps.push(("anti-transpose", Box::new(move |r, c| (c1 - c, r1 - r))));
-    }
-    maps
-}
-
 /// The value maps that keep a path a path (a tour a tour).
 fn value_maps(n: usize, tour: bool) -> Vec<(String, Vec<u32>)> {
     let n32 = n as u32;
@@ -115,13 +95,9 @@ pub fn symmetries(inst: &Instance) -> Vec<BoardSymmetry> {
     let n = inst.n();
     let allowed = inst.allowed();
     let mut out = vec![];
-    for (gname, g) in board_maps(inst.rows, inst.cols) {
-        let cells: Vec<Cell> = (0..n)
-            .map(|cell| {
-                let (r, c) = g(cell / inst.cols, cell % inst.cols);
-                r * inst.cols + c
-            })
-            .collect();
+    for (map, perm) in board_group(inst.rows, inst.cols) {
+        let gname = map.name();
+        let cells: Vec<Cell> = perm.images().iter().map(|&c| c as Cell).collect();
         for (vname, values) in value_maps(n, inst.tour) {
             let keeps_rules = (0..n)
                 .all(|c| (1..=n).all(|v| allowed[c][v] == allowed[cells[c]][values[v] as usize]));

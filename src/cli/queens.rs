@@ -4,7 +4,7 @@
 use puzzlesat_encodings::alldiff::AllDiffEncoding;
 use puzzlesat_encodings::amo::AmoEncoding;
 
-use super::{Encoding, Options, Queens, Symmetry};
+use crate::puzzles::queens::{Encoding, Options, Queens, Symmetry};
 use crate::front::{choices, PuzzleArgs};
 
 /// N-queens: n non-attacking queens on an n×n board (Bezzel 1848; counts: OEIS A000170)

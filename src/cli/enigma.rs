@@ -9,16 +9,16 @@ use std::str::FromStr;
 use std::time::Instant;
 
 use anyhow::bail;
+use puzzlesat_encodings::solve::Strategy;
 use serde::Serialize;
 
-use super::encode::{BoardOptions, Dominance, Redundant, Symmetry};
-use super::model::MIN_N;
-use super::paper::table2_row;
-use super::partitions::{BoundKind, Partitions};
-use super::{reference, Enigma, EnigmaDetails, EnigmaSolution, Method};
-use crate::drive::Strategy;
+use crate::puzzles::enigma::encode::{BoardOptions, Dominance, Redundant, Symmetry};
+use crate::puzzles::enigma::model::MIN_N;
+use crate::puzzles::enigma::paper::table2_row;
+use crate::puzzles::enigma::partitions::{BoundKind, Partitions};
+use crate::puzzles::enigma::{reference, Enigma, EnigmaDetails, EnigmaSolution, Method};
 use crate::front::{
-    choices, decode_generic, dimacs_generic, opb_generic, Common, DimacsTarget, PuzzleCommand,
+    choices, decode_generic, dimacs_generic, opb_generic, Common, Cubes, DimacsTarget, PuzzleCommand,
 };
 use crate::report::{Report, Status};
 use crate::run::{self, RunOptions};
@@ -143,11 +143,12 @@ pub fn run_method(
     method: Method,
     n: usize,
     common: &Common,
+    cubes: &Cubes,
     limits: Limits,
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<EnigmaSolution, EnigmaDetails>> {
     check_range(method, n)?;
-    let opts = &common.run_options();
+    let opts = &common.run_options(cubes)?;
     match method {
         Method::Board => {
             let p = args.board_puzzle(n)?;
@@ -190,7 +191,12 @@ struct TableRow {
     paper_explored: Option<u64>,
 }
 
-fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitCode> {
+fn table(
+    args: &Args,
+    range: SizeRange,
+    common: &Common,
+    cubes: &Cubes,
+) -> anyhow::Result<ExitCode> {
     let method = args.method();
     let mut out = std::io::stdout().lock();
     if !common.json {
@@ -214,6 +220,7 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
             method,
             n,
             common,
+            cubes,
             limits.clone(),
             &mut std::io::sink(),
         )?;
@@ -276,12 +283,12 @@ fn table(args: &Args, range: SizeRange, common: &Common) -> anyhow::Result<ExitC
 }
 
 impl PuzzleCommand for Args {
-    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
+    fn solve(&self, common: &Common, cubes: &Cubes) -> anyhow::Result<ExitCode> {
         if common.certify && self.method() == Method::Reference {
             bail!("--certify backs UNSAT answers: the reference method uses no SAT solver (use --method board or partitions)");
         }
         if let Some(range) = self.table {
-            return table(self, range, common);
+            return table(self, range, common, cubes);
         }
         let n = self.size()?;
         let method = self.method();
@@ -295,6 +302,7 @@ impl PuzzleCommand for Args {
             method,
             n,
             common,
+            cubes,
             common.limits(),
             &mut common.progress(),
         )?;

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use puzzlesat_encodings::amo::AmoEncoding;
 
-use super::encode::{ClassSymmetry, Encoding, Links, Options, Symmetry};
-use super::model::Instance;
-use super::RookTour;
+use crate::puzzles::rook_tour::encode::{ClassSymmetry, Encoding, Links, Options, Symmetry};
+use crate::puzzles::rook_tour::model::Instance;
+use crate::puzzles::rook_tour::RookTour;
 use crate::front::{choices, PuzzleArgs};
 
 /// Numbered paths / tours on a board (prime rook tour, Numbrix)

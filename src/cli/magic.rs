@@ -7,8 +7,12 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use puzzlesat_encodings::amo::AmoEncoding;
 
-use super::{staged, CellEncoding, Givens, Magic, Method, Options, SumEncoding, Symmetry};
-use crate::front::{choices, Common, PuzzleArgs};
+use crate::drive;
+use crate::front::{choices, Common, Cubes, PuzzleArgs};
+use crate::puzzles::magic::staged::{self, StagedMagic};
+use crate::puzzles::magic::{
+    CellEncoding, Givens, Magic, Method, Options, SumEncoding, Symmetry,
+};
 
 /// Magic squares: n×n, 1..n² once each, all lines summing to n(n²+1)/2; find, count, complete
 #[derive(Debug, Clone, clap::Args)]
@@ -91,7 +95,7 @@ impl PuzzleArgs for Args {
     }
     /// The staged method where `--method` picks it (the single CNF if its
     /// restriction holds no square), else the encoding.
-    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
+    fn solve(&self, common: &Common, cubes: &Cubes) -> anyhow::Result<ExitCode> {
         let p = self.puzzle()?;
         match self.method(&p, common)? {
             Method::Staged => {
@@ -100,27 +104,21 @@ impl PuzzleArgs for Args {
                     .places
                     .clone()
                     .unwrap_or_else(|| staged::default_places(n));
+                let search = StagedMagic::new(n, &places, common.max_clauses)?;
+                let opts = common.run_options(cubes)?;
                 let mut progress = common.progress();
-                match staged::report(
-                    n,
-                    &places,
-                    &common.solver,
-                    common.seed,
-                    common.limits(),
-                    common.max_clauses,
-                    &mut progress,
-                )? {
+                match drive::staged::run(&search, &opts, common.limits(), &mut progress)? {
                     Some(r) => common.print(r, |s| s.to_string()),
                     None => {
                         let _ = writeln!(
                             progress,
                             "c staged: the restriction (places {places:?}) holds no square of order {n}: solving the single CNF"
                         );
-                        common.solve(&p)
+                        common.solve(&p, cubes)
                     }
                 }
             }
-            _ => common.solve(&p),
+            _ => common.solve(&p, cubes),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `puzzlesat solve alien-tiles`: play a goal (`--goal`), or find the
 //! hardest goal (`--hardest`), optionally enumerating every optimal click
 //! matrix (`--all`) with its symmetry classes and goal states (the census
-//! is part of the report: [`super::census`]).
+//! is part of the report: [`crate::puzzles::alien_tiles::census`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -9,11 +9,13 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use puzzlesat_encodings::card::CardEncoding;
 
-use super::encode::GoalEncoding;
-use super::model::Grid;
-use super::symmetry::Symmetry;
-use super::{AlienTiles, Minimality, Redundant, Task};
-use crate::front::{choices, decode_generic, dimacs_generic, opb_generic, Common, DimacsTarget, PuzzleCommand};
+use crate::puzzles::alien_tiles::encode::GoalEncoding;
+use crate::puzzles::alien_tiles::model::Grid;
+use crate::puzzles::alien_tiles::symmetry::Symmetry;
+use crate::puzzles::alien_tiles::{AlienTiles, Minimality, Redundant, Task};
+use crate::front::{
+    choices, decode_generic, dimacs_generic, opb_generic, Common, Cubes, DimacsTarget, PuzzleCommand,
+};
 
 /// Alien Tiles: fewest clicks to a goal, or the hardest goal (Gent, Linton & Smith 2000, CSPLib 027)
 #[derive(Debug, clap::Args)]
@@ -93,9 +95,8 @@ impl Args {
 }
 
 impl PuzzleCommand for Args {
-    fn solve(&self, common: &Common) -> anyhow::Result<ExitCode> {
-        let p = self.puzzle()?;
-        common.solve(&p)
+    fn solve(&self, common: &Common, cubes: &Cubes) -> anyhow::Result<ExitCode> {
+        common.solve(&self.puzzle()?, cubes)
     }
 
     fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
