@@ -407,7 +407,7 @@ impl ProofSetup {
         }
         let names = certify::veripb::ProofNames::new(&model, &enc.names, cnf.n_vars())
             .map_err(|e| format!("the model's names: {e}"))?;
-        certify::veripb::plan(&names, cnf, provenance.as_ref(), None)?;
+        certify::veripb::plan(&model, &names, cnf, provenance.as_ref(), None)?;
         Ok(Some(ProofSetup {
             model,
             provenance,

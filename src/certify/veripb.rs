@@ -357,11 +357,32 @@ fn definitions(
 /// clause is a model variable or has a definition (or is the symmetry
 /// block's); `Err` names the first one that is neither, with its clause.
 pub fn plan(
+    model: &PbModel,
     names: &ProofNames,
     cnf: &Cnf,
     prov: Option<&Provenance>,
     symmetry: Option<&SymmetryBlock>,
 ) -> Result<(), String> {
+    // every source constraint a derivation sums must be one the model
+    // states (VeriPB's `ia` finds it there)
+    if let Some(prov) = prov {
+        let model_constraints = model_in_cnf_literals(model, names);
+        let used: std::collections::BTreeSet<u32> = prov
+            .clause_source
+            .iter()
+            .copied()
+            .filter(|&s| s != puzzlesat_encodings::provenance::NO_SOURCE)
+            .collect();
+        for s in used {
+            let c = &prov.sources[s as usize];
+            if !model_constraints.iter().any(|m| implies(m, c)) {
+                return Err(format!(
+                    "the encoding encodes a constraint the model does not state ({})",
+                    names.linear(c)
+                ));
+            }
+        }
+    }
     let skip: Vec<Var> = symmetry.map(|s| s.defines.clone()).unwrap_or_default();
     let mut defined: std::collections::HashSet<Var> = skip.iter().copied().collect();
     for (d, _) in definitions(names, prov, &skip) {
@@ -382,6 +403,66 @@ pub fn plan(
             "the encoding has auxiliary variables without a definition in the log ({k} literal occurrences in the CNF)"
         )),
     }
+}
+
+/// The model's constraints over CNF literals, as `≥` constraints (an
+/// equality as two; a constraint over a model-only variable left out).
+fn model_in_cnf_literals(model: &PbModel, names: &ProofNames) -> Vec<Linear> {
+    use puzzlesat_encodings::pbmodel::Relation;
+    let mut lit_of: HashMap<&str, Lit> = HashMap::new();
+    for (i, m) in names.model.iter().enumerate() {
+        if let Some((name, negated)) = m {
+            lit_of.insert(name, Lit::new(i as u32, *negated));
+        }
+    }
+    let mut out = vec![];
+    for c in model.constraints() {
+        let terms: Option<Vec<(i64, Lit)>> = c
+            .terms
+            .iter()
+            .map(|&(a, l)| {
+                let x = *lit_of.get(model.name(l.var))?;
+                Some((a, if l.negated { !x } else { x }))
+            })
+            .collect();
+        let Some(terms) = terms else { continue };
+        let ge = || Linear::at_least(terms.iter().copied(), c.rhs);
+        let le = || Linear::at_least(terms.iter().map(|&(a, l)| (-a, l)), -c.rhs);
+        match c.relation {
+            Relation::AtLeast => out.push(ge()),
+            Relation::AtMost => out.push(le()),
+            Relation::Equal => {
+                out.push(ge());
+                out.push(le());
+            }
+        }
+    }
+    out
+}
+
+/// Whether `c` syntactically implies `d` (a sound test of VeriPB's `i`
+/// rule): weaken `c` to `d`'s literals, then each of its coefficients,
+/// capped at `d`'s degree, is at most `d`'s, and its degree is at least
+/// `d`'s.
+fn implies(c: &Linear, d: &Linear) -> bool {
+    let mut sum = Sum::default();
+    sum.add(c);
+    let mut degree = sum.degree;
+    let mut dterms: HashMap<Lit, u64> = HashMap::new();
+    let mut dsum = Sum::default();
+    dsum.add(d);
+    for (&v, &(b, neg)) in &dsum.terms {
+        dterms.insert(Lit::new(v.idx32(), neg), b);
+    }
+    let dd = dsum.degree;
+    let mut fits = true;
+    for (&v, &(a, neg)) in &sum.terms {
+        match dterms.get(&Lit::new(v.idx32(), neg)) {
+            Some(&b) => fits &= a.min(dd.max(0) as u64) <= b,
+            None => degree -= a as i64, // weakened away
+        }
+    }
+    fits && degree >= dd
 }
 
 /// Introduces the definitions of `prov` and derives each clause of `cnf`
@@ -905,6 +986,21 @@ mod tests {
 
     fn l(i: u32) -> Lit {
         Lit::positive(i)
+    }
+
+    #[test]
+    fn syntactic_implication() {
+        let (a, b, c) = (l(0), l(1), l(2));
+        let amo = Linear::count_at_most(&[a, b, c], 1);
+        assert!(implies(&amo, &amo));
+        // Σ ≤ 1 over three implies Σ ≤ 1 over two of them, not the reverse
+        let two = Linear::count_at_most(&[a, b], 1);
+        assert!(implies(&amo, &two));
+        assert!(!implies(&two, &amo));
+        // a + b + c ≥ 2 implies a + b ≥ 1, not a + b ≥ 2
+        let ge2 = Linear::count_at_least(&[a, b, c], 2);
+        assert!(implies(&ge2, &Linear::count_at_least(&[a, b], 1)));
+        assert!(!implies(&ge2, &Linear::count_at_least(&[a, b], 2)));
     }
 
     #[test]
