@@ -266,8 +266,20 @@ pub fn half_literals(cnf: &mut Cnf, groups: impl IntoIterator<Item = Vec<Lit>>) 
 
 /// Encodes `p`, timing it.
 pub fn encode<P: Puzzle>(p: &P) -> anyhow::Result<(Cnf, Encoded<P::Map>, f64)> {
+    encode_recording(p, false)
+}
+
+/// [`encode`]; with `provenance`, the CNF keeps the definitions log its
+/// encoders write (for VeriPB proofs: [`Cnf::take_provenance`]).
+pub fn encode_recording<P: Puzzle>(
+    p: &P,
+    provenance: bool,
+) -> anyhow::Result<(Cnf, Encoded<P::Map>, f64)> {
     let t = Instant::now();
     let mut cnf = Cnf::new();
+    if provenance {
+        cnf.record_provenance();
+    }
     let enc = p
         .encode(&mut cnf)
         .with_context(|| format!("encoding {}", p.describe()))?;

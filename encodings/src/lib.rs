@@ -16,6 +16,7 @@
 //! | [`pb`] | pseudo-Boolean encodings (generalized totalizer, binary adder, dynamic polynomial watchdog) |
 //! | [`lex`] | lexicographic order x ≤lex y |
 //! | [`perm`] | permutation groups: closure, orbits, lex-leader clauses |
+//! | [`provenance`] | the definitions log: auxiliary variables' meaning and clauses' source constraints, for VeriPB proofs |
 //! | [`dominance`] | VeriPB derivations of lex-leader clauses by the dominance rule (certified symmetry breaking) |
 //! | [`check`] | the [`Checker`] trait: every constraint can test an assignment |
 //! | [`pbmodel`] | pseudo-Boolean models over named variables (a puzzle's rules for VeriPB proofs), OPB writing |
@@ -39,6 +40,7 @@ pub mod options;
 pub mod pb;
 pub mod pbmodel;
 pub mod perm;
+pub mod provenance;
 #[cfg(feature = "solve")]
 pub mod solve;
 

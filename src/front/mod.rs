@@ -107,6 +107,15 @@ pub struct Common {
     /// else varisat)
     #[arg(long, global = true)]
     pub proof_solver: Option<crate::certify::Producer>,
+    /// with --certify: veripb (a VeriPB proof from the puzzle's PB model,
+    /// checked by `veripb`, where the family has a model; DRAT otherwise) or
+    /// drat (a DRAT proof of the CNF, checked here)
+    #[arg(long, global = true, default_value = "veripb", value_parser = choices::<crate::certify::ProofFormat>())]
+    pub proof_format: crate::certify::ProofFormat,
+    /// with --certify: keep the PB model (.opb) and each VeriPB proof (.pbp,
+    /// the same stem) in this directory
+    #[arg(long, global = true)]
+    pub proof_dir: Option<std::path::PathBuf>,
     /// how --all / --count enumerate: non-blocking (the built-in engine,
     /// chronological backtracking, no clause per model), decision-blocking
     /// (the built-in engine, a clause of the negated decisions per model) or
@@ -228,6 +237,8 @@ impl Common {
             cubes: cubes.options()?,
             enumeration: self.enumeration,
             count_only: self.count,
+            proof_format: self.proof_format,
+            proof_dir: self.proof_dir.clone(),
         })
     }
     /// Runs `p` with these options and prints the report (JSON or text).
