@@ -170,3 +170,31 @@ fn queens_representatives_are_derived_by_dominance() {
         assert!(ok, "{symmetry}: {}", &out[..out.len().min(3000)]);
     }
 }
+
+#[test]
+fn rook_tour_symmetry_is_derived_by_dominance() {
+    use puzzlesat::encodings::amo::AmoEncoding;
+    use puzzlesat::puzzles::rook_tour::encode::{Encoding, Links, Options, Symmetry};
+    use puzzlesat::puzzles::rook_tour::model::Instance;
+    use puzzlesat::puzzles::rook_tour::RookTour;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/rook-empty-4x4.toml");
+    let inst = Instance::from_file(&path).unwrap();
+    for symmetry in [Symmetry::LexLeader, Symmetry::FirstRow] {
+        let opts = |symmetry| Options {
+            encoding: Encoding::Position,
+            symmetry,
+            amo: AmoEncoding::Ladder,
+            links: Links::Both,
+        };
+        let p = RookTour::new(inst.clone(), opts(symmetry));
+        let (cnf, enc, _) = encode(&p).unwrap();
+        let model = p.pb_model().unwrap();
+        let name = namer(&enc.names);
+        let proof = p.symmetry_proof(&enc.map, &name).expect("symmetry clauses").unwrap();
+        let (plain, _, _) = encode(&RookTour::new(inst.clone(), opts(Symmetry::None))).unwrap();
+        let derived = proof.block.cnf_indices(cnf.clauses()).unwrap();
+        assert_eq!(derived.len(), added_clauses(&cnf, &plain), "{}", symmetry.name());
+        let (ok, out) = check(&dir(&format!("rook-{}", symmetry.name())), &model, &proof, &name);
+        assert!(ok, "{}: {}", symmetry.name(), &out[..out.len().min(3000)]);
+    }
+}
