@@ -21,7 +21,6 @@
 
 use std::collections::VecDeque;
 use std::io::Write;
-use std::path::Path;
 use std::sync::{mpsc, Mutex};
 
 use anyhow::{bail, Context};
@@ -109,17 +108,17 @@ fn line<S: CubeSearch>(s: &S, index: u32, cubes: u32, record: &S::Record) -> any
     Ok(r)
 }
 
-/// Reads the records of `path` (missing: none) for `s` split into `cubes`.
+/// Reads the records of the cube file (missing: none) for `s` split into `cubes`.
 fn read<S: CubeSearch>(
     s: &S,
-    path: &Path,
+    file: &CubeFile,
     cubes: u32,
     trust: bool,
-) -> anyhow::Result<(Vec<Option<(S::Record, String, bool)>>, usize)> {
+) -> anyhow::Result<Vec<Option<(S::Record, String, bool)>>> {
     let mut known: Vec<Option<(S::Record, String, bool)>> = vec![None; cubes as usize];
     let describe = s.describe();
-    let (lines, whole) = super::file::report_lines(path)?;
-    for (k, r) in lines {
+    let path = file.path();
+    for (k, r) in super::file::report_lines(file, &describe)? {
         let at = || format!("{} line {}", path.display(), k + 1);
         let c = r.cube.as_ref().expect("report_lines: a cube report");
         if r.puzzle != describe || c.cubes != cubes || !c.literals.is_empty() {
@@ -162,7 +161,7 @@ fn read<S: CubeSearch>(
         }
         *slot = Some((record, c.build.clone(), foreign));
     }
-    Ok((known, whole))
+    Ok(known)
 }
 
 /// Runs `s` cube by cube with `opts` (module docs).
@@ -178,11 +177,8 @@ pub fn run<S: CubeSearch>(
             bail!("--cube {i}: this split has cubes 0 to {}", cubes - 1);
         }
     }
-    let (known, whole) = match &opts.file {
-        Some(path) => read(s, path, cubes, opts.trust)?,
-        None => (vec![None; cubes as usize], 0),
-    };
-    let file = CubeFile::open(opts.file.as_deref(), whole)?;
+    let file = CubeFile::open(opts.file.as_deref())?;
+    let known = read(s, &file, cubes, opts.trust)?;
     let todo: VecDeque<u32> = match opts.only {
         Some(i) => [i].into(),
         None => (0..cubes).filter(|&i| known[i as usize].is_none()).collect(),

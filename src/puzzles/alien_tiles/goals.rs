@@ -49,7 +49,7 @@ use super::play::{fewest_clicks, Played};
 use super::rowcol::RowCol;
 use crate::certify::Fnv;
 use crate::report::{plural, Details};
-use crate::solver::Limits;
+use puzzlesat_encodings::solve::Limits;
 
 /// The fewest clicks reaching the goal `s` (row-major, entries in `0..c`)
 /// from the all-zero board, by the minimum over the consistent (T, R, C);
