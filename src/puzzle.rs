@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use puzzlesat_encodings::int::IntVar;
+use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, PbModel};
 use rustsat::types::Lit;
 use serde::Serialize;
@@ -166,6 +167,19 @@ pub trait Puzzle: Sync {
     /// VeriPB proof starts from (`puzzlesat opb`). None: the family has no
     /// model (its certificates stay on the DRAT path).
     fn pb_model(&self) -> Option<PbModel> {
+        None
+    }
+    /// The VeriPB derivation, from [`Puzzle::pb_model`], of the
+    /// symmetry-breaking and dominance clauses `encode` posted
+    /// ([`puzzlesat_encodings::dominance`]), writing each CNF literal by
+    /// `name` (the proof's names). None: `encode` posted none. `Err`: it
+    /// posted some this family does not derive (a certificate from the
+    /// model must then be refused).
+    fn symmetry_proof(
+        &self,
+        _map: &Self::Map,
+        _name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<SymmetryProof, String>> {
         None
     }
     /// Fills the report's details (and may cross-check the answer, or

@@ -44,7 +44,7 @@ use crate::perm::Perm;
 
 /// A non-negative integer of any size (the order's weights are powers of
 /// two up to `2^(k−1)`), written in decimal.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Big {
     /// base 10^18 digits, least significant first, no trailing zeros
     digits: Vec<u64>,
@@ -83,7 +83,7 @@ impl Big {
     }
     /// `self − other` (`self ≥ other`).
     pub fn sub(&self, other: &Big) -> Big {
-        assert!(self >= other, "Big::sub underflow");
+        assert!(self.cmp_value(other).is_ge(), "Big::sub underflow");
         let mut out = self.clone();
         let mut borrow = 0;
         for i in 0..out.digits.len() {
@@ -105,8 +105,7 @@ impl Big {
     pub fn is_zero(&self) -> bool {
         self.digits.is_empty()
     }
-    // (the ordering derived above compares digit vectors by length first
-    // only when normalised: see `cmp_value`)
+    /// Compares the values.
     fn cmp_value(&self, other: &Big) -> std::cmp::Ordering {
         self.digits
             .len()
@@ -145,16 +144,87 @@ pub struct ProofLines {
     pub lines: Vec<String>,
     /// constraint ids the lines add
     pub ids: usize,
-    /// CNF clauses the lines derive (literals as in the CNF)
-    pub derived: Vec<Vec<Lit>>,
+    /// CNF clauses the lines derive (literals as in the CNF), each with the
+    /// id, counted from 1 at the block's first line, of the constraint
+    /// that is the clause
+    pub derived: Vec<(Vec<Lit>, usize)>,
     /// CNF variables the lines introduce by `red` (their definitions)
     pub defines: Vec<rustsat::types::Var>,
 }
 
 impl ProofLines {
+    /// A line adding one constraint id.
     fn add(&mut self, line: String) {
+        self.add_ids(line, 1);
+    }
+    /// A line adding `ids` constraint ids (a rule with a subproof numbers
+    /// the constraints of its proof goals too, measured with `veripb
+    /// --trace`).
+    pub fn add_ids(&mut self, line: String, ids: usize) {
         self.lines.push(line);
-        self.ids += 1;
+        self.ids += ids;
+    }
+    /// The derived clauses as CNF clause indices: each clause of `clauses`
+    /// (in order) equal, as a set of literals, to a derived one, with the
+    /// block-relative id of its derivation. `Err` names a derived clause the
+    /// CNF does not have.
+    pub fn cnf_indices<'a>(
+        &self,
+        clauses: impl IntoIterator<Item = &'a [Lit]>,
+    ) -> Result<Vec<(usize, usize)>, String> {
+        let key = |c: &[Lit]| {
+            let mut k = c.to_vec();
+            k.sort();
+            k.dedup();
+            k
+        };
+        let mut ids: HashMap<Vec<Lit>, usize> = HashMap::new();
+        for (c, id) in &self.derived {
+            ids.insert(key(c), *id);
+        }
+        let mut found = std::collections::HashSet::new();
+        let mut out = vec![];
+        for (i, c) in clauses.into_iter().enumerate() {
+            let k = key(c);
+            if let Some(&id) = ids.get(&k) {
+                out.push((i, id));
+                found.insert(k);
+            }
+        }
+        match ids.keys().find(|k| !found.contains(*k)) {
+            Some(k) => Err(format!("a derived clause {k:?} is not in the CNF")),
+            None => Ok(out),
+        }
+    }
+}
+
+/// A family's symmetry-breaking proof: the order's prelude (right after
+/// `f N;`, before any derived constraint) and the block deriving the
+/// clauses (after the encoding's, before the search).
+#[derive(Clone, Debug, Default)]
+pub struct SymmetryProof {
+    /// `def_order` and `load_order` lines (no constraint ids)
+    pub prelude: Vec<String>,
+    /// the derivation
+    pub block: ProofLines,
+}
+
+impl LexOrder {
+    /// The proof of the lex-leader chains `posted` (each σ with what
+    /// [`crate::lex::lex_le`] posted for it) under this order.
+    pub fn proof(
+        &self,
+        posted: &[(Perm, LexChain)],
+        name: &dyn Fn(Lit) -> String,
+    ) -> Result<SymmetryProof, String> {
+        let mut block = ProofLines::default();
+        for (sigma, chain) in posted {
+            self.derive(sigma, chain, name, &mut block)?;
+        }
+        Ok(SymmetryProof {
+            prelude: self.prelude(name),
+            block,
+        })
     }
 }
 
@@ -271,57 +341,75 @@ impl LexOrder {
         // the order's strictness goal (#2: "x ⪯ σ(x)" is the constraint
         // itself) is contradicted by adding it to the negated constraint;
         // the model's goals (σ maps each constraint onto one) are autoproven
-        out.add(format!(
-            "@lexL dom {} >= 0 : {} : subproof proofgoal #2 pol -1 -2 +; qed : -1; qed;",
-            terms.join(" "),
-            witness.join(" ")
-        ));
-        // 2. the chain
+        // ids: the negated constraint, goal #2's premise and sum, the
+        // constraint
+        out.add_ids(
+            format!(
+                "@lexL dom {} >= 0 : {} : subproof proofgoal #2 pol -1 -2 +; qed : -1; qed;",
+                terms.join(" "),
+                witness.join(" ")
+            ),
+            4,
+        );
+        // 2. the chain; every helper constraint (labels `@lex…`) is deleted
+        // once σ is done, so that the database keeps only the CNF's clauses
+        // (RUP without hints propagates over all of it)
+        let mut helpers = vec!["@lexL".to_string()];
         let mut prefix_weight = Big::zero(); // M_t
         for (t, &i) in positions.iter().enumerate() {
             let (x, y) = chain.pairs[t];
             let a = if t == 0 { None } else { Some(chain.chain[t - 1]) };
-            // the CNF clause a_t → (x → y)
+            // the CNF clause a_t → (x → y): RUP from L (t = 0) or Q_t + L
             let mut clause = vec![];
             clause.extend(a.map(|a| !a));
             clause.extend([!x, y]);
+            let hint = if t == 0 {
+                "@lexL".to_string()
+            } else {
+                out.add(format!("@lexS pol @lexQ{t} @lexL +;"));
+                "@lexS".to_string()
+            };
+            out.add(format!("rup {} >= 1 : {hint};", clause_terms(&clause, name)));
+            out.derived.push((clause, out.ids));
             if t > 0 {
-                out.add("@lexS pol @lexQ @lexL +;".to_string());
+                out.lines.push("del id @lexS;".to_string());
             }
-            out.add(format!("rup {} >= 1;", clause_terms(&clause, name)));
-            out.derived.push(clause);
             let Some(&next) = chain.chain.get(t) else {
                 break;
             };
             // a_{t+1}: its definition and the CNF's two clauses
             out.defines.push(next.var());
             let nn = neg(next);
+            let t1 = t + 1;
             if let Some(a) = a {
-                out.add(format!("@lexD1 red +1 {nn} +1 {} >= 1 : {} -> 0;", lit(a), lit(next)));
+                out.add(format!("@lexA{t1} red +1 {nn} +1 {} >= 1 : {} -> 0;", lit(a), lit(next)));
+                helpers.push(format!("@lexA{t1}"));
             }
             out.add(format!(
-                "@lexD2 red +1 {nn} +1 {} +1 {} >= 1 : {} -> 0;",
+                "@lexB{t1} red +1 {nn} +1 {} +1 {} >= 1 : {} -> 0;",
                 lit(x),
                 neg(y),
                 lit(next)
             ));
+            helpers.push(format!("@lexB{t1}"));
             for other in [!x, y] {
                 let mut c = vec![];
                 c.extend(a.map(|a| !a));
                 c.extend([other, next]);
                 out.add(format!("red {} >= 1 : {} -> 1;", clause_terms(&c, name), lit(next)));
-                out.derived.push(c);
+                out.derived.push((c, out.ids));
             }
-            // Q_{t+1} = Q_t + M_t·D1 + w_i·D2 + Σ w_q·(a_{t+1} → x_q ∨ ¬y_q)
+            // Q_{t+1} = Q_t + M_t·(a_{t+1} → a_t) + w_i·(a_{t+1} → x ∨ ¬y)
+            //         + Σ w_q·(a_{t+1} → x_q ∨ ¬y_q)
             let mut sum = vec![];
             if t > 0 {
-                sum.push(format!("@lexQ @lexD1 {prefix_weight} * +"));
+                sum.push(format!("@lexQ{t} @lexA{t1} {prefix_weight} * +"));
             }
             let w = self.weight(i);
             sum.push(if t > 0 {
-                format!("@lexD2 {w} * +")
+                format!("@lexB{t1} {w} * +")
             } else {
-                format!("@lexD2 {w} *")
+                format!("@lexB{t1} {w} *")
             });
             prefix_weight.add_assign(&w);
             let Some(&until) = positions.get(t + 1) else {
@@ -337,12 +425,15 @@ impl LexOrder {
                     lit(xq),
                     neg(yq)
                 ));
+                helpers.push(format!("@lexE{q}"));
                 let wq = self.weight(q);
                 sum.push(format!("@lexE{q} {wq} * +"));
                 prefix_weight.add_assign(&wq);
             }
-            out.add(format!("@lexQ pol {};", sum.join(" ")));
+            out.add(format!("@lexQ{t1} pol {};", sum.join(" ")));
+            helpers.push(format!("@lexQ{t1}"));
         }
+        out.lines.push(format!("del id {};", helpers.join(" ")));
         Ok(())
     }
 }

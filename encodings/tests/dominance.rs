@@ -59,6 +59,12 @@ fn check(dir: &Path, m: &PbModel, prelude: &[String], block: &ProofLines, cnf: &
     proof.extend(prelude.iter().cloned());
     proof.extend(block.lines.iter().cloned());
     let nm = name(3);
+    // each derived clause has the id the block says (relative ids start
+    // after the model's constraints: the prelude adds none)
+    for (c, id) in &block.derived {
+        let terms: Vec<String> = c.iter().map(|&l| format!("+1 {}", nm(l))).collect();
+        proof.push(format!("e {} >= 1 : {};", terms.join(" "), m.loaded() + id));
+    }
     // every CNF clause is now in the database
     for c in cnf.clauses() {
         let terms: Vec<String> = c.iter().map(|&l| format!("+1 {}", nm(l))).collect();
@@ -101,6 +107,8 @@ fn lex_leader_of_the_whole_group_is_derived_by_dominance() {
         order.derive(sigma, chain, &nm, &mut block).unwrap();
     }
     assert_eq!(block.derived.len(), cnf.len(), "every posted clause is derived");
+    let indices = block.cnf_indices(cnf.clauses()).unwrap();
+    assert_eq!(indices.len(), cnf.len());
     let (ok, out) = check(&tmp("group"), &m, &order.prelude(&nm), &block, &cnf);
     assert!(ok, "{out}");
 }

@@ -27,6 +27,9 @@ pub mod zmod;
 use anyhow::{bail, ensure};
 use puzzlesat_encodings::card::CardEncoding;
 use puzzlesat_encodings::int::{self, IntVar};
+use puzzlesat_encodings::dominance::{LexOrder, SymmetryProof};
+use puzzlesat_encodings::lex::LexChain;
+use puzzlesat_encodings::perm::Perm;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 use serde::Serialize;
 
@@ -124,6 +127,9 @@ pub struct TilesMap {
     xs: Vec<IntVar>,
     /// the redundant bound on the clicks posted by `--redundant`
     cut_bound: Option<u64>,
+    /// the symmetry breaking posted: each group element with its lex
+    /// comparison (for the proof)
+    symmetry: Vec<(Perm, LexChain)>,
 }
 
 /// What an Alien Tiles report adds.
@@ -375,6 +381,22 @@ impl Puzzle for AlienTiles {
         opb::model(self)
     }
 
+    /// The lex-leader clauses of every `--symmetry` mode, by dominance under
+    /// the row-major lex order of the order literals (each mode's
+    /// constraints are lex-leader constraints of group elements for that
+    /// order).
+    fn symmetry_proof(
+        &self,
+        map: &TilesMap,
+        name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<SymmetryProof, String>> {
+        if map.symmetry.is_empty() {
+            return None;
+        }
+        let vars: Vec<Lit> = map.xs.iter().flat_map(|x| x.order_lits().to_vec()).collect();
+        Some(LexOrder::new("lex", &vars).proof(&map.symmetry, name))
+    }
+
     fn counted_as(&self) -> &'static str {
         match (&self.task, self.symmetry) {
             (Task::Play { .. }, _) | (Task::Hardest, Symmetry::None) => "solutions",
@@ -428,9 +450,10 @@ impl Puzzle for AlienTiles {
             }
         };
         // symmetry breaking (hardest only: a goal board is not symmetric)
-        if matches!(self.task, Task::Hardest) {
-            symmetry::post(cnf, &xs, n, c, self.symmetry)?;
-        }
+        let posted = match self.task {
+            Task::Hardest => symmetry::post(cnf, &xs, n, c, self.symmetry)?,
+            Task::Play { .. } => vec![],
+        };
         // objective: the number of clicks, Σ_ij Σ_v [x_ij ≥ v]
         let primary: Vec<_> = xs
             .iter()
@@ -458,7 +481,12 @@ impl Puzzle for AlienTiles {
             terms: objective_lits.iter().map(|&l| (l, 1)).collect(),
             offset: 0,
         };
-        Ok(Encoded::new(TilesMap { xs, cut_bound }, primary, names).with_objective(objective))
+        let map = TilesMap {
+            xs,
+            cut_bound,
+            symmetry: posted,
+        };
+        Ok(Encoded::new(map, primary, names).with_objective(objective))
     }
 
     fn decode(&self, map: &TilesMap, model: &Assignment) -> anyhow::Result<TilesSolution> {

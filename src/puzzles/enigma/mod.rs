@@ -22,6 +22,7 @@ pub mod paper;
 pub mod partitions;
 pub mod reference;
 
+use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::{Assignment, Cnf, Lit, PbModel};
 use serde::Serialize;
 
@@ -189,6 +190,23 @@ impl Puzzle for Enigma {
 
     fn pb_model(&self) -> Option<PbModel> {
         Some(opb::model(self.n))
+    }
+
+    /// Not derived yet: the canonical cycle types (`--symmetry cycles`) and
+    /// `--dominance counts` need dominance steps with witnesses that depend
+    /// on the permutation (docs/certify.md).
+    fn symmetry_proof(
+        &self,
+        _map: &BoardMap,
+        _name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<SymmetryProof, String>> {
+        let o = &self.opts;
+        (o.symmetry != encode::Symmetry::None || o.dominance.counts()).then(|| {
+            Err(format!(
+                "the VeriPB proof does not derive --symmetry {} --dominance {} (use --symmetry none --dominance none)",
+                o.symmetry, o.dominance
+            ))
+        })
     }
 
     fn split_literals(&self, map: &BoardMap, _primary: &[Lit], _cnf: &mut Cnf) -> Vec<Lit> {

@@ -22,7 +22,8 @@ pub mod reference;
 pub mod staged;
 pub mod symmetry;
 
-use puzzlesat_encodings::{Assignment, Cnf, PbModel};
+use puzzlesat_encodings::dominance::SymmetryProof;
+use puzzlesat_encodings::{Assignment, Cnf, Lit, PbModel};
 
 use puzzlesat_encodings::solve::EnumerationEngine;
 use crate::puzzle::{Encoded, Puzzle};
@@ -67,6 +68,29 @@ impl Puzzle for Magic {
 
     fn pb_model(&self) -> Option<PbModel> {
         Some(opb::model(&self.givens))
+    }
+
+    /// `--symmetry order` with `--encoding direct` ([`opb::order_proof`]);
+    /// the other symmetry breakings are not derived.
+    fn symmetry_proof(
+        &self,
+        map: &CellMap,
+        name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<SymmetryProof, String>> {
+        let o = &self.options;
+        match o.symmetry {
+            Symmetry::None => None,
+            Symmetry::Order
+                if o.cells == CellEncoding::Direct && !o.complement && self.givens.count() == 0 =>
+            {
+                Some(Ok(opb::order_proof(map.n, &map.direct, name)))
+            }
+            s => Some(Err(format!(
+                "the VeriPB proof derives --symmetry order with --encoding direct (no --complement, no givens) only, not --symmetry {s} with --encoding {}{}",
+                o.cells,
+                if o.complement { " --complement" } else { "" }
+            ))),
+        }
     }
 
     fn counted_as(&self) -> &'static str {

@@ -2,8 +2,9 @@
 //! [`super::check`] reads them), over the position encoding's literals
 //! `x[r][c]_eq<k>` ("cell (r, c) holds k", 1-based, the names the encoder
 //! gives them): every cell holds one value of `1..=R·C` and every value is
-//! in one cell; the cell holding k has a neighbour holding k + 1 (and for a
-//! tour the cell holding R·C a neighbour holding 1); a given cell holds its
+//! in one cell; the cell holding k has a neighbour holding k + 1 and the
+//! cell holding k + 1 a neighbour holding k (and for a tour the same for
+//! R·C and 1); a given cell holds its
 //! value, a marked cell a value of its set, and the values of an `exactly`
 //! set are in its marked cells only.
 
@@ -45,6 +46,8 @@ pub fn model(inst: &Instance) -> PbModel {
         let cells: Vec<PbLit> = x.iter().map(|lits| lits[k]).collect();
         m.exactly(&cells, 1, format!("value {} is in one cell", k + 1));
     }
+    // both directions of "k and k+1 are neighbours": the model is then
+    // mapped onto itself by reversing the path (k ↦ n+1−k)
     let last = if inst.tour { n } else { n.saturating_sub(1) };
     for c in 0..n {
         for k in 0..last {
@@ -54,6 +57,12 @@ pub fn model(inst: &Instance) -> PbModel {
             m.clause(
                 &clause,
                 format!("{} in cell {} is followed by {} next to it", k + 1, name(c), next + 1),
+            );
+            let mut clause = vec![!x[c][next]];
+            clause.extend(inst.neighbours(c).iter().map(|&d| x[d][k]));
+            m.clause(
+                &clause,
+                format!("{} in cell {} follows {} next to it", next + 1, name(c), k + 1),
             );
         }
     }
