@@ -347,7 +347,7 @@ fn certify_last_unsat<S, D>(
                 names: &setup.names,
                 cnf_clauses: setup.cnf_clauses,
                 provenance: setup.provenance.as_ref(),
-                symmetry: None,
+                symmetry: setup.symmetry.as_ref(),
                 primary: &setup.primary,
                 claim,
                 dir: opts.proof_dir.as_deref(),
@@ -379,6 +379,8 @@ struct ProofSetup {
     model: PbModel,
     /// the CNF's definitions log
     provenance: Option<Provenance>,
+    /// the derivation of the symmetry breaking, if the run posts any
+    symmetry: Option<certify::veripb::SymmetryBlock>,
     /// clauses of the CNF as encoded
     cnf_clauses: usize,
     /// the encoder's names of the primary literals
@@ -407,10 +409,25 @@ impl ProofSetup {
         }
         let names = certify::veripb::ProofNames::new(&model, &enc.names, cnf.n_vars())
             .map_err(|e| format!("the model's names: {e}"))?;
-        certify::veripb::plan(&model, &names, cnf, provenance.as_ref(), None)?;
+        let symmetry = match p.symmetry_proof(&enc.map, &|l| names.lit(l)) {
+            None => None,
+            // the block derives the clauses, but the PB lex constraints it
+            // derives them from stay in the database and refuse the `solx`
+            // of representatives the clauses keep (queens n = 7, 8 by
+            // classes): until the block removes them, no proof from the
+            // model for a run with symmetry breaking
+            Some(Ok(proof)) => {
+                certify::veripb::SymmetryBlock::new(proof, cnf)
+                    .map_err(|e| format!("the symmetry breaking's proof: {e}"))?;
+                return Err("the symmetry breaking's dominance block is not yet checked together with the solutions' solx steps".into());
+            }
+            Some(Err(e)) => return Err(format!("the symmetry breaking is not derived: {e}")),
+        };
+        certify::veripb::plan(&model, &names, cnf, provenance.as_ref(), symmetry.as_ref())?;
         Ok(Some(ProofSetup {
             model,
             provenance,
+            symmetry,
             cnf_clauses: cnf.len(),
             names: enc.names.clone(),
             primary: enc.primary.clone(),

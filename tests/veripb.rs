@@ -53,6 +53,13 @@ impl<P: Puzzle> Puzzle for Mutant<P> {
     fn pb_model(&self) -> Option<PbModel> {
         self.inner.pb_model()
     }
+    fn symmetry_proof(
+        &self,
+        map: &Self::Map,
+        name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<puzzlesat::encodings::dominance::SymmetryProof, String>> {
+        self.inner.symmetry_proof(map, name)
+    }
 }
 
 fn certified(all: bool) -> RunOptions {
@@ -145,8 +152,8 @@ fn an_encoding_without_definitions_is_certified_by_drat_and_says_so() {
         inner: Queens::new(6, Options::default()),
         mutate: |cnf, q| {
             let y = cnf.fresh();
-            cnf.add(&[y, q[0][0]]);
-            cnf.add(&[y, !q[0][0]]);
+            cnf.add(&[y, q.q[0][0]]);
+            cnf.add(&[y, !q.q[0][0]]);
         },
     };
     let r = run::run_quiet(&p, &certified(true)).expect("certified run");
@@ -167,7 +174,7 @@ fn a_wrong_order_axiom_is_refused() {
     use puzzlesat::puzzles::queens::Encoding;
     let p = Mutant {
         inner: Queens::new(8, Options { encoding: Encoding::Columns, ..Default::default() }),
-        mutate: |cnf, q| cnf.add(&[q[0][0], q[0][7]]),
+        mutate: |cnf, q| cnf.add(&[q.q[0][0], q.q[0][7]]),
     };
     let uncertified = run::run_quiet(&p, &RunOptions { all: true, no_classes: true, ..Default::default() })
         .expect("the mutant counts");

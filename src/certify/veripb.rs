@@ -38,6 +38,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::pbmodel::PbModel;
 use puzzlesat_encodings::provenance::{Definition, Linear, Provenance};
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
@@ -221,8 +222,23 @@ pub struct SymmetryBlock {
     /// written for them)
     pub defines: Vec<Var>,
     /// the CNF clauses (indices, in CNF order) the lines derive, each with
-    /// the id of the constraint that implies it
-    pub derives: Vec<(usize, Id)>,
+    /// the id of the constraint that implies it, counted from 1 at the
+    /// block's first line
+    pub derives: Vec<(usize, usize)>,
+}
+
+impl SymmetryBlock {
+    /// The block of `proof`, whose derived clauses are found in `cnf`.
+    pub fn new(proof: SymmetryProof, cnf: &Cnf) -> Result<Self, String> {
+        let derives = proof.block.cnf_indices(cnf.clauses())?;
+        Ok(SymmetryBlock {
+            prelude: proof.prelude,
+            lines: proof.block.lines,
+            ids: proof.block.ids,
+            defines: proof.block.defines,
+            derives,
+        })
+    }
 }
 
 /// A constraint `Σ c·l ≥ d` in normal form (one literal per variable,
@@ -510,18 +526,14 @@ pub fn derive_cnf<W: Write>(
         }
     }
     w.comment("the CNF's clauses")?;
+    // the symmetry block's clauses get their ids once it is written
     let mut ids = vec![0; cnf.len()];
-    if let Some(s) = symmetry {
-        for &(i, id) in &s.derives {
-            if let Some(slot) = ids.get_mut(i) {
-                *slot = id;
-            }
-        }
-    }
+    let by_symmetry: std::collections::HashSet<usize> =
+        symmetry.map(|s| s.derives.iter().map(|&(i, _)| i).collect()).unwrap_or_default();
     // each stated source constraint, found once in the database by `ia`
     let mut source_ids: HashMap<u32, Id> = HashMap::new();
     for (i, clause) in cnf.clauses().enumerate() {
-        if ids[i] != 0 {
+        if by_symmetry.contains(&i) {
             steps.symmetry += 1;
             continue;
         }
@@ -867,11 +879,14 @@ pub fn prove(
     for c in formula.clauses().take(run.cnf_clauses) {
         cnf.add(c);
     }
-    let (cnf_ids, encoding) =
+    let (mut cnf_ids, encoding) =
         derive_cnf(&mut w, &names, &cnf, run.provenance, run.symmetry).map_err(io)?;
     if let Some(s) = run.symmetry {
         w.comment("the symmetry breaking, by dominance").map_err(io)?;
-        w.block(&s.lines, s.ids).map_err(io)?;
+        let first = w.block(&s.lines, s.ids).map_err(io)?;
+        for &(i, rel) in &s.derives {
+            cnf_ids[i] = first + rel as Id - 1;
+        }
     }
     let (contradiction, search) = replay_search(
         &mut w,

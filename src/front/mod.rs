@@ -99,8 +99,9 @@ pub struct Common {
     /// bound search: sat-unsat, unsat-sat, binary [default: sat-unsat; binary for enigma --method board]
     #[arg(long, global = true, value_parser = choices::<Strategy>())]
     pub strategy: Option<Strategy>,
-    /// back every UNSAT answer a claim rests on by a DRAT proof, checked
-    /// here (docs/certify.md)
+    /// back every UNSAT answer a claim rests on by a checked proof: a VeriPB
+    /// proof from the puzzle's PB model where it covers the run, else a
+    /// DRAT proof checked here (--proof-format; docs/certify.md)
     #[arg(long, global = true)]
     pub certify: bool,
     /// with --certify: the solver writing proofs: varisat, cadical, kissat,
