@@ -416,11 +416,10 @@ impl ProofSetup {
             // of representatives the clauses keep (queens n = 7, 8 by
             // classes): until the block removes them, no proof from the
             // model for a run with symmetry breaking
-            Some(Ok(proof)) => {
+            Some(Ok(proof)) => Some(
                 certify::veripb::SymmetryBlock::new(proof, cnf)
-                    .map_err(|e| format!("the symmetry breaking's proof: {e}"))?;
-                return Err("the symmetry breaking's dominance block is not yet checked together with the solutions' solx steps".into());
-            }
+                    .map_err(|e| format!("the symmetry breaking's proof: {e}"))?,
+            ),
             Some(Err(e)) => return Err(format!("the symmetry breaking is not derived: {e}")),
         };
         certify::veripb::plan(&model, &names, cnf, provenance.as_ref(), symmetry.as_ref())?;

@@ -164,10 +164,11 @@ impl ProofLines {
         self.lines.push(line);
         self.ids += ids;
     }
-    /// The derived clauses as CNF clause indices: each clause of `clauses`
-    /// (in order) equal, as a set of literals, to a derived one, with the
-    /// block-relative id of its derivation. `Err` names a derived clause the
-    /// CNF does not have.
+    /// The derived clauses as CNF clause indices: each derivation is
+    /// matched, in order, with the next clause of `clauses` equal to it as a
+    /// set of literals (a clause posted twice is derived twice, and each copy
+    /// gets its own id); returns (CNF index, block-relative id). `Err` names
+    /// a derived clause the CNF does not have.
     pub fn cnf_indices<'a>(
         &self,
         clauses: impl IntoIterator<Item = &'a [Lit]>,
@@ -178,21 +179,18 @@ impl ProofLines {
             k.dedup();
             k
         };
-        let mut ids: HashMap<Vec<Lit>, usize> = HashMap::new();
+        let mut ids: HashMap<Vec<Lit>, std::collections::VecDeque<usize>> = HashMap::new();
         for (c, id) in &self.derived {
-            ids.insert(key(c), *id);
+            ids.entry(key(c)).or_default().push_back(*id);
         }
-        let mut found = std::collections::HashSet::new();
         let mut out = vec![];
         for (i, c) in clauses.into_iter().enumerate() {
-            let k = key(c);
-            if let Some(&id) = ids.get(&k) {
+            if let Some(id) = ids.get_mut(&key(c)).and_then(|q| q.pop_front()) {
                 out.push((i, id));
-                found.insert(k);
             }
         }
-        match ids.keys().find(|k| !found.contains(*k)) {
-            Some(k) => Err(format!("a derived clause {k:?} is not in the CNF")),
+        match ids.iter().find(|(_, q)| !q.is_empty()) {
+            Some((k, _)) => Err(format!("a derived clause {k:?} is not in the CNF")),
             None => Ok(out),
         }
     }
@@ -351,9 +349,13 @@ impl LexOrder {
             ),
             4,
         );
-        // 2. the chain; every helper constraint (labels `@lex…`) is deleted
-        // once σ is done, so that the database keeps only the CNF's clauses
-        // (RUP without hints propagates over all of it)
+        // 2. the chain; the helper constraints (L, Q, S, E) are deleted once
+        // σ is done, so that the database keeps only the CNF's clauses and
+        // the chain literals' definitions (RUP without hints propagates over
+        // all of it). The definitions `a_{t+1} → a_t`, `a_{t+1} → x ∨ ¬y`
+        // stay: with the CNF's `a_t ∧ x → a_{t+1}`, `a_t ∧ ¬y → a_{t+1}` they
+        // fix every chain literal by unit propagation from the primary
+        // literals, as a logged solution (`solx`) needs
         let mut helpers = vec!["@lexL".to_string()];
         let mut prefix_weight = Big::zero(); // M_t
         for (t, &i) in positions.iter().enumerate() {
@@ -383,7 +385,6 @@ impl LexOrder {
             let t1 = t + 1;
             if let Some(a) = a {
                 out.add(format!("@lexA{t1} red +1 {nn} +1 {} >= 1 : {} -> 0;", lit(a), lit(next)));
-                helpers.push(format!("@lexA{t1}"));
             }
             out.add(format!(
                 "@lexB{t1} red +1 {nn} +1 {} +1 {} >= 1 : {} -> 0;",
@@ -391,7 +392,6 @@ impl LexOrder {
                 neg(y),
                 lit(next)
             ));
-            helpers.push(format!("@lexB{t1}"));
             for other in [!x, y] {
                 let mut c = vec![];
                 c.extend(a.map(|a| !a));
