@@ -11,7 +11,7 @@ use puzzlesat_encodings::solve::{EnumerationEngine, Strategy};
 
 use puzzlesat_encodings::Cnf;
 
-use crate::certify::Producer;
+use crate::certify::{ProofFormat, Producer};
 use crate::solver::{Capabilities, Limits, Session, SolverKind};
 
 /// Options common to every puzzle's `solve`.
@@ -46,6 +46,12 @@ pub struct RunOptions {
     /// with `all`: count only, keep no solution (`--count`: memory stays
     /// flat however many there are)
     pub count_only: bool,
+    /// with `certify`: VeriPB proofs from the puzzle's PB model (where the
+    /// family has one) or DRAT proofs of the CNF (`--proof-format`)
+    pub proof_format: ProofFormat,
+    /// with `certify`: keep the PB model and each proof here
+    /// (`--proof-dir`)
+    pub proof_dir: Option<PathBuf>,
 }
 
 impl RunOptions {

@@ -5,8 +5,9 @@
 use std::time::Instant;
 
 use anyhow::{bail, Context};
+use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::int::IntVar;
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, PbModel};
 use rustsat::types::Lit;
 use serde::Serialize;
 
@@ -165,6 +166,28 @@ pub trait Puzzle: Sync {
     fn split_literals(&self, _map: &Self::Map, primary: &[Lit], _cnf: &mut Cnf) -> Vec<Lit> {
         primary.to_vec()
     }
+    /// The puzzle's pseudo-Boolean model, written from its rules (like
+    /// [`Puzzle::check`], never from the CNF), over the primary literals
+    /// (each variable named as `encode` names the same literal in
+    /// [`Encoded::names`]) plus the objective where there is one: what a
+    /// VeriPB proof starts from (`puzzlesat opb`). None: the family has no
+    /// model (its certificates stay on the DRAT path).
+    fn pb_model(&self) -> Option<PbModel> {
+        None
+    }
+    /// The VeriPB derivation, from [`Puzzle::pb_model`], of the
+    /// symmetry-breaking and dominance clauses `encode` posted
+    /// ([`puzzlesat_encodings::dominance`]), writing each CNF literal by
+    /// `name` (the proof's names). None: `encode` posted none. `Err`: it
+    /// posted some this family does not derive (a certificate from the
+    /// model must then be refused).
+    fn symmetry_proof(
+        &self,
+        _map: &Self::Map,
+        _name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<SymmetryProof, String>> {
+        None
+    }
     /// Fills the report's details (and may cross-check the answer, or
     /// replace the shown solutions, e.g. by one per symmetry class) once the
     /// run is over.
@@ -249,8 +272,20 @@ pub fn half_literals(cnf: &mut Cnf, groups: impl IntoIterator<Item = Vec<Lit>>) 
 
 /// Encodes `p`, timing it.
 pub fn encode<P: Puzzle>(p: &P) -> anyhow::Result<(Cnf, Encoded<P::Map>, f64)> {
+    encode_recording(p, false)
+}
+
+/// [`encode`]; with `provenance`, the CNF keeps the definitions log its
+/// encoders write (for VeriPB proofs: [`Cnf::take_provenance`]).
+pub fn encode_recording<P: Puzzle>(
+    p: &P,
+    provenance: bool,
+) -> anyhow::Result<(Cnf, Encoded<P::Map>, f64)> {
     let t = Instant::now();
     let mut cnf = Cnf::new();
+    if provenance {
+        cnf.record_provenance();
+    }
     let enc = p
         .encode(&mut cnf)
         .with_context(|| format!("encoding {}", p.describe()))?;

@@ -332,8 +332,16 @@ impl<S: Serialize, D: Details> Report<S, D> {
         if let Some(cover) = self.cubes.as_ref().and_then(|t| t.cover.as_ref()) {
             writeln!(out, "c {cover}")?;
         }
-        if self.certificates.as_ref().is_some_and(|c| !c.is_empty()) {
-            writeln!(out, "c not covered: {}", crate::certify::SCOPE)?;
+        if let Some(first) = self.certificates.as_ref().and_then(|c| c.first()) {
+            match (&first.certificate.from_model, &first.certificate.not_from_model) {
+                (Some(m), _) => writeln!(out, "c not covered: {}", m.not_covered)?,
+                (None, Some(why)) => writeln!(
+                    out,
+                    "c not covered: {}; no VeriPB proof from the model: {why} (DRAT instead)",
+                    crate::certify::SCOPE
+                )?,
+                (None, None) => writeln!(out, "c not covered: {}", crate::certify::SCOPE)?,
+            }
         }
         for line in self.details.lines() {
             writeln!(out, "{line}")?;
@@ -384,7 +392,18 @@ impl<S: Serialize, D: Details> Report<S, D> {
             None => "",
         };
         // what backs the UNSAT answer the claim rests on
+        let from_model = self.certificates.as_ref().and_then(|c| {
+            let m = c.first()?.certificate.from_model.as_ref()?;
+            Some(format!(
+                "UNSAT, certified from the model: {}, {}",
+                m.covers,
+                c.first()?.certificate.checker.replace("veripb", "VeriPB")
+            ))
+        });
         let unsat = match (&self.certificates, self.unchecked) {
+            (Some(c), _) if !c.is_empty() && from_model.is_some() => {
+                from_model.as_deref().unwrap_or_default()
+            }
             (Some(c), _) if !c.is_empty() => "UNSAT, certified",
             // a method without SAT proves by its own exact argument (its
             // details name it)

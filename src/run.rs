@@ -16,16 +16,17 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use puzzlesat_encodings::pb::PbEncoding;
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use puzzlesat_encodings::provenance::Provenance;
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, PbModel};
 use rustsat::types::Lit;
 
-use crate::certify::{self, Claim};
+use crate::certify::{self, Claim, ProofFormat};
 use crate::drive::{self, ScoredSearch, Sense};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
 pub use crate::options::RunOptions;
 use crate::options::Purpose;
-pub use crate::puzzle::{decode_checked, encode};
+pub use crate::puzzle::{decode_checked, encode, encode_recording};
 use crate::puzzle::{Encoded, Puzzle};
 pub use crate::report::{Report, Status, StoppedBy};
 use crate::solver::{Limits, Session};
@@ -134,7 +135,13 @@ fn run_counting_classes_of<P: Puzzle>(
     classes_of: Option<&P>,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
     let started = Instant::now();
-    let (cnf, enc, encode_seconds) = encode(p)?;
+    let model = model_for_proof(p, opts);
+    let (mut cnf, enc, encode_seconds) = encode_recording(p, matches!(model, Ok(Some(_))))?;
+    let proof = match model {
+        Ok(Some(model)) => ProofSetup::new(p, model, &mut cnf, &enc),
+        Ok(None) => Ok(None),
+        Err(why) => Err(why),
+    };
     let counts = cnf.counts();
     let t = Instant::now();
     let enumerates = opts.all && enc.objective.is_none() && enc.scored.is_none();
@@ -182,7 +189,7 @@ fn run_counting_classes_of<P: Puzzle>(
         };
         if opt.proven {
             report.bound = report.objective;
-            certify_last_unsat(&session, opts, unsat_before, &mut report)?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof)?;
         }
         report.solutions = hooks.best_scored.take().into_iter().collect();
     } else if let (Some(obj), false) = (&enc.objective, opts.first) {
@@ -206,7 +213,7 @@ fn run_counting_classes_of<P: Puzzle>(
         if opt.proven {
             // the last UNSAT answer is the tightest bound: the one the
             // optimum (or the infeasibility) rests on
-            certify_last_unsat(&session, opts, unsat_before, &mut report)?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof)?;
         }
         if let Some((model, v)) = &opt.best {
             if opts.all && opt.proven {
@@ -255,7 +262,7 @@ fn run_counting_classes_of<P: Puzzle>(
             } else {
                 Status::Unsat
             };
-            certify_last_unsat(&session, opts, unsat_before, &mut report)?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof)?;
             report.status = status;
         }
         report.solutions = found;
@@ -315,6 +322,7 @@ fn certify_last_unsat<S, D>(
     opts: &RunOptions,
     unsat_before: u32,
     report: &mut Report<S, D>,
+    proof: &Result<Option<ProofSetup>, String>,
 ) -> anyhow::Result<()> {
     let (Some(producer), Some(certificates)) = (&opts.certify, &mut report.certificates) else {
         return Ok(());
@@ -331,16 +339,115 @@ fn certify_last_unsat<S, D>(
     let formula = session
         .unsat_formula()
         .context("internal error: --certify but no formula was recorded")?;
-    let c =
-        certify::certify_claim(claim, &formula, producer, &session.limits).with_context(|| {
-            format!(
-                "the {claim} claim of {} could not be certified",
-                report.puzzle
-            )
-        })?;
+    let c = match proof {
+        Ok(Some(setup)) => {
+            let stem = format!("{}-{claim}", setup.stem);
+            let run = certify::veripb::Run {
+                model: &setup.model,
+                names: &setup.names,
+                cnf_clauses: setup.cnf_clauses,
+                provenance: setup.provenance.as_ref(),
+                symmetry: setup.symmetry.as_ref(),
+                primary: &setup.primary,
+                claim,
+                dir: opts.proof_dir.as_deref(),
+                stem: &stem,
+            };
+            certify::veripb::certify(&run, &formula, producer, &session.limits, NOT_COVERED)
+        }
+        Ok(None) => certify::certify_claim(claim, &formula, producer, &session.limits),
+        Err(why) => certify::certify_claim(claim, &formula, producer, &session.limits).map(|mut c| {
+            c.certificate.not_from_model = Some(why.clone());
+            c
+        }),
+    }
+    .with_context(|| {
+        format!(
+            "the {claim} claim of {} could not be certified",
+            report.puzzle
+        )
+    })?;
     certificates.push(c);
     report.seconds.certify += t.elapsed().as_secs_f64();
     Ok(())
+}
+
+/// What a VeriPB proof from the model needs of the encoding, kept from
+/// before the CNF goes to the session.
+struct ProofSetup {
+    /// the puzzle's PB model
+    model: PbModel,
+    /// the CNF's definitions log
+    provenance: Option<Provenance>,
+    /// the derivation of the symmetry breaking, if the run posts any
+    symmetry: Option<certify::veripb::SymmetryBlock>,
+    /// clauses of the CNF as encoded
+    cnf_clauses: usize,
+    /// the encoder's names of the primary literals
+    names: Vec<(String, Lit)>,
+    /// the primary literals
+    primary: Vec<Lit>,
+    /// file stem of the model and proofs
+    stem: String,
+}
+
+impl ProofSetup {
+    /// The setup of a VeriPB proof of `p` from `model`, taking the
+    /// definitions log out of `cnf`; `Err` says why the proof cannot be
+    /// written (the run then certifies by DRAT and says so).
+    fn new<P: Puzzle>(
+        p: &P,
+        model: PbModel,
+        cnf: &mut Cnf,
+        enc: &Encoded<P::Map>,
+    ) -> Result<Option<ProofSetup>, String> {
+        let provenance = cnf.take_provenance();
+        if enc.objective.is_some() || enc.scored.is_some() {
+            return Err(
+                "VeriPB proofs of an optimum (soli, conclusion BOUNDS) are not written yet".into(),
+            );
+        }
+        let names = certify::veripb::ProofNames::new(&model, &enc.names, cnf.n_vars())
+            .map_err(|e| format!("the model's names: {e}"))?;
+        let symmetry = match p.symmetry_proof(&enc.map, &|l| names.lit(l)) {
+            None => None,
+            // the block derives the clauses, but the PB lex constraints it
+            // derives them from stay in the database and refuse the `solx`
+            // of representatives the clauses keep (queens n = 7, 8 by
+            // classes): until the block removes them, no proof from the
+            // model for a run with symmetry breaking
+            Some(Ok(proof)) => Some(
+                certify::veripb::SymmetryBlock::new(proof, cnf)
+                    .map_err(|e| format!("the symmetry breaking's proof: {e}"))?,
+            ),
+            Some(Err(e)) => return Err(format!("the symmetry breaking is not derived: {e}")),
+        };
+        certify::veripb::plan(&model, &names, cnf, provenance.as_ref(), symmetry.as_ref())?;
+        Ok(Some(ProofSetup {
+            model,
+            provenance,
+            symmetry,
+            cnf_clauses: cnf.len(),
+            names: enc.names.clone(),
+            primary: enc.primary.clone(),
+            stem: certify::veripb::stem(&p.describe()),
+        }))
+    }
+}
+
+/// What a VeriPB certificate from the model leaves out, for every family.
+const NOT_COVERED: &str = "the PB model itself (written from the puzzle's rules; every solution printed also passes the independent checker)";
+
+/// The PB model a `--certify` run proves from: with `--proof-format
+/// veripb` (the default) and a family that has one; `Err` says why a
+/// VeriPB run has none (it certifies by DRAT).
+fn model_for_proof<P: Puzzle>(p: &P, opts: &RunOptions) -> Result<Option<PbModel>, String> {
+    if opts.certify.is_none() || opts.proof_format != ProofFormat::Veripb {
+        return Ok(None);
+    }
+    p.pb_model()
+        .map(Some)
+        .ok_or_else(|| format!("{} has no PB model", p.describe()))
 }
 
 /// `--all` by symmetry classes: enumerates `reps`, expanding each

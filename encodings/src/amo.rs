@@ -39,6 +39,7 @@ pub fn at_most_one<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], enc: AmoEncodi
         return;
     }
     let it = lits.iter().copied();
+    crate::provenance::source(db, || Some(crate::provenance::Linear::count_at_most(lits, 1)));
     db.with_rustsat(|col, vm| {
         let r = match enc {
             AmoEncoding::Pairwise => unreachable!(),
@@ -53,6 +54,7 @@ pub fn at_most_one<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], enc: AmoEncodi
         };
         r.expect("in-memory clause buffer cannot run out of memory")
     });
+    crate::provenance::source(db, || None);
 }
 
 /// Posts "exactly one of `lits`" (at-most-one plus the at-least-one clause);

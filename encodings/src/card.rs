@@ -23,6 +23,7 @@ mod seq_counter;
 pub use network::{CardNetwork, Output};
 pub use seq_counter::SeqCounter;
 
+use crate::provenance::Linear;
 use crate::{Assignment, Checker, ClauseDatabase, Unsatisfiable};
 use rustsat::encodings::card::{BoundLower, BoundUpper, Totalizer};
 use rustsat::types::Lit;
@@ -157,8 +158,11 @@ pub fn at_most<DB: ClauseDatabase>(
     k: usize,
     enc: CardEncoding,
 ) -> Result<(), Unsatisfiable> {
+    crate::provenance::source(db, || Some(Linear::count_at_most(lits, k as i64)));
     let units = Card::new(enc, lits).at_most(db, k);
-    db.post_units(units)
+    let r = db.post_units(units);
+    crate::provenance::source(db, || None);
+    r
 }
 
 /// Posts `Σ lits ≥ k` ([`Unsatisfiable`], after the empty clause, if
@@ -169,8 +173,11 @@ pub fn at_least<DB: ClauseDatabase>(
     k: usize,
     enc: CardEncoding,
 ) -> Result<(), Unsatisfiable> {
+    crate::provenance::source(db, || Some(Linear::count_at_least(lits, k as i64)));
     let units = Card::new(enc, lits).at_least(db, k);
-    db.post_units(units)
+    let r = db.post_units(units);
+    crate::provenance::source(db, || None);
+    r
 }
 
 /// Posts `Σ lits = k`.

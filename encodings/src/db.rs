@@ -8,6 +8,8 @@ use rustsat::encodings::CollectClauses;
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit, Var};
 
+use crate::provenance::{Linear, Provenance};
+
 /// The one error of posting a constraint (pindakaas's style): the constraint
 /// is trivially false — at least 5 of 4 literals, exactly one of none, an
 /// integer with an empty domain, all different over fewer values than
@@ -75,6 +77,13 @@ pub trait ClauseDatabase: CollectClauses + ManageVars {
     /// mentioning it, so constants cost no clauses.
     fn true_lit(&mut self) -> Lit;
 
+    /// The definitions log ([`crate::provenance`]) when this database
+    /// keeps one (for VeriPB proofs), else None (the default): encoders
+    /// record their auxiliary variables' meaning through it.
+    fn provenance(&mut self) -> Option<&mut Provenance> {
+        None
+    }
+
     /// A fresh literal (positive polarity of a fresh variable).
     fn fresh(&mut self) -> Lit {
         self.new_var().pos_lit()
@@ -116,11 +125,31 @@ pub trait ClauseDatabase: CollectClauses + ManageVars {
     where
         Self: Sized,
     {
-        let mut vm = BasicVarManager::from_next_free(Var::new(self.n_used()));
+        self.with_rustsat_weighted(&|_| 1, f)
+    }
+
+    /// [`ClauseDatabase::with_rustsat`] for an encoder over weighted
+    /// inputs: when the database keeps a definitions log, the meaning of
+    /// the encoder's new variables is inferred from its clauses with the
+    /// inputs' weights ([`crate::provenance::infer_upward`]).
+    fn with_rustsat_weighted<R>(
+        &mut self,
+        weight: &dyn Fn(Lit) -> u64,
+        f: impl FnOnce(&mut rustsat::instances::Cnf, &mut dyn ManageVars) -> R,
+    ) -> R
+    where
+        Self: Sized,
+    {
+        let first_new = self.n_used();
+        let mut vm = BasicVarManager::from_next_free(Var::new(first_new));
         let mut buf = rustsat::instances::Cnf::new();
         let r = f(&mut buf, &mut vm);
         if vm.n_used() > 0 {
             self.increase_next_free(Var::new(vm.n_used()));
+        }
+        if let Some(p) = self.provenance() {
+            let clauses: Vec<Vec<Lit>> = buf.iter().map(|c| c.iter().copied().collect()).collect();
+            p.infer(&clauses, first_new, weight);
         }
         for cl in buf {
             self.add(&cl[..]);
@@ -141,6 +170,8 @@ pub struct Cnf {
     budget: Option<usize>,
     /// clauses counted but not kept, past the budget
     refused: usize,
+    /// the definitions log, when recording ([`Cnf::record_provenance`])
+    provenance: Option<Box<Provenance>>,
 }
 
 impl Cnf {
@@ -157,6 +188,17 @@ impl Cnf {
             budget: Some(max_clauses),
             ..Self::default()
         }
+    }
+    /// Starts the definitions log ([`crate::provenance`]): from now on
+    /// every clause is tagged with its source and encoders record their
+    /// auxiliary variables' meaning. Call it on an empty formula.
+    pub fn record_provenance(&mut self) {
+        assert!(self.is_empty(), "Cnf::record_provenance on a formula with clauses");
+        self.provenance = Some(Box::new(Provenance::new()));
+    }
+    /// The definitions log, taken out (recording stops).
+    pub fn take_provenance(&mut self) -> Option<Provenance> {
+        self.provenance.take().map(|b| *b)
     }
     /// Clauses added past the budget (and dropped): any is an incomplete
     /// formula, never to be solved or written.
@@ -250,6 +292,9 @@ impl ClauseDatabase for Cnf {
             self.refused += 1;
             return;
         }
+        if let Some(p) = &mut self.provenance {
+            p.clause_added();
+        }
         let start = self.lits.len();
         for &l in lits {
             if l.var().idx32() >= self.n_vars {
@@ -266,10 +311,18 @@ impl ClauseDatabase for Cnf {
             return t;
         }
         let t = self.new_var().pos_lit();
+        if let Some(p) = &mut self.provenance {
+            // t ⇔ (0 ≥ 0): true
+            p.define(t, Linear::at_least([], 0));
+            p.clause_added();
+        }
         self.starts.push(self.lits.len());
         self.lits.push(t);
         self.true_lit = Some(t);
         t
+    }
+    fn provenance(&mut self) -> Option<&mut Provenance> {
+        self.provenance.as_deref_mut()
     }
     fn counts(&self) -> Counts {
         Counts {

@@ -48,6 +48,9 @@ impl IntVar {
         debug_assert!(lb <= ub);
         let t = db.true_lit();
         let ge = db.fresh_lits(ub.abs_diff(lb) as usize);
+        if let Some(p) = db.provenance() {
+            p.int_var(lb, &ge);
+        }
         for w in ge.windows(2) {
             db.add(&[!w[1], w[0]]); // [x ≥ v+1] → [x ≥ v]
         }
@@ -124,6 +127,9 @@ impl IntVar {
             a
         } else {
             let l = db.fresh();
+            if let Some(p) = db.provenance() {
+                p.direct(self.ge[0], v, l, a, b);
+            }
             db.add(&[!l, a]); // [x = v] → [x ≥ v]
             db.add(&[!l, !b]); // [x = v] → ¬[x ≥ v+1]
             db.add(&[l, !a, b]); // [x ≥ v] ∧ ¬[x ≥ v+1] → [x = v]

@@ -58,14 +58,33 @@ impl LexLe {
     }
 }
 
-/// Posts `xs ≤lex ys`.
-pub fn lex_le<DB: ClauseDatabase>(db: &mut DB, xs: &[Lit], ys: &[Lit]) {
-    encode_lex(db, xs, ys, false, None);
+/// What [`lex_le`] posted, for a proof to derive it (see
+/// [`crate::dominance`]): the positions it compared, in order, as pairs
+/// `(xᵢ, yᵢ)` (positions with `xᵢ = yᵢ` skipped), and the chain literals
+/// `a₁, a₂, …` ("equal so far", `aₜ` after the t-th pair; none after the
+/// last pair when the equal case is allowed).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LexChain {
+    /// the compared pairs, one clause `aₜ → (xₜ → yₜ)` each
+    pub pairs: Vec<(Lit, Lit)>,
+    /// the chain literals
+    pub chain: Vec<Lit>,
+    /// `<lex` (the chain ends with `¬aₘ`)
+    pub strict: bool,
+    /// the reification literal (`a₀`), if any
+    pub cond: Option<Lit>,
+    /// the comparison ended at a pair `x = ¬y` (clause `aₜ → ¬x`)
+    pub ended_negated: bool,
 }
 
-/// Posts `xs <lex ys`.
-pub fn lex_lt<DB: ClauseDatabase>(db: &mut DB, xs: &[Lit], ys: &[Lit]) {
-    encode_lex(db, xs, ys, true, None);
+/// Posts `xs ≤lex ys`; returns what it posted.
+pub fn lex_le<DB: ClauseDatabase>(db: &mut DB, xs: &[Lit], ys: &[Lit]) -> LexChain {
+    encode_lex(db, xs, ys, false, None)
+}
+
+/// Posts `xs <lex ys`; returns what it posted.
+pub fn lex_lt<DB: ClauseDatabase>(db: &mut DB, xs: &[Lit], ys: &[Lit]) -> LexChain {
+    encode_lex(db, xs, ys, true, None)
 }
 
 /// Does the equal-prefix case satisfy the constraint?
@@ -80,7 +99,12 @@ fn encode_lex<DB: ClauseDatabase>(
     ys: &[Lit],
     strict: bool,
     cond: Option<Lit>,
-) {
+) -> LexChain {
+    let mut out = LexChain {
+        strict,
+        cond,
+        ..LexChain::default()
+    };
     let m = xs.len().min(ys.len());
     let end_ok = equal_prefix_ok(xs, ys, strict);
     // the last position that can differ; the chain may stop after it when the
@@ -96,20 +120,24 @@ fn encode_lex<DB: ClauseDatabase>(
         if x == !y {
             // never equal here: the prefix decides, xᵢ < yᵢ is needed
             add_implied(db, a, &[!x]); // aᵢ → ¬xᵢ (then yᵢ holds)
-            return;
+            out.ended_negated = true;
+            return out;
         }
         add_implied(db, a, &[!x, y]); // aᵢ → (xᵢ → yᵢ)
+        out.pairs.push((x, y));
         if end_ok && Some(i) == last {
-            return; // nothing after this position can violate the order
+            return out; // nothing after this position can violate the order
         }
         let next = db.fresh();
         add_implied(db, a, &[!x, next]); // aᵢ ∧ xᵢ → aᵢ₊₁
         add_implied(db, a, &[y, next]); // aᵢ ∧ ¬yᵢ → aᵢ₊₁
+        out.chain.push(next);
         a = Some(next);
     }
     if !end_ok {
         add_implied(db, a, &[]); // equal common prefix is not allowed: ¬aₘ
     }
+    out
 }
 
 impl Reify for LexLe {

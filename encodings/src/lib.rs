@@ -16,7 +16,10 @@
 //! | [`pb`] | pseudo-Boolean encodings (generalized totalizer, binary adder, dynamic polynomial watchdog) |
 //! | [`lex`] | lexicographic order x ≤lex y |
 //! | [`perm`] | permutation groups: closure, orbits, lex-leader clauses |
+//! | [`provenance`] | the definitions log: auxiliary variables' meaning and clauses' source constraints, for VeriPB proofs |
+//! | [`dominance`] | VeriPB derivations of lex-leader clauses by the dominance rule (certified symmetry breaking) |
 //! | [`check`] | the [`Checker`] trait: every constraint can test an assignment |
+//! | [`pbmodel`] | pseudo-Boolean models over named variables (a puzzle's rules for VeriPB proofs), OPB writing |
 //! | `solve` (feature `solve`; with a backend: `batsat` (default), `varisat`, `splr`, `cadical`) | the solving layer: the `Backend` trait, `Session` (a [`ClauseDatabase`] you can solve), the drivers `enumerate` and `optimize` |
 //!
 //! Without a backend feature (`default-features = false`) the crate is the
@@ -30,11 +33,14 @@ pub mod bool;
 pub mod card;
 pub mod check;
 pub mod db;
+pub mod dominance;
 pub mod int;
 pub mod lex;
 pub mod options;
 pub mod pb;
+pub mod pbmodel;
 pub mod perm;
+pub mod provenance;
 #[cfg(feature = "solve")]
 pub mod solve;
 
@@ -47,6 +53,7 @@ pub(crate) mod testutil;
 pub use check::{Assignment, Checker};
 pub use db::{ClauseDatabase, Cnf, EncodeError, Unsatisfiable};
 pub use options::OptionEnum;
+pub use pbmodel::{PbLit, PbModel, PbVar};
 /// RustSAT, the version this crate is built on: use `puzzlesat_encodings::rustsat`
 /// instead of pinning it yourself.
 pub use rustsat;

@@ -13,6 +13,7 @@
 //! once and extended lazily, so a driver can tighten bounds by assumptions.
 
 use crate::card::Cmp;
+use crate::provenance::Linear as Ge;
 use crate::{Assignment, Checker, ClauseDatabase, Unsatisfiable};
 use rustsat::encodings::pb::{BinaryAdder, BoundUpper, DynamicPolyWatchdog, GeneralizedTotalizer};
 use rustsat::types::Lit;
@@ -48,18 +49,28 @@ impl UpperEncoder {
     }
 
     /// Assumptions for `Σ ≤ k`, encoding what is needed first.
-    fn at_most<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize) -> Vec<Lit> {
-        fn go<E: BoundUpper, DB: ClauseDatabase>(e: &mut E, db: &mut DB, k: usize) -> Vec<Lit> {
+    /// `terms` are the encoder's inputs (their weights name the leaves of
+    /// the definitions a log infers).
+    fn at_most<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize, terms: &[(Lit, usize)]) -> Vec<Lit> {
+        fn go<E: BoundUpper, DB: ClauseDatabase>(
+            e: &mut E,
+            db: &mut DB,
+            k: usize,
+            weight: &dyn Fn(Lit) -> u64,
+        ) -> Vec<Lit> {
             // DPW enforces only bounds it can encode exactly; ask for the
             // coarse bound and keep the exact one (coarse_ub(k) == k for the others)
-            db.with_rustsat(|col, vm| e.encode_ub(k..=k, col, vm))
+            db.with_rustsat_weighted(weight, |col, vm| e.encode_ub(k..=k, col, vm))
                 .expect("buffer");
             e.enforce_ub(k).expect("bound encoded just above")
         }
+        let weights: std::collections::HashMap<Lit, u64> =
+            terms.iter().map(|&(l, w)| (l, w as u64)).collect();
+        let weight = |l: Lit| weights.get(&l).copied().unwrap_or(1);
         match self {
-            UpperEncoder::Gte(e) => go(e, db, k),
-            UpperEncoder::Adder(e) => go(e, db, k),
-            UpperEncoder::Dpw(e) => go(e, db, k),
+            UpperEncoder::Gte(e) => go(e, db, k, &weight),
+            UpperEncoder::Adder(e) => go(e, db, k, &weight),
+            UpperEncoder::Dpw(e) => go(e, db, k, &weight),
         }
     }
 }
@@ -152,7 +163,7 @@ impl Pb {
         Ok(self
             .upper
             .get_or_insert_with(|| UpperEncoder::new(enc, terms.iter().copied()))
-            .at_most(db, k))
+            .at_most(db, k, terms))
     }
 
     /// Assumptions enforcing `Σ ≥ k` (empty when trivially true).
@@ -169,10 +180,11 @@ impl Pb {
             return Err(Unsatisfiable);
         }
         let (enc, terms) = (self.enc, &self.terms);
+        let negated: Vec<(Lit, usize)> = terms.iter().map(|&(l, w)| (!l, w)).collect();
         Ok(self
             .lower
-            .get_or_insert_with(|| UpperEncoder::new(enc, terms.iter().map(|&(l, w)| (!l, w))))
-            .at_most(db, self.norm_total - k))
+            .get_or_insert_with(|| UpperEncoder::new(enc, negated.iter().copied()))
+            .at_most(db, self.norm_total - k, &negated))
     }
 }
 
@@ -183,8 +195,12 @@ pub fn at_most<DB: ClauseDatabase>(
     k: usize,
     enc: PbEncoding,
 ) -> Result<(), Unsatisfiable> {
+    let weighted: Vec<(u64, Lit)> = terms.iter().map(|&(l, w)| (w as u64, l)).collect();
+    crate::provenance::source(db, || Some(Ge::weighted_at_most(&weighted, k as i64)));
     let units = Pb::new(enc, terms).at_most(db, k);
-    db.post_units(units)
+    let r = db.post_units(units);
+    crate::provenance::source(db, || None);
+    r
 }
 
 /// Posts `Σ wᵢ·lᵢ ≥ k`.
@@ -194,8 +210,13 @@ pub fn at_least<DB: ClauseDatabase>(
     k: usize,
     enc: PbEncoding,
 ) -> Result<(), Unsatisfiable> {
+    crate::provenance::source(db, || {
+        Some(Ge::at_least(terms.iter().map(|&(l, w)| (w as i64, l)), k as i64))
+    });
     let units = Pb::new(enc, terms).at_least(db, k);
-    db.post_units(units)
+    let r = db.post_units(units);
+    crate::provenance::source(db, || None);
+    r
 }
 
 /// Posts `Σ wᵢ·lᵢ = k`.

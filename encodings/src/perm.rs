@@ -26,7 +26,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
 
-use crate::lex::lex_le;
+use crate::lex::{lex_le, LexChain};
 use crate::{Assignment, Checker, ClauseDatabase, EncodeError};
 use rustsat::types::Lit;
 
@@ -403,9 +403,13 @@ pub fn orbits(gens: &[Perm], n: usize) -> Vec<Vec<u32>> {
 /// non-identity σ in `perms` (Crawford et al. 1996), skipping fixed points and
 /// the last position of each cycle (see the module docs).
 ///
+/// Returns, for each non-identity σ, σ with what [`lex_le`] posted for it
+/// (for a proof: [`crate::dominance`]).
+///
 /// # Panics
 /// If a permutation moves a point `≥ xs.len()` (a modelling error).
-pub fn lex_leader<DB: ClauseDatabase>(db: &mut DB, xs: &[Lit], perms: &[Perm]) {
+pub fn lex_leader<DB: ClauseDatabase>(db: &mut DB, xs: &[Lit], perms: &[Perm]) -> Vec<(Perm, LexChain)> {
+    let mut posted = vec![];
     for p in perms {
         assert!(
             p.images
@@ -428,8 +432,9 @@ pub fn lex_leader<DB: ClauseDatabase>(db: &mut DB, xs: &[Lit], perms: &[Perm]) {
             .filter(|&i| keep[i] && p.apply(i as u32) as usize != i)
             .map(|i| (xs[i], xs[p.apply(i as u32) as usize]))
             .unzip();
-        lex_le(db, &lhs, &rhs);
+        posted.push((p.clone(), lex_le(db, &lhs, &rhs)));
     }
+    posted
 }
 
 /// Posts `xs ≤lex image` for each image vector: the lex-leader constraints of

@@ -190,7 +190,7 @@ pub fn check(formula: &Cnf, proof: &[u8], format: DratFormat) -> Result<CheckSta
 }
 
 /// Calls `f(is_deletion, literals)` for each step of the proof.
-fn parse(
+pub(crate) fn parse(
     proof: &[u8],
     format: DratFormat,
     f: impl FnMut(bool, &[Lit]) -> Result<(), DratError>,

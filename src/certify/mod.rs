@@ -16,6 +16,7 @@ mod cover;
 pub mod digest;
 pub mod drat;
 mod produce;
+pub mod veripb;
 
 use std::fmt;
 use std::time::Instant;
@@ -49,6 +50,50 @@ pub struct Certificate {
     pub lemmas: usize,
     /// lemmas the refutation rests on (each one checked)
     pub core_lemmas: usize,
+    /// a VeriPB proof from the puzzle's PB model ([`veripb`]): what it
+    /// covers (None: a DRAT proof of the CNF; `format` is then the format
+    /// of the proof solver's proof its search part was replayed from)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_model: Option<FromModel>,
+    /// with `--proof-format veripb`, a DRAT certificate: why the proof is
+    /// not from the model
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_from_model: Option<String>,
+}
+
+/// What a VeriPB certificate proves from the model, and its parts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FromModel {
+    /// what the proof derives from the model, e.g. "encoding and search"
+    pub covers: String,
+    /// what stays outside the checked proof (the `c not covered:` line)
+    pub not_covered: String,
+    /// auxiliary variables introduced by redundance (two `red` steps each)
+    pub definitions: usize,
+    /// CNF clauses derived by reverse unit propagation
+    pub rup_clauses: usize,
+    /// CNF clauses derived by cutting planes from the definitions
+    pub pol_clauses: usize,
+    /// symmetry-breaking clauses derived by dominance
+    pub dom_clauses: usize,
+    /// solutions logged by `solx`
+    pub solutions: usize,
+    /// the model and proof files kept by `--proof-dir`
+    pub files: Option<(String, String)>,
+}
+
+puzzlesat_encodings::option_enum! {
+    /// The proofs of `--certify` (`--proof-format`).
+    #[derive(Default)]
+    pub enum ProofFormat("proof format") {
+        /// a VeriPB proof from the puzzle's PB model (encoding, symmetry
+        /// breaking, search), checked by `veripb`; DRAT for a family
+        /// without a model
+        #[default]
+        Veripb = "veripb",
+        /// a DRAT proof of the CNF as encoded, checked here
+        Drat = "drat",
+    }
 }
 
 /// Which claim of a run an UNSAT answer backs.
@@ -98,6 +143,29 @@ impl fmt::Display for Certified {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = &self.certificate;
         let cube = self.cube.map_or(String::new(), |i| format!(", cube {i}"));
+        if let Some(m) = &c.from_model {
+            write!(
+                f,
+                "certified ({}{cube}) from the model: {}, {}: {} auxiliary variables by redundance, {} clauses by RUP, {} by cutting planes, {} by dominance, {} solutions logged, {} lemmas of {} replayed; {} proof checked in {:.3}s (proof solve {:.3}s)",
+                self.claim,
+                m.covers,
+                c.checker,
+                m.definitions,
+                m.rup_clauses,
+                m.pol_clauses,
+                m.dom_clauses,
+                m.solutions,
+                c.lemmas,
+                c.producer,
+                human_bytes(c.proof_bytes),
+                c.check_seconds,
+                c.solve_seconds
+            )?;
+            if let Some((model, proof)) = &m.files {
+                write!(f, "; kept: veripb {model} {proof}")?;
+            }
+            return Ok(());
+        }
         write!(
             f,
             "certified ({}{cube}): {} proof by {}, {}, {} of {} lemmas checked in {:.3}s (proof solve {:.3}s)",
@@ -159,6 +227,9 @@ pub enum CertifyError {
     /// temporary files
     #[error("certificate: temporary files: {0}")]
     Io(String),
+    /// the VeriPB checker rejected the proof
+    #[error("VeriPB rejected the proof: {0}")]
+    VeripbRejected(String),
 }
 
 /// What a certificate does not prove: said on the report's certificate
@@ -213,5 +284,7 @@ pub fn certify_unsat(
         check_seconds: t.elapsed().as_secs_f64(),
         lemmas: stats.lemmas,
         core_lemmas: stats.core_lemmas,
+        from_model: None,
+        not_from_model: None,
     })
 }

@@ -18,7 +18,7 @@ use crate::certify::{certify_claim, Certified, Claim, Fnv, Producer};
 use crate::drive::cubes::native::{self, CubeSearch};
 use crate::drive::cubes::CubeOptions;
 use crate::front::{
-    choices, decode_generic, dimacs_generic, exit_code, Common, Cubes, DimacsTarget,
+    choices, decode_generic, dimacs_generic, exit_code, opb_generic, Common, Cubes, DimacsTarget,
     PuzzleCommand,
 };
 use crate::puzzle::Puzzle;
@@ -194,6 +194,10 @@ impl PuzzleCommand for Args {
         bound: Option<i64>,
     ) -> anyhow::Result<ExitCode> {
         decode_generic(&self.whole_formula()?, common, model, bound)
+    }
+
+    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
+        opb_generic(&self.puzzle()?, common, output)
     }
 }
 

@@ -18,7 +18,8 @@ use crate::puzzles::enigma::paper::table2_row;
 use crate::puzzles::enigma::partitions::{BoundKind, Partitions};
 use crate::puzzles::enigma::{reference, Enigma, EnigmaDetails, EnigmaSolution, Method};
 use crate::front::{
-    choices, decode_generic, dimacs_generic, Common, Cubes, DimacsTarget, PuzzleCommand,
+    choices, decode_generic, dimacs_generic, opb_generic, Common, Cubes, DimacsTarget,
+    PuzzleCommand,
 };
 use crate::report::{Report, Status};
 use crate::run::{self, RunOptions};
@@ -334,5 +335,10 @@ impl PuzzleCommand for Args {
         }
         let p = self.board_puzzle(self.size()?)?;
         decode_generic(&p, common, model, bound)
+    }
+
+    /// The board's model, whatever the method (the rules are the same).
+    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
+        opb_generic(&self.board_puzzle(self.size()?)?, common, output)
     }
 }

@@ -1,4 +1,4 @@
-//! The command line: `list`, `solve`, `dimacs`, `decode`, `sat`,
+//! The command line: `list`, `solve`, `dimacs`, `opb`, `decode`, `sat`,
 //! `experiment`. This module only parses and dispatches: each puzzle family
 //! has its command line here (`cli/<family>.rs`: an `Args` struct
 //! implementing [`PuzzleCommand`](crate::front::PuzzleCommand) that turns
@@ -103,6 +103,15 @@ pub enum Command {
         #[arg(long, global = true)]
         opb: bool,
     },
+    /// write a puzzle's PB model as OPB: its rules over the primary variables, what a VeriPB proof starts from
+    Opb {
+        /// which puzzle
+        #[command(subcommand)]
+        puzzle: PuzzleCmd,
+        /// output file (default: stdout)
+        #[arg(short, long, global = true)]
+        output: Option<PathBuf>,
+    },
     /// decode an external solver's `s`/`v` output into a checked solution
     Decode {
         /// which puzzle (same parameters and options as for `dimacs`)
@@ -206,6 +215,7 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             puzzle.command().dimacs(common, &target)
         }
+        Command::Opb { puzzle, output } => puzzle.command().opb(common, output.as_deref()),
         Command::Sat(args) => sat::sat(common, &args.file, !args.no_model),
         Command::Decode {
             puzzle,

@@ -103,8 +103,9 @@ pub struct Common {
     /// bound search: sat-unsat, unsat-sat, binary [default: sat-unsat; binary for enigma --method board]
     #[arg(long, global = true, value_parser = choices::<Strategy>())]
     pub strategy: Option<Strategy>,
-    /// back every UNSAT answer a claim rests on by a DRAT proof, checked
-    /// here (docs/certify.md)
+    /// back every UNSAT answer a claim rests on by a checked proof: a VeriPB
+    /// proof from the puzzle's PB model where it covers the run, else a
+    /// DRAT proof checked here (--proof-format; docs/certify.md)
     #[arg(long, global = true)]
     pub certify: bool,
     /// with --certify: the solver writing proofs: varisat, cadical, kissat,
@@ -112,6 +113,15 @@ pub struct Common {
     /// else varisat)
     #[arg(long, global = true, requires = "certify")]
     pub proof_solver: Option<crate::certify::Producer>,
+    /// with --certify: veripb (a VeriPB proof from the puzzle's PB model,
+    /// checked by `veripb`, where the family has a model; DRAT otherwise) or
+    /// drat (a DRAT proof of the CNF, checked here)
+    #[arg(long, global = true, default_value = "veripb", value_parser = choices::<crate::certify::ProofFormat>())]
+    pub proof_format: crate::certify::ProofFormat,
+    /// with --certify: keep the PB model (.opb) and each VeriPB proof (.pbp,
+    /// the same stem) in this directory
+    #[arg(long, global = true)]
+    pub proof_dir: Option<std::path::PathBuf>,
     /// how --all / --count enumerate: non-blocking (the built-in engine,
     /// chronological backtracking, no clause per model), decision-blocking
     /// (the built-in engine, a clause of the negated decisions per model) or
@@ -247,6 +257,8 @@ impl Common {
             cubes: cubes.options()?,
             enumeration: self.enumeration,
             count_only: self.count,
+            proof_format: self.proof_format,
+            proof_dir: self.proof_dir.clone(),
         })
     }
     /// Runs `p` with these options and prints the report (JSON or text).
@@ -425,6 +437,9 @@ impl<A: PuzzleArgs> PuzzleCommand for A {
         refuse_unused_class_option(self, common, false)?;
         decode_generic(&self.puzzle()?, common, model, bound)
     }
+    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
+        opb_generic(&self.puzzle()?, common, output)
+    }
 }
 
 /// What each puzzle's argument struct can do: implemented through
@@ -438,6 +453,27 @@ pub trait PuzzleCommand {
     /// `decode`: `bound` is the `--bound` the formula was exported with
     fn decode(&self, common: &Common, model: &Path, bound: Option<i64>)
         -> anyhow::Result<ExitCode>;
+    /// `opb`: the puzzle's PB model ([`Puzzle::pb_model`]) to `output`
+    /// (None: stdout)
+    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode>;
+}
+
+/// `opb` for any puzzle: its PB model as OPB, or an error naming the puzzle
+/// when it has none for these options.
+pub fn opb_generic<P: Puzzle>(
+    p: &P,
+    common: &Common,
+    output: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    common.check_budget(p)?;
+    let Some(model) = p.pb_model() else {
+        anyhow::bail!("{} has no PB model", p.describe());
+    };
+    match output {
+        Some(path) => crate::io::write_atomic(path, |mut out| Ok(model.write_opb(&mut out)?))?,
+        None => model.write_opb(&mut std::io::stdout().lock())?,
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `dimacs` for any puzzle.

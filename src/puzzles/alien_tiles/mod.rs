@@ -10,6 +10,7 @@
 //! - [`symmetry`]: the board's symmetry group and canonical forms;
 //! - [`census`]: symmetry classes and goal states of `--hardest --all`;
 //! - [`check`]: the independent checker (replay, brute-force minimality);
+//! - [`opb`]: the PB model (for VeriPB proofs);
 //! - [`reference`]: brute force over all click matrices, for tiny sizes;
 //! - [`play`]: play a goal exactly by the row/column minimisation, no SAT;
 //! - [`goals`]: the hardest goal by an exhaustive search over the goals;
@@ -20,6 +21,7 @@ pub mod check;
 pub mod encode;
 pub mod goals;
 pub mod model;
+pub mod opb;
 pub mod play;
 pub mod reference;
 pub mod rowcol;
@@ -29,7 +31,10 @@ pub mod zmod;
 use anyhow::{bail, ensure};
 use puzzlesat_encodings::card::CardEncoding;
 use puzzlesat_encodings::int::{self, IntVar};
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit};
+use puzzlesat_encodings::dominance::{LexOrder, SymmetryProof};
+use puzzlesat_encodings::lex::LexChain;
+use puzzlesat_encodings::perm::Perm;
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 use serde::Serialize;
 
 use puzzlesat_encodings::solve::{Objective, Sense};
@@ -145,6 +150,9 @@ pub struct TilesMap {
     xs: Vec<IntVar>,
     /// the redundant bound on the clicks posted by `--redundant`
     cut_bound: Option<u64>,
+    /// the symmetry breaking posted: each group element with its lex
+    /// comparison (for the proof)
+    symmetry: Vec<(Perm, LexChain)>,
 }
 
 /// What an Alien Tiles report adds.
@@ -393,6 +401,26 @@ impl Puzzle for AlienTiles {
     type Map = TilesMap;
     type Details = TilesDetails;
 
+    fn pb_model(&self) -> Option<PbModel> {
+        opb::model(self)
+    }
+
+    /// The lex-leader clauses of every `--symmetry` mode, by dominance under
+    /// the row-major lex order of the order literals (each mode's
+    /// constraints are lex-leader constraints of group elements for that
+    /// order).
+    fn symmetry_proof(
+        &self,
+        map: &TilesMap,
+        name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<SymmetryProof, String>> {
+        if map.symmetry.is_empty() {
+            return None;
+        }
+        let vars: Vec<Lit> = map.xs.iter().flat_map(|x| x.order_lits().to_vec()).collect();
+        Some(LexOrder::new("lex", &vars).proof(&map.symmetry, name))
+    }
+
     fn counted_as(&self) -> &'static str {
         match (&self.task, self.symmetry) {
             (Task::Play { .. }, _) | (Task::Hardest, Symmetry::None) => "solutions",
@@ -452,9 +480,10 @@ impl Puzzle for AlienTiles {
             }
         };
         // symmetry breaking (hardest only: a goal board is not symmetric)
-        if matches!(self.task, Task::Hardest) {
-            symmetry::post(cnf, &xs, n, c, self.symmetry)?;
-        }
+        let posted = match self.task {
+            Task::Hardest => symmetry::post(cnf, &xs, n, c, self.symmetry)?,
+            Task::Play { .. } => vec![],
+        };
         // objective: the number of clicks, Σ_ij Σ_v [x_ij ≥ v]
         let primary: Vec<_> = xs
             .iter()
@@ -467,7 +496,7 @@ impl Puzzle for AlienTiles {
                 x.order_lits()
                     .iter()
                     .enumerate()
-                    .map(move |(v, &l)| (format!("x[{}][{}]>={}", p / n, p % n, v + 1), l))
+                    .map(move |(v, &l)| (opb::click_name(n, p, v + 1), l))
             })
             .collect();
         let (objective_lits, cut_bound) = match (&self.task, self.redundant) {
@@ -482,7 +511,12 @@ impl Puzzle for AlienTiles {
             terms: objective_lits.iter().map(|&l| (l, 1)).collect(),
             offset: 0,
         };
-        Ok(Encoded::new(TilesMap { xs, cut_bound }, primary, names).with_objective(objective))
+        let map = TilesMap {
+            xs,
+            cut_bound,
+            symmetry: posted,
+        };
+        Ok(Encoded::new(map, primary, names).with_objective(objective))
     }
 
     fn decode(&self, map: &TilesMap, model: &Assignment) -> anyhow::Result<TilesSolution> {

@@ -11,7 +11,7 @@
 //! `2·n!` sorted images.
 
 use puzzlesat_encodings::int::IntVar;
-use puzzlesat_encodings::lex::lex_le;
+use puzzlesat_encodings::lex::{lex_le, LexChain};
 use puzzlesat_encodings::perm::{closure, lex_leader, BoardMap, Perm};
 use puzzlesat_encodings::{ClauseDatabase, EncodeError};
 use rustsat::types::Lit;
@@ -73,14 +73,18 @@ pub fn generators(n: usize) -> Vec<Perm> {
 }
 
 /// Posts the symmetry-breaking constraints of `mode` over the click
-/// variables `xs` (row-major, order-encoded over `[0, c−1]`).
+/// variables `xs` (row-major, order-encoded over `[0, c−1]`); returns each
+/// group element with the lex comparison posted for it (the row-major
+/// order literals against their image), for the proof
+/// ([`puzzlesat_encodings::dominance`]).
 pub fn post<DB: ClauseDatabase>(
     db: &mut DB,
     xs: &[IntVar],
     n: usize,
     c: u32,
     mode: Symmetry,
-) -> Result<(), EncodeError> {
+) -> Result<Vec<(Perm, LexChain)>, EncodeError> {
+    let mut posted = vec![];
     let k = c as usize - 1;
     let lits = |cells: &mut dyn Iterator<Item = usize>| -> Vec<Lit> {
         cells
@@ -92,21 +96,24 @@ pub fn post<DB: ClauseDatabase>(
         Symmetry::DoubleLex | Symmetry::DoubleLexTranspose => {
             if mode == Symmetry::DoubleLexTranspose && n >= 2 {
                 let transpose = BoardMap::Transpose.on_grid(n, n).lift_blocks(k);
-                lex_leader(db, &lits(&mut (0..n * n)), &[transpose]);
+                posted.extend(lex_leader(db, &lits(&mut (0..n * n)), &[transpose]));
             }
+            let swap = |a: usize, b: usize, x: usize| if x == a { b } else if x == b { a } else { x };
             for i in 0..n.saturating_sub(1) {
                 let (a, b) = (
                     lits(&mut (0..n).map(|j| i * n + j)),
                     lits(&mut (0..n).map(|j| (i + 1) * n + j)),
                 );
-                lex_le(db, &a, &b); // row i ≤lex row i+1
+                let rows = cell_perm(n, |r, c| (swap(i, i + 1, r), c)).lift_blocks(k);
+                posted.push((rows, lex_le(db, &a, &b))); // row i ≤lex row i+1
             }
             for j in 0..n.saturating_sub(1) {
                 let (a, b) = (
                     lits(&mut (0..n).map(|i| i * n + j)),
                     lits(&mut (0..n).map(|i| i * n + j + 1)),
                 );
-                lex_le(db, &a, &b); // column j ≤lex column j+1
+                let cols = cell_perm(n, |r, c| (r, swap(j, j + 1, c))).lift_blocks(k);
+                posted.push((cols, lex_le(db, &a, &b))); // column j ≤lex column j+1
             }
         }
         Symmetry::Generators | Symmetry::Full => {
@@ -117,10 +124,10 @@ pub fn post<DB: ClauseDatabase>(
                 gens
             };
             let lifted: Vec<Perm> = group.iter().map(|g| g.lift_blocks(k)).collect();
-            lex_leader(db, &lits(&mut (0..n * n)), &lifted);
+            posted.extend(lex_leader(db, &lits(&mut (0..n * n)), &lifted));
         }
     }
-    Ok(())
+    Ok(posted)
 }
 
 /// Calls `f` on every permutation of `0..n` (Heap's algorithm).

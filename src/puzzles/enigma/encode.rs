@@ -590,14 +590,14 @@ pub fn encode_board<DB: ClauseDatabase>(
     for i in 0..n {
         for j in 0..n {
             for (t, &l) in x[cell(i, j)].order_lits().iter().enumerate() {
-                names.push((format!("x[{}][{}]>={}", i + 1, j + 1, t + 2), l));
+                names.push((super::opb::ge_name(i, j, t + 2), l));
             }
         }
     }
     for (i, row) in p.iter().enumerate() {
         for (j, l) in row.iter().enumerate() {
             if let Some(l) = l {
-                names.push((format!("p[{}][{}]", i + 1, j + 1), *l));
+                names.push((super::opb::p_name(i, j), *l));
             }
         }
     }

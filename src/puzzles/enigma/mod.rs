@@ -11,17 +11,19 @@
 //!   UBNVAL bound, each model scored by Algorithm 1;
 //! - `reference` ([`reference`]): the structured search, no SAT.
 //!
-//! [`brute`] enumerates every board for n ≤ 5 from the rules alone.
+//! [`opb`] is the board's PB model (for VeriPB proofs); [`brute`] enumerates every board for n ≤ 5 from the rules alone.
 
 pub mod brute;
 pub mod check;
 pub mod encode;
 pub mod model;
+pub mod opb;
 pub mod paper;
 pub mod partitions;
 pub mod reference;
 
-use puzzlesat_encodings::{Assignment, Cnf, Lit};
+use puzzlesat_encodings::dominance::SymmetryProof;
+use puzzlesat_encodings::{Assignment, Cnf, Lit, PbModel};
 use serde::Serialize;
 
 use crate::picture::{Colour, Picture, Shape};
@@ -258,6 +260,27 @@ impl Puzzle for Enigma {
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<BoardMap>> {
         let b = encode_board(cnf, self.n, self.opts).map_err(anyhow::Error::msg)?;
         Ok(Encoded::new(b.map, b.primary, b.names).with_objective(b.objective))
+    }
+
+    fn pb_model(&self) -> Option<PbModel> {
+        Some(opb::model(self.n))
+    }
+
+    /// Not derived yet: the canonical cycle types (`--symmetry cycles`) and
+    /// `--dominance counts` need dominance steps with witnesses that depend
+    /// on the permutation (docs/certify.md).
+    fn symmetry_proof(
+        &self,
+        _map: &BoardMap,
+        _name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<SymmetryProof, String>> {
+        let o = &self.opts;
+        (o.symmetry != encode::Symmetry::None || o.dominance.counts()).then(|| {
+            Err(format!(
+                "the VeriPB proof does not derive --symmetry {} --dominance {} (use --symmetry none --dominance none)",
+                o.symmetry, o.dominance
+            ))
+        })
     }
 
     fn split_literals(&self, map: &BoardMap, _primary: &[Lit], _cnf: &mut Cnf) -> Vec<Lit> {

@@ -6,6 +6,7 @@
 //! - [`model`]: instance, solution, the `--given` file format;
 //! - [`encode`]: the CNF variants (cells, line sums, symmetry, redundancy);
 //! - [`check`]: the independent checker from the definition;
+//! - [`opb`]: the PB model (for VeriPB proofs);
 //! - [`reference`]: a structured depth-first enumerator used to cross-check;
 //! - [`symmetry`]: the 16 maps (square × complement) acting on solutions,
 //!   for counting by classes;
@@ -16,11 +17,13 @@
 pub mod check;
 pub mod encode;
 pub mod model;
+pub mod opb;
 pub mod reference;
 pub mod staged;
 pub mod symmetry;
 
-use puzzlesat_encodings::{Assignment, Cnf};
+use puzzlesat_encodings::dominance::SymmetryProof;
+use puzzlesat_encodings::{Assignment, Cnf, Lit, PbModel};
 
 use puzzlesat_encodings::solve::EnumerationEngine;
 use crate::puzzle::{Encoded, Puzzle};
@@ -63,6 +66,33 @@ impl Puzzle for Magic {
         EnumerationEngine::Blocking
     }
 
+    fn pb_model(&self) -> Option<PbModel> {
+        Some(opb::model(&self.givens))
+    }
+
+    /// `--symmetry order` with `--encoding direct` ([`opb::order_proof`]);
+    /// the other symmetry breakings are not derived.
+    fn symmetry_proof(
+        &self,
+        map: &CellMap,
+        name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<SymmetryProof, String>> {
+        let o = &self.options;
+        match o.symmetry {
+            Symmetry::None => None,
+            Symmetry::Order
+                if o.cells == CellEncoding::Direct && !o.complement && self.givens.count() == 0 =>
+            {
+                Some(Ok(opb::order_proof(map.n, &map.direct, name)))
+            }
+            s => Some(Err(format!(
+                "the VeriPB proof derives --symmetry order with --encoding direct (no --complement, no givens) only, not --symmetry {s} with --encoding {}{}",
+                o.cells,
+                if o.complement { " --complement" } else { "" }
+            ))),
+        }
+    }
+
     fn counted_as(&self) -> &'static str {
         match (self.options.symmetry, self.options.complement) {
             (Symmetry::None, _) => "solutions",
@@ -97,7 +127,7 @@ impl Puzzle for Magic {
         let mut names = vec![];
         for (c, lits) in map.direct.iter().enumerate() {
             for (v, &l) in lits.iter().enumerate() {
-                names.push((format!("F{}_{}={}", c / n + 1, c % n + 1, v + 1), l));
+                names.push((opb::value_name(n, c, v + 1), l));
             }
         }
         let primary = map.direct.iter().flatten().copied().collect();

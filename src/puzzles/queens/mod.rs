@@ -5,14 +5,17 @@
 //!
 //! - [`encode`]: the `matrix` and `columns` encodings;
 //! - [`check`]: the independent checker;
+//! - [`opb`]: the PB model (for VeriPB proofs);
 //! - its command line: `crate::cli::queens`.
 
 pub mod check;
 pub mod encode;
+pub mod opb;
 
-use puzzlesat_encodings::lex::lex_le;
+use puzzlesat_encodings::dominance::{LexOrder, SymmetryProof};
+use puzzlesat_encodings::lex::{lex_le, LexChain};
 use puzzlesat_encodings::perm::{board_perms, lex_leader, BoardMap, Perm};
-use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit};
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 use serde::Serialize;
 
 use crate::picture::{centre, Colour, Picture, Shape};
@@ -75,6 +78,16 @@ impl Queens {
     }
 }
 
+/// The variable map: `q[r][c]` ("a queen on (r, c)") and the symmetry
+/// breaking posted (each board symmetry with its lex comparison).
+#[derive(Debug)]
+pub struct QueensMap {
+    /// the cells' literals
+    pub q: Vec<Vec<Lit>>,
+    /// the lex comparisons posted, for the proof
+    pub symmetry: Vec<(Perm, LexChain)>,
+}
+
 /// A placement: `cols[r]` is the column of the queen of row `r` (0-based).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Placement {
@@ -135,7 +148,7 @@ impl Placement {
 
 impl Puzzle for Queens {
     type Solution = Placement;
-    type Map = Vec<Vec<Lit>>;
+    type Map = QueensMap;
     type Details = NoDetails;
 
     fn describe(&self) -> String {
@@ -144,7 +157,9 @@ impl Puzzle for Queens {
 
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<Self::Map>> {
         let q = encode::encode(cnf, self.n, &self.opts)?;
+        let mut symmetry = vec![];
         if self.breaking {
+            let cells: Vec<Lit> = q.iter().flatten().copied().collect();
             match self.class_symmetry {
                 Symmetry::LeftHalf => {
                     for &l in &q[0][self.n.div_ceil(2)..] {
@@ -152,32 +167,30 @@ impl Puzzle for Queens {
                     }
                 }
                 Symmetry::LexLeader => {
-                    let cells: Vec<Lit> = q.iter().flatten().copied().collect();
-                    lex_leader(cnf, &cells, &self.cell_perms()[1..]);
+                    symmetry = lex_leader(cnf, &cells, &self.cell_perms()[1..]);
                 }
                 Symmetry::FirstRow => {
                     // x[0..n] ≤lex σ(x)[0..n]: implied by the full lex-leader
-                    let cells: Vec<Lit> = q.iter().flatten().copied().collect();
                     let k = self.n;
                     for perm in &self.cell_perms()[1..] {
                         let image: Vec<Lit> =
                             (0..k).map(|i| cells[perm.apply(i as u32) as usize]).collect();
-                        lex_le(cnf, &cells[..k], &image);
+                        symmetry.push((perm.clone(), lex_le(cnf, &cells[..k], &image)));
                     }
                 }
             }
         }
         let names = (0..self.n)
             .flat_map(|r| (0..self.n).map(move |c| (r, c)))
-            .map(|(r, c)| (format!("Q{}_{}", r + 1, c + 1), q[r][c]))
+            .map(|(r, c)| (opb::cell_name(r, c), q[r][c]))
             .collect();
         let primary = q.iter().flatten().copied().collect();
-        Ok(Encoded::new(q, primary, names))
+        Ok(Encoded::new(QueensMap { q, symmetry }, primary, names))
     }
 
-    fn decode(&self, q: &Self::Map, model: &Assignment) -> anyhow::Result<Placement> {
+    fn decode(&self, map: &Self::Map, model: &Assignment) -> anyhow::Result<Placement> {
         let mut cols = Vec::with_capacity(self.n);
-        for (r, row) in q.iter().enumerate() {
+        for (r, row) in map.q.iter().enumerate() {
             let on: Vec<usize> = (0..row.len()).filter(|&c| model.lit(row[c])).collect();
             match on[..] {
                 [c] => cols.push(c),
@@ -202,6 +215,28 @@ impl Puzzle for Queens {
     fn estimated_clauses(&self) -> u64 {
         // pairwise at-most-one over rows, columns and diagonals: < 2n³
         2 * (self.n as u64).pow(3)
+    }
+
+    fn pb_model(&self) -> Option<PbModel> {
+        Some(opb::model(self.n))
+    }
+
+    /// The representatives' lex-leader and first-row clauses, by dominance
+    /// under the row-major lex order of the cells (`left-half` is not
+    /// derived: it breaks the reflection the other way round).
+    fn symmetry_proof(
+        &self,
+        map: &QueensMap,
+        name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<SymmetryProof, String>> {
+        if !self.breaking {
+            return None;
+        }
+        if self.class_symmetry == Symmetry::LeftHalf {
+            return Some(Err("the VeriPB proof does not derive --class-symmetry left-half".into()));
+        }
+        let cells: Vec<Lit> = map.q.iter().flatten().copied().collect();
+        Some(LexOrder::new("lex", &cells).proof(&map.symmetry, name))
     }
 
     fn class_representatives(&self) -> Option<Self> {
@@ -232,10 +267,10 @@ impl Puzzle for Queens {
     /// Balanced splits for `--cubes`: "row r's queen is in the right half"
     /// ([`crate::puzzle::half_literals`]), middle rows first (class
     /// counting's symmetry breaking fixes much of the first row's queen).
-    fn split_literals(&self, q: &Vec<Vec<Lit>>, _primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
+    fn split_literals(&self, map: &QueensMap, _primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
         let n = self.n;
         let middle_out = (0..n).map(|i| if i % 2 == 0 { n / 2 + i / 2 } else { n / 2 - 1 - i / 2 });
-        crate::puzzle::half_literals(cnf, middle_out.map(|r| q[r].clone()))
+        crate::puzzle::half_literals(cnf, middle_out.map(|r| map.q[r].clone()))
     }
 
     fn class_key(&self, sol: &Placement) -> Vec<u8> {

@@ -28,6 +28,7 @@ use puzzlesat_encodings::amo::{at_most_one, exactly_one, AmoEncoding};
 use puzzlesat_encodings::bool::Reify;
 use puzzlesat_encodings::int::{IntVar, LeOffset};
 use puzzlesat_encodings::perm::{self, Perm};
+use puzzlesat_encodings::lex::LexChain;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, EncodeError, Lit};
 
 use super::model::{Instance, Numbering};
@@ -140,6 +141,10 @@ impl VarMap {
 pub struct Encoded {
     /// for decoding
     pub map: VarMap,
+    /// the symmetry breaking posted: the "holds" literals it compares
+    /// (cell-major, then value) and each group element with its lex
+    /// comparison, for the proof
+    pub symmetry: Option<(Vec<Lit>, Vec<(Perm, LexChain)>)>,
     /// enumeration blocks on these
     pub primary: Vec<Lit>,
     /// names of the primary literals
@@ -188,21 +193,24 @@ pub fn encode<DB: ClauseDatabase>(
         Symmetry::None => {}
         Symmetry::LexLeader => {
             let holds = holds_literals(db, &mut enc.map);
-            lex_leader(db, &holds, group);
+            let posted = lex_leader(db, &holds, group);
+            enc.symmetry = Some((holds, posted));
         }
         Symmetry::FirstRow => {
             // x[..k] ≤lex σ(x)[..k] for the first row's k literals: implied
             // by the whole lex-leader constraint, so sound
             let holds = holds_literals(db, &mut enc.map);
             let k = inst.cols * inst.n();
+            let mut posted = vec![];
             for g in group {
                 let perm = g.on_holds();
                 if perm.is_identity() {
                     continue;
                 }
                 let image: Vec<Lit> = (0..k).map(|i| holds[perm.apply(i as u32) as usize]).collect();
-                puzzlesat_encodings::lex::lex_le(db, &holds[..k], &image);
+                posted.push((perm, puzzlesat_encodings::lex::lex_le(db, &holds[..k], &image)));
             }
+            enc.symmetry = Some((holds, posted));
         }
     }
     Ok(enc)
@@ -263,12 +271,13 @@ fn position<DB: ClauseDatabase>(
     let mut names = vec![];
     for (c, row) in x.iter().enumerate() {
         for (k, &l) in row.iter().enumerate() {
-            names.push((format!("x[{}]={}", inst.cell_name(c), k + 1), l));
+            names.push((super::opb::holds_name(inst, c, k + 1), l));
         }
     }
     Encoded {
         primary: x.iter().flatten().copied().collect(),
         map: VarMap::Position(x),
+        symmetry: None,
         names,
     }
 }
@@ -332,16 +341,12 @@ fn successor<DB: ClauseDatabase>(db: &mut DB, inst: &Instance, allowed: &[Vec<bo
     }
     let names = edges
         .iter()
-        .map(|&(u, v, s)| {
-            (
-                format!("s[{}->{}]", inst.cell_name(u), inst.cell_name(v)),
-                s,
-            )
-        })
+        .map(|&(u, v, s)| (super::opb::follows_name(inst, u, v), s))
         .collect();
     Encoded {
         primary: edges.iter().map(|e| e.2).collect(),
         map: VarMap::Successor(p),
+        symmetry: None,
         names,
     }
 }
@@ -362,7 +367,11 @@ fn holds_literals<DB: ClauseDatabase>(db: &mut DB, map: &mut VarMap) -> Vec<Lit>
 
 /// Lex-leader clauses over the "holds" literals for every element of the
 /// group (the identity is skipped by the core).
-fn lex_leader<DB: ClauseDatabase>(db: &mut DB, holds: &[Lit], group: &[BoardSymmetry]) {
+fn lex_leader<DB: ClauseDatabase>(
+    db: &mut DB,
+    holds: &[Lit],
+    group: &[BoardSymmetry],
+) -> Vec<(Perm, LexChain)> {
     let perms: Vec<Perm> = group.iter().map(BoardSymmetry::on_holds).collect();
-    perm::lex_leader(db, holds, &perms);
+    perm::lex_leader(db, holds, &perms)
 }

@@ -8,16 +8,21 @@
 //! - [`encode`]: the `position` and `successor` encodings;
 //! - [`symmetry`]: the board's symmetry group (lex-leader breaking);
 //! - [`check`]: the independent checker;
+//! - [`opb`]: the PB model (for VeriPB proofs);
 //! - [`reference`]: brute-force DFS, to cross-check the CNF on small boards;
 //! - its command line: `crate::cli::rook_tour`.
 
 pub mod check;
 pub mod encode;
 pub mod model;
+pub mod opb;
 pub mod reference;
 pub mod symmetry;
 
-use puzzlesat_encodings::{Assignment, Cnf, Lit};
+use puzzlesat_encodings::dominance::{LexOrder, SymmetryProof};
+use puzzlesat_encodings::lex::LexChain;
+use puzzlesat_encodings::perm::Perm;
+use puzzlesat_encodings::{Assignment, Cnf, Lit, PbModel};
 
 use crate::picture::{centre, Colour, Picture, Shape};
 use crate::puzzle::{Encoded, Puzzle};
@@ -68,6 +73,17 @@ impl RookTour {
     }
 }
 
+/// The variable map: the encoding's variables and the symmetry breaking
+/// posted (the literals it compares, each group element with its lex
+/// comparison), for the proof.
+#[derive(Debug)]
+pub struct RookMap {
+    /// the encoding's variables
+    pub vars: VarMap,
+    /// what `--symmetry` posted
+    pub symmetry: Option<(Vec<Lit>, Vec<(Perm, LexChain)>)>,
+}
+
 /// What a rook-tour report adds: the symmetry group used by lex-leader
 /// breaking and, for a complete enumeration of classes, the solutions the
 /// classes hold.
@@ -101,7 +117,7 @@ impl Details for RookDetails {
 
 impl Puzzle for RookTour {
     type Solution = Numbering;
-    type Map = VarMap;
+    type Map = RookMap;
     type Details = RookDetails;
 
     fn describe(&self) -> String {
@@ -125,7 +141,7 @@ impl Puzzle for RookTour {
         )
     }
 
-    fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<VarMap>> {
+    fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<RookMap>> {
         let e = encode::encode(cnf, &self.inst, &self.opts, &self.group).map_err(|e| {
             if self.representatives {
                 anyhow::anyhow!(
@@ -139,12 +155,16 @@ impl Puzzle for RookTour {
                 e.into()
             }
         })?;
-        Ok(Encoded::new(e.map, e.primary, e.names))
+        let map = RookMap {
+            vars: e.map,
+            symmetry: e.symmetry,
+        };
+        Ok(Encoded::new(map, e.primary, e.names))
     }
 
     fn details(
         &self,
-        _map: &VarMap,
+        _map: &RookMap,
         report: &mut Report<Numbering, RookDetails>,
     ) -> anyhow::Result<()> {
         if self.opts.symmetry == Symmetry::LexLeader {
@@ -161,8 +181,8 @@ impl Puzzle for RookTour {
         Ok(())
     }
 
-    fn decode(&self, map: &VarMap, model: &Assignment) -> anyhow::Result<Numbering> {
-        Ok(map.decode(&self.inst, model))
+    fn decode(&self, map: &RookMap, model: &Assignment) -> anyhow::Result<Numbering> {
+        Ok(map.vars.decode(&self.inst, model))
     }
 
     fn check(&self, sol: &Numbering) -> Result<(), String> {
@@ -175,6 +195,27 @@ impl Puzzle for RookTour {
             }
         }
         Ok(())
+    }
+
+    /// Over the position encoding's literals (None for `successor`, whose
+    /// CNF does not name them).
+    fn pb_model(&self) -> Option<PbModel> {
+        (self.opts.encoding == encode::Encoding::Position).then(|| opb::model(&self.inst))
+    }
+
+    /// The lex-leader and first-row clauses, by dominance under the lex
+    /// order of the "holds" literals (with the position encoding, the
+    /// model's variables).
+    fn symmetry_proof(
+        &self,
+        map: &RookMap,
+        name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<SymmetryProof, String>> {
+        let (holds, posted) = map.symmetry.as_ref()?;
+        if self.opts.encoding != encode::Encoding::Position {
+            return Some(Err("the VeriPB proof derives the symmetry breaking of the position encoding only".into()));
+        }
+        Some(LexOrder::new("lex", holds).proof(posted, name))
     }
 
     fn counted_as(&self) -> &'static str {
@@ -219,12 +260,12 @@ impl Puzzle for RookTour {
     /// successor encoding's middle order literal), for cells in a spread
     /// order (the cells of a path are correlated with their neighbours).
     /// A literal "cell c holds k" splits off 1/n of the paths only.
-    fn split_literals(&self, map: &VarMap, _primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
+    fn split_literals(&self, map: &RookMap, _primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
         let cells = self.inst.n();
         // a stride coprime with the number of cells visits every one
         let stride = (cells / 2..cells).find(|s| gcd(*s, cells) == 1).unwrap_or(1);
         let order = (0..cells).map(|i| i * stride % cells);
-        match map {
+        match &map.vars {
             VarMap::Position(x) => {
                 crate::puzzle::half_literals(cnf, order.map(|c| x[c].clone()))
             }

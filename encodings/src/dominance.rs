@@ -1,0 +1,469 @@
+//! Certified lex-leader symmetry breaking: the VeriPB derivation of the
+//! clauses [`crate::perm::lex_leader`] and [`crate::lex::lex_le`] post, by
+//! the dominance rule of Bogaerts, Gocht, McCreesh & Nordström, "Certified
+//! Dominance and Symmetry Breaking for Combinatorial Optimisation" (JAIR 77,
+//! 2023).
+//!
+//! A [`LexOrder`] is the lexicographic pre-order over a vector `x` of model
+//! variables (position 0 most significant, false < true), defined for VeriPB
+//! as `u ⪯ v  ⇔  Σ_j 2^(k−1−j)·(v_j − u_j) ≥ 0` ([`LexOrder::prelude`]: a
+//! `def_order` and its `load_order`, which must come before any derived
+//! constraint, or VeriPB counts those constraints in the core that every
+//! witness must preserve). For a symmetry σ of the model (a permutation of
+//! the positions mapping the model's constraints and objective onto
+//! themselves), [`LexOrder::derive`] writes:
+//!
+//! 1. `L_σ: Σ_j w_j·(x_σ(j) − x_j) ≥ 0` (`w_j = 2^(k−1−j)`, i.e. `x ⪯ σ(x)`)
+//!    by `dom` with the witness `x_j ↦ x_σ(j)`: an assignment violating it
+//!    maps to `σ(x) ≺ x`, which satisfies the model (σ is a symmetry) — this
+//!    is the step VeriPB refuses when σ is not a symmetry of the model;
+//! 2. the CNF's clauses, position by position along the chain of
+//!    [`crate::lex::LexChain`] (reduced positions `i_0 < i_1 < …`, chain
+//!    literals `a_1, a_2, …` "equal so far"): each `a_{t+1}` by `red` as
+//!    `a_{t+1} → a_t`, `a_{t+1} → x ∨ ¬y` (witness `a_{t+1} ↦ 0`) and the two
+//!    CNF clauses `a_t ∧ x → a_{t+1}`, `a_t ∧ ¬y → a_{t+1}` (witness
+//!    `a_{t+1} ↦ 1`); then `Q_t: M_t·¬a_t + Σ_{j < i_t} w_j·(x_j + ¬y_j) ≥
+//!    M_t` (with `M_t = Σ_{j < i_t} w_j`: "a_t → the prefix of x is not below
+//!    that of y") by `pol` from `Q_{t−1}`, the two `→` clauses and, for the
+//!    positions the reduction skipped (the last of a σ-cycle, whose other
+//!    positions lie in the prefix), `a_t → x_q ∨ ¬y_q` by `rup`; finally the
+//!    CNF clause `a_t → (x_{i_t} → y_{i_t})` is RUP from `Q_t + L_σ`, a lex
+//!    comparison of the suffix from `i_t`.
+//!
+//! All constraints are written over variable names given by the caller
+//! (model names for the model's variables, the proof's names for the
+//! CNF's auxiliary ones).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use rustsat::types::Lit;
+
+use crate::lex::LexChain;
+use crate::perm::Perm;
+
+/// A non-negative integer of any size (the order's weights are powers of
+/// two up to `2^(k−1)`), written in decimal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Big {
+    /// base 10^18 digits, least significant first, no trailing zeros
+    digits: Vec<u64>,
+}
+
+const BASE: u64 = 1_000_000_000_000_000_000;
+
+impl Big {
+    /// Zero.
+    pub fn zero() -> Self {
+        Big::default()
+    }
+    /// `2^e`.
+    pub fn pow2(e: usize) -> Self {
+        let mut b = Big { digits: vec![1] };
+        for _ in 0..e {
+            let copy = b.clone();
+            b.add_assign(&copy);
+        }
+        b
+    }
+    /// `self += other`.
+    pub fn add_assign(&mut self, other: &Big) {
+        let mut carry = 0;
+        for i in 0..self.digits.len().max(other.digits.len()) {
+            if i == self.digits.len() {
+                self.digits.push(0);
+            }
+            let s = self.digits[i] + other.digits.get(i).copied().unwrap_or(0) + carry;
+            self.digits[i] = s % BASE;
+            carry = s / BASE;
+        }
+        if carry > 0 {
+            self.digits.push(carry);
+        }
+    }
+    /// `self − other` (`self ≥ other`).
+    pub fn sub(&self, other: &Big) -> Big {
+        assert!(self.cmp_value(other).is_ge(), "Big::sub underflow");
+        let mut out = self.clone();
+        let mut borrow = 0;
+        for i in 0..out.digits.len() {
+            let o = other.digits.get(i).copied().unwrap_or(0) + borrow;
+            if out.digits[i] >= o {
+                out.digits[i] -= o;
+                borrow = 0;
+            } else {
+                out.digits[i] = out.digits[i] + BASE - o;
+                borrow = 1;
+            }
+        }
+        while out.digits.last() == Some(&0) {
+            out.digits.pop();
+        }
+        out
+    }
+    /// Whether it is zero.
+    pub fn is_zero(&self) -> bool {
+        self.digits.is_empty()
+    }
+    /// Compares the values.
+    fn cmp_value(&self, other: &Big) -> std::cmp::Ordering {
+        self.digits
+            .len()
+            .cmp(&other.digits.len())
+            .then_with(|| self.digits.iter().rev().cmp(other.digits.iter().rev()))
+    }
+}
+
+impl fmt::Display for Big {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self.digits.split_last() {
+            None => write!(f, "0"),
+            Some((top, rest)) => {
+                write!(f, "{top}")?;
+                for d in rest.iter().rev() {
+                    write!(f, "{d:018}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A signed coefficient: sign and magnitude.
+fn signed(positive: &Big, negative: &Big) -> (bool, Big) {
+    match positive.cmp_value(negative) {
+        std::cmp::Ordering::Less => (false, negative.sub(positive)),
+        _ => (true, positive.sub(negative)),
+    }
+}
+
+/// Lines of a proof block and what they add.
+#[derive(Clone, Debug, Default)]
+pub struct ProofLines {
+    /// the lines, each one rule ending in `;`
+    pub lines: Vec<String>,
+    /// constraint ids the lines add
+    pub ids: usize,
+    /// CNF clauses the lines derive (literals as in the CNF), each with the
+    /// id, counted from 1 at the block's first line, of the constraint
+    /// that is the clause
+    pub derived: Vec<(Vec<Lit>, usize)>,
+    /// CNF variables the lines introduce by `red` (their definitions)
+    pub defines: Vec<rustsat::types::Var>,
+}
+
+impl ProofLines {
+    /// A line adding one constraint id.
+    fn add(&mut self, line: String) {
+        self.add_ids(line, 1);
+    }
+    /// A line adding `ids` constraint ids (a rule with a subproof numbers
+    /// the constraints of its proof goals too, measured with `veripb
+    /// --trace`).
+    pub fn add_ids(&mut self, line: String, ids: usize) {
+        self.lines.push(line);
+        self.ids += ids;
+    }
+    /// The derived clauses as CNF clause indices: each derivation is
+    /// matched, in order, with the next clause of `clauses` equal to it as a
+    /// set of literals (a clause posted twice is derived twice, and each copy
+    /// gets its own id); returns (CNF index, block-relative id). `Err` names
+    /// a derived clause the CNF does not have.
+    pub fn cnf_indices<'a>(
+        &self,
+        clauses: impl IntoIterator<Item = &'a [Lit]>,
+    ) -> Result<Vec<(usize, usize)>, String> {
+        let key = |c: &[Lit]| {
+            let mut k = c.to_vec();
+            k.sort();
+            k.dedup();
+            k
+        };
+        let mut ids: HashMap<Vec<Lit>, std::collections::VecDeque<usize>> = HashMap::new();
+        for (c, id) in &self.derived {
+            ids.entry(key(c)).or_default().push_back(*id);
+        }
+        let mut out = vec![];
+        for (i, c) in clauses.into_iter().enumerate() {
+            if let Some(id) = ids.get_mut(&key(c)).and_then(|q| q.pop_front()) {
+                out.push((i, id));
+            }
+        }
+        match ids.iter().find(|(_, q)| !q.is_empty()) {
+            Some((k, _)) => Err(format!("a derived clause {k:?} is not in the CNF")),
+            None => Ok(out),
+        }
+    }
+}
+
+/// A family's symmetry-breaking proof: the order's prelude (right after
+/// `f N;`, before any derived constraint) and the block deriving the
+/// clauses (after the encoding's, before the search).
+#[derive(Clone, Debug, Default)]
+pub struct SymmetryProof {
+    /// `def_order` and `load_order` lines (no constraint ids)
+    pub prelude: Vec<String>,
+    /// the derivation
+    pub block: ProofLines,
+}
+
+impl LexOrder {
+    /// The proof of the lex-leader chains `posted` (each σ with what
+    /// [`crate::lex::lex_le`] posted for it) under this order.
+    pub fn proof(
+        &self,
+        posted: &[(Perm, LexChain)],
+        name: &dyn Fn(Lit) -> String,
+    ) -> Result<SymmetryProof, String> {
+        let mut block = ProofLines::default();
+        for (sigma, chain) in posted {
+            self.derive(sigma, chain, name, &mut block)?;
+        }
+        Ok(SymmetryProof {
+            prelude: self.prelude(name),
+            block,
+        })
+    }
+}
+
+/// The lexicographic order over a vector of model literals (each the
+/// positive literal of a distinct variable), position 0 most significant.
+#[derive(Clone, Debug)]
+pub struct LexOrder {
+    /// the order's name in the proof
+    pub name: String,
+    /// the vector
+    pub vars: Vec<Lit>,
+    pos: HashMap<Lit, usize>,
+}
+
+impl LexOrder {
+    /// The order over `vars` named `name` (letters, digits, `_`).
+    ///
+    /// # Panics
+    /// If a literal is negative or repeated.
+    pub fn new(name: &str, vars: &[Lit]) -> Self {
+        let pos: HashMap<Lit, usize> = vars.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+        assert!(
+            pos.len() == vars.len() && vars.iter().all(|l| l.is_pos()),
+            "a lex order is over distinct positive literals"
+        );
+        LexOrder {
+            name: name.to_string(),
+            vars: vars.to_vec(),
+            pos,
+        }
+    }
+
+    /// The weight `2^(k−1−j)` of position j.
+    fn weight(&self, j: usize) -> Big {
+        Big::pow2(self.vars.len() - 1 - j)
+    }
+
+    /// `def_order` (with its transitivity proof) and `load_order`: the
+    /// lines to write before any derived constraint.
+    pub fn prelude(&self, name: &dyn Fn(Lit) -> String) -> Vec<String> {
+        let k = self.vars.len();
+        let term = |j: usize, sign: &str, var: String| format!("{sign}{} {var}", self.weight(j));
+        let def: Vec<String> = (0..k)
+            .flat_map(|j| [term(j, "-", format!("u{j}")), term(j, "+", format!("v{j}"))])
+            .collect();
+        let list = |p: &str| (0..k).map(|j| format!("{p}{j}")).collect::<Vec<_>>().join(" ");
+        let loaded: Vec<String> = self.vars.iter().map(|&l| name(l)).collect();
+        vec![
+            format!("def_order {}", self.name),
+            format!("  vars left {}; right {}; end;", list("u"), list("v")),
+            format!("  def {} >= 0; end;", def.join(" ")),
+            format!("  transitivity vars fresh_right {}; end;", list("w")),
+            "    proof proofgoal #1 pol 1 2 + 3 +; qed : -1; qed;".to_string(),
+            "  end;".to_string(),
+            "end;".to_string(),
+            format!("load_order {} {};", self.name, loaded.join(" ")),
+        ]
+    }
+
+    /// Derives `x ⪯ σ(x)` by dominance and then the CNF clauses of `chain`
+    /// (what [`crate::lex::lex_le`] posted for the reduced positions of σ;
+    /// see the module docs), appending to `out`. `Err` if the chain is not
+    /// a comparison of `x` with `σ(x)` at increasing positions.
+    pub fn derive(
+        &self,
+        sigma: &Perm,
+        chain: &LexChain,
+        name: &dyn Fn(Lit) -> String,
+        out: &mut ProofLines,
+    ) -> Result<(), String> {
+        let k = self.vars.len();
+        let image = |j: usize| self.vars[sigma.apply(j as u32) as usize];
+        // the reduced positions, checked against σ
+        let mut positions = vec![];
+        for &(x, y) in &chain.pairs {
+            let &j = self
+                .pos
+                .get(&x)
+                .ok_or_else(|| format!("{} is not in the order", name(x)))?;
+            if image(j) != y {
+                return Err(format!("position {j}: {} is not σ({})", name(y), name(x)));
+            }
+            if positions.last().is_some_and(|&p| p >= j) {
+                return Err("the chain's positions do not increase".into());
+            }
+            positions.push(j);
+        }
+        if chain.strict || chain.cond.is_some() || chain.chain.len() + 1 < positions.len() {
+            return Err("only the plain, non-strict chain of lex_le is derived".into());
+        }
+        let lit = |l: Lit| name(l);
+        let neg = |l: Lit| name(!l);
+        // 1. L: Σ_j w_j (x_σ(j) − x_j) ≥ 0, merged per variable
+        let mut plus: Vec<Big> = vec![Big::zero(); k];
+        let mut minus: Vec<Big> = vec![Big::zero(); k];
+        for j in 0..k {
+            let s = sigma.apply(j as u32) as usize;
+            if s != j {
+                plus[s].add_assign(&self.weight(j));
+                minus[j].add_assign(&self.weight(j));
+            }
+        }
+        let mut terms = vec![];
+        for j in 0..k {
+            let (pos, c) = signed(&plus[j], &minus[j]);
+            if !c.is_zero() {
+                terms.push(format!("{}{c} {}", if pos { "+" } else { "-" }, lit(self.vars[j])));
+            }
+        }
+        let witness: Vec<String> = (0..k)
+            .filter(|&j| image(j) != self.vars[j])
+            .map(|j| format!("{} -> {}", lit(self.vars[j]), lit(image(j))))
+            .collect();
+        // the order's strictness goal (#2: "x ⪯ σ(x)" is the constraint
+        // itself) is contradicted by adding it to the negated constraint;
+        // the model's goals (σ maps each constraint onto one) are autoproven
+        // ids: the negated constraint, goal #2's premise and sum, the
+        // constraint
+        out.add_ids(
+            format!(
+                "@lexL dom {} >= 0 : {} : subproof proofgoal #2 pol -1 -2 +; qed : -1; qed;",
+                terms.join(" "),
+                witness.join(" ")
+            ),
+            4,
+        );
+        // 2. the chain; the helper constraints (L, Q, S, E) are deleted once
+        // σ is done, so that the database keeps only the CNF's clauses and
+        // the chain literals' definitions (RUP without hints propagates over
+        // all of it). The definitions `a_{t+1} → a_t`, `a_{t+1} → x ∨ ¬y`
+        // stay: with the CNF's `a_t ∧ x → a_{t+1}`, `a_t ∧ ¬y → a_{t+1}` they
+        // fix every chain literal by unit propagation from the primary
+        // literals, as a logged solution (`solx`) needs
+        let mut helpers = vec!["@lexL".to_string()];
+        let mut prefix_weight = Big::zero(); // M_t
+        for (t, &i) in positions.iter().enumerate() {
+            let (x, y) = chain.pairs[t];
+            let a = if t == 0 { None } else { Some(chain.chain[t - 1]) };
+            // the CNF clause a_t → (x → y): RUP from L (t = 0) or Q_t + L
+            let mut clause = vec![];
+            clause.extend(a.map(|a| !a));
+            clause.extend([!x, y]);
+            let hint = if t == 0 {
+                "@lexL".to_string()
+            } else {
+                out.add(format!("@lexS pol @lexQ{t} @lexL +;"));
+                "@lexS".to_string()
+            };
+            out.add(format!("rup {} >= 1 : {hint};", clause_terms(&clause, name)));
+            out.derived.push((clause, out.ids));
+            if t > 0 {
+                out.lines.push("del id @lexS;".to_string());
+            }
+            let Some(&next) = chain.chain.get(t) else {
+                break;
+            };
+            // a_{t+1}: its definition and the CNF's two clauses
+            out.defines.push(next.var());
+            let nn = neg(next);
+            let t1 = t + 1;
+            if let Some(a) = a {
+                out.add(format!("@lexA{t1} red +1 {nn} +1 {} >= 1 : {} -> 0;", lit(a), lit(next)));
+            }
+            out.add(format!(
+                "@lexB{t1} red +1 {nn} +1 {} +1 {} >= 1 : {} -> 0;",
+                lit(x),
+                neg(y),
+                lit(next)
+            ));
+            for other in [!x, y] {
+                let mut c = vec![];
+                c.extend(a.map(|a| !a));
+                c.extend([other, next]);
+                out.add(format!("red {} >= 1 : {} -> 1;", clause_terms(&c, name), lit(next)));
+                out.derived.push((c, out.ids));
+            }
+            // Q_{t+1} = Q_t + M_t·(a_{t+1} → a_t) + w_i·(a_{t+1} → x ∨ ¬y)
+            //         + Σ w_q·(a_{t+1} → x_q ∨ ¬y_q)
+            let mut sum = vec![];
+            if t > 0 {
+                sum.push(format!("@lexQ{t} @lexA{t1} {prefix_weight} * +"));
+            }
+            let w = self.weight(i);
+            sum.push(if t > 0 {
+                format!("@lexB{t1} {w} * +")
+            } else {
+                format!("@lexB{t1} {w} *")
+            });
+            prefix_weight.add_assign(&w);
+            let Some(&until) = positions.get(t + 1) else {
+                return Err("a chain literal after the last position".into());
+            };
+            for q in i + 1..until {
+                if image(q) == self.vars[q] {
+                    continue; // a fixed point: x_q − y_q = 0
+                }
+                let (xq, yq) = (self.vars[q], image(q));
+                out.add(format!(
+                    "@lexE{q} rup +1 {nn} +1 {} +1 {} >= 1;",
+                    lit(xq),
+                    neg(yq)
+                ));
+                helpers.push(format!("@lexE{q}"));
+                let wq = self.weight(q);
+                sum.push(format!("@lexE{q} {wq} * +"));
+                prefix_weight.add_assign(&wq);
+            }
+            out.add(format!("@lexQ{t1} pol {};", sum.join(" ")));
+            helpers.push(format!("@lexQ{t1}"));
+        }
+        out.lines.push(format!("del id {};", helpers.join(" ")));
+        Ok(())
+    }
+}
+
+/// `+1 l1 +1 l2 …` for a clause.
+fn clause_terms(lits: &[Lit], name: &dyn Fn(Lit) -> String) -> String {
+    lits.iter()
+        .map(|&l| format!("+1 {}", name(l)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn big_numbers() {
+        assert_eq!(Big::pow2(0).to_string(), "1");
+        assert_eq!(Big::pow2(10).to_string(), "1024");
+        assert_eq!(Big::pow2(64).to_string(), "18446744073709551616");
+        assert_eq!(
+            Big::pow2(128).to_string(),
+            "340282366920938463463374607431768211456"
+        );
+        let d = Big::pow2(100).sub(&Big::pow2(3));
+        assert_eq!(d.to_string(), "1267650600228229401496703205368");
+        let (pos, c) = signed(&Big::pow2(3), &Big::pow2(100));
+        assert!(!pos);
+        assert_eq!(c, d);
+        assert!(Big::pow2(5).sub(&Big::pow2(5)).is_zero());
+    }
+}

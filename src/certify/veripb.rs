@@ -1,0 +1,1054 @@
+//! VeriPB certificates that start from the puzzle's PB model, not from the
+//! CNF: the proof derives the CNF from the model, replays the search, and
+//! ends in the claim's conclusion; the `veripb` checker (3.0.2) checks it.
+//!
+//! The proof, in the order it is written ([`prove`]):
+//!
+//! 1. **the encoding** ([`derive_cnf`]): each auxiliary variable of the
+//!    definitions log ([`puzzlesat_encodings::provenance`]) is introduced
+//!    by redundance-based strengthening, its two halves `y ⇒ D` and
+//!    `¬y ⇒ ¬D` with the witnesses `y → 0` and `y → 1`; then each clause of
+//!    the CNF, by reverse unit propagation where the model propagates it,
+//!    else by the cutting-planes sum of the halves of its auxiliary
+//!    literals (and of the constraint it encodes, found in the database by
+//!    `ia`), weakened to the clause's variables and saturated (Gocht,
+//!    Martins, Nordström & Oertel, "Certified CNF Translations for
+//!    Pseudo-Boolean Solving", SAT 2022);
+//! 2. **the symmetry breaking**: a block of lines the puzzle's model owner
+//!    writes ([`SymmetryBlock`]: `dom` steps, Bogaerts, Gocht, McCreesh &
+//!    Nordström, JAIR 77, 2023);
+//! 3. **the search** ([`replay_search`]): each solution the enumeration
+//!    found is logged by `solx` and its blocking clause follows by RUP; the
+//!    decision formula is re-solved by the proof solver and each lemma of
+//!    its DRAT proof is a `rup` step (deletions become `del id`), ending in
+//!    the contradiction;
+//! 4. **the conclusion**: `UNSAT` for an infeasible instance, `SAT` for an
+//!    enumeration (VeriPB 3.0.2 has no `EQUIENUMERABLE` output: that no
+//!    other solution exists is the checked contradiction after the `solx`
+//!    steps, not a conclusion the checker states).
+//!
+//! The proof is written in the syntax of version 3.0 of the format
+//! (`proof_format_overview.md` and `migration_guide.md` of the `veripb`
+//! crate).
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use puzzlesat_encodings::dominance::SymmetryProof;
+use puzzlesat_encodings::pbmodel::PbModel;
+use puzzlesat_encodings::provenance::{Definition, Linear, Provenance};
+use puzzlesat_encodings::{ClauseDatabase, Cnf};
+use rustsat::types::{Lit, Var};
+
+use super::{
+    drat, formula_digest, produce_proof, Certificate, Certified, CertifyError, Claim, FromModel,
+    Producer,
+};
+use crate::solver::Limits;
+
+/// The checker's install command, named whenever it is missing.
+pub const INSTALL: &str = "cargo install veripb --version 3.0.2 --locked";
+
+/// The names a proof gives CNF variables: a model variable's name for a
+/// CNF variable the encoder names by it (the primary literals), `x<N>`
+/// (`N` its DIMACS number) for every other one.
+#[derive(Clone, Debug)]
+pub struct ProofNames {
+    /// per CNF variable: the model name, and whether the CNF literal is the
+    /// name's negation
+    model: Vec<Option<(String, bool)>>,
+}
+
+impl ProofNames {
+    /// Names for a CNF over `n_vars` variables whose primary literals are
+    /// named `names` (the encoder's `Encoded::names`), identified with the
+    /// variables of `model` by name. An error if a model variable's name
+    /// has the form `x<N>` (the names of the other CNF variables) or two
+    /// names give one CNF variable.
+    pub fn new(model: &PbModel, names: &[(String, Lit)], n_vars: u32) -> Result<Self, String> {
+        for v in model.vars() {
+            let n = model.name(v);
+            if n.len() > 1 && n.starts_with('x') && n[1..].bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!(
+                    "the model's variable '{n}' has the form x<N> of the proof's auxiliary names"
+                ));
+            }
+        }
+        let lits = model.cnf_literals(names)?;
+        let mut by_var: Vec<Option<(String, bool)>> = vec![None; n_vars as usize];
+        for v in model.vars() {
+            let Some(l) = lits[v.idx()] else { continue };
+            let i = l.var().idx();
+            if i >= by_var.len() {
+                by_var.resize(i + 1, None);
+            }
+            if let Some((other, _)) = &by_var[i] {
+                return Err(format!(
+                    "the model's variables '{other}' and '{}' name one CNF variable",
+                    model.name(v)
+                ));
+            }
+            by_var[i] = Some((model.name(v).to_string(), l.is_neg()));
+        }
+        Ok(ProofNames { model: by_var })
+    }
+    /// Whether CNF variable `v` is a model variable.
+    pub fn is_model(&self, v: Var) -> bool {
+        matches!(self.model.get(v.idx()), Some(Some(_)))
+    }
+    /// The variable as the proof writes it (for weakening): the model's
+    /// name, or `x12`.
+    pub fn var(&self, v: Var) -> String {
+        match self.model.get(v.idx()) {
+            Some(Some((name, _))) => name.clone(),
+            _ => format!("x{}", v.idx() + 1),
+        }
+    }
+    /// The literal as the proof writes it: `name`, `~name`, `x12`, `~x12`.
+    pub fn lit(&self, l: Lit) -> String {
+        match self.model.get(l.var().idx()) {
+            Some(Some((name, negated))) => {
+                if l.is_neg() != *negated {
+                    format!("~{name}")
+                } else {
+                    name.clone()
+                }
+            }
+            _ => format!("{}x{}", if l.is_neg() { "~" } else { "" }, l.var().idx() + 1),
+        }
+    }
+    /// `Σ a·l ≥ k` as the proof writes it: `1 a 2 ~b >= k`.
+    pub fn linear(&self, c: &Linear) -> String {
+        let mut s = String::new();
+        for &(a, l) in &c.terms {
+            let _ = write!(s, "{a} {} ", self.lit(l));
+        }
+        let _ = write!(s, ">= {}", c.bound);
+        s
+    }
+    /// A clause as the proof writes it: `1 a 1 ~b >= 1`.
+    pub fn clause(&self, lits: &[Lit]) -> String {
+        self.linear(&Linear::count_at_least(lits, 1))
+    }
+}
+
+/// A constraint id of the proof (VeriPB numbers the model's constraints
+/// from 1, then each rule that adds one).
+pub type Id = u64;
+
+/// Writes a VeriPB proof (syntax 3.0), numbering the constraints it adds.
+pub struct ProofWriter<W: Write> {
+    out: W,
+    /// the id the next added constraint gets
+    next: Id,
+    /// proof size so far
+    bytes: u64,
+}
+
+impl<W: Write> ProofWriter<W> {
+    /// Starts a proof for a model from which VeriPB loads `loaded`
+    /// constraints ([`PbModel::loaded`]): the header and the `f` check.
+    pub fn new(out: W, loaded: usize) -> io::Result<Self> {
+        let mut w = ProofWriter {
+            out,
+            next: loaded as Id + 1,
+            bytes: 0,
+        };
+        w.line("pseudo-Boolean proof version 3.0")?;
+        w.line(&format!("f {loaded};"))?;
+        Ok(w)
+    }
+    /// A line that adds no constraint (a comment, `output`, `del`).
+    pub fn line(&mut self, text: &str) -> io::Result<()> {
+        self.bytes += text.len() as u64 + 1;
+        writeln!(self.out, "{text}")
+    }
+    /// A rule that adds one constraint; returns its id.
+    pub fn step(&mut self, text: &str) -> io::Result<Id> {
+        self.line(text)?;
+        self.next += 1;
+        Ok(self.next - 1)
+    }
+    /// A block of lines written elsewhere that adds `ids` constraints;
+    /// returns the id of the first.
+    pub fn block(&mut self, lines: &[String], ids: usize) -> io::Result<Id> {
+        let first = self.next;
+        for l in lines {
+            self.line(l)?;
+        }
+        self.next += ids as Id;
+        Ok(first)
+    }
+    /// A `%` comment.
+    pub fn comment(&mut self, text: &str) -> io::Result<()> {
+        self.line(&format!("% {text}"))
+    }
+    /// The id the next added constraint gets.
+    pub fn next_id(&self) -> Id {
+        self.next
+    }
+    /// Bytes written so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+    /// Ends the proof with `output NONE` and `conclusion`, and flushes.
+    pub fn finish(mut self, conclusion: &str) -> io::Result<u64> {
+        self.line("output NONE;")?;
+        self.line(&format!("conclusion {conclusion};"))?;
+        self.line("end pseudo-Boolean proof;")?;
+        self.out.flush()?;
+        Ok(self.bytes)
+    }
+}
+
+/// Lines the model's owner writes to derive the symmetry-breaking and
+/// dominance clauses (by `dom`), placed after the encoding and before the
+/// search.
+#[derive(Clone, Debug, Default)]
+pub struct SymmetryBlock {
+    /// lines right after the header, before any definition (`def_order`,
+    /// `load_order`: with the order loaded, the definitions and clauses
+    /// derived later stay in the derived set); they add no constraint id
+    pub prelude: Vec<String>,
+    /// the proof lines
+    pub lines: Vec<String>,
+    /// how many constraint ids the lines add
+    pub ids: usize,
+    /// CNF variables the lines introduce themselves (no definition is
+    /// written for them)
+    pub defines: Vec<Var>,
+    /// the CNF clauses (indices, in CNF order) the lines derive, each with
+    /// the id of the constraint that implies it, counted from 1 at the
+    /// block's first line
+    pub derives: Vec<(usize, usize)>,
+}
+
+impl SymmetryBlock {
+    /// The block of `proof`, whose derived clauses are found in `cnf`.
+    pub fn new(proof: SymmetryProof, cnf: &Cnf) -> Result<Self, String> {
+        let derives = proof.block.cnf_indices(cnf.clauses())?;
+        Ok(SymmetryBlock {
+            prelude: proof.prelude,
+            lines: proof.block.lines,
+            ids: proof.block.ids,
+            defines: proof.block.defines,
+            derives,
+        })
+    }
+}
+
+/// A constraint `Σ c·l ≥ d` in normal form (one literal per variable,
+/// positive coefficients), to compute a cutting-planes sum before writing
+/// it.
+#[derive(Clone, Debug, Default)]
+struct Sum {
+    terms: HashMap<Var, (u64, bool)>, // coefficient, negated
+    degree: i64,
+}
+
+impl Sum {
+    fn add(&mut self, c: &Linear) {
+        self.degree += c.bound;
+        for &(a, l) in &c.terms {
+            match self.terms.get_mut(&l.var()) {
+                None => {
+                    self.terms.insert(l.var(), (a, l.is_neg()));
+                }
+                Some((b, neg)) if *neg == l.is_neg() => *b += a,
+                Some((b, neg)) => {
+                    // a·l + b·¬l = min(a, b) + |a − b|·(the larger one's literal)
+                    let m = a.min(*b);
+                    self.degree -= m as i64;
+                    if a > *b {
+                        *b = a - *b;
+                        *neg = l.is_neg();
+                    } else {
+                        *b -= m;
+                    }
+                    if *b == 0 {
+                        self.terms.remove(&l.var());
+                    }
+                }
+            }
+        }
+    }
+    /// The variables to weaken away so that only `clause`'s literals stay,
+    /// if the sum then still implies the clause (degree ≥ 1).
+    fn weakening_to(&self, clause: &[Lit]) -> Option<Vec<Var>> {
+        let mut degree = self.degree;
+        let mut weaken = vec![];
+        for (&v, &(a, neg)) in &self.terms {
+            let keep = clause.iter().any(|l| l.var() == v && l.is_neg() == neg);
+            if !keep {
+                degree -= a as i64;
+                weaken.push(v);
+            }
+        }
+        (degree >= 1).then(|| {
+            weaken.sort();
+            weaken
+        })
+    }
+}
+
+/// How each clause of the CNF was derived, for the report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EncodingSteps {
+    /// auxiliary variables introduced (by two `red` steps each)
+    pub definitions: usize,
+    /// clauses derived by reverse unit propagation
+    pub rup: usize,
+    /// clauses derived by a cutting-planes sum of definitions
+    pub pol: usize,
+    /// clauses the symmetry block derives
+    pub symmetry: usize,
+}
+
+/// How a proof introduces a literal's definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Intro {
+    /// an auxiliary variable: by redundance, both halves
+    Red,
+    /// a model variable: both halves follow from the model by RUP (e.g.
+    /// the order literal `[x ≥ lb+1]`, which is the model's `¬[x = lb]`)
+    Rup,
+}
+
+/// The definitions a proof writes, in order: the order literals of each
+/// integer whose model speaks of its direct literals
+/// (`[x ≥ v] ⇔ Σ_{u ≥ v} [x = u] ≥ 1`), then the log's, each once.
+fn definitions(
+    names: &ProofNames,
+    prov: Option<&Provenance>,
+    skip: &[Var],
+) -> Vec<(Definition, Intro)> {
+    let Some(prov) = prov else { return vec![] };
+    let mut out = vec![];
+    let mut seen: std::collections::HashSet<Var> = skip.iter().copied().collect();
+    let model = |l: Lit| names.is_model(l.var());
+    let mut push = |d: Definition, out: &mut Vec<(Definition, Intro)>| {
+        if seen.insert(d.lit.var()) {
+            let intro = if model(d.lit) { Intro::Rup } else { Intro::Red };
+            out.push((d, intro));
+        }
+    };
+    for int in &prov.ints {
+        if int.ge.iter().all(|&l| model(l)) {
+            continue; // the model speaks of the order literals
+        }
+        let n = int.ge.len();
+        let mut direct: Vec<Option<Lit>> = vec![None; n + 1];
+        direct[0] = Some(!int.ge[0]);
+        direct[n] = Some(int.ge[n - 1]);
+        for &(v, l) in &int.eq {
+            direct[(v - int.lb) as usize] = Some(l);
+        }
+        let Some(direct) = direct.into_iter().collect::<Option<Vec<Lit>>>() else {
+            continue;
+        };
+        if !direct.iter().all(|&l| model(l)) {
+            continue;
+        }
+        for (i, &ge) in int.ge.iter().enumerate() {
+            push(
+                Definition {
+                    lit: ge,
+                    meaning: Linear::count_at_least(&direct[i + 1..], 1),
+                },
+                &mut out,
+            );
+        }
+    }
+    for d in &prov.definitions {
+        push(d.clone(), &mut out);
+    }
+    out
+}
+
+/// Whether a proof can derive every clause of `cnf`: each variable of a
+/// clause is a model variable or has a definition (or is the symmetry
+/// block's); `Err` names the first one that is neither, with its clause.
+pub fn plan(
+    model: &PbModel,
+    names: &ProofNames,
+    cnf: &Cnf,
+    prov: Option<&Provenance>,
+    symmetry: Option<&SymmetryBlock>,
+) -> Result<(), String> {
+    // every source constraint a derivation sums must be one the model
+    // states (VeriPB's `ia` finds it there)
+    if let Some(prov) = prov {
+        let model_constraints = model_in_cnf_literals(model, names);
+        let used: std::collections::BTreeSet<u32> = prov
+            .clause_source
+            .iter()
+            .copied()
+            .filter(|&s| s != puzzlesat_encodings::provenance::NO_SOURCE)
+            .collect();
+        for s in used {
+            let c = &prov.sources[s as usize];
+            if !model_constraints.iter().any(|m| implies(m, c)) {
+                return Err(format!(
+                    "the encoding encodes a constraint the model does not state ({})",
+                    names.linear(c)
+                ));
+            }
+        }
+    }
+    let skip: Vec<Var> = symmetry.map(|s| s.defines.clone()).unwrap_or_default();
+    let mut defined: std::collections::HashSet<Var> = skip.iter().copied().collect();
+    for (d, _) in definitions(names, prov, &skip) {
+        defined.insert(d.lit.var());
+    }
+    let derived: std::collections::HashSet<usize> =
+        symmetry.map(|s| s.derives.iter().map(|&(i, _)| i).collect()).unwrap_or_default();
+    let undefined = cnf
+        .clauses()
+        .enumerate()
+        .filter(|(i, _)| !derived.contains(i))
+        .flat_map(|(_, c)| c.iter())
+        .filter(|l| !names.is_model(l.var()) && !defined.contains(&l.var()))
+        .count();
+    match undefined {
+        0 => Ok(()),
+        k => Err(format!(
+            "the encoding has auxiliary variables without a definition in the log ({k} literal occurrences in the CNF)"
+        )),
+    }
+}
+
+/// The model's constraints over CNF literals, as `≥` constraints (an
+/// equality as two; a constraint over a model-only variable left out).
+fn model_in_cnf_literals(model: &PbModel, names: &ProofNames) -> Vec<Linear> {
+    use puzzlesat_encodings::pbmodel::Relation;
+    let mut lit_of: HashMap<&str, Lit> = HashMap::new();
+    for (i, m) in names.model.iter().enumerate() {
+        if let Some((name, negated)) = m {
+            lit_of.insert(name, Lit::new(i as u32, *negated));
+        }
+    }
+    let mut out = vec![];
+    for c in model.constraints() {
+        let terms: Option<Vec<(i64, Lit)>> = c
+            .terms
+            .iter()
+            .map(|&(a, l)| {
+                let x = *lit_of.get(model.name(l.var))?;
+                Some((a, if l.negated { !x } else { x }))
+            })
+            .collect();
+        let Some(terms) = terms else { continue };
+        let ge = || Linear::at_least(terms.iter().copied(), c.rhs);
+        let le = || Linear::at_least(terms.iter().map(|&(a, l)| (-a, l)), -c.rhs);
+        match c.relation {
+            Relation::AtLeast => out.push(ge()),
+            Relation::AtMost => out.push(le()),
+            Relation::Equal => {
+                out.push(ge());
+                out.push(le());
+            }
+        }
+    }
+    out
+}
+
+/// Whether `c` syntactically implies `d` (a sound test of VeriPB's `i`
+/// rule): weaken `c` to `d`'s literals, then each of its coefficients,
+/// capped at `d`'s degree, is at most `d`'s, and its degree is at least
+/// `d`'s.
+fn implies(c: &Linear, d: &Linear) -> bool {
+    let mut sum = Sum::default();
+    sum.add(c);
+    let mut degree = sum.degree;
+    let mut dterms: HashMap<Lit, u64> = HashMap::new();
+    let mut dsum = Sum::default();
+    dsum.add(d);
+    for (&v, &(b, neg)) in &dsum.terms {
+        dterms.insert(Lit::new(v.idx32(), neg), b);
+    }
+    let dd = dsum.degree;
+    let mut fits = true;
+    for (&v, &(a, neg)) in &sum.terms {
+        match dterms.get(&Lit::new(v.idx32(), neg)) {
+            Some(&b) => fits &= a.min(dd.max(0) as u64) <= b,
+            None => degree -= a as i64, // weakened away
+        }
+    }
+    fits && degree >= dd
+}
+
+/// Introduces the definitions of `prov` and derives each clause of `cnf`
+/// (the ones `symmetry` does not derive) from the model; returns the id
+/// that implies each clause.
+pub fn derive_cnf<W: Write>(
+    w: &mut ProofWriter<W>,
+    names: &ProofNames,
+    cnf: &Cnf,
+    prov: Option<&Provenance>,
+    symmetry: Option<&SymmetryBlock>,
+) -> io::Result<(Vec<Id>, EncodingSteps)> {
+    let mut steps = EncodingSteps::default();
+    // the half of each defined literal's definition in which it occurs:
+    // for y ⇔ D, `k·¬y + D ≥ k` is the half of ¬y, `(A−k+1)·y + ¬D` of y
+    let mut half: HashMap<Lit, (Id, Linear)> = HashMap::new();
+    let skip_defs: Vec<Var> = symmetry.map(|s| s.defines.clone()).unwrap_or_default();
+    let defs = definitions(names, prov, &skip_defs);
+    if !defs.is_empty() {
+        w.comment("the encoding's auxiliary variables: red for new ones, rup for model variables")?;
+    }
+    for (d, intro) in &defs {
+        let y = d.lit;
+        steps.definitions += usize::from(*intro == Intro::Red);
+        let var = names.var(y.var());
+        // witness: the value of y's variable that makes y false / true
+        let (falsify, satisfy) = if y.is_neg() { ("1", "0") } else { ("0", "1") };
+        let rule = |c: &Linear, value: &str| match intro {
+            Intro::Red => format!("red {} : {var} -> {value};", names.linear(c)),
+            Intro::Rup => format!("rup {};", names.linear(c)),
+        };
+        let k = d.meaning.bound;
+        if k > 0 {
+            let mut c = d.meaning.clone();
+            c.terms.push((k as u64, !y));
+            let id = w.step(&rule(&c, falsify))?;
+            half.insert(!y, (id, c));
+        }
+        let neg = d.meaning.negation();
+        if neg.bound > 0 {
+            let mut c = neg.clone();
+            c.terms.push((neg.bound as u64, y));
+            let id = w.step(&rule(&c, satisfy))?;
+            half.insert(y, (id, c));
+        }
+    }
+    w.comment("the CNF's clauses")?;
+    // the symmetry block's clauses get their ids once it is written
+    let mut ids = vec![0; cnf.len()];
+    let by_symmetry: std::collections::HashSet<usize> =
+        symmetry.map(|s| s.derives.iter().map(|&(i, _)| i).collect()).unwrap_or_default();
+    // each stated source constraint, found once in the database by `ia`
+    let mut source_ids: HashMap<u32, Id> = HashMap::new();
+    for (i, clause) in cnf.clauses().enumerate() {
+        if by_symmetry.contains(&i) {
+            steps.symmetry += 1;
+            continue;
+        }
+        let all_halves: Vec<&(Id, Linear)> = clause.iter().filter_map(|l| half.get(l)).collect();
+        let aux_halves: Vec<&(Id, Linear)> = clause
+            .iter()
+            .filter(|l| !names.is_model(l.var()))
+            .filter_map(|l| half.get(l))
+            .collect();
+        let source = prov.and_then(|p| p.source_of(i).map(|c| (p.clause_source[i], c)));
+        if all_halves.is_empty() && source.is_none() {
+            ids[i] = w.step(&format!("rup {};", names.clause(clause)))?;
+            steps.rup += 1;
+            continue;
+        }
+        // the sum of the auxiliary literals' halves (then of every
+        // literal's), with or without the source constraint
+        let mut derived = None;
+        'tries: for halves in [&aux_halves, &all_halves] {
+            for with_source in [true, false] {
+                if with_source && source.is_none() {
+                    continue;
+                }
+                let mut sum = Sum::default();
+                for (_, c) in halves.iter() {
+                    sum.add(c);
+                }
+                if with_source {
+                    sum.add(source.unwrap().1);
+                }
+                if let Some(weaken) = sum.weakening_to(clause) {
+                    derived = Some((with_source, weaken, halves.clone()));
+                    break 'tries;
+                }
+            }
+        }
+        let Some((with_source, weaken, halves)) = derived else {
+            ids[i] = w.step(&format!("rup {};", names.clause(clause)))?;
+            steps.rup += 1;
+            continue;
+        };
+        let mut pol = String::from("pol");
+        let mut operands = 0;
+        if with_source {
+            let (s, c) = source.unwrap();
+            let id = match source_ids.get(&s) {
+                Some(&id) => id,
+                None => {
+                    let id = w.step(&format!("ia {};", names.linear(c)))?;
+                    source_ids.insert(s, id);
+                    id
+                }
+            };
+            let _ = write!(pol, " {id}");
+            operands += 1;
+        }
+        for (id, _) in &halves {
+            let _ = write!(pol, " {id}");
+            operands += 1;
+            if operands > 1 {
+                pol.push_str(" +");
+            }
+        }
+        for v in weaken {
+            let _ = write!(pol, " {} w", names.var(v));
+        }
+        pol.push_str(" s;");
+        ids[i] = w.step(&pol)?;
+        steps.pol += 1;
+    }
+    Ok((ids, steps))
+}
+
+/// Clauses by their sorted literals, to find the ids a DRAT deletion
+/// names.
+#[derive(Default)]
+struct ClauseIds(HashMap<Vec<Lit>, Vec<Id>>);
+
+impl ClauseIds {
+    fn key(lits: &[Lit]) -> Vec<Lit> {
+        let mut k = lits.to_vec();
+        k.sort_unstable();
+        k.dedup();
+        k
+    }
+    fn insert(&mut self, lits: &[Lit], id: Id) {
+        self.0.entry(Self::key(lits)).or_default().push(id);
+    }
+    fn remove(&mut self, lits: &[Lit]) -> Option<Id> {
+        let key = Self::key(lits);
+        let ids = self.0.get_mut(&key)?;
+        let id = ids.pop();
+        if ids.is_empty() {
+            self.0.remove(&key);
+        }
+        id
+    }
+}
+
+/// What the search part of a proof holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchSteps {
+    /// solutions logged by `solx`
+    pub solutions: usize,
+    /// other clauses added during the run, derived by RUP
+    pub added: usize,
+    /// lemmas of the proof solver's DRAT proof, as `rup` steps
+    pub lemmas: usize,
+    /// its deletions, as `del id`
+    pub deletions: usize,
+    /// time of the proof solver's solve
+    pub solve_seconds: f64,
+    /// the format of the proof solver's proof
+    pub format: Option<drat::DratFormat>,
+}
+
+/// Replays the search of an UNSAT answer: `formula` is the decision
+/// formula (the CNF's `n_cnf` clauses, whose ids are `cnf_ids`, then the
+/// clauses added since and the assumptions as units); a clause over every
+/// primary literal is a blocking clause, logged as its solution by `solx`.
+/// Then the proof solver re-solves the formula and each DRAT lemma is a
+/// `rup` step. Returns the id of the contradiction.
+#[allow(clippy::too_many_arguments)]
+pub fn replay_search<W: Write>(
+    w: &mut ProofWriter<W>,
+    names: &ProofNames,
+    formula: &Cnf,
+    n_cnf: usize,
+    cnf_ids: &[Id],
+    primary: &[Lit],
+    producer: &Producer,
+    limits: &Limits,
+) -> Result<(Id, SearchSteps), CertifyError> {
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
+    let mut steps = SearchSteps::default();
+    let mut ids = ClauseIds::default();
+    for (i, c) in formula.clauses().take(n_cnf).enumerate() {
+        ids.insert(c, cnf_ids[i]);
+    }
+    let mut primary_vars: Vec<Var> = primary.iter().map(|l| l.var()).collect();
+    primary_vars.sort_unstable();
+    w.comment("the search: the solutions found, then the proof solver's lemmas")
+        .map_err(io)?;
+    for c in formula.clauses().skip(n_cnf) {
+        let mut vars: Vec<Var> = c.iter().map(|l| l.var()).collect();
+        vars.sort_unstable();
+        if !primary_vars.is_empty() && vars == primary_vars {
+            let sol: Vec<String> = c.iter().map(|&l| names.lit(!l)).collect();
+            w.step(&format!("solx {};", sol.join(" "))).map_err(io)?;
+            steps.solutions += 1;
+        } else {
+            steps.added += 1;
+        }
+        let id = w.step(&format!("rup {};", names.clause(c))).map_err(io)?;
+        ids.insert(c, id);
+    }
+    let (proof, solve_seconds) = produce_proof(formula, producer, limits)?;
+    steps.solve_seconds = solve_seconds;
+    let format = drat::detect_format(&proof);
+    steps.format = Some(format);
+    let mut empty = None;
+    let mut failed = None;
+    let mut lits = vec![];
+    drat::parse(&proof, format, |delete, raw| {
+        if failed.is_some() || empty.is_some() {
+            return Ok(());
+        }
+        lits.clear();
+        lits.extend(raw.iter().map(|&l| Lit::new(l >> 1, l & 1 == 1)));
+        let r = if delete {
+            match ids.remove(&lits) {
+                Some(id) => {
+                    steps.deletions += 1;
+                    w.line(&format!("del id {id};"))
+                }
+                None => Ok(()),
+            }
+        } else {
+            steps.lemmas += 1;
+            w.step(&format!("rup {};", names.clause(&lits))).map(|id| {
+                if lits.is_empty() {
+                    empty = Some(id);
+                }
+                ids.insert(&lits, id);
+            })
+        };
+        if let Err(e) = r {
+            failed = Some(e);
+        }
+        Ok(())
+    })?;
+    if let Some(e) = failed {
+        return Err(io(e));
+    }
+    let contradiction = match empty {
+        Some(id) => id,
+        None => w.step("rup >= 1;").map_err(io)?,
+    };
+    Ok((contradiction, steps))
+}
+
+/// A checked VeriPB proof.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// the checker and its version (`veripb 3.0.2`)
+    pub checker: String,
+    /// the checker's verdict line (`s VERIFIED …`)
+    pub verdict: String,
+    /// time of the check
+    pub seconds: f64,
+}
+
+/// The `veripb` on PATH and its version, or the error naming the install
+/// command.
+pub fn checker() -> Result<String, CertifyError> {
+    let out = Command::new("veripb").arg("--version").output().map_err(|_| {
+        CertifyError::Producer(format!(
+            "the VeriPB checker is not installed (no `veripb` on PATH): install it with `{INSTALL}`"
+        ))
+    })?;
+    let v = String::from_utf8_lossy(&out.stdout);
+    let v = v
+        .lines()
+        .find(|l| l.starts_with("veripb"))
+        .unwrap_or("veripb (unknown version)");
+    Ok(v.trim().to_string())
+}
+
+/// Runs `veripb MODEL PROOF`; Ok only if it verifies the proof.
+pub fn check(model: &Path, proof: &Path) -> Result<Checked, CertifyError> {
+    let checker = checker()?;
+    let t = Instant::now();
+    let out = Command::new("veripb")
+        .arg("--hide-warnings")
+        .arg(model)
+        .arg(proof)
+        .output()
+        .map_err(|e| CertifyError::Producer(format!("veripb could not be run: {e}")))?;
+    let seconds = t.elapsed().as_secs_f64();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let verdict = stdout.lines().find(|l| l.starts_with("s VERIFIED"));
+    match verdict {
+        Some(v) if out.status.success() => Ok(Checked {
+            checker,
+            verdict: v.to_string(),
+            seconds,
+        }),
+        _ => {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let why: Vec<&str> = stderr
+                .lines()
+                .chain(stdout.lines())
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with("Running VeriPB"))
+                .take(6)
+                .collect();
+            Err(CertifyError::VeripbRejected(format!(
+                "{} ({})",
+                why.join(" / "),
+                proof.display()
+            )))
+        }
+    }
+}
+
+/// What [`prove`] needs of a run.
+pub struct Run<'a> {
+    /// the puzzle's PB model
+    pub model: &'a PbModel,
+    /// the encoder's names of the primary literals
+    pub names: &'a [(String, Lit)],
+    /// the CNF as encoded
+    pub cnf_clauses: usize,
+    /// its definitions log
+    pub provenance: Option<&'a Provenance>,
+    /// the symmetry block, if the family has one
+    pub symmetry: Option<&'a SymmetryBlock>,
+    /// the primary literals (enumeration's blocking clauses are over them)
+    pub primary: &'a [Lit],
+    /// the claim
+    pub claim: Claim,
+    /// where the model and proof are kept (None: a temporary directory)
+    pub dir: Option<&'a Path>,
+    /// the file stem of model and proof
+    pub stem: &'a str,
+}
+
+/// A VeriPB certificate: the files, the steps and the check.
+#[derive(Clone, Debug)]
+pub struct PbCertificate {
+    /// the model file
+    pub model_path: PathBuf,
+    /// the proof file
+    pub proof_path: PathBuf,
+    /// proof size
+    pub proof_bytes: u64,
+    /// the encoding part
+    pub encoding: EncodingSteps,
+    /// the search part
+    pub search: SearchSteps,
+    /// the check
+    pub checked: Checked,
+}
+
+/// Writes the model and the proof of `run`'s claim resting on the UNSAT
+/// `formula` (whose first `run.cnf_clauses` clauses are the CNF), and
+/// checks the proof with `veripb`.
+pub fn prove(
+    run: &Run,
+    formula: &Cnf,
+    producer: &Producer,
+    limits: &Limits,
+) -> Result<PbCertificate, CertifyError> {
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
+    checker()?; // before any work: a missing checker is an error
+    let temp;
+    let dir = match run.dir {
+        Some(d) => {
+            std::fs::create_dir_all(d).map_err(io)?;
+            d.to_path_buf()
+        }
+        None => {
+            temp = tempfile::tempdir().map_err(io)?;
+            temp.path().to_path_buf()
+        }
+    };
+    let model_path = dir.join(format!("{}.opb", run.stem));
+    let proof_path = dir.join(format!("{}.pbp", run.stem));
+    {
+        let mut f = BufWriter::new(std::fs::File::create(&model_path).map_err(io)?);
+        run.model.write_opb(&mut f).map_err(io)?;
+        f.flush().map_err(io)?;
+    }
+    let names = ProofNames::new(run.model, run.names, formula.n_vars())
+        .map_err(|e| CertifyError::Producer(format!("VeriPB proof: {e}")))?;
+    let file = std::fs::File::create(&proof_path).map_err(io)?;
+    let mut w = ProofWriter::new(BufWriter::new(file), run.model.loaded()).map_err(io)?;
+    if let Some(s) = run.symmetry {
+        w.comment("the order of the symmetry breaking").map_err(io)?;
+        w.block(&s.prelude, 0).map_err(io)?;
+    }
+    let mut cnf = Cnf::new();
+    for c in formula.clauses().take(run.cnf_clauses) {
+        cnf.add(c);
+    }
+    let (mut cnf_ids, encoding) =
+        derive_cnf(&mut w, &names, &cnf, run.provenance, run.symmetry).map_err(io)?;
+    if let Some(s) = run.symmetry {
+        w.comment("the symmetry breaking, by dominance").map_err(io)?;
+        let first = w.block(&s.lines, s.ids).map_err(io)?;
+        for &(i, rel) in &s.derives {
+            cnf_ids[i] = first + rel as Id - 1;
+        }
+    }
+    let (contradiction, search) = replay_search(
+        &mut w,
+        &names,
+        formula,
+        run.cnf_clauses,
+        &cnf_ids,
+        run.primary,
+        producer,
+        limits,
+    )?;
+    let conclusion = match (run.claim, search.solutions) {
+        (Claim::Complete, n) if n > 0 => "SAT".to_string(),
+        (Claim::Optimal, _) => {
+            return Err(CertifyError::Producer(
+                "VeriPB proofs of optimality are not written yet".into(),
+            ))
+        }
+        _ => format!("UNSAT : {contradiction}"),
+    };
+    let proof_bytes = w.finish(&conclusion).map_err(io)?;
+    let checked = check(&model_path, &proof_path)?;
+    if run.dir.is_none() {
+        // the temporary directory goes; the paths are reported as kept nowhere
+    }
+    Ok(PbCertificate {
+        model_path,
+        proof_path,
+        proof_bytes,
+        encoding,
+        search,
+        checked,
+    })
+}
+
+/// The certificate of `run.claim` resting on the UNSAT `formula`: a VeriPB
+/// proof from the model ([`prove`]), checked. `not_covered` says what the
+/// family's proof leaves out.
+pub fn certify(
+    run: &Run,
+    formula: &Cnf,
+    producer: &Producer,
+    limits: &Limits,
+    not_covered: &str,
+) -> Result<Certified, CertifyError> {
+    let pc = prove(run, formula, producer, limits)?;
+    let covers = if pc.encoding.symmetry > 0 {
+        "encoding, symmetry breaking and search"
+    } else {
+        "encoding and search"
+    };
+    let mut not_covered = not_covered.to_string();
+    if run.claim == Claim::Complete && pc.search.solutions > 0 {
+        not_covered.push_str(&format!(
+            "; the count: VeriPB 3.0.2 has no EQUIENUMERABLE output, so its conclusion is SAT and 'no other solution' is the checked contradiction after the {} solx steps, which puzzlesat counts",
+            pc.search.solutions
+        ));
+    }
+    Ok(Certified {
+        claim: run.claim,
+        formula_clauses: formula.len(),
+        formula_digest: formula_digest(formula),
+        cube: None,
+        certificate: Certificate {
+            format: pc.search.format.unwrap_or(drat::DratFormat::Binary),
+            producer: producer.to_string(),
+            checker: pc.checked.checker,
+            proof_bytes: pc.proof_bytes,
+            solve_seconds: pc.search.solve_seconds,
+            check_seconds: pc.checked.seconds,
+            lemmas: pc.search.lemmas,
+            core_lemmas: pc.search.lemmas,
+            from_model: Some(FromModel {
+                covers: covers.to_string(),
+                not_covered,
+                definitions: pc.encoding.definitions,
+                rup_clauses: pc.encoding.rup,
+                pol_clauses: pc.encoding.pol,
+                dom_clauses: pc.encoding.symmetry,
+                solutions: pc.search.solutions,
+                files: run.dir.map(|_| {
+                    (
+                        pc.model_path.display().to_string(),
+                        pc.proof_path.display().to_string(),
+                    )
+                }),
+            }),
+            not_from_model: None,
+        },
+    })
+}
+
+/// A file stem from a run's description: `queens n=8 encoding=matrix` →
+/// `queens-n_8-encoding_matrix`.
+pub fn stem(describe: &str) -> String {
+    let mut s = String::new();
+    for c in describe.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c);
+        } else if c == ' ' && !s.ends_with('-') {
+            s.push('-');
+        } else if !s.ends_with(['-', '_']) {
+            s.push('_');
+        }
+    }
+    s.trim_end_matches(['-', '_']).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn l(i: u32) -> Lit {
+        Lit::positive(i)
+    }
+
+    #[test]
+    fn syntactic_implication() {
+        let (a, b, c) = (l(0), l(1), l(2));
+        let amo = Linear::count_at_most(&[a, b, c], 1);
+        assert!(implies(&amo, &amo));
+        // Σ ≤ 1 over three implies Σ ≤ 1 over two of them, not the reverse
+        let two = Linear::count_at_most(&[a, b], 1);
+        assert!(implies(&amo, &two));
+        assert!(!implies(&two, &amo));
+        // a + b + c ≥ 2 implies a + b ≥ 1, not a + b ≥ 2
+        let ge2 = Linear::count_at_least(&[a, b, c], 2);
+        assert!(implies(&ge2, &Linear::count_at_least(&[a, b], 1)));
+        assert!(!implies(&ge2, &Linear::count_at_least(&[a, b], 2)));
+    }
+
+    #[test]
+    fn a_totalizer_clause_is_the_sum_of_three_halves() {
+        // a ⇔ x0 ≥ 1, b ⇔ x1 ≥ 1, c ⇔ x0 + x1 ≥ 2: the clause ¬a ∨ ¬b ∨ c
+        let (x0, x1, a, b, c) = (l(0), l(1), l(2), l(3), l(4));
+        let half_not_a = Linear::at_least([(1, x0), (1, !a)], 1);
+        let half_not_b = Linear::at_least([(1, x1), (1, !b)], 1);
+        let d = Linear::count_at_least(&[x0, x1], 2);
+        let mut half_c = d.negation();
+        half_c.terms.push((half_c.bound as u64, c));
+        let mut s = Sum::default();
+        for h in [&half_not_a, &half_not_b, &half_c] {
+            s.add(h);
+        }
+        assert_eq!(s.weakening_to(&[!a, !b, c]), Some(vec![]));
+        // without c's half the sum does not imply the clause
+        let mut s = Sum::default();
+        s.add(&half_not_a);
+        s.add(&half_not_b);
+        assert_eq!(s.weakening_to(&[!a, !b, c]), None);
+    }
+
+    #[test]
+    fn the_writer_numbers_constraints_after_the_model() {
+        let mut buf = vec![];
+        let mut w = ProofWriter::new(&mut buf, 3).unwrap();
+        assert_eq!(w.step("rup 1 a >= 1;").unwrap(), 4);
+        assert_eq!(w.block(&["x;".into(), "y;".into()], 2).unwrap(), 5);
+        assert_eq!(w.next_id(), 7);
+        w.finish("UNSAT : 6").unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert!(text.starts_with("pseudo-Boolean proof version 3.0\nf 3;\n"), "{text}");
+        assert!(text.ends_with("conclusion UNSAT : 6;\nend pseudo-Boolean proof;\n"), "{text}");
+    }
+}

@@ -1,0 +1,158 @@
+//! The PB model of Enigma 1225 on an n×n board, from the three rules (as
+//! [`super::check`] reads them), for `--method board`:
+//!
+//! - cell `(i, j)` holds `x_ij ∈ 1..ub`, in unary: `x[i][j]_ge<t>` ("at
+//!   least t", t = 2..ub, the names the encoder gives its order literals)
+//!   with `x ≥ t+1 → x ≥ t`. The bound `ub` (the largest UBNVAL over the
+//!   cycle types, Property 4 of Cambazard, O'Sullivan & Smith) is a theorem
+//!   about the rules, not a rule: the model takes it as given;
+//! - **rule 2** as a permutation: `p[i][j]` ("column i equals row j", i ≠ j,
+//!   the encoder's name) exactly one per column i and per row j, and
+//!   `p[i][j] → x[k][i] = x[j][k]` for every k (two clauses per t). With
+//!   rule 1 this is rule 2: distinct rows equal distinct columns, so "each
+//!   row equals a column other than its own" is such a bijection;
+//! - **rule 1**: rows i < i' differ: some `g[i][i'][k]_t` ("in column k,
+//!   row i is ≥ t and row i' is not") or `g[i'][i][k]_t` holds, each
+//!   implying its two literals;
+//! - **rule 3**: a cell ≥ t means some cell holds exactly t − 1 (t ≥ 2):
+//!   `e[i][j]_<v>` ("cell (i, j) holds v") is defined from the unary
+//!   literals, and `x[i][j]_ge<t> → ∨_cells e_<t−1>`;
+//! - the objective: maximise the total `n² + Σ x[i][j]_ge<t>`.
+//!
+//! Indices in names are 1-based.
+
+use puzzlesat_encodings::pbmodel::{PbObjective, PbSense};
+use puzzlesat_encodings::{PbLit, PbModel};
+
+use super::model::max_ubnval;
+
+/// The name of "cell (i, j) is at least t" (0-based i, j).
+pub fn ge_name(i: usize, j: usize, t: usize) -> String {
+    format!("x[{}][{}]_ge{t}", i + 1, j + 1)
+}
+
+/// The name of "column i equals row j" (0-based i, j).
+pub fn p_name(i: usize, j: usize) -> String {
+    format!("p[{}][{}]", i + 1, j + 1)
+}
+
+/// The model of side n.
+pub fn model(n: usize) -> PbModel {
+    let ub = max_ubnval(n).max(1);
+    let mut m = PbModel::new();
+    m.comment(format!(
+        "Enigma 1225, n = {n}, cells in 1..{ub}: x[i][j]_ge<t> = cell (i, j) is at least t; p[i][j] = column i equals row j"
+    ));
+    // ge(i, j, t) = [x_ij ≥ t], t = 2..=ub; t = 1 is true, t > ub false
+    let ge: Vec<Vec<Vec<PbLit>>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| (2..=ub).map(|t| m.var(&ge_name(i, j, t)).pos()).collect())
+                .collect()
+        })
+        .collect();
+    let at_least = |i: usize, j: usize, t: usize| -> PbLit { ge[i][j][t - 2] };
+    for i in 0..n {
+        for j in 0..n {
+            for t in 3..=ub {
+                m.clause(
+                    &[!at_least(i, j, t), at_least(i, j, t - 1)],
+                    format!("cell ({}, {}): at least {t}, so at least {}", i + 1, j + 1, t - 1),
+                );
+            }
+        }
+    }
+    // rule 2: the permutation and its equalities
+    let p: Vec<Vec<Option<PbLit>>> = (0..n)
+        .map(|i| (0..n).map(|j| (i != j).then(|| m.var(&p_name(i, j)).pos())).collect())
+        .collect();
+    for i in 0..n {
+        let col: Vec<PbLit> = p[i].iter().flatten().copied().collect();
+        m.exactly(&col, 1, format!("rule 2: column {} equals one other row", i + 1));
+    }
+    for j in 0..n {
+        let row: Vec<PbLit> = (0..n).filter_map(|i| p[i][j]).collect();
+        m.exactly(&row, 1, format!("rule 2: row {} equals one other column", j + 1));
+    }
+    for i in 0..n {
+        for j in 0..n {
+            let Some(pij) = p[i][j] else { continue };
+            for k in 0..n {
+                for t in 2..=ub {
+                    let (a, b) = (at_least(k, i, t), at_least(j, k, t));
+                    if a == b {
+                        continue;
+                    }
+                    let rule = || {
+                        format!(
+                            "rule 2: column {} equals row {}: cells ({}, {}) and ({}, {}) agree on 'at least {t}'",
+                            i + 1, j + 1, k + 1, i + 1, j + 1, k + 1
+                        )
+                    };
+                    m.clause(&[!pij, !a, b], rule());
+                    m.clause(&[!pij, a, !b], rule());
+                }
+            }
+        }
+    }
+    // rule 1: rows differ
+    for i in 0..n {
+        for i2 in i + 1..n {
+            let mut witnesses = vec![];
+            for k in 0..n {
+                for t in 2..=ub {
+                    for (a, b) in [(i, i2), (i2, i)] {
+                        let g = m.var(&format!("g[{}][{}][{}]_{t}", a + 1, b + 1, k + 1)).pos();
+                        let rule = format!(
+                            "rule 1: g = in column {}, row {} is at least {t} and row {} is not",
+                            k + 1,
+                            a + 1,
+                            b + 1
+                        );
+                        m.clause(&[!g, at_least(a, k, t)], rule.clone());
+                        m.clause(&[!g, !at_least(b, k, t)], rule);
+                        witnesses.push(g);
+                    }
+                }
+            }
+            m.clause(&witnesses, format!("rule 1: rows {} and {} differ", i + 1, i2 + 1));
+        }
+    }
+    // rule 3: a cell ≥ t means some cell holds t − 1
+    for v in 1..ub {
+        let mut holders = vec![];
+        for i in 0..n {
+            for j in 0..n {
+                let e = m.var(&format!("e[{}][{}]_{v}", i + 1, j + 1)).pos();
+                let rule = format!("rule 3: e = cell ({}, {}) holds {v}", i + 1, j + 1);
+                // e ⇔ [x ≥ v] ∧ ¬[x ≥ v+1]
+                let next = at_least(i, j, v + 1);
+                if v >= 2 {
+                    let ge_v = at_least(i, j, v);
+                    m.clause(&[!e, ge_v], rule.clone());
+                    m.clause(&[!ge_v, next, e], rule.clone());
+                } else {
+                    m.clause(&[next, e], rule.clone());
+                }
+                m.clause(&[!e, !next], rule);
+                holders.push(e);
+            }
+        }
+        for i in 0..n {
+            for j in 0..n {
+                let mut clause = vec![!at_least(i, j, v + 1)];
+                clause.extend(&holders);
+                m.clause(
+                    &clause,
+                    format!("rule 3: cell ({}, {}) is at least {}, so {v} is on the board", i + 1, j + 1, v + 1),
+                );
+            }
+        }
+    }
+    m.set_objective(PbObjective {
+        sense: PbSense::Maximize,
+        terms: ge.iter().flatten().flatten().map(|&l| (1, l)).collect(),
+        offset: (n * n) as i64,
+    });
+    m
+}

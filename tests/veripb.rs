@@ -1,0 +1,329 @@
+//! VeriPB certificates from the PB model (`--certify`, docs/certify.md):
+//! end to end through the runner, checked by the `veripb` binary (3.0.2);
+//! and mutants — a CNF clause that does not follow from the model, a
+//! solution the model does not have — that the check must refuse.
+//!
+//! These tests need `veripb` on PATH: without it they fail, naming the
+//! install command.
+
+use puzzlesat::certify::veripb::{self, ProofNames, ProofWriter, INSTALL};
+use puzzlesat::certify::{Claim, CertifyError, ProofFormat, Producer};
+use puzzlesat::encodings::pbmodel::{PbLit, PbModel};
+use puzzlesat::encodings::{ClauseDatabase, Cnf, Lit};
+use puzzlesat::puzzle::Puzzle;
+use puzzlesat::puzzles::queens::{Options, Queens};
+use puzzlesat::run::{self, RunOptions, Status};
+use puzzlesat::solver::Limits;
+
+fn require_veripb() {
+    if let Err(e) = veripb::checker() {
+        panic!("these tests need the VeriPB checker: {e} (install: {INSTALL})");
+    }
+}
+
+/// A puzzle whose CNF gets `mutate`'s clauses after its own: a broken
+/// encoding, for the mutants the check must refuse. Everything else,
+/// the PB model included, is the inner puzzle's.
+struct Mutant<P: Puzzle> {
+    inner: P,
+    mutate: fn(&mut Cnf, &P::Map),
+}
+
+impl<P: Puzzle> Puzzle for Mutant<P> {
+    type Solution = P::Solution;
+    type Map = P::Map;
+    type Details = P::Details;
+    fn describe(&self) -> String {
+        format!("mutant of {}", self.inner.describe())
+    }
+    fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<puzzlesat::puzzle::Encoded<Self::Map>> {
+        let enc = self.inner.encode(cnf)?;
+        (self.mutate)(cnf, &enc.map);
+        Ok(enc)
+    }
+    fn decode(&self, map: &Self::Map, model: &puzzlesat::encodings::Assignment) -> anyhow::Result<Self::Solution> {
+        self.inner.decode(map, model)
+    }
+    fn check(&self, sol: &Self::Solution) -> Result<(), String> {
+        self.inner.check(sol)
+    }
+    fn render(&self, sol: &Self::Solution) -> String {
+        self.inner.render(sol)
+    }
+    fn pb_model(&self) -> Option<PbModel> {
+        self.inner.pb_model()
+    }
+    fn symmetry_proof(
+        &self,
+        map: &Self::Map,
+        name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<puzzlesat::encodings::dominance::SymmetryProof, String>> {
+        self.inner.symmetry_proof(map, name)
+    }
+}
+
+fn certified(all: bool) -> RunOptions {
+    RunOptions {
+        all,
+        no_classes: true,
+        certify: Some(Producer::Varisat),
+        proof_format: ProofFormat::Veripb,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn queens_8_count_is_certified_from_the_model() {
+    require_veripb();
+    let p = Queens::new(8, Options::default());
+    let dir = tempfile::tempdir().unwrap();
+    let opts = RunOptions {
+        proof_dir: Some(dir.path().to_path_buf()),
+        count_only: true,
+        ..certified(true)
+    };
+    let r = run::run_quiet(&p, &opts).expect("certified run");
+    assert_eq!((r.status, r.count), (Status::All, Some(92)));
+    let certs = r.certificates.clone().expect("certificates");
+    assert_eq!(certs.len(), 1);
+    let c = &certs[0];
+    assert_eq!(c.claim, Claim::Complete);
+    let m = c.certificate.from_model.as_ref().expect("a VeriPB certificate");
+    assert_eq!(m.solutions, 92, "every solution logged by solx");
+    assert!(c.certificate.checker.starts_with("veripb"), "{}", c.certificate.checker);
+    let (model, proof) = m.files.clone().expect("--proof-dir keeps the files");
+    assert!(model.ends_with(".opb") && proof.ends_with(".pbp"));
+    assert_eq!(
+        std::path::Path::new(&model).file_stem(),
+        std::path::Path::new(&proof).file_stem(),
+        "the proof has its model's stem"
+    );
+    // anyone can check the kept files by hand
+    let out = std::process::Command::new("veripb").arg(&model).arg(&proof).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let text = r.summary();
+    assert!(text.contains("certified from the model"), "{text}");
+}
+
+/// Queens `--count --no-classes --certify` from the model under other
+/// encodings: the ladder at-most-one (RustSAT's, its auxiliary variables'
+/// meaning inferred from its clauses) and the columns encoding
+/// (order-encoded integers whose direct literals are the model's, all
+/// different); every clause derived, 92 solutions logged.
+#[test]
+fn queens_8_other_encodings_are_certified_from_the_model() {
+    require_veripb();
+    use puzzlesat::encodings::amo::AmoEncoding;
+    use puzzlesat::puzzles::queens::Encoding;
+    for o in [
+        Options { amo: AmoEncoding::Ladder, ..Default::default() },
+        Options { encoding: Encoding::Columns, ..Default::default() },
+        Options { encoding: Encoding::Columns, amo: AmoEncoding::Ladder, ..Default::default() },
+    ] {
+        let p = Queens::new(8, o);
+        let r = run::run_quiet(&p, &RunOptions { count_only: true, ..certified(true) })
+            .unwrap_or_else(|e| panic!("{o}: {e:#}"));
+        assert_eq!(r.count, Some(92), "{o}");
+        let c = &r.certificates.expect("certificates")[0];
+        let m = c.certificate.from_model.as_ref().unwrap_or_else(|| {
+            panic!("{o}: not from the model: {:?}", c.certificate.not_from_model)
+        });
+        assert_eq!(m.solutions, 92, "{o}");
+        assert!(m.definitions > 0, "{o}: auxiliary variables introduced");
+    }
+}
+
+#[test]
+fn queens_without_a_solution_is_certified_unsat() {
+    require_veripb();
+    let p = Queens::new(3, Options::default());
+    let r = run::run_quiet(&p, &certified(false)).expect("certified run");
+    assert_eq!(r.status, Status::Unsat);
+    let c = &r.certificates.expect("certificates")[0];
+    assert_eq!(c.claim, Claim::Infeasible);
+    assert!(c.certificate.from_model.is_some());
+}
+
+#[test]
+fn an_encoding_without_definitions_is_certified_by_drat_and_says_so() {
+    // an auxiliary variable the definitions log knows nothing of (forced
+    // true by two clauses: the placements stay the same)
+    let p = Mutant {
+        inner: Queens::new(6, Options::default()),
+        mutate: |cnf, q| {
+            let y = cnf.fresh();
+            cnf.add(&[y, q.q[0][0]]);
+            cnf.add(&[y, !q.q[0][0]]);
+        },
+    };
+    let r = run::run_quiet(&p, &certified(true)).expect("certified run");
+    assert_eq!(r.count, Some(4));
+    let c = &r.certificates.expect("certificates")[0];
+    assert!(c.certificate.from_model.is_none());
+    let why = c.certificate.not_from_model.as_deref().expect("the reason");
+    assert!(why.contains("without a definition"), "{why}");
+}
+
+/// Mutant: a wrong order axiom in the columns encoding, `[x₁ ≥ 1] →
+/// [x₁ ≥ 7]` (`[x₁ ≥ 1]` is `¬[x₁ = 0]` and `[x₁ ≥ 7]` is `[x₁ = 7]`):
+/// it drops the placements with row 1's queen in columns 2..7, so the
+/// count is wrong, and the VeriPB check refuses the claim.
+#[test]
+fn a_wrong_order_axiom_is_refused() {
+    require_veripb();
+    use puzzlesat::puzzles::queens::Encoding;
+    let p = Mutant {
+        inner: Queens::new(8, Options { encoding: Encoding::Columns, ..Default::default() }),
+        mutate: |cnf, q| cnf.add(&[q.q[0][0], q.q[0][7]]),
+    };
+    let uncertified = run::run_quiet(&p, &RunOptions { all: true, no_classes: true, ..Default::default() })
+        .expect("the mutant counts");
+    assert!(uncertified.count.unwrap() < 92, "the mutant drops solutions");
+    let e = run::run_quiet(&p, &certified(true)).expect_err("the claim is refused");
+    let text = format!("{e:#}");
+    assert!(text.contains("could not be certified") && text.contains("VeriPB rejected"), "{text}");
+}
+
+/// Mutant: a totalizer for `Σ ≤ 1` over three literals with one clause
+/// dropped (replaced by a copy of another, so the definitions log stays
+/// aligned): its CNF admits two true literals, and VeriPB refuses the
+/// `solx` of that assignment, while the whole totalizer checks.
+#[test]
+fn a_totalizer_with_a_clause_dropped_is_refused() {
+    require_veripb();
+    use puzzlesat::encodings::card::{self, CardEncoding};
+    let mut m = PbModel::new();
+    let vars: Vec<PbLit> = ["aa", "bb", "cc"].iter().map(|n| m.var(n).pos()).collect();
+    m.at_most(&vars, 1, "at most one".to_string());
+    let mut enc = Cnf::new();
+    enc.record_provenance();
+    let x = enc.fresh_lits(3);
+    card::at_most(&mut enc, &x, 1, CardEncoding::Totalizer).unwrap();
+    let prov = enc.take_provenance();
+    let names: Vec<(String, Lit)> =
+        ["aa", "bb", "cc"].iter().zip(&x).map(|(n, &l)| (n.to_string(), l)).collect();
+    // the models of a CNF projected onto x, by brute force over every variable
+    let solutions = |cnf: &Cnf| -> Vec<Vec<Lit>> {
+        let n = cnf.n_vars();
+        let mut found = std::collections::BTreeSet::new();
+        for bits in 0u32..1 << n {
+            let value = |l: Lit| (bits >> l.var().idx32() & 1 == 1) != l.is_neg();
+            if cnf.clauses().all(|c| c.iter().any(|&l| value(l))) {
+                found.insert(x.iter().map(|&l| if value(l) { l } else { !l }).collect::<Vec<Lit>>());
+            }
+        }
+        found.into_iter().collect()
+    };
+    let prove = |cnf: &Cnf| {
+        let sols = solutions(cnf);
+        let mut formula = cnf.clone();
+        for s in &sols {
+            formula.add(&s.iter().map(|&l| !l).collect::<Vec<_>>());
+        }
+        let run = veripb::Run {
+            model: &m,
+            names: &names,
+            cnf_clauses: cnf.len(),
+            provenance: prov.as_ref(),
+            symmetry: None,
+            primary: &x,
+            claim: Claim::Complete,
+            dir: None,
+            stem: "totalizer",
+        };
+        (sols.len(), veripb::prove(&run, &formula, &Producer::Varisat, &Limits::default()).map(|_| ()))
+    };
+    let (n, honest) = prove(&enc);
+    assert_eq!(n, 4, "none or one of three");
+    honest.expect("the whole totalizer checks");
+    let mut refused = 0;
+    for drop in 0..enc.len() {
+        let mut mutant = Cnf::new();
+        for (i, c) in enc.clauses().enumerate() {
+            mutant.add(if i == drop { enc.clause((i + 1) % enc.len()) } else { c });
+        }
+        let (n, r) = prove(&mutant);
+        if n > 4 {
+            let e = r.expect_err("a solution the model does not have");
+            assert!(matches!(e, CertifyError::VeripbRejected(_)), "{e}");
+            refused += 1;
+        }
+    }
+    assert!(refused > 0, "some dropped clause admits a second true literal");
+}
+
+#[test]
+fn the_drat_path_stays_as_an_option() {
+    let p = Queens::new(6, Options::default());
+    let opts = RunOptions {
+        proof_format: ProofFormat::Drat,
+        ..certified(true)
+    };
+    let r = run::run_quiet(&p, &opts).expect("certified run");
+    assert_eq!(r.count, Some(4));
+    let c = &r.certificates.expect("certificates")[0];
+    assert!(c.certificate.from_model.is_none(), "a DRAT certificate");
+}
+
+/// A tiny model `a + b = 1` with the CNF `(a ∨ b)`, `(¬a ∨ ¬b)` and
+/// `extra`, proved UNSAT under `unit` by hand through [`veripb::prove`].
+fn prove_small(extra: &[&[i32]], solutions: &[&[i32]]) -> Result<(), CertifyError> {
+    let mut m = PbModel::new();
+    let (a, b) = (m.var("aa"), m.var("bb"));
+    m.exactly(&[a.pos(), b.pos()], 1, "one of a, b".to_string());
+    let lit = |x: i32| Lit::new(x.unsigned_abs() - 1, x < 0);
+    let mut cnf = Cnf::new();
+    cnf.add(&[lit(1), lit(2)]);
+    cnf.add(&[lit(-1), lit(-2)]);
+    for c in extra {
+        cnf.add(&c.iter().map(|&x| lit(x)).collect::<Vec<_>>());
+    }
+    let n_cnf = cnf.len();
+    for s in solutions {
+        cnf.add(&s.iter().map(|&x| !lit(x)).collect::<Vec<_>>());
+    }
+    let names = vec![("aa".to_string(), lit(1)), ("bb".to_string(), lit(2))];
+    let primary = [lit(1), lit(2)];
+    let run = veripb::Run {
+        model: &m,
+        names: &names,
+        cnf_clauses: n_cnf,
+        provenance: None,
+        symmetry: None,
+        primary: &primary,
+        claim: if solutions.is_empty() { Claim::Infeasible } else { Claim::Complete },
+        dir: None,
+        stem: "small",
+    };
+    veripb::prove(&run, &cnf, &Producer::Varisat, &Limits::default()).map(|_| ())
+}
+
+#[test]
+fn a_clause_the_model_does_not_imply_is_refused() {
+    require_veripb();
+    // both solutions logged, the rest refuted: checks
+    prove_small(&[], &[&[1, -2], &[-1, 2]]).expect("the honest proof checks");
+    // a wrong clause (¬a) drops the solution a: the count of 1 is refused
+    let e = prove_small(&[&[-1]], &[&[-1, 2]]).unwrap_err();
+    assert!(matches!(e, CertifyError::VeripbRejected(_)), "{e}");
+}
+
+#[test]
+fn a_solution_the_model_does_not_have_is_refused() {
+    require_veripb();
+    // an enumeration that reports a = b = 1 (as a CNF without (¬a ∨ ¬b)
+    // would): its solx step fails
+    let e = prove_small(&[], &[&[1, 2], &[1, -2], &[-1, 2]]).unwrap_err();
+    assert!(matches!(e, CertifyError::VeripbRejected(_)), "{e}");
+}
+
+#[test]
+fn proof_names_refuse_a_model_name_of_the_auxiliary_form() {
+    let mut m = PbModel::new();
+    m.var("x12");
+    let e = ProofNames::new(&m, &[], 4).unwrap_err();
+    assert!(e.contains("x12"), "{e}");
+    let mut buf = vec![];
+    let w = ProofWriter::new(&mut buf, 0).unwrap();
+    w.finish("NONE").unwrap();
+}
