@@ -7,15 +7,23 @@
 //! - hardest-goal instances of the README table: 5×5/2, 5×5/3, 4×4/6,
 //!   4×4/7 and the largest non-trivial one proven, 7×7/2 (lazy, ~30 s).
 //!
+//! - playing a goal by the row/column minimisation (issue 30): the time
+//!   per goal for every n ≤ 7, c ≤ 7, on a random reachable goal each;
+//! - the goal search (issue 29) on 4×4/3 (10) and 5×5/2 (8).
+//!
 //! Run: `cargo bench --bench alien_tiles` (encode + solve per iteration).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use puzzlesat::puzzle::Puzzle;
 use puzzlesat::puzzles::alien_tiles::encode::GoalEncoding;
-use puzzlesat::puzzles::alien_tiles::model::Grid;
+use puzzlesat::puzzles::alien_tiles::goals::GoalSearch;
+use puzzlesat::puzzles::alien_tiles::model::{effect, Grid};
+use puzzlesat::puzzles::alien_tiles::play::{fewest_clicks, Played};
+use puzzlesat::puzzles::alien_tiles::rowcol::RowCol;
 use puzzlesat::puzzles::alien_tiles::symmetry::Symmetry;
 use puzzlesat::puzzles::alien_tiles::{AlienTiles, Minimality, Task};
 use puzzlesat::run::{self, RunOptions, Status};
+use puzzlesat::solver::Limits;
 
 fn optimum(p: &AlienTiles) -> i64 {
     let r = run::run_quiet(p, &RunOptions::default()).unwrap();
@@ -85,8 +93,63 @@ fn bench_largest(cr: &mut Criterion) {
     g.finish();
 }
 
+/// Playing a random reachable goal (the board a pseudo-random click matrix
+/// reaches) by the row/column minimisation, every n ≤ 7 and c ≤ 7; the
+/// answer is checked against the click matrix's own count (never more).
+fn bench_play_rowcol(cr: &mut Criterion) {
+    let mut g = cr.benchmark_group("alien-tiles play rowcol");
+    g.sample_size(10);
+    let mut seed = 30u64;
+    for n in 2..=7 {
+        for c in 2..=7u32 {
+            let clicks = Grid {
+                n,
+                cells: (0..n * n)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        ((seed >> 33) % u64::from(c)) as u32
+                    })
+                    .collect(),
+            };
+            let goal = effect(&clicks, c);
+            let rowcol = RowCol::new(n, c);
+            g.bench_function(format!("n={n} c={c}"), |b| {
+                b.iter(|| match fewest_clicks(&Grid::zeros(n), &goal, c, &rowcol) {
+                    Played::Best { total, .. } => assert!(total <= clicks.total()),
+                    Played::Unreachable => panic!("a reached board is reachable"),
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+/// The goal search's whole run on the cells it proves in well under a
+/// minute: 4×4/3 (10) and 5×5/2 (8).
+fn bench_goal_search(cr: &mut Criterion) {
+    let mut g = cr.benchmark_group("alien-tiles hardest goals");
+    g.sample_size(10);
+    for (n, c, want) in [(4, 3, 10), (5, 2, 8)] {
+        let s = GoalSearch::new(n, c, String::new()).unwrap();
+        g.bench_function(format!("n={n} c={c}"), |b| {
+            b.iter(|| {
+                let (r, finished) = s.search_cube(0, 1, &Limits::default(), &mut |_| {});
+                assert!(finished);
+                assert_eq!(r.hardest, Some(want))
+            })
+        });
+    }
+    g.finish();
+}
+
 /// (n, c, hardest clicks), from the README table.
 const LARGEST: [(usize, u32, i64); 4] = [(5, 2, 8), (5, 3, 24), (4, 6, 36), (4, 7, 45)];
 
-criterion_group!(benches, bench_hardest_4x4, bench_largest);
+criterion_group!(
+    benches,
+    bench_hardest_4x4,
+    bench_largest,
+    bench_play_rowcol,
+    bench_goal_search
+);
 criterion_main!(benches);

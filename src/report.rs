@@ -21,6 +21,9 @@ use puzzlesat_encodings::solve::SolverStats;
 /// certificates' `formula_digest` and `cube`).
 pub const SCHEMA_VERSION: u32 = 7;
 
+/// The `solver` of a report whose method uses no SAT solver.
+pub const NO_SAT: &str = "none";
+
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -402,10 +405,16 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 from_model.as_deref().unwrap_or_default()
             }
             (Some(c), _) if !c.is_empty() => "UNSAT, certified",
+            // a method without SAT proves by its own exact argument (its
+            // details name it)
+            _ if self.solver == NO_SAT => "exact method, no SAT solver",
             (_, true) => "UNSAT from the external solver, unchecked",
             _ => "UNSAT",
         };
         let counted = |n: u64| format!("{n} {}", counted_noun(&self.counted_as, n));
+        if let Some(c) = &self.cube {
+            return format!("{}{why}", self.cube_summary(c, unsat));
+        }
         let line = match (self.status, self.objective, self.bound, self.count) {
             (Status::Optimal, Some(v), _, _) if self.unchecked => {
                 format!("optimal: {v} (no better solution: {unsat})")
@@ -471,11 +480,73 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 let classes = self.classes.map_or(String::new(), |c| {
                     format!(", in {} of the puzzle's whole symmetry group", plural(c, "class", "classes"))
                 });
-                format!("at least {}{classes} (enumeration stopped early)", counted(n))
+                let cubes = self.cubes.as_ref().map_or(String::new(), |t| {
+                    format!(": {} of {} cubes complete", t.closed_now + t.from_file, t.cubes)
+                });
+                format!("at least {}{classes} (enumeration stopped early{cubes})", counted(n))
             }
             (s, ..) => s.to_string(),
         };
         format!("{line}{why}")
+    }
+
+    /// The summary of a report about one cube (a cluster job, `--cube I`):
+    /// what was proven about that cube, under its assumptions, and that the
+    /// puzzle's answer needs every cube's record, never a claim about the
+    /// puzzle.
+    fn cube_summary(&self, c: &CubeRecord, unsat: &str) -> String {
+        let counted = |n: u64| format!("{n} {}", counted_noun(&self.counted_as, n));
+        let under = format!("{unsat} under the cube's assumptions");
+        let about = match (self.status, self.objective, self.bound, self.count) {
+            (Status::All | Status::Unsat, _, _, Some(n)) => {
+                let (classes, on) = match self.classes {
+                    Some(k) => (
+                        format!(", in {}", plural(k, "class", "classes")),
+                        " on the classes' representatives",
+                    ),
+                    None => (String::new(), ""),
+                };
+                format!(
+                    "exactly {}{classes} in this cube (complete: its enumeration ended on {under}{on})",
+                    counted(n)
+                )
+            }
+            (_, _, _, Some(n)) => format!("at least {} in this cube", counted(n)),
+            (Status::Optimal, Some(v), ..) => {
+                format!("best in this cube: {v} (proven: no better solution in the cube, {under})")
+            }
+            (Status::Unsat, ..) => format!("no solution in this cube (proven: {under})"),
+            (Status::Sat, Some(v), Some(b), _) => format!(
+                "best found in this cube: {v}, not proven the cube's best (its proven bound {b})"
+            ),
+            (Status::Unknown, _, Some(b), _) => {
+                format!("no solution found in this cube (its proven bound {b})")
+            }
+            _ => "no answer about this cube".to_string(),
+        };
+        let whole = if self.stopped_by.is_some() {
+            "its record counts for nothing: the command without --cube runs this cube again"
+        } else if self.count.is_some() {
+            "the puzzle's count is the sum over every cube: the command without --cube, with the jobs' outputs as its --cube-file, adds the records and counts the cubes they lack"
+        } else {
+            "the puzzle's answer is the best over every cube: the command without --cube, with the jobs' outputs as its --cube-file, combines the records and solves the cubes they lack"
+        };
+        format!(
+            "cube {} of {}, a part of the puzzle (a cluster job: not the puzzle's answer): {about}; {whole}",
+            c.index, c.cubes
+        )
+    }
+
+    /// The process's exit code for this report: [`Status::exit_code`] for a
+    /// report about the puzzle; 0 for a report about one cube (a cluster
+    /// job, `--cube I`), whatever the cube's status, since a cube's outcome
+    /// is not the puzzle's (docs/cubes.md).
+    pub fn exit_code(&self) -> u8 {
+        if self.cube.is_some() {
+            0
+        } else {
+            self.status.exit_code()
+        }
     }
 
     /// What a "no better solution" or "no solution" claim rests on:

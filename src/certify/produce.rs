@@ -50,6 +50,29 @@ impl Producer {
     }
 }
 
+impl Producer {
+    /// Refuses a proof solver that cannot run (its program is neither a
+    /// file nor on PATH), so that `--certify` fails before anything is
+    /// solved, not after the search it was to certify.
+    pub fn check(&self) -> Result<(), CertifyError> {
+        let Producer::External(spec) = self else {
+            return Ok(());
+        };
+        let program = spec.split_whitespace().next().unwrap_or_default();
+        match crate::solver::external::resolve(program) {
+            Some(_) => Ok(()),
+            None => Err(CertifyError::Producer(format!(
+                "--proof-solver external:{spec}: {} (install it, or use --proof-solver varisat)",
+                if program.contains('/') {
+                    format!("no file {program}")
+                } else {
+                    format!("'{program}' is not on PATH")
+                }
+            ))),
+        }
+    }
+}
+
 impl fmt::Display for Producer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

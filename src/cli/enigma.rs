@@ -297,15 +297,15 @@ impl PuzzleCommand for Args {
                 "--all and --count enumerate boards of the board CNF: use them with --method board"
             );
         }
-        let r = run_method(
-            self,
-            method,
-            n,
-            common,
-            cubes,
-            common.limits(),
-            &mut common.progress(),
-        )?;
+        let limits = common.limits();
+        let watchdog = common.watchdog(
+            format!("enigma n={n} method={method}"),
+            "solutions",
+            &common.solver,
+            &limits,
+        );
+        let r = run_method(self, method, n, common, cubes, limits, &mut common.progress())?;
+        drop(watchdog);
         common.print(r, EnigmaSolution::render)
     }
 

@@ -183,6 +183,10 @@ pub fn list() -> String {
 /// Runs the parsed command line.
 pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
     let common = &cli.common;
+    // a proof solver that cannot run is refused before anything is solved
+    if let Some(producer) = common.producer() {
+        producer.check()?;
+    }
     match &cli.command {
         Command::List => {
             print!("{}", list());

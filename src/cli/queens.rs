@@ -25,9 +25,10 @@ pub struct Args {
     /// symmetry breaking of the class representatives that --all / --count
     /// enumerate and expand by the board's 8 symmetries: first-row (the
     /// lex-leader clauses on the first row only), lex-leader (one per class)
-    /// or left-half (the first row's queen in the left half)
-    #[arg(long, default_value = "first-row", value_parser = choices::<Symmetry>())]
-    pub class_symmetry: Symmetry,
+    /// or left-half (the first row's queen in the left half) [default:
+    /// first-row]; refused where nothing counts by classes
+    #[arg(long, value_parser = choices::<Symmetry>())]
+    pub class_symmetry: Option<Symmetry>,
 }
 
 impl PuzzleArgs for Args {
@@ -39,8 +40,12 @@ impl PuzzleArgs for Args {
             alldiff: self.alldiff,
         };
         Ok(Queens {
-            class_symmetry: self.class_symmetry,
+            class_symmetry: self.class_symmetry.unwrap_or_default(),
             ..Queens::new(self.n, opts)
         })
+    }
+    fn class_option(&self) -> Option<String> {
+        self.class_symmetry
+            .map(|s| format!("--class-symmetry {}", s.name()))
     }
 }

@@ -30,8 +30,9 @@ pub struct Args {
     /// with --all / --count and --symmetry none: the symmetry breaking of
     /// the class representatives enumerated and expanded by the group
     /// (first-row or lex-leader; --no-classes enumerates every solution)
-    #[arg(long, default_value = "first-row", value_parser = choices::<ClassSymmetry>())]
-    pub class_symmetry: ClassSymmetry,
+    /// [default: first-row]; refused where nothing counts by classes
+    #[arg(long, value_parser = choices::<ClassSymmetry>())]
+    pub class_symmetry: Option<ClassSymmetry>,
     /// at-most-one encoding of the position encoding's one-hot constraints
     #[arg(long, default_value = "ladder", value_parser = choices::<AmoEncoding>())]
     pub amo: AmoEncoding,
@@ -52,8 +53,12 @@ impl PuzzleArgs for Args {
             links: self.links,
         };
         Ok(RookTour {
-            class_symmetry: self.class_symmetry,
+            class_symmetry: self.class_symmetry.unwrap_or_default(),
             ..RookTour::new(inst, opts)
         })
+    }
+    fn class_option(&self) -> Option<String> {
+        self.class_symmetry
+            .map(|s| format!("--class-symmetry {}", s.name()))
     }
 }

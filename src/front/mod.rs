@@ -18,6 +18,7 @@ use puzzlesat_encodings::OptionEnum;
 use serde::Serialize;
 
 pub mod progress;
+pub mod watchdog;
 
 use crate::drive::cubes::{CubeOptions, MAX_CUBES};
 use crate::io::dimacs::Format;
@@ -106,7 +107,7 @@ pub struct Common {
     /// with --certify: the solver writing proofs: varisat, cadical, kissat,
     /// cryptominisat5, external:<cmd> (default: the external solver itself,
     /// else varisat)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, requires = "certify")]
     pub proof_solver: Option<crate::certify::Producer>,
     /// with --certify: veripb (a VeriPB proof from the puzzle's PB model,
     /// checked by `veripb`, where the family has a model; DRAT otherwise) or
@@ -178,9 +179,14 @@ impl Common {
             Box::new(progress::Progress::stderr())
         }
     }
-    /// Limits from `--timeout`, with Ctrl-C wired to the interrupt flag.
+    /// Limits from `--timeout`, counted from the process's start (reading
+    /// and parsing the instance count too), with Ctrl-C wired to the
+    /// interrupt flag.
     pub fn limits(&self) -> Limits {
-        let limits = Limits::with_timeout(self.timeout.map(Seconds::duration));
+        let mut limits = Limits::with_timeout(None);
+        limits.deadline = self
+            .timeout
+            .and_then(|t| process_start().checked_add(t.duration()));
         let flag = limits.interrupt.clone();
         // a second handler cannot be installed (tests, experiments): ignore
         let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst));
@@ -246,8 +252,43 @@ impl Common {
     pub fn solve<P: Puzzle>(&self, p: &P, cubes: &Cubes) -> anyhow::Result<ExitCode> {
         self.check_budget(p)?;
         let opts = self.run_options(cubes)?;
-        let report = run::run(p, &opts, self.limits(), &mut self.progress())?;
+        let limits = self.limits();
+        let watchdog = self.watchdog(p.describe(), p.counted_as(), &opts.solver, &limits);
+        let report = run::run(p, &opts, limits, &mut self.progress())?;
+        drop(watchdog);
         self.print(report, |s| p.render(s))
+    }
+    /// Starts the [`watchdog`] of a run of `describe` under `limits`: past
+    /// them (and its grace) it prints the report of a run stopped before any
+    /// answer, as [`Common::print`] would, and ends the process.
+    pub fn watchdog(
+        &self,
+        describe: String,
+        counted_as: &str,
+        solver: &SolverKind,
+        limits: &Limits,
+    ) -> watchdog::Watchdog {
+        let (json, mode) = (self.json, self.output());
+        let mut report: Report<serde_json::Value, serde_json::Value> =
+            Report::new(describe, solver.to_string(), counted_as);
+        let interrupt = limits.interrupt.clone();
+        watchdog::start(limits, move |out| {
+            report.stopped_by = Some(if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
+                crate::report::StoppedBy::Interrupt
+            } else {
+                crate::report::StoppedBy::Timeout
+            });
+            report
+                .seconds
+                .close(process_start().elapsed().as_secs_f64());
+            let _ = report.print(json, mode, |_| String::new(), out);
+            if !json {
+                let _ = writeln!(
+                    out,
+                    "c the limit came while the CNF was built or loaded, before the solver's first check: no answer"
+                );
+            }
+        })
     }
     /// Prints a report, its total time the process's wall time, and returns
     /// its exit code.
@@ -263,13 +304,15 @@ impl Common {
             // the same fields, the count without the solutions
             report.solutions.clear();
         }
+        let _claimed = watchdog::claim_output();
         report.print(
             self.json,
             self.output(),
             render,
             &mut std::io::stdout().lock(),
         )?;
-        Ok(exit_code(report.status))
+        // a cluster job's cube is not the puzzle: Report::exit_code
+        Ok(ExitCode::from(report.exit_code()))
     }
 }
 
@@ -305,13 +348,45 @@ pub trait PuzzleArgs {
     fn solve(&self, common: &Common, cubes: &Cubes) -> anyhow::Result<ExitCode> {
         common.solve(&self.puzzle()?, cubes)
     }
+    /// The option choosing how class counting breaks the symmetry of its
+    /// representatives (`--class-symmetry`), when the command line gives
+    /// it: it is refused where nothing counts by classes.
+    fn class_option(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Refuses a class-counting option ([`PuzzleArgs::class_option`]) where it
+/// has no effect: not `solve` with `--all`/`--count`, with `--no-classes`,
+/// or on an instance not counted by classes (a rook tour with its own
+/// `--symmetry`).
+fn refuse_unused_class_option<A: PuzzleArgs>(
+    args: &A,
+    common: &Common,
+    solving: bool,
+) -> anyhow::Result<()> {
+    let Some(flag) = args.class_option() else {
+        return Ok(());
+    };
+    let why = if !solving || !(common.all || common.count) {
+        "it chooses how solve --all / --count count by symmetry classes, and this command does not count"
+    } else if common.no_classes {
+        "--no-classes counts without symmetry classes"
+    } else if args.puzzle()?.class_representatives().is_none() {
+        "this instance is not counted by symmetry classes (its own --symmetry breaks the symmetry, or its board has none)"
+    } else {
+        return Ok(());
+    };
+    anyhow::bail!("{flag} has no effect here: {why}; drop it")
 }
 
 impl<A: PuzzleArgs> PuzzleCommand for A {
     fn solve(&self, common: &Common, cubes: &Cubes) -> anyhow::Result<ExitCode> {
+        refuse_unused_class_option(self, common, true)?;
         PuzzleArgs::solve(self, common, cubes)
     }
     fn dimacs(&self, common: &Common, target: &DimacsTarget) -> anyhow::Result<ExitCode> {
+        refuse_unused_class_option(self, common, false)?;
         dimacs_generic(&self.puzzle()?, common, target)
     }
     fn decode(
@@ -320,6 +395,7 @@ impl<A: PuzzleArgs> PuzzleCommand for A {
         model: &Path,
         bound: Option<i64>,
     ) -> anyhow::Result<ExitCode> {
+        refuse_unused_class_option(self, common, false)?;
         decode_generic(&self.puzzle()?, common, model, bound)
     }
     fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {

@@ -28,6 +28,26 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// a terminal (default 5).
 pub const HEARTBEAT_ENV: &str = "PUZZLESAT_PROGRESS_SECONDS";
 
+/// The heartbeat's period bounds: whatever [`HEARTBEAT_ENV`] says, no
+/// faster than 0.1 s (a line per wake-up would flood stderr) and no slower
+/// than a million seconds (an `Instant` past that may overflow).
+const HEARTBEAT_RANGE: (f64, f64) = (0.1, 1e6);
+
+/// The heartbeat's period from [`HEARTBEAT_ENV`]'s value: 5 s when unset or
+/// not a positive number of seconds, else the value clamped to
+/// [`HEARTBEAT_RANGE`] (never a panic: `1e300`, `inf`, `NaN`, `-1` and
+/// non-UTF-8 bytes are all values a user may set).
+fn heartbeat_every(value: Option<&std::ffi::OsStr>) -> Duration {
+    let (low, high) = HEARTBEAT_RANGE;
+    value
+        .and_then(|v| v.to_str())
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| *s > 0.0) // NaN fails this too
+        .map_or(Duration::from_secs(5), |s| {
+            Duration::from_secs_f64(s.clamp(low, high))
+        })
+}
+
 /// Prefix of a state line (shown as the latest state, not printed as such).
 pub const STATUS: &str = "c status: ";
 
@@ -49,11 +69,7 @@ impl Heartbeat {
     /// Prints `c progress: …` with the latest line every [`HEARTBEAT_ENV`]
     /// seconds until stopped.
     fn start(latest: Arc<Mutex<String>>) -> Self {
-        let every = std::env::var(HEARTBEAT_ENV)
-            .ok()
-            .and_then(|s| s.parse::<f64>().ok())
-            .filter(|s| s.is_finite() && *s > 0.0)
-            .map_or(Duration::from_secs(5), Duration::from_secs_f64);
+        let every = heartbeat_every(std::env::var_os(HEARTBEAT_ENV).as_deref());
         let (stop, stopped) = mpsc::channel::<()>();
         let thread = std::thread::spawn(move || {
             let start = Instant::now();
@@ -62,7 +78,7 @@ impl Heartbeat {
             while let Err(RecvTimeoutError::Timeout) =
                 stopped.recv_timeout(next.saturating_duration_since(Instant::now()))
             {
-                next += every;
+                next = next.checked_add(every).unwrap_or(next);
                 let latest = latest.lock().map(|s| s.clone()).unwrap_or_default();
                 eprintln!(
                     "c progress: {:.0}s elapsed; latest: {latest}",
@@ -149,5 +165,24 @@ impl Drop for Progress {
         // stops the spinner's ticker thread now (woken by its condvar)
         self.bar.disable_steady_tick();
         self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn any_heartbeat_value_gives_a_period() {
+        let every = |v: &str| heartbeat_every(Some(OsStr::new(v)));
+        assert_eq!(heartbeat_every(None), Duration::from_secs(5));
+        assert_eq!(every("2"), Duration::from_secs(2));
+        assert_eq!(every("1e300"), Duration::from_secs(1_000_000));
+        assert_eq!(every("inf"), Duration::from_secs(1_000_000));
+        assert_eq!(every("1e-300"), Duration::from_millis(100));
+        for v in ["NaN", "-1", "0", "", "five"] {
+            assert_eq!(every(v), Duration::from_secs(5), "{v}");
+        }
     }
 }

@@ -58,7 +58,7 @@ pub struct External {
 }
 
 /// Finds `program` on PATH (or checks the path if it names a file).
-fn resolve(program: &str) -> Option<PathBuf> {
+pub(crate) fn resolve(program: &str) -> Option<PathBuf> {
     let p = Path::new(program);
     if p.components().count() > 1 {
         return p.is_file().then(|| p.to_path_buf());

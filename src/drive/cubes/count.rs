@@ -27,7 +27,6 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::Write;
-use std::path::Path;
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -35,13 +34,13 @@ use anyhow::bail;
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
 
 use super::file::{cube_lines, CubeFile, BUILD};
-use super::{on_threads, thread_count, CubeOptions, Split};
+use super::{add_stats, on_threads, thread_count, CubeOptions, Split};
 use crate::certify::{formula_digest, Fnv};
 use crate::drive::classes::Tally;
 use crate::options::{Purpose, RunOptions};
 use crate::puzzle::{encode, Encoded, Puzzle};
 use crate::report::{plural, CubeRecord, CubeTally, Report, Status, StoppedBy};
-use crate::solver::Limits;
+use crate::solver::{Limits, SolverStats};
 
 /// The fingerprint of a counting cube's record: what it says (`count`,
 /// `classes`) and what about (the puzzle and its options, the build, the
@@ -78,12 +77,11 @@ struct Recorded {
     writers: Vec<String>,
     foreign: bool,
     lines: usize,
-    whole: usize,
 }
 
-/// Reads the records of counted cubes from `path` (missing: none).
+/// Reads the records of counted cubes from the cube file (missing: none).
 fn read_counts(
-    path: &Path,
+    file: &CubeFile,
     describe: &str,
     cnf: &Cnf,
     digest: &str,
@@ -95,10 +93,9 @@ fn read_counts(
         writers: vec![],
         foreign: false,
         lines: 0,
-        whole: 0,
     };
-    let (lines, whole) = cube_lines(path, describe, cnf, split)?;
-    known.whole = whole;
+    let path = file.path();
+    let lines = cube_lines(file, describe, cnf, split)?;
     for (k, r) in lines {
         let at = || format!("{} line {}", path.display(), k + 1);
         let c = r.cube.as_ref().expect("cube_lines: a cube report");
@@ -169,9 +166,13 @@ struct Shared<'a, P: Puzzle> {
 struct CubeResult {
     index: u32,
     counted: Option<Counted>,
+    /// what was counted before a stop (the whole count when complete)
+    found: Counted,
     solve: Duration,
     decode_check: Duration,
-    solver: String,
+    sat_calls: u32,
+    sat_answers: u32,
+    stats: SolverStats,
 }
 
 impl<P: Puzzle> Shared<'_, P> {
@@ -199,7 +200,7 @@ impl<P: Puzzle> Shared<'_, P> {
         r.count = c.map(|c| c.solutions);
         r.classes = c.and_then(|c| c.classes);
         (r.vars, r.clauses, r.literals) = (counts.vars, counts.clauses, counts.literals);
-        let mut record = CubeRecord {
+        let record = CubeRecord {
             index,
             cubes: self.split.cubes(),
             literals: self.split.dimacs(),
@@ -210,8 +211,8 @@ impl<P: Puzzle> Shared<'_, P> {
             cnf: self.digest.to_string(),
             fingerprint: String::new(),
         };
-        record.fingerprint = count_fingerprint(self.describe, &record, r.count, r.classes);
         r.cube = Some(record);
+        seal(&mut r, self.describe);
         r
     }
 
@@ -229,10 +230,11 @@ impl<P: Puzzle> Shared<'_, P> {
         let cube = self.split.cube(index);
         let e = tally.count(&mut session, self.enc, &cube, None, |_| {})?;
         let decode_check = tally.decoding;
-        let counted = e.complete.then(|| Counted {
+        let found = Counted {
             solutions: tally.solutions,
             classes: tally.classes(),
-        });
+        };
+        let counted = e.complete.then_some(found);
         let solver = session.solver_name();
         if let Some(c) = counted {
             self.file.append(&self.record(index, Some(c), &solver))?;
@@ -240,9 +242,12 @@ impl<P: Puzzle> Shared<'_, P> {
         Ok(CubeResult {
             index,
             counted,
+            found,
             solve: session.solve_time,
             decode_check,
-            solver,
+            sat_calls: session.solve_calls,
+            sat_answers: session.sat_answers,
+            stats: session.stats(),
         })
     }
 
@@ -288,6 +293,9 @@ pub fn run<P: Puzzle>(
     if opts.limit.is_some() {
         bail!("--cubes counts every solution: drop --limit");
     }
+    if !opts.count_only {
+        bail!("--all --cubes: a count by cubes keeps no solution (its cube file records counts, not solutions): use --count --cubes K for the count, or --all without --cubes to print every solution");
+    }
     if opts.certify.is_some() {
         bail!("--certify --cubes certifies optimisation cubes; a count by cubes is not certified (drop --certify, or count without --cubes)");
     }
@@ -311,20 +319,18 @@ pub fn run<P: Puzzle>(
     )?;
     let describe = p.describe();
     let digest = formula_digest(&cnf);
-    let known = match (&cubes.file, cubes.only) {
-        (Some(path), None) => read_counts(path, &describe, &cnf, &digest, &split, cubes.trust)?,
-        _ => Recorded {
+    // a cluster job checks the file too (it appends to it), but counts its
+    // cube whatever the file holds
+    let file = CubeFile::open(cubes.file.as_deref())?;
+    let mut known = read_counts(&file, &describe, &cnf, &digest, &split, cubes.trust)?;
+    if cubes.only.is_some() {
+        known = Recorded {
             counts: vec![None; split.cubes() as usize],
             writers: vec![],
             foreign: false,
             lines: 0,
-            whole: cubes
-                .file
-                .as_deref()
-                .and_then(|f| std::fs::metadata(f).ok())
-                .map_or(0, |m| m.len() as usize),
-        },
-    };
+        };
+    }
     let todo: VecDeque<u32> = match cubes.only {
         Some(i) if i >= split.cubes() => {
             bail!(
@@ -351,6 +357,14 @@ pub fn run<P: Puzzle>(
             threads
         )?;
     }
+    // the engine's name, for the report even if no cube is started
+    let solver = opts
+        .open(
+            Cow::Owned(Cnf::new()),
+            Limits::default(),
+            Purpose::Enumerate(opts.enumeration_engine(enumerated.enumeration())?),
+        )?
+        .solver_name();
     let shared = Shared {
         enumerated,
         classes_of,
@@ -361,40 +375,69 @@ pub fn run<P: Puzzle>(
         split: &split,
         opts,
         limits: &limits,
-        file: CubeFile::open(cubes.file.as_deref(), known.whole)?,
+        file,
         queue: Mutex::new(todo),
     };
     let results = on_threads(threads, progress, |tx| shared.work(tx));
     let mut counts = known.counts.clone();
     let (mut solve, mut decode_check) = (Duration::ZERO, Duration::ZERO);
+    let (mut sat_calls, mut sat_answers, mut stats) = (0, 0, SolverStats::default());
     let mut closed_now = 0;
-    let mut solver = None;
+    // what the cubes stopped before their end had found: a lower bound
+    let mut stopped_found = vec![None; split.cubes() as usize];
     for r in results {
         for c in r? {
             solve += c.solve;
             decode_check += c.decode_check;
-            solver.get_or_insert(c.solver);
-            if let Some(counted) = c.counted {
-                closed_now += 1;
-                counts[c.index as usize] = Some(counted);
+            sat_calls += c.sat_calls;
+            sat_answers += c.sat_answers;
+            add_stats(&mut stats, c.stats);
+            match c.counted {
+                Some(counted) => {
+                    closed_now += 1;
+                    counts[c.index as usize] = Some(counted);
+                }
+                None => stopped_found[c.index as usize] = Some(c.found),
             }
         }
     }
     if let Some(i) = cubes.only {
-        // a cluster job: the cube's record, counted or stopped
-        let mut r = shared.record(i, counts[i as usize], solver.as_deref().unwrap_or(""));
+        // a cluster job: the cube's record, counted or stopped (then what
+        // it found before the stop, a lower bound its status says is not
+        // a count: the full command counts the cube again)
+        let mut r = shared.record(i, counts[i as usize], &solver);
         if counts[i as usize].is_none() {
             r.stopped_by = Some(stopped(&limits));
+            if let Some(found) = stopped_found[i as usize].filter(|f| f.solutions > 0) {
+                r.status = Status::Partial;
+                r.count = Some(found.solutions);
+                r.classes = found.classes;
+                seal(&mut r, &describe);
+            }
         }
+        (r.sat_calls, r.sat_answers, r.stats) = (sat_calls, sat_answers, stats);
+        r.seconds.encode = encode_seconds;
+        r.seconds.solve = solve.as_secs_f64();
+        r.seconds.decode_check = decode_check.as_secs_f64();
+        r.seconds.close(started.elapsed().as_secs_f64());
         return Ok(r);
     }
-    let counted: Vec<Counted> = counts.iter().flatten().copied().collect();
-    let complete = counted.len() == counts.len();
-    let solutions: u64 = counted.iter().map(|c| c.solutions).sum();
-    let classes = classes_of.map(|_| counted.iter().filter_map(|c| c.classes).sum());
+    let complete = counts.iter().all(Option::is_some);
+    // every complete cube's count, and what the stopped ones found
+    let found: Vec<Counted> = counts
+        .iter()
+        .zip(&stopped_found)
+        .filter_map(|(c, f)| c.or(*f))
+        .collect();
+    let solutions: u64 = found.iter().map(|c| c.solutions).sum();
+    let classes = classes_of.map(|_| found.iter().filter_map(|c| c.classes).sum());
     let mut r: Report<P::Solution, P::Details> = Report::new(
         describe.clone(),
-        solver.unwrap_or_else(|| "none (every cube from the cube file)".into()),
+        if from_file == split.cubes() {
+            "none (every cube from the cube file)".to_string()
+        } else {
+            solver
+        },
         p.counted_as(),
     );
     r.status = match (complete, solutions) {
@@ -405,6 +448,7 @@ pub fn run<P: Puzzle>(
     };
     r.count = Some(solutions);
     r.classes = classes;
+    (r.sat_calls, r.sat_answers, r.stats) = (sat_calls, sat_answers, stats);
     let c = cnf.counts();
     (r.vars, r.clauses, r.literals) = (c.vars, c.clauses, c.literals);
     r.stopped_by = (!complete).then(|| stopped(&limits));
@@ -424,6 +468,17 @@ pub fn run<P: Puzzle>(
     r.seconds.decode_check = decode_check.as_secs_f64();
     r.seconds.close(started.elapsed().as_secs_f64());
     Ok(r)
+}
+
+/// Seals a counting cube's line: its fingerprint, once its count is in it.
+fn seal<S, D>(r: &mut Report<S, D>, describe: &str) {
+    let fp = r
+        .cube
+        .as_ref()
+        .map(|c| count_fingerprint(describe, c, r.count, r.classes));
+    if let (Some(c), Some(fp)) = (&mut r.cube, fp) {
+        c.fingerprint = fp;
+    }
 }
 
 fn stopped(limits: &Limits) -> StoppedBy {

@@ -5,7 +5,9 @@
 //! witness outside its cube, records that contradict each other).
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -108,8 +110,6 @@ pub(super) struct Known {
     pub(super) bounds: Vec<Option<Recorded>>,
     pub(super) best: Option<(i64, u32, String)>,
     pub(super) lines: usize,
-    /// bytes of whole lines (a torn last line is cut off)
-    pub(super) whole: usize,
 }
 
 impl Known {
@@ -118,7 +118,6 @@ impl Known {
             bounds: vec![None; split.cubes() as usize],
             best: None,
             lines: 0,
-            whole: 0,
         }
     }
     /// The recorded bound of each cube.
@@ -142,79 +141,129 @@ pub(super) struct Expected<'a> {
     pub(super) trust: bool,
 }
 
-/// The whole lines of the cube file `path` (none if it is missing), each a
-/// cube report about this run's problem (`describe`, `cnf`'s size, the
-/// split), with its 0-based line number; and the bytes of whole lines (a
-/// line cut short by a kill while it was written is not a fact: the file is
-/// cut back to the last whole line before appending). A line of another
-/// run is refused.
 /// A line of a cube file read back: its report, untyped.
 pub(super) type CubeLine = Report<serde_json::Value, serde_json::Value>;
 
+/// The UTF-8 byte order mark some editors put at the head of a text file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The lines of the cube file ([`report_lines`]), each a cube report about
+/// this run's problem (`describe`, `cnf`'s size, the split): a line of
+/// another run is refused, and the file is left as it was.
 pub(super) fn cube_lines(
-    path: &Path,
+    file: &CubeFile,
     describe: &str,
     cnf: &Cnf,
     split: &Split,
-) -> anyhow::Result<(Vec<(usize, CubeLine)>, usize)> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((vec![], 0)),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
+) -> anyhow::Result<Vec<(usize, CubeLine)>> {
     let counts = cnf.counts();
     let literals = split.dimacs();
-    let mut whole = bytes.len();
-    let mut lines = vec![];
-    for (k, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
-        if !line.ends_with(b"\n") {
-            whole -= line.len();
-            break;
-        }
-        let at = || format!("{} line {}", path.display(), k + 1);
-        let Ok(line) = std::str::from_utf8(line) else {
-            bail!("{}: not UTF-8 text", at());
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r: CubeLine =
-            Report::from_json_line(line).with_context(|| format!("{}: not a cube report", at()))?;
-        let Some(c) = &r.cube else {
-            bail!("{}: a report without a cube (not written by --cubes)", at());
-        };
+    let lines = report_lines(file, describe)?;
+    for (k, r) in &lines {
+        let c = r.cube.as_ref().expect("report_lines: a cube report");
         if r.puzzle != describe
             || (r.vars, r.clauses, r.literals) != (counts.vars, counts.clauses, counts.literals)
             || c.cubes != split.cubes()
             || c.literals != literals
         {
             bail!(
-                "{}: a cube of another run ({}, {} vars, {} clauses, {} cubes on literals {:?}); this run is {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
-                at(),
+                "{} line {}: a cube of another run ({}, {} vars, {} clauses, {} cubes on literals {:?}); this run is {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
+                file.path.display(), k + 1,
                 r.puzzle, r.vars, r.clauses, c.cubes, c.literals,
                 describe, counts.vars, counts.clauses, split.cubes(), literals
             );
         }
+    }
+    Ok(lines)
+}
+
+/// The lines of the cube file (none if it was missing), each a report with
+/// a cube record (index below its `cubes`), with its 0-based line number;
+/// whether a line is about this run is the caller's check. A UTF-8 byte
+/// order mark at its head is skipped. The last line may lack its newline:
+/// if it is a whole record it is kept (the newline is added before the next
+/// line is appended); if it is a record of this run's kind (`describe`) cut
+/// short by a kill, it is not a fact and is cut off before anything is
+/// appended ([`CubeFile::append`]). Any other content (a file that is not a
+/// cube file) is refused, and the file is left as it was.
+pub(super) fn report_lines(file: &CubeFile, describe: &str) -> anyhow::Result<Vec<(usize, CubeLine)>> {
+    let (path, bytes) = (&file.path, &file.read);
+    let mut lines = vec![];
+    let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    for (k, line) in body.split_inclusive(|&b| b == b'\n').enumerate() {
+        let at = || format!("{} line {}", path.display(), k + 1);
+        let ends = line.ends_with(b"\n");
+        let text = std::str::from_utf8(line).ok();
+        let parsed = text
+            .filter(|t| !t.trim().is_empty())
+            .map(CubeLine::from_json_line);
+        if !ends {
+            // the last line, without its newline
+            match parsed {
+                Some(Ok(_)) => *file.tail.lock().expect("tail lock") = Tail::Newline,
+                None if text.is_some_and(|t| t.trim().is_empty()) => break,
+                _ if torn_record(line, describe) => {
+                    *file.tail.lock().expect("tail lock") = Tail::Cut(bytes.len() - line.len());
+                    break;
+                }
+                _ => bail!(
+                    "{}: neither a cube report nor one cut short by a kill (is {} a cube file?): refused, the file is left as it was; give another --cube-file",
+                    at(),
+                    path.display()
+                ),
+            }
+        }
+        let r = match parsed {
+            None if text.is_none() => bail!(
+                "{}: not UTF-8 text (is {} a cube file?): refused, the file is left as it was",
+                at(),
+                path.display()
+            ),
+            None => continue, // a blank line
+            Some(r) => r.with_context(|| {
+                format!(
+                    "{}: not a cube report (is {} a cube file?): refused, the file is left as it was",
+                    at(),
+                    path.display()
+                )
+            })?,
+        };
+        let Some(c) = &r.cube else {
+            bail!("{}: a report without a cube (not written by --cubes)", at());
+        };
         if c.index >= c.cubes {
             bail!("{}: cube {} of {}", at(), c.index, c.cubes);
         }
         lines.push((k, r));
     }
-    Ok((lines, whole))
+    Ok(lines)
 }
 
-/// Reads `path` (missing: nothing known), refusing lines of another run, of
-/// another build or CNF (unless trusted), lines edited since they were
-/// written, witnesses outside their cube, and bounds that a witness of
+/// A last line (without its newline) that a kill cut short while this run's
+/// kind of record was written: it begins as every record of `describe`
+/// begins (`{"schema_version":N,"puzzle":"…"`), or is a beginning of that.
+fn torn_record(line: &[u8], describe: &str) -> bool {
+    let head = format!(
+        "{{\"schema_version\":{},\"puzzle\":{},",
+        crate::report::SCHEMA_VERSION,
+        serde_json::Value::from(describe)
+    );
+    let head = head.as_bytes();
+    !line.is_empty() && (line.starts_with(head) || head.starts_with(line))
+}
+
+/// Reads the cube file (missing: nothing known), refusing lines of another
+/// run, of another build or CNF (unless trusted), lines edited since they
+/// were written, witnesses outside their cube, and bounds that a witness of
 /// their cube beats.
-pub(super) fn read_file(path: &Path, e: &Expected) -> anyhow::Result<Known> {
+pub(super) fn read_file(file: &CubeFile, e: &Expected) -> anyhow::Result<Known> {
     let (split, sense) = (e.split, e.obj.sense);
+    let path = &file.path;
     let mut known = Known::nothing(split);
-    let (lines, whole) = cube_lines(path, e.describe, e.cnf, split)?;
+    let lines = cube_lines(file, e.describe, e.cnf, split)?;
     // per cube: its best witness value, and the line it is on
     let mut values: Vec<Option<(i64, usize)>> = vec![None; split.cubes() as usize];
     let mut bound_lines = vec![0usize; split.cubes() as usize];
-    known.whole = whole;
     for (k, r) in lines {
         let at = || format!("{} line {}", path.display(), k + 1);
         let c = r.cube.as_ref().expect("cube_lines: a cube report");
@@ -300,36 +349,102 @@ pub(super) fn read_file(path: &Path, e: &Expected) -> anyhow::Result<Known> {
     Ok(known)
 }
 
-/// Appends lines to the cube file, each flushed to disk before it counts.
+/// What the last line of the cube file needs before a line is appended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tail {
+    /// nothing: the file is empty or ends with a newline
+    Clean,
+    /// a whole record lacking only its newline: add it
+    Newline,
+    /// a record cut short by a kill: cut the file back to this length
+    Cut(usize),
+}
+
+/// The cube file of a run: opened (created if missing), locked for the
+/// run's whole length, read, and appended to, each line flushed to disk
+/// before it counts.
+///
+/// - **Only regular files.** A FIFO, a device or a directory is refused
+///   before it is opened (`stat`; the open itself is non-blocking, so a
+///   file swapped for a FIFO in between does not hang the run either).
+/// - **One writer at a time.** An exclusive advisory lock (`flock`, the
+///   lock of `flock(1)` and of other tools) is taken without waiting; a file
+///   another process holds locked (another run on it) is refused, so two
+///   writers never interleave their lines or cut each other's.
+/// - **Nothing but records is changed.** The file is changed only by
+///   appending records, adding the missing newline of a whole last record,
+///   or cutting off a last line that is a record of this run's kind cut
+///   short ([`cube_lines`]); and only when a line is appended, after every
+///   line was read and accepted.
 pub(super) struct CubeFile {
     file: Option<Mutex<File>>,
     path: PathBuf,
+    /// the bytes the file held when it was opened
+    read: Vec<u8>,
+    /// what its last line needs before a line is appended
+    tail: Mutex<Tail>,
 }
 
 impl CubeFile {
-    /// Opens `path` for appending after its first `whole` bytes.
-    pub(super) fn open(path: Option<&Path>, whole: usize) -> anyhow::Result<Self> {
-        let file = match path {
-            Some(p) => {
-                let f = OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(p)
-                    .with_context(|| format!("opening {}", p.display()))?;
-                if f.metadata()?.len() > whole as u64 {
-                    f.set_len(whole as u64).with_context(|| {
-                        format!("cutting the torn last line of {}", p.display())
-                    })?;
-                }
-                Some(Mutex::new(f))
-            }
-            None => None,
-        };
-        Ok(CubeFile {
-            file,
+    /// Opens and locks `path` (None: no file, appending does nothing), and
+    /// reads what it holds.
+    pub(super) fn open(path: Option<&Path>) -> anyhow::Result<Self> {
+        let mut cube_file = CubeFile {
+            file: None,
             path: path.map(Path::to_path_buf).unwrap_or_default(),
-        })
+            read: vec![],
+            tail: Mutex::new(Tail::Clean),
+        };
+        let Some(p) = path else {
+            return Ok(cube_file);
+        };
+        let regular = |m: &std::fs::Metadata| {
+            if m.is_file() {
+                Ok(())
+            } else {
+                Err(anyhow::anyhow!(
+                    "--cube-file {}: not a regular file (a FIFO, a device or a directory): a cube file is a regular file that records are appended to; give another --cube-file",
+                    p.display()
+                ))
+            }
+        };
+        match std::fs::metadata(p) {
+            Ok(m) => regular(&m)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("--cube-file {}", p.display())),
+        }
+        let mut f = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+            .open(p)
+            .with_context(|| format!("opening {}", p.display()))?;
+        regular(&f.metadata()?)?;
+        // SAFETY: flock on a file descriptor this function owns.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::WouldBlock {
+                bail!(
+                    "--cube-file {}: locked by another process (another run writing it?): wait for it to end, or give another --cube-file",
+                    p.display()
+                );
+            }
+            return Err(e).with_context(|| format!("locking {}", p.display()));
+        }
+        f.read_to_end(&mut cube_file.read)
+            .with_context(|| format!("reading {}", p.display()))?;
+        cube_file.file = Some(Mutex::new(f));
+        Ok(cube_file)
     }
+
+    /// The file's path (empty without one).
+    pub(super) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends a report as one line, first settling the file's last line
+    /// ([`Tail`]), and flushes it to disk.
     pub(super) fn append<S: Serialize, D: Serialize>(
         &self,
         r: &Report<S, D>,
@@ -340,8 +455,18 @@ impl CubeFile {
         let mut line = serde_json::to_string(r)?;
         line.push('\n');
         let mut f = file.lock().expect("cube file lock");
+        let what = || format!("writing {}", self.path.display());
+        let mut tail = self.tail.lock().expect("tail lock");
+        match *tail {
+            Tail::Clean => {}
+            Tail::Newline => f.write_all(b"\n").with_context(what)?,
+            Tail::Cut(len) => f
+                .set_len(len as u64)
+                .with_context(|| format!("cutting the torn last line of {}", self.path.display()))?,
+        }
+        *tail = Tail::Clean;
         f.write_all(line.as_bytes())
             .and_then(|()| f.sync_data())
-            .with_context(|| format!("writing {}", self.path.display()))
+            .with_context(what)
     }
 }

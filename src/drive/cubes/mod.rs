@@ -70,6 +70,7 @@ pub use crate::options::CubeOptions;
 
 pub mod count;
 mod file;
+pub mod native;
 
 pub use file::{fingerprint, witness_hex, witness_model, BUILD};
 use file::{read_file, CubeFile, Expected, Known};
@@ -165,6 +166,18 @@ fn thread_count(jobs: usize, queued: usize, progress: &mut dyn Write) -> std::io
         )?;
     }
     Ok(threads)
+}
+
+/// Adds one session's statistics to a run's (a statistic no session
+/// reported stays None).
+fn add_stats(into: &mut SolverStats, s: SolverStats) {
+    let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+    };
+    into.conflicts = add(into.conflicts, s.conflicts);
+    into.decisions = add(into.decisions, s.decisions);
+    into.propagations = add(into.propagations, s.propagations);
 }
 
 /// Better for a proof: `a` better than `b` in the objective's sense.
@@ -579,9 +592,14 @@ fn check_supported<P: Puzzle>(
     } else {
         None
     };
+    let count = if enc.objective.is_none() && enc.scored.is_none() {
+        ": --count --cubes K counts its solutions cube by cube"
+    } else {
+        ""
+    };
     match what {
         Some(w) => bail!(
-            "--cubes splits an optimisation over its CNF objective; {} has {w}",
+            "--cubes splits an optimisation over its CNF objective; {} has {w}{count}",
             p.describe()
         ),
         None => Ok(()),
@@ -609,9 +627,10 @@ pub fn run<P: Puzzle>(
     let t = Instant::now();
     let digest = formula_digest(&cnf);
     let digest_seconds = t.elapsed().as_secs_f64();
+    let file = CubeFile::open(cubes.file.as_deref())?;
     let mut known = match &cubes.file {
-        Some(path) => read_file(
-            path,
+        Some(_) => read_file(
+            &file,
             &Expected {
                 describe: &describe,
                 cnf: &cnf,
@@ -623,7 +642,6 @@ pub fn run<P: Puzzle>(
         )?,
         None => Known::nothing(&split),
     };
-    let whole = known.whole;
     if cubes.only.is_some() {
         // a cluster job: the file is checked, the cube searched on its own
         known = Known::nothing(&split);
@@ -650,7 +668,7 @@ pub fn run<P: Puzzle>(
             .unwrap_or_else(|_| opts.solver.to_string()),
         incumbent: Incumbent::new(obj.sense),
         best: Mutex::new(None),
-        file: CubeFile::open(cubes.file.as_deref(), whole)?,
+        file,
         recorded: known.bound_values(),
         recorded_certificates: known
             .bounds
@@ -749,13 +767,7 @@ pub fn run<P: Puzzle>(
         report.sat_answers += t.sat_answers;
         report.lazy_constraints += t.lazy;
         if let Some(s) = t.stats {
-            let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
-                (None, None) => None,
-                (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
-            };
-            stats.conflicts = add(stats.conflicts, s.conflicts);
-            stats.decisions = add(stats.decisions, s.decisions);
-            stats.propagations = add(stats.propagations, s.propagations);
+            add_stats(&mut stats, s);
         }
         for &(i, b, _) in &t.done {
             let slot = &mut bounds[i as usize];

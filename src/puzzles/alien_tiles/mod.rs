@@ -12,13 +12,17 @@
 //! - [`check`]: the independent checker (replay, brute-force minimality);
 //! - [`opb`]: the PB model (for VeriPB proofs);
 //! - [`reference`]: brute force over all click matrices, for tiny sizes;
+//! - [`play`]: play a goal exactly by the row/column minimisation, no SAT;
+//! - [`goals`]: the hardest goal by an exhaustive search over the goals;
 //! - its command line: `crate::cli::alien_tiles`.
 
 pub mod census;
 pub mod check;
 pub mod encode;
+pub mod goals;
 pub mod model;
 pub mod opb;
+pub mod play;
 pub mod reference;
 pub mod rowcol;
 pub mod symmetry;
@@ -83,6 +87,21 @@ puzzlesat_encodings::option_enum! {
     }
 }
 
+puzzlesat_encodings::option_enum! {
+    /// How `solve alien-tiles` answers (`--method`).
+    pub enum Method("alien-tiles method") {
+        /// play (`--goal`): the exact row/column minimisation over the goal's
+        /// coset, no SAT ([`play`]); the default with `--goal`
+        RowCol = "rowcol",
+        /// the SAT optimiser over the CNF (play: `--encoding`; the default
+        /// with `--hardest`)
+        Sat = "sat",
+        /// hardest (`--hardest`): the exhaustive search over the goals, at
+        /// least one per symmetry class, each played exactly ([`goals`])
+        Goals = "goals",
+    }
+}
+
 /// What to solve.
 #[derive(Clone, Debug)]
 pub enum Task {
@@ -117,6 +136,9 @@ pub struct AlienTiles {
     pub goal_encoding: GoalEncoding,
     /// redundant constraints (hardest)
     pub redundant: Redundant,
+    /// how the command line answers (the SAT pipeline of [`Puzzle`] is the
+    /// `sat` method whatever this says; `rowcol` is [`play::report`])
+    pub method: Method,
     kernel: Kernel,
     rowcol: RowCol,
 }
@@ -218,6 +240,7 @@ impl AlienTiles {
             card: CardEncoding::Totalizer,
             goal_encoding: GoalEncoding::Kernel,
             redundant: Redundant::Both,
+            method: Method::Sat,
             kernel,
             rowcol: RowCol::new(n, c),
         })
@@ -414,10 +437,16 @@ impl Puzzle for AlienTiles {
 
     fn describe(&self) -> String {
         match &self.task {
+            Task::Play { .. } if self.method == Method::RowCol => {
+                format!("alien-tiles n={} c={} play method=rowcol", self.n, self.c)
+            }
             Task::Play { .. } => format!(
                 "alien-tiles n={} c={} play encoding={}",
                 self.n, self.c, self.goal_encoding
             ),
+            Task::Hardest if self.method == Method::Goals => {
+                format!("alien-tiles n={} c={} hardest method=goals", self.n, self.c)
+            }
             Task::Hardest => format!(
                 "alien-tiles n={} c={} hardest minimality={} symmetry={} card={} redundant={}",
                 self.n, self.c, self.minimality, self.symmetry, self.card, self.redundant

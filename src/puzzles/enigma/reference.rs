@@ -154,7 +154,7 @@ pub fn report(n: usize) -> anyhow::Result<Report<EnigmaSolution, EnigmaDetails>>
     let r = solve_reference(n);
     let mut report = Report::new(
         format!("enigma n={n} method=reference"),
-        "none".into(),
+        crate::report::NO_SAT.into(),
         "solutions",
     );
     report.seconds.solve = r.seconds;

@@ -152,7 +152,8 @@ pub struct Encoded {
 }
 
 /// The most literal pairs the lex-leader constraints may compare (group
-/// elements × n²): about 3 clauses and 1 variable each.
+/// elements × n², or × the first row's cols·n with `first-row`): about 3
+/// clauses and 1 variable each.
 pub const MAX_LEX_PAIRS: usize = 10_000_000;
 
 /// Encodes `inst` into `db`, with lex-leader clauses for `group` when
@@ -165,7 +166,13 @@ pub fn encode<DB: ClauseDatabase>(
     opts: &Options,
     group: &[BoardSymmetry],
 ) -> Result<Encoded, EncodeError> {
-    let pairs = group.len().saturating_mul(inst.n() * inst.n());
+    // the literals each symmetry compares: every cell's n "holds" literals,
+    // or the first row's alone
+    let compared = match opts.symmetry {
+        Symmetry::FirstRow => inst.cols * inst.n(),
+        _ => inst.n() * inst.n(),
+    };
+    let pairs = group.len().saturating_mul(compared);
     if opts.symmetry != Symmetry::None && pairs > MAX_LEX_PAIRS {
         return Err(EncodeError::TooLarge {
             what: format!(

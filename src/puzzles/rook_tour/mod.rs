@@ -42,6 +42,9 @@ pub struct RookTour {
     /// the symmetry breaking of the representatives that class counting
     /// enumerates (`--class-symmetry`: lex-leader or first-row)
     pub class_symmetry: ClassSymmetry,
+    /// this instance is the class representatives' puzzle of an instance
+    /// with `--symmetry none` (its `opts.symmetry` is `class_symmetry`'s)
+    pub representatives: bool,
 }
 
 impl RookTour {
@@ -53,6 +56,7 @@ impl RookTour {
             opts,
             group,
             class_symmetry: ClassSymmetry::FirstRow,
+            representatives: false,
         }
     }
     /// The "cell c holds k" truth values at index `c·n + (k−1)`: the
@@ -120,7 +124,14 @@ impl Puzzle for RookTour {
             "{} encoding={} symmetry={}{}",
             self.inst,
             self.opts.encoding.name(),
-            self.opts.symmetry.name(),
+            if self.representatives {
+                format!(
+                    "none (counted by classes: --class-symmetry {})",
+                    self.class_symmetry.name()
+                )
+            } else {
+                self.opts.symmetry.name().to_string()
+            },
             if self.opts.encoding == encode::Encoding::Position {
                 format!(" amo={} links={}", self.opts.amo, self.opts.links.name())
             } else {
@@ -130,7 +141,19 @@ impl Puzzle for RookTour {
     }
 
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<RookMap>> {
-        let e = encode::encode(cnf, &self.inst, &self.opts, &self.group)?;
+        let e = encode::encode(cnf, &self.inst, &self.opts, &self.group).map_err(|e| {
+            if self.representatives {
+                anyhow::anyhow!(
+                    "counting by symmetry classes: {e}; --no-classes counts every solution without them{}",
+                    match self.class_symmetry {
+                        ClassSymmetry::LexLeader => ", --class-symmetry first-row compares the first row only",
+                        ClassSymmetry::FirstRow => "",
+                    }
+                )
+            } else {
+                e.into()
+            }
+        })?;
         let map = RookMap {
             vars: e.map,
             symmetry: e.symmetry,
@@ -208,6 +231,7 @@ impl Puzzle for RookTour {
                 symmetry: self.class_symmetry.symmetry(),
                 ..self.opts
             },
+            representatives: true,
             ..self.clone()
         })
     }

@@ -172,7 +172,7 @@ impl Instance {
         };
         let raw: RawInstance = toml::from_str(text).map_err(|e| {
             let offset = e.span().map_or(0, |s| s.start);
-            at(offset, crate::io::one_line(e.message()))
+            at(offset, toml_message(&e))
         })?;
         let (rows, cols) = (*raw.rows.get_ref(), *raw.cols.get_ref());
         for (what, v) in [("rows", &raw.rows), ("cols", &raw.cols)] {
@@ -196,7 +196,7 @@ impl Instance {
         for (name, raw_set) in &raw.sets {
             if name.is_empty()
                 || name == "."
-                || name.parse::<i64>().is_ok()
+                || is_number(name)
                 || name.contains(char::is_whitespace)
             {
                 return Err(at(
@@ -293,13 +293,20 @@ impl Instance {
                 if tok == "." {
                     continue;
                 }
-                if let Ok(v) = tok.parse::<i64>() {
-                    if v < 1 || v > n as i64 {
+                if is_number(tok) {
+                    // a number past i64 (23 digits) is outside the range too
+                    let v = tok.parse::<i64>().ok().filter(|v| (1..=n as i64).contains(v));
+                    let Some(v) = v else {
                         return Err(grid_err(
                             idx,
-                            format!("given {v} at cell {},{} is outside 1..={n}", r + 1, c + 1),
+                            format!(
+                                "given {} at cell {},{} is outside 1..={n}",
+                                crate::io::show(tok.as_bytes()),
+                                r + 1,
+                                c + 1
+                            ),
                         ));
-                    }
+                    };
                     let v = v as u32;
                     if let Some((r0, c0)) = given_at.insert(v, (r + 1, c + 1)) {
                         return Err(grid_err(
@@ -359,6 +366,33 @@ impl fmt::Display for Instance {
             self.cols,
             if self.tour { "tour" } else { "path" }
         )
+    }
+}
+
+/// A grid token or set name that reads as an integer (an optional sign and
+/// decimal digits, however many: a 23-digit given is a number out of range,
+/// not an unknown token).
+fn is_number(tok: &str) -> bool {
+    let digits = tok.strip_prefix(['+', '-']).unwrap_or(tok);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The keys of an instance file's top level (before any `[table]` header).
+const TOP_LEVEL_KEYS: [&str; 6] = ["name", "source", "rows", "cols", "tour", "grid"];
+
+/// A TOML parse error's message, with a hint when a top-level key was read
+/// as a key of a `[sets.…]` table: in TOML every key after a table header
+/// belongs to that table, so the top-level keys must come first.
+fn toml_message(e: &toml::de::Error) -> String {
+    let message = crate::io::one_line(e.message());
+    let misplaced = TOP_LEVEL_KEYS
+        .iter()
+        .find(|k| message.contains(&format!("unknown field `{k}`")));
+    match misplaced {
+        Some(k) => format!(
+            "{message} (in TOML, a key after a [table] header belongs to that table: put `{k}` and the other top-level keys before the first [sets.…] header)"
+        ),
+        None => message,
     }
 }
 
@@ -455,6 +489,19 @@ exactly = true
         assert_eq!(
             (e.line, e.what.contains("unknown field `colour`")),
             (3, true),
+            "{e}"
+        );
+        // a 23-digit given is a number out of range, not an unknown token
+        let e = err("rows = 2\ncols = 2\ngrid = \"\"\"\n12345678901234567890123 .\n. .\n\"\"\"\n");
+        assert!(
+            e.what.contains("given 12345678901234567890123 at cell 1,1 is outside 1..=4"),
+            "{e}"
+        );
+        // a top-level key after a [sets.…] header: TOML's table order, named
+        let e = err("rows = 2\ngrid = \". .\\n. p\"\n[sets.p]\nvalues = [1]\ncols = 2\n");
+        assert!(
+            e.what.contains("unknown field `cols`")
+                && e.what.contains("before the first [sets.…] header"),
             "{e}"
         );
         let e = err("rows = 2\ncols = \ngrid = \"\"\n");

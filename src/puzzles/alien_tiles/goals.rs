@@ -1,0 +1,599 @@
+//! `--hardest --method goals`: the hardest goal from the goal side, an
+//! exhaustive search over the goals, one or more per symmetry class, each
+//! played exactly (the max-min of Gent, Linton & Smith, APES-22-2000,
+//! turned around; issue 29).
+//!
+//! - **The inner minimum.** A click matrix x reaching the goal s has
+//!   `x_ij = (R_i + C_j − s_ij) mod c` with R, C its row and column sums,
+//!   so the fewest clicks of s is a minimum over the consistent (T, R, C):
+//!   `ΣR ≡ ΣC ≡ T`, `(n−1)·R_i ≡ rowsum_i(s) − T`, `(n−1)·C_j ≡
+//!   colsum_j(s) − T` ([`goal_min`]).
+//! - **One goal per class at least.** Row permutations, column
+//!   permutations and the transpose keep the fewest clicks. The
+//!   lexicographically smallest goal of a class (row-major) is no larger
+//!   than its image under an adjacent row swap, an adjacent column swap
+//!   and the transpose, so its rows and its columns are lexicographically
+//!   non-decreasing and it is no larger than its transpose (the lex-leader
+//!   argument of Crawford, Ginsberg, Luks & Roy, "Symmetry-breaking
+//!   predicates for search problems", KR 1996; that such doubly-lexical
+//!   orderings exist is Lubiw, "Doubly lexical orderings of matrices", SIAM
+//!   J. Comput. 1987). The search visits exactly the goals with those three
+//!   properties, so it visits every class.
+//! - **c | n − 1** (5×5/4, 6×6/5, 7×7/3, 7×7/6, …): a goal is reachable iff
+//!   all its rows and columns have one sum T mod c, and then every (R, C)
+//!   with `ΣR ≡ ΣC ≡ T` is consistent. Rows are filled top-down among the
+//!   rows of sum T (T set by the first row); the last row is forced by the
+//!   column sums. For each column vector C a dynamic programme over the
+//!   filled rows keeps the cheapest cost per partial `ΣR mod c`, so a leaf
+//!   costs one step of it. **Bound**: with at least two open rows, their
+//!   R_i can be chosen jointly with any sum, and each R_i uniform on Z_c
+//!   makes a row cost `n(c−1)/2` on average, so every completion needs at
+//!   most `min_{C, partial sum} dp + ⌊open·n(c−1)/2⌋` clicks; a branch whose
+//!   bound does not beat the cube's best is cut.
+//! - **Other (n, c)**: every goal with the three properties is filled in,
+//!   reachability and the fewest clicks by [`goal_min`] at the leaf, no
+//!   bound (small boards: the tests' brute-force comparisons).
+//! - **Cubes.** The goals are split by their first two rows (the first
+//!   row when only one row is free): the p-th such prefix in the search's
+//!   fixed order belongs to cube `p mod K`. Each cube keeps its own best, so
+//!   its counts and digest do not depend on threads or other cubes; the
+//!   driver is `crate::drive::cubes::native`, the report the command
+//!   line's (`crate::cli::alien_tiles`).
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::model::Grid;
+use super::play::{fewest_clicks, Played};
+use super::rowcol::RowCol;
+use crate::certify::Fnv;
+use crate::report::{plural, Details};
+use puzzlesat_encodings::solve::Limits;
+
+/// The fewest clicks reaching the goal `s` (row-major, entries in `0..c`)
+/// from the all-zero board, by the minimum over the consistent (T, R, C);
+/// None if unreachable. Enumerates T and the column vectors, a dynamic
+/// programme over the rows picks R.
+pub fn goal_min(s: &[u32], n: usize, c: u32) -> Option<u32> {
+    let m = (n as u32 + c - 1) % c;
+    let row_sum = |i: usize| (0..n).map(|j| s[i * n + j]).sum::<u32>() % c;
+    let col_sum = |j: usize| (0..n).map(|i| s[i * n + j]).sum::<u32>() % c;
+    // the values v with m·v ≡ a
+    let values = |a: u32| -> Vec<u32> { (0..c).filter(|&v| m * v % c == a % c).collect() };
+    let mut best: Option<u32> = None;
+    for t in 0..c {
+        let rows: Vec<Vec<u32>> = (0..n).map(|i| values(row_sum(i) + c - t)).collect();
+        let cols: Vec<Vec<u32>> = (0..n).map(|j| values(col_sum(j) + c - t)).collect();
+        if rows.iter().chain(&cols).any(Vec::is_empty) {
+            continue;
+        }
+        // every C in Π cols with ΣC ≡ t (an odometer)
+        let mut idx = vec![0usize; n];
+        loop {
+            let col: Vec<u32> = (0..n).map(|j| cols[j][idx[j]]).collect();
+            if col.iter().sum::<u32>() % c == t {
+                // rows: cheapest per partial ΣR mod c
+                let mut dp = vec![u32::MAX; c as usize];
+                dp[0] = 0;
+                for (i, vs) in rows.iter().enumerate() {
+                    let mut next = vec![u32::MAX; c as usize];
+                    for (st, &d) in dp.iter().enumerate() {
+                        if d == u32::MAX {
+                            continue;
+                        }
+                        for &r in vs {
+                            let cost: u32 = (0..n).map(|j| (r + col[j] + c - s[i * n + j]) % c).sum();
+                            let e = &mut next[(st + r as usize) % c as usize];
+                            *e = (*e).min(d + cost);
+                        }
+                    }
+                    dp = next;
+                }
+                let v = dp[t as usize];
+                if v != u32::MAX && best.is_none_or(|b| v < b) {
+                    best = Some(v);
+                }
+            }
+            let Some(j) = (0..n).find(|&j| idx[j] + 1 < cols[j].len()) else {
+                break;
+            };
+            idx[j] += 1;
+            idx[..j].fill(0);
+        }
+    }
+    best
+}
+
+/// What one cube of the goal search found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoalRecord {
+    /// the most clicks any reachable goal of the cube needs (None: the cube
+    /// holds no reachable goal)
+    pub hardest: Option<u32>,
+    /// the first goal found with that many, as rows
+    pub goal: Option<Vec<Vec<u32>>>,
+    /// reachable goals visited, each played exactly or found no harder
+    /// than the cube's best by one (R, C) at or below it
+    pub visited: u64,
+    /// branches cut by the bound (each a set of goals none of which can
+    /// beat the cube's best)
+    pub cut: u64,
+    /// goals filled in and found unreachable (boards other than c | n − 1)
+    pub unreachable: u64,
+    /// FNV-1a digest of every goal visited, in order, each improvement
+    /// followed by its value
+    pub digest: String,
+}
+
+/// The goal search of an n×n board with c colours.
+#[derive(Clone, Debug)]
+pub struct GoalSearch {
+    n: usize,
+    c: u32,
+    /// c divides n − 1
+    level: bool,
+    /// per row sum T (c | n − 1), or one list of every row: the candidate
+    /// rows, n entries each, in lexicographic order
+    rows: Vec<Vec<u8>>,
+    /// c | n − 1: per T, the column vectors C with ΣC ≡ T, n entries each
+    cols: Vec<Vec<u8>>,
+    describe: String,
+}
+
+/// Every vector of `0..c` of length n (lexicographic order) whose sum is
+/// `t` mod c (every vector when `t` is None), flattened.
+fn vectors(n: usize, c: u32, t: Option<u32>) -> Vec<u8> {
+    let mut out = vec![];
+    let mut v = vec![0u8; n];
+    loop {
+        if t.is_none_or(|t| v.iter().map(|&x| u32::from(x)).sum::<u32>() % c == t) {
+            out.extend_from_slice(&v);
+        }
+        // next in lexicographic order: the last position counts fastest
+        let Some(j) = (0..n).rev().find(|&j| u32::from(v[j]) + 1 < c) else {
+            return out;
+        };
+        v[j] += 1;
+        v[j + 1..].fill(0);
+    }
+}
+
+impl GoalSearch {
+    /// The search for n×n boards with c colours (n ≥ 2).
+    pub fn new(n: usize, c: u32, describe: String) -> anyhow::Result<Self> {
+        anyhow::ensure!(n >= 2, "--method goals needs n ≥ 2 (the 1×1 board's hardest goal is c − 1)");
+        let level = (n as u32 - 1) % c == 0;
+        let (rows, cols) = if level {
+            let rows = (0..c).map(|t| vectors(n, c, Some(t))).collect();
+            let cols = (0..c).map(|t| vectors(n, c, Some(t))).collect();
+            (rows, cols)
+        } else {
+            (vec![vectors(n, c, None)], vec![])
+        };
+        Ok(GoalSearch {
+            n,
+            c,
+            level,
+            rows,
+            cols,
+            describe,
+        })
+    }
+
+    /// The plain search over every doubly-lexical goal (reachability and
+    /// fewest clicks by [`goal_min`] at each leaf, no bound), for any (n, c):
+    /// the cross-check of the bounded one.
+    pub fn without_bound(n: usize, c: u32, describe: String) -> anyhow::Result<Self> {
+        anyhow::ensure!(n >= 2, "--method goals needs n ≥ 2");
+        Ok(GoalSearch {
+            n,
+            c,
+            level: false,
+            rows: vec![vectors(n, c, None)],
+            cols: vec![],
+            describe,
+        })
+    }
+
+    /// Checks a record read back from a cube file: its goal (if any) is an
+    /// n×n board whose fewest clicks, by the coset minimum, are its value.
+    pub fn check_record(&self, r: &GoalRecord) -> anyhow::Result<()> {
+        let (n, c) = (self.n, self.c);
+        match (&r.hardest, &r.goal) {
+            (None, None) => Ok(()),
+            (Some(v), Some(rows)) => {
+                anyhow::ensure!(
+                    rows.len() == n && rows.iter().all(|r| r.len() == n && r.iter().all(|&x| x < c)),
+                    "its goal is not an {n}×{n} board of colours 0..{c}"
+                );
+                let goal = Grid {
+                    n,
+                    cells: rows.concat(),
+                };
+                match fewest_clicks(&Grid::zeros(n), &goal, c, &RowCol::new(n, c)) {
+                    Played::Best { total, .. } if total == *v => Ok(()),
+                    Played::Best { total, .. } => {
+                        anyhow::bail!("its goal needs {total} clicks, not the {v} it records")
+                    }
+                    Played::Unreachable => anyhow::bail!("its goal is unreachable"),
+                }
+            }
+            _ => anyhow::bail!("a value without a goal, or a goal without a value"),
+        }
+    }
+
+    /// The instance and options, as given to [`GoalSearch::new`].
+    pub fn describe(&self) -> &str {
+        &self.describe
+    }
+
+    /// Rows filled by the search (the last one is forced when c | n − 1).
+    fn free_rows(&self) -> usize {
+        if self.level {
+            self.n - 1
+        } else {
+            self.n
+        }
+    }
+
+    /// Searches cube `index` of `cubes` (all goals with `cubes` = 1): what
+    /// it found, and whether it reached its end (false: `limits` stopped it,
+    /// the record covers the goals visited so far).
+    pub fn search_cube(
+        &self,
+        index: u32,
+        cubes: u32,
+        limits: &Limits,
+        progress: &mut dyn FnMut(String),
+    ) -> (GoalRecord, bool) {
+        let n = self.n;
+        let mut w = Walk {
+            g: self,
+            t: 0,
+            goal: vec![0; n * n],
+            dp: (0..n)
+                .map(|_| vec![u16::MAX; self.cols.first().map_or(0, |c| c.len() / n) * self.c as usize])
+                .collect(),
+            best: None,
+            visited: 0,
+            cut: 0,
+            unreachable: 0,
+            digest: Fnv::default(),
+            prefix_depth: self.free_rows().min(2),
+            prefixes: 0,
+            cube: u64::from(index),
+            cubes: u64::from(cubes),
+            limits,
+            stopped: false,
+            ticks: 0,
+            started: Instant::now(),
+            reported: Instant::now(),
+            progress,
+            index,
+            hints: vec![],
+        };
+        if self.level {
+            for t in 0..self.c as usize {
+                w.t = t;
+                let dp0 = &mut w.dp[0];
+                dp0.fill(u16::MAX);
+                for k in 0..dp0.len() / self.c as usize {
+                    dp0[k * self.c as usize] = 0;
+                }
+                w.place(0, 0, u32::MAX);
+            }
+        } else {
+            w.place(0, 0, u32::MAX);
+        }
+        let (hardest, goal) = match w.best {
+            Some((v, g)) => (
+                Some(v),
+                Some(g.chunks(n).map(|r| r.iter().map(|&x| u32::from(x)).collect()).collect()),
+            ),
+            None => (None, None),
+        };
+        let record = GoalRecord {
+            hardest,
+            goal,
+            visited: w.visited,
+            cut: w.cut,
+            unreachable: w.unreachable,
+            digest: w.digest.hex(),
+        };
+        (record, !w.stopped)
+    }
+}
+
+/// One cube's depth-first walk.
+struct Walk<'a, 'p> {
+    g: &'a GoalSearch,
+    /// the row sum T (c | n − 1)
+    t: usize,
+    /// the goal being filled, row-major
+    goal: Vec<u8>,
+    /// c | n − 1: per filled-row count k, per column vector C, per partial
+    /// ΣR mod c, the fewest clicks of the first k rows
+    dp: Vec<Vec<u16>>,
+    best: Option<(u32, Vec<u8>)>,
+    visited: u64,
+    cut: u64,
+    unreachable: u64,
+    digest: Fnv,
+    prefix_depth: usize,
+    prefixes: u64,
+    cube: u64,
+    cubes: u64,
+    limits: &'a Limits,
+    stopped: bool,
+    ticks: u64,
+    started: Instant,
+    reported: Instant,
+    progress: &'p mut dyn FnMut(String),
+    index: u32,
+    /// column vectors that held recent goals at or below the best
+    hints: Vec<usize>,
+}
+
+impl Walk<'_, '_> {
+    /// Places row `k` from candidate `from` on (rows are non-decreasing);
+    /// `ties` has bit j while columns j and j+1 are equal so far.
+    fn place(&mut self, k: usize, from: usize, ties: u32) {
+        let g = self.g;
+        let (n, c) = (g.n, g.c);
+        let list = if g.level { self.t } else { 0 };
+        let count = g.rows[list].len() / n;
+        for idx in from..count {
+            if self.stopped {
+                return;
+            }
+            let row = &g.rows[list][idx * n..(idx + 1) * n];
+            if (0..n - 1).any(|j| ties >> j & 1 == 1 && row[j] > row[j + 1]) {
+                continue;
+            }
+            let ties2 = (0..n - 1).fold(0u32, |b, j| {
+                b | (u32::from(ties >> j & 1 == 1 && row[j] == row[j + 1]) << j)
+            });
+            self.goal[k * n..(k + 1) * n].copy_from_slice(row);
+            if k + 1 == self.prefix_depth {
+                let p = self.prefixes;
+                self.prefixes += 1;
+                if p % self.cubes != self.cube {
+                    continue;
+                }
+            }
+            // the last free row is scored with the forced one at the leaf
+            if self.g.level && k + 1 < self.g.free_rows() {
+                let low = self.step(k);
+                let open = n - k - 1;
+                // the bound: cut only below the split (the prefixes' order
+                // must not depend on a cube's best)
+                if open >= 2 && k + 1 >= self.prefix_depth {
+                    let bound = u32::from(low) + (open * n) as u32 * (c - 1) / 2;
+                    if self.best.as_ref().is_some_and(|(b, _)| bound <= *b) {
+                        self.cut += 1;
+                        self.tick();
+                        continue;
+                    }
+                }
+            }
+            if k + 1 == self.g.free_rows() {
+                self.leaf(ties2);
+            } else {
+                self.place(k + 1, idx, ties2);
+            }
+        }
+    }
+
+    /// c | n − 1: `dp[k+1]` from `dp[k]` and row k of the goal; returns the
+    /// smallest entry of `dp[k+1]`.
+    fn step(&mut self, k: usize) -> u16 {
+        let (n, c) = (self.g.n, self.g.c as usize);
+        let cols = &self.g.cols[self.t];
+        let (before, after) = self.dp.split_at_mut(k + 1);
+        let (dp, next) = (&before[k], &mut after[0]);
+        let row = &self.goal[k * n..(k + 1) * n];
+        let mut low = u16::MAX;
+        let mut cost = vec![0u16; c];
+        for (ci, col) in cols.chunks(n).enumerate() {
+            row_costs(row, col, c, &mut cost);
+            let (d, e) = (&dp[ci * c..(ci + 1) * c], &mut next[ci * c..(ci + 1) * c]);
+            e.fill(u16::MAX);
+            for (st, &x) in d.iter().enumerate() {
+                if x == u16::MAX {
+                    continue;
+                }
+                for (v, &cv) in cost.iter().enumerate() {
+                    let slot = &mut e[(st + v) % c];
+                    *slot = (*slot).min(x + cv);
+                }
+            }
+            low = low.min(e.iter().copied().min().unwrap_or(u16::MAX));
+        }
+        low
+    }
+
+    /// A goal's rows are all placed (c | n − 1: all but the last, which the
+    /// column sums force).
+    fn leaf(&mut self, ties: u32) {
+        let (n, c) = (self.g.n, self.g.c);
+        if self.g.level {
+            let t = self.t as u32;
+            for j in 0..n {
+                let above: u32 = (0..n - 1).map(|i| u32::from(self.goal[i * n + j])).sum();
+                self.goal[(n - 1) * n + j] = ((t + c * n as u32 - above) % c) as u8;
+            }
+            let (prev, last) = self.goal[(n - 2) * n..].split_at(n);
+            if last < prev || (0..n - 1).any(|j| ties >> j & 1 == 1 && last[j] > last[j + 1]) {
+                return;
+            }
+        }
+        if !self.no_larger_than_transpose() {
+            return;
+        }
+        let floor = self.best.as_ref().map(|(b, _)| *b);
+        // the goal's fewest clicks when they beat the best so far (None: they
+        // do not); level boards stop at the first (R, C) at or below it
+        let above = if self.g.level {
+            self.level_value_above(floor)
+        } else {
+            let s: Vec<u32> = self.goal.iter().map(|&x| u32::from(x)).collect();
+            match goal_min(&s, n, c) {
+                None => {
+                    self.unreachable += 1;
+                    self.tick();
+                    return;
+                }
+                Some(v) => Some(v).filter(|&v| floor.is_none_or(|f| v > f)),
+            }
+        };
+        self.visited += 1;
+        self.digest = self.digest.bytes(&self.goal);
+        if let Some(v) = above {
+            self.digest = self.digest.bytes(&v.to_le_bytes());
+            self.best = Some((v, self.goal.clone()));
+        }
+        self.tick();
+    }
+
+    /// Every 4096 goals or cuts: the time limit, and a progress line every
+    /// 10 s.
+    fn tick(&mut self) {
+        self.ticks += 1;
+        if self.ticks % 4096 == 0 {
+            if self.limits.expired() {
+                self.stopped = true;
+            }
+            if self.reported.elapsed().as_secs() >= 10 {
+                self.reported = Instant::now();
+                (self.progress)(format!(
+                    "c goals: cube {}/{}: {} goals visited, {} branches cut, best {} ({:.0}s)",
+                    self.index,
+                    self.cubes,
+                    self.visited,
+                    self.cut,
+                    self.best.as_ref().map_or(0, |(b, _)| *b),
+                    self.started.elapsed().as_secs_f64()
+                ));
+            }
+        }
+    }
+
+    /// The goal is row-major no larger than its transpose.
+    fn no_larger_than_transpose(&self) -> bool {
+        let n = self.g.n;
+        for p in 0..n * n {
+            let (a, b) = (self.goal[p], self.goal[(p % n) * n + p / n]);
+            if a != b {
+                return a < b;
+            }
+        }
+        true
+    }
+
+    /// c | n − 1: the fewest clicks of the whole goal if they are above
+    /// `floor` (None: at most `floor`), from `dp[n−2]`, the last free row
+    /// and the forced one (ΣR ≡ T). The column vectors that held recent
+    /// goals at or below the floor are tried first.
+    fn level_value_above(&mut self, floor: Option<u32>) -> Option<u32> {
+        let (n, c) = (self.g.n, self.g.c as usize);
+        let cols = &self.g.cols[self.t];
+        let dp = &self.dp[n - 2];
+        let rows = &self.goal[(n - 2) * n..];
+        let mut cost = vec![0u16; 3 * c];
+        let mut eval = |ci: usize| {
+            pair_cost(
+                &dp[ci * c..(ci + 1) * c],
+                rows,
+                &cols[ci * n..(ci + 1) * n],
+                c,
+                self.t,
+                &mut cost,
+            )
+        };
+        for h in 0..self.hints.len() {
+            let ci = self.hints[h];
+            if floor.is_some_and(|f| eval(ci) <= f) {
+                self.hints[..=h].rotate_right(1);
+                return None;
+            }
+        }
+        let mut best = u32::MAX;
+        for ci in 0..cols.len() / n {
+            let v = eval(ci);
+            if floor.is_some_and(|f| v <= f) {
+                if self.hints.len() == HINTS {
+                    self.hints.pop();
+                }
+                self.hints.insert(0, ci);
+                return None;
+            }
+            best = best.min(v);
+        }
+        Some(best)
+    }
+}
+
+/// Column vectors remembered by [`Walk::level_value_above`].
+const HINTS: usize = 8;
+
+/// The fewest clicks over the row values of the last two rows (`rows`:
+/// the last free one, then the forced one) under the column vector `col`,
+/// given `dp` (per partial ΣR mod c, the cheapest first n − 2 rows) and
+/// ΣR ≡ t; `cost` is scratch space of 3c entries.
+fn pair_cost(dp: &[u16], rows: &[u8], col: &[u8], c: usize, t: usize, cost: &mut [u16]) -> u32 {
+    let n = col.len();
+    let (a, rest) = cost.split_at_mut(c);
+    let (b, e) = rest.split_at_mut(c);
+    row_costs(&rows[..n], col, c, a);
+    row_costs(&rows[n..], col, c, b);
+    // e[u]: the cheapest two rows whose values sum to u
+    e.fill(u16::MAX);
+    for (va, &x) in a.iter().enumerate() {
+        for (vb, &y) in b.iter().enumerate() {
+            let slot = &mut e[(va + vb) % c];
+            *slot = (*slot).min(x + y);
+        }
+    }
+    let mut best = u32::MAX;
+    for (st, &d) in dp.iter().enumerate() {
+        if d != u16::MAX {
+            best = best.min(u32::from(d) + u32::from(e[(t + c - st) % c]));
+        }
+    }
+    best
+}
+
+/// `cost[v] = Σ_j (v + C_j − s_j) mod c`: the clicks of a goal row `s`
+/// under the column vector `col` with row value v.
+fn row_costs(s: &[u8], col: &[u8], c: usize, cost: &mut [u16]) {
+    // m_j = (C_j − s_j) mod c; adding v wraps the m_j ≥ c − v
+    let mut hist = [0u16; 65];
+    let mut base = 0u16;
+    for (&x, &y) in col.iter().zip(s) {
+        let m = (usize::from(x) + c - usize::from(y)) % c;
+        hist[m] += 1;
+        base += m as u16;
+    }
+    let n = s.len() as u16;
+    let mut wrap = 0u16; // #{j : m_j ≥ c − v}
+    cost[0] = base;
+    for v in 1..c {
+        wrap += hist[c - v];
+        cost[v] = base + n * v as u16 - c as u16 * wrap;
+    }
+}
+
+impl Details for GoalRecord {
+    fn lines(&self) -> Vec<String> {
+        vec![format!(
+            "c goals of this cube: hardest {}, {} visited, {} cut by the bound, {} unreachable; digest {}",
+            self.hardest.map_or("none".into(), |v| v.to_string()),
+            plural(self.visited, "goal", "goals"),
+            plural(self.cut, "branch", "branches"),
+            self.unreachable,
+            self.digest
+        )]
+    }
+}
+
