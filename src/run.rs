@@ -411,11 +411,9 @@ impl ProofSetup {
             .map_err(|e| format!("the model's names: {e}"))?;
         let symmetry = match p.symmetry_proof(&enc.map, &|l| names.lit(l)) {
             None => None,
-            // the block derives the clauses, but the PB lex constraints it
-            // derives them from stay in the database and refuse the `solx`
-            // of representatives the clauses keep (queens n = 7, 8 by
-            // classes): until the block removes them, no proof from the
-            // model for a run with symmetry breaking
+            // the block derives the symmetry-breaking clauses by `dom` from
+            // the model; the chain variables' definitions stay, so that each
+            // representative's `solx` fixes them by unit propagation
             Some(Ok(proof)) => Some(
                 certify::veripb::SymmetryBlock::new(proof, cnf)
                     .map_err(|e| format!("the symmetry breaking's proof: {e}"))?,

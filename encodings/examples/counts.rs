@@ -80,10 +80,10 @@ fn main() {
         );
     }
     measure("x ≤lex y, 2 × 50", "linear", 100, |db, xs| {
-        lex::lex_le(db, &xs[..50], &xs[50..])
+        lex::lex_le(db, &xs[..50], &xs[50..]);
     });
     measure("x <lex y, 2 × 50", "linear", 100, |db, xs| {
-        lex::lex_lt(db, &xs[..50], &xs[50..])
+        lex::lex_lt(db, &xs[..50], &xs[50..]);
     });
     // lex-leader of the 8 symmetries of a 5×5 board of Booleans
     let cell = |r: u32, c: u32| r * 5 + c;
@@ -101,7 +101,9 @@ fn main() {
         "lex-leader, D4 on a 5×5 board (7 perms)",
         "linear",
         25,
-        |db, xs| perm::lex_leader(db, xs, &group),
+        |db, xs| {
+            perm::lex_leader(db, xs, &group);
+        },
     );
     measure("x + y, x, y ∈ [0, 20]", "order", 0, |db, _| {
         let x = IntVar::new(db, 0, 20).unwrap();

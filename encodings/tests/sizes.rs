@@ -30,9 +30,13 @@ fn pairwise_amo_is_n_choose_2() {
 #[test]
 fn lex_is_3n_clauses_and_n_minus_1_variables() {
     for n in 1..30usize {
-        let le = added(2 * n, |db, xs| lex::lex_le(db, &xs[..n], &xs[n..]));
+        let le = added(2 * n, |db, xs| {
+            lex::lex_le(db, &xs[..n], &xs[n..]);
+        });
         assert_eq!(le, (n as u32 - 1, 3 * (n - 1) + 1), "≤lex n={n}");
-        let lt = added(2 * n, |db, xs| lex::lex_lt(db, &xs[..n], &xs[n..]));
+        let lt = added(2 * n, |db, xs| {
+            lex::lex_lt(db, &xs[..n], &xs[n..]);
+        });
         assert_eq!(lt, (n as u32, 3 * n + 1), "<lex n={n}");
     }
 }
