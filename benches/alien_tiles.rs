@@ -105,7 +105,9 @@ fn bench_play_rowcol(cr: &mut Criterion) {
                 n,
                 cells: (0..n * n)
                     .map(|_| {
-                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
                         ((seed >> 33) % u64::from(c)) as u32
                     })
                     .collect(),

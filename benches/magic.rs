@@ -11,8 +11,8 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use puzzlesat::puzzles::magic::check::check_square;
 use puzzlesat::drive;
+use puzzlesat::puzzles::magic::check::check_square;
 use puzzlesat::puzzles::magic::staged::{self, StagedMagic};
 use puzzlesat::puzzles::magic::{Magic, Options, Symmetry};
 use puzzlesat::run::{self, RunOptions, Status};
@@ -65,7 +65,7 @@ fn bench(c: &mut Criterion) {
                     .expect("the default places");
                 let r = drive::staged::run(&search, &opts, limits, &mut std::io::sink())
                     .expect("run")
-                .expect("the restriction holds a square");
+                    .expect("the restriction holds a square");
                 assert_eq!(r.status, Status::Sat, "n = {n}: no square in 120 s");
                 check_square(n, &r.solutions[0]).expect("a magic square");
             })

@@ -11,7 +11,7 @@ use puzzlesat_encodings::solve::{EnumerationEngine, Strategy};
 
 use puzzlesat_encodings::Cnf;
 
-use crate::certify::{ProofFormat, Producer};
+use crate::certify::{Producer, ProofFormat};
 use crate::solver::{Capabilities, Limits, Session, SolverKind};
 
 /// Options common to every puzzle's `solve`.
@@ -142,7 +142,8 @@ impl RunOptions {
                 seed: true,
                 ..Capabilities::default()
             };
-            self.solver.refuse_unless(&wanted, &format!("--seed {seed}"))?;
+            self.solver
+                .refuse_unless(&wanted, &format!("--seed {seed}"))?;
         }
         let mut session = match built_in {
             Some(mode) => Session::new(&mode, &cnf, limits)?,

@@ -199,8 +199,13 @@ pub fn svg(pictures: &[Picture]) -> anyhow::Result<String> {
     let mut text = String::new();
     {
         let mut b = SVGBackend::with_string(&mut text, size);
-        b.draw_rect((0, 0), (size.0 as i32, size.1 as i32), &plotters::style::WHITE, true)
-            .map_err(fail)?;
+        b.draw_rect(
+            (0, 0),
+            (size.0 as i32, size.1 as i32),
+            &plotters::style::WHITE,
+            true,
+        )
+        .map_err(fail)?;
         for (i, p) in pictures.iter().enumerate() {
             let origin = (
                 (i % per_row) as f64 * tile_w + MARGIN,
@@ -214,11 +219,7 @@ pub fn svg(pictures: &[Picture]) -> anyhow::Result<String> {
 }
 
 /// Draws `p` with its top-left corner at `origin` (cells).
-fn draw(
-    b: &mut SVGBackend,
-    p: &Picture,
-    origin: Point,
-) -> anyhow::Result<()> {
+fn draw(b: &mut SVGBackend, p: &Picture, origin: Point) -> anyhow::Result<()> {
     let px = |(x, y): Point| {
         (
             ((origin.0 + x) * CELL_PX).round() as i32,
@@ -234,7 +235,8 @@ fn draw(
         .color(&plotters::style::BLACK)
         .pos(Pos::new(HPos::Center, VPos::Center))
     };
-    b.draw_text(&p.title, &font(0.4), px((p.width / 2.0, -TITLE / 2.0))).map_err(fail)?;
+    b.draw_text(&p.title, &font(0.4), px((p.width / 2.0, -TITLE / 2.0)))
+        .map_err(fail)?;
     for s in &p.shapes {
         match s {
             Shape::Cell {
@@ -244,11 +246,19 @@ fn draw(
                 label,
             } => {
                 let (x, y) = (*col as f64, *row as f64);
-                b.draw_rect(px((x, y)), px((x + 1.0, y + 1.0)), &fill.rgb(), true).map_err(fail)?;
-                b.draw_rect(px((x, y)), px((x + 1.0, y + 1.0)), &Colour(90, 90, 90).rgb(), false).map_err(fail)?;
+                b.draw_rect(px((x, y)), px((x + 1.0, y + 1.0)), &fill.rgb(), true)
+                    .map_err(fail)?;
+                b.draw_rect(
+                    px((x, y)),
+                    px((x + 1.0, y + 1.0)),
+                    &Colour(90, 90, 90).rgb(),
+                    false,
+                )
+                .map_err(fail)?;
                 if !label.is_empty() {
                     let size = if label.chars().count() > 3 { 0.3 } else { 0.42 };
-                    b.draw_text(label, &font(size), px(centre(*row, *col))).map_err(fail)?;
+                    b.draw_text(label, &font(size), px(centre(*row, *col)))
+                        .map_err(fail)?;
                 }
             }
             Shape::Line {
@@ -276,7 +286,8 @@ fn draw(
                 fill,
             } => {
                 let r = (radius * CELL_PX).round().max(1.0) as u32;
-                b.draw_circle(px(*centre), r, &fill.rgb(), true).map_err(fail)?;
+                b.draw_circle(px(*centre), r, &fill.rgb(), true)
+                    .map_err(fail)?;
             }
             Shape::Arrow { from, to, colour } => {
                 let (dx, dy) = (to.0 - from.0, to.1 - from.1);
@@ -291,8 +302,10 @@ fn draw(
                     filled: false,
                     stroke_width: 2,
                 };
-                b.draw_path(vec![px(*from), px(back)], &style).map_err(fail)?;
-                b.fill_polygon(vec![px(*to), px(left), px(right)], &colour.rgb()).map_err(fail)?;
+                b.draw_path(vec![px(*from), px(back)], &style)
+                    .map_err(fail)?;
+                b.fill_polygon(vec![px(*to), px(left), px(right)], &colour.rgb())
+                    .map_err(fail)?;
             }
             Shape::Text { at, text, size } => {
                 b.draw_text(text, &font(*size), px(*at)).map_err(fail)?;
@@ -320,7 +333,10 @@ mod tests {
     #[test]
     fn shapes_become_svg_elements() {
         let mut p = Picture::board(
-            &[vec!["1".into(), "2".into()], vec!["3".into(), String::new()]],
+            &[
+                vec!["1".into(), "2".into()],
+                vec!["3".into(), String::new()],
+            ],
             "a board",
             |r, c| Colour::palette(r * 2 + c, 4),
         );
@@ -341,7 +357,10 @@ mod tests {
             colour: Colour::BLACK,
         });
         let s = svg(&[p.clone(), p]).unwrap();
-        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"), "{s}");
+        assert!(
+            s.starts_with("<svg") && s.trim_end().ends_with("</svg>"),
+            "{s}"
+        );
         assert_eq!(s.matches("<circle").count(), 2);
         // background + 2 × 4 cells, each filled and bordered
         assert_eq!(s.matches("<rect").count(), 1 + 2 * 8);

@@ -333,7 +333,10 @@ impl<S: Serialize, D: Details> Report<S, D> {
             writeln!(out, "c {cover}")?;
         }
         if let Some(first) = self.certificates.as_ref().and_then(|c| c.first()) {
-            match (&first.certificate.from_model, &first.certificate.not_from_model) {
+            match (
+                &first.certificate.from_model,
+                &first.certificate.not_from_model,
+            ) {
                 (Some(m), _) => writeln!(out, "c not covered: {}", m.not_covered)?,
                 (None, Some(why)) => writeln!(
                     out,

@@ -24,8 +24,8 @@ use crate::certify::{self, Claim, ProofFormat};
 use crate::drive::{self, ScoredSearch, Sense};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
-pub use crate::options::RunOptions;
 use crate::options::Purpose;
+pub use crate::options::RunOptions;
 pub use crate::puzzle::{decode_checked, encode, encode_recording};
 use crate::puzzle::{Encoded, Puzzle};
 pub use crate::report::{Report, Status, StoppedBy};
@@ -112,7 +112,9 @@ pub fn run<P: Puzzle>(
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
     match &opts.cubes {
-        Some(cubes) if opts.all => return drive::cubes::count::run(p, opts, cubes, limits, progress),
+        Some(cubes) if opts.all => {
+            return drive::cubes::count::run(p, opts, cubes, limits, progress)
+        }
         Some(cubes) => return drive::cubes::run(p, opts, cubes, limits, progress),
         None => {}
     }
@@ -356,10 +358,12 @@ fn certify_last_unsat<S, D>(
             certify::veripb::certify(&run, &formula, producer, &session.limits, NOT_COVERED)
         }
         Ok(None) => certify::certify_claim(claim, &formula, producer, &session.limits),
-        Err(why) => certify::certify_claim(claim, &formula, producer, &session.limits).map(|mut c| {
-            c.certificate.not_from_model = Some(why.clone());
-            c
-        }),
+        Err(why) => {
+            certify::certify_claim(claim, &formula, producer, &session.limits).map(|mut c| {
+                c.certificate.not_from_model = Some(why.clone());
+                c
+            })
+        }
     }
     .with_context(|| {
         format!(

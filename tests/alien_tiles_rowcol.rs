@@ -141,7 +141,10 @@ fn command_line_play_says_how_it_is_proven() {
         out.contains("optimal: 47 (proven: no better solution, exact method, no SAT solver)"),
         "{out}"
     );
-    assert!(out.contains("proven by the row/column minimisation"), "{out}");
+    assert!(
+        out.contains("proven by the row/column minimisation"),
+        "{out}"
+    );
     let (code, out, _) = cli(&[&args[..], &["--json", "-q"]].concat());
     assert_eq!(code, Some(10));
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
@@ -152,32 +155,72 @@ fn command_line_play_says_how_it_is_proven() {
     for extra in [&["--method", "sat"][..], &["--encoding", "sums"][..]] {
         let (code, out, _) = cli(&[&args[..], extra, &["-q"]].concat());
         assert_eq!(code, Some(10), "{extra:?}");
-        assert!(out.contains("optimal: 47 (proven: no better solution, UNSAT)"), "{extra:?}: {out}");
+        assert!(
+            out.contains("optimal: 47 (proven: no better solution, UNSAT)"),
+            "{extra:?}: {out}"
+        );
     }
     // --certify: the optimum proven again by one checked SAT refutation
     let (code, out, _) = cli(&[&args[..], &["--certify", "-q"]].concat());
     assert_eq!(code, Some(10));
-    assert!(out.contains("optimal: 47 (proven: no better solution, UNSAT, certified)"), "{out}");
+    assert!(
+        out.contains("optimal: 47 (proven: no better solution, UNSAT, certified)"),
+        "{out}"
+    );
     let (code, out, _) = cli(&[&args[..], &["--certify"]].concat());
     assert_eq!(code, Some(10));
     assert_eq!(out.matches("c certified (optimal)").count(), 1, "{out}");
     // unreachable: the linear-algebra reason, exit 20
     let bad = "instances/alien-tiles/7x7-4-unreachable.txt";
-    let (code, out, _) = cli(&["solve", "alien-tiles", "-n", "7", "-c", "4", "--goal", bad, "-q"]);
+    let (code, out, _) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "7",
+        "-c",
+        "4",
+        "--goal",
+        bad,
+        "-q",
+    ]);
     assert_eq!(code, Some(20));
-    assert!(out.contains("no solution exists (proven: exact method, no SAT solver)"), "{out}");
-    assert!(out.contains("unreachable: the goal is not in the image of the click map over Z_4 (linear algebra"), "{out}");
+    assert!(
+        out.contains("no solution exists (proven: exact method, no SAT solver)"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "unreachable: the goal is not in the image of the click map over Z_4 (linear algebra"
+        ),
+        "{out}"
+    );
     // contradictory options: one line, exit 2
     for (extra, want) in [
-        (&["--method", "rowcol", "--encoding", "sums"][..], "--encoding chooses the CNF of --method sat"),
-        (&["--method", "goals"][..], "--method goals searches for the hardest goal"),
+        (
+            &["--method", "rowcol", "--encoding", "sums"][..],
+            "--encoding chooses the CNF of --method sat",
+        ),
+        (
+            &["--method", "goals"][..],
+            "--method goals searches for the hardest goal",
+        ),
         (&["--all"][..], "give --method sat"),
     ] {
         let (code, _, err) = cli(&[&args[..], extra].concat());
         assert_eq!(code, Some(2), "{extra:?}");
         assert!(err.contains(want), "{extra:?}: {err}");
     }
-    let (code, _, err) = cli(&["solve", "alien-tiles", "-n", "4", "-c", "3", "--hardest", "--method", "rowcol"]);
+    let (code, _, err) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "3",
+        "--hardest",
+        "--method",
+        "rowcol",
+    ]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--method rowcol plays a goal"), "{err}");
 }
@@ -236,11 +279,21 @@ fn goal_search_agrees_with_the_proven_cells() {
         let s = search(n, c);
         let got = hardest_by_goals(n, c, &s);
         assert_eq!(got.hardest, Some(want), "{n}×{n}/{c}");
-        assert_eq!(got.unreachable, 0, "{n}×{n}/{c}: only reachable goals are filled in");
+        assert_eq!(
+            got.unreachable, 0,
+            "{n}×{n}/{c}: only reachable goals are filled in"
+        );
         if n <= 5 {
-            let plain = hardest_by_goals(n, c, &GoalSearch::without_bound(n, c, String::new()).unwrap());
+            let plain = hardest_by_goals(
+                n,
+                c,
+                &GoalSearch::without_bound(n, c, String::new()).unwrap(),
+            );
             assert_eq!(plain.hardest, Some(want), "{n}×{n}/{c} without the bound");
-            assert!(plain.visited + plain.unreachable >= got.visited, "{n}×{n}/{c}");
+            assert!(
+                plain.visited + plain.unreachable >= got.visited,
+                "{n}×{n}/{c}"
+            );
         }
     }
 }
@@ -268,32 +321,73 @@ fn goal_search_cubes_partition_the_goals() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("g.jsonl");
     let f = file.to_str().unwrap();
-    let args = ["solve", "alien-tiles", "-n", "4", "-c", "3", "--hardest", "--method", "goals"];
-    let (code, out, _) = cli(&[&args[..], &["--cubes", "4", "--jobs", "2", "--cube-file", f, "-q"]].concat());
+    let args = [
+        "solve",
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "3",
+        "--hardest",
+        "--method",
+        "goals",
+    ];
+    let (code, out, _) = cli(&[
+        &args[..],
+        &["--cubes", "4", "--jobs", "2", "--cube-file", f, "-q"],
+    ]
+    .concat());
     assert_eq!(code, Some(10), "{out}");
-    assert!(out.contains("optimal: 10 (proven: no better solution, exact method, no SAT solver)"), "{out}");
+    assert!(
+        out.contains("optimal: 10 (proven: no better solution, exact method, no SAT solver)"),
+        "{out}"
+    );
     assert_eq!(std::fs::read_to_string(&file).unwrap().lines().count(), 4);
     let (code, out, _) = cli(&[&args[..], &["--cubes", "4", "--cube-file", f, "-q"]].concat());
     assert_eq!(code, Some(10));
-    assert!(out.contains("optimal: 10 (not proven in this run: all 4 cubes closed by the records of"), "{out}");
+    assert!(
+        out.contains("optimal: 10 (not proven in this run: all 4 cubes closed by the records of"),
+        "{out}"
+    );
     // an edited record is refused
     let text = std::fs::read_to_string(&file).unwrap();
     let edited = dir.path().join("edited.jsonl");
     std::fs::write(&edited, text.replacen("\"visited\":", "\"visited\":1", 1)).unwrap();
-    let (code, _, err) = cli(&[&args[..], &["--cubes", "4", "--cube-file", edited.to_str().unwrap(), "-q"]].concat());
+    let (code, _, err) = cli(&[
+        &args[..],
+        &[
+            "--cubes",
+            "4",
+            "--cube-file",
+            edited.to_str().unwrap(),
+            "-q",
+        ],
+    ]
+    .concat());
     assert_eq!(code, Some(2));
     assert!(err.contains("does not match its fingerprint"), "{err}");
     // cluster jobs: each prints its line; together they are a cube file
     let mut lines = String::new();
     for i in 0..4 {
-        let (code, out, _) = cli(&[&args[..], &["--cubes", "4", "--cube", &i.to_string(), "--json", "-q"]].concat());
+        let (code, out, _) = cli(&[
+            &args[..],
+            &["--cubes", "4", "--cube", &i.to_string(), "--json", "-q"],
+        ]
+        .concat());
         // a cluster job answers for its cube, not the puzzle: exit 0 (docs/cubes.md)
         assert_eq!(code, Some(0), "{out}");
         lines.push_str(&out);
     }
     let jobs = dir.path().join("jobs.jsonl");
     std::fs::write(&jobs, lines).unwrap();
-    let (code, out, _) = cli(&[&args[..], &["--cubes", "4", "--cube-file", jobs.to_str().unwrap(), "-q"]].concat());
+    let (code, out, _) = cli(&[
+        &args[..],
+        &["--cubes", "4", "--cube-file", jobs.to_str().unwrap(), "-q"],
+    ]
+    .concat());
     assert_eq!(code, Some(10));
-    assert!(out.contains("optimal: 10 (not proven in this run: all 4 cubes"), "{out}");
+    assert!(
+        out.contains("optimal: 10 (not proven in this run: all 4 cubes"),
+        "{out}"
+    );
 }

@@ -157,7 +157,15 @@ fn no_import_runs_back_up() {
 
 #[test]
 fn no_puzzle_file_imports_the_runner_the_drivers_a_solver_or_the_front_end() {
-    let forbidden = ["drive", "run", "solver", "front", "cli", "options", "experiment"];
+    let forbidden = [
+        "drive",
+        "run",
+        "solver",
+        "front",
+        "cli",
+        "options",
+        "experiment",
+    ];
     let bad: Vec<String> = arrows()
         .into_iter()
         .filter(|(_, from, to)| from == "puzzles" && forbidden.contains(&to.as_str()))
@@ -182,7 +190,11 @@ fn no_puzzle_file_imports_the_runner_the_drivers_a_solver_or_the_front_end() {
             let found = code
                 .split(|c: char| !c.is_alphanumeric() && c != '_')
                 .any(|w| w == name);
-            assert!(!found, "{} names {name}: a puzzle never talks to a solver", f.display());
+            assert!(
+                !found,
+                "{} names {name}: a puzzle never talks to a solver",
+                f.display()
+            );
         }
     }
 }

@@ -496,7 +496,10 @@ fn seeds_change_batsat_search_and_answers_stay() {
 
 #[test]
 fn a_solver_without_a_seed_refuses_it() {
-    for kind in [SolverKind::named("varisat").unwrap(), SolverKind::named("splr").unwrap()] {
+    for kind in [
+        SolverKind::named("varisat").unwrap(),
+        SolverKind::named("splr").unwrap(),
+    ] {
         let mut s = Session::new(&kind, &pigeonhole(3, 2), Limits::default()).unwrap();
         let e = s.set_seed(7).unwrap_err().to_string();
         assert!(e.contains("takes no seed"), "{kind}: {e}");
@@ -558,30 +561,56 @@ fn a_flag_the_backend_cannot_honour_is_refused_before_the_run() {
     let bin = env!("CARGO_BIN_EXE_puzzlesat");
     let run = |args: &[&str]| {
         let o = std::process::Command::new(bin).args(args).output().unwrap();
-        (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
     };
     // queens n = 200 would take seconds to encode: the refusal comes first
     let (code, err) = run(&[
-        "solve", "queens", "-n", "200", "--max-clauses", "100000000", "--solver", "varisat",
-        "--seed", "3",
+        "solve",
+        "queens",
+        "-n",
+        "200",
+        "--max-clauses",
+        "100000000",
+        "--solver",
+        "varisat",
+        "--seed",
+        "3",
     ]);
     assert_eq!(code, Some(2), "{err}");
     assert_eq!(
         err.trim_end(),
         "error: --seed 3: --solver varisat has no seed (solvers that have: batsat, portfolio)"
     );
-    let (code, err) = run(&["sat", "--solver", "splr", "--seed", "1", "tests/cnf/php-4-3.cnf"]);
+    let (code, err) = run(&[
+        "sat",
+        "--solver",
+        "splr",
+        "--seed",
+        "1",
+        "tests/cnf/php-4-3.cnf",
+    ]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.starts_with("error: --seed 1: --solver splr has no seed"), "{err}");
+    assert!(
+        err.starts_with("error: --seed 1: --solver splr has no seed"),
+        "{err}"
+    );
     // the staged method needs a conflict limit for its budgets
-    let (code, err) = run(&["solve", "magic", "-n", "8", "--method", "staged", "--solver", "varisat"]);
+    let (code, err) = run(&[
+        "solve", "magic", "-n", "8", "--method", "staged", "--solver", "varisat",
+    ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.starts_with("error: the staged method (its stages' conflict budgets): --solver varisat has no conflict limit (solvers that have: batsat)"),
         "{err}"
     );
     // `list` says what each backend can do
-    let o = std::process::Command::new(bin).arg("list").output().unwrap();
+    let o = std::process::Command::new(bin)
+        .arg("list")
+        .output()
+        .unwrap();
     let list = String::from_utf8_lossy(&o.stdout);
     assert!(
         list.contains("batsat") && list.contains("seed, conflict limit, interrupt"),

@@ -119,7 +119,10 @@ fn a_killed_run_resumes_and_skips_the_cubes_it_closed() {
     let torn = dir.path().join("torn.jsonl");
     // a record of this run's kind cut short by a kill (a line of any other
     // kind is refused: tests/part_claims.rs)
-    let head = format!("{{\"schema_version\":{},\"puz", ::puzzlesat::report::SCHEMA_VERSION);
+    let head = format!(
+        "{{\"schema_version\":{},\"puz",
+        ::puzzlesat::report::SCHEMA_VERSION
+    );
     std::fs::write(&torn, format!("{kept}{head}")).unwrap();
     let o = run(torn.to_str().unwrap());
     assert_eq!(answer(&o), ("optimal".to_string(), Some(544)));

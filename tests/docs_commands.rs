@@ -318,7 +318,8 @@ fn expected_exit(c: &Cmd) -> i32 {
     if cmd[0] != "puzzlesat" && cmd[0] != "for" {
         return 10; // a DIMACS solver: SAT unless the comment says otherwise
     }
-    if matches!(sub, "list" | "dimacs" | "opb" | "experiment") || cmd.iter().any(|x| x == "--table") {
+    if matches!(sub, "list" | "dimacs" | "opb" | "experiment") || cmd.iter().any(|x| x == "--table")
+    {
         return 0;
     }
     let said = format!("{} {}", c.comment, c.excerpts.join(" ")).to_lowercase();

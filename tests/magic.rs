@@ -7,6 +7,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::run as binary;
+use puzzlesat::cli::magic as cli;
 use puzzlesat::encodings::amo::AmoEncoding;
 use puzzlesat::encodings::ClauseDatabase;
 use puzzlesat::front::PuzzleArgs;
@@ -14,7 +15,6 @@ use puzzlesat::puzzle::Puzzle;
 use puzzlesat::puzzles::magic::check::{check_square, in_seed_order};
 use puzzlesat::puzzles::magic::encode::square_symmetries;
 use puzzlesat::puzzles::magic::symmetry;
-use puzzlesat::cli::magic as cli;
 use puzzlesat::puzzles::magic::{
     reference, CellEncoding, Givens, Magic, Options, Square, SumEncoding, Symmetry,
 };

@@ -54,7 +54,9 @@ fn run_guarded(args: &[&str], limit: Duration) -> Option<Output> {
 #[test]
 fn a_cluster_job_speaks_for_its_cube_and_exits_0() {
     // the count of one cube of queens n = 9 (352 in all)
-    let (code, out, err) = common::run(&["solve", "queens", "-n", "9", "--count", "--cubes", "8", "--cube", "5"]);
+    let (code, out, err) = common::run(&[
+        "solve", "queens", "-n", "9", "--count", "--cubes", "8", "--cube", "5",
+    ]);
     assert_eq!(code, Some(0), "{err}");
     let summary = line_with(&out, "cube 5 of 8");
     assert!(
@@ -84,7 +86,11 @@ fn a_cluster_job_speaks_for_its_cube_and_exits_0() {
     assert_eq!(code, Some(0));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
-        (v["status"].as_str(), v["count"].as_u64(), v["cube"]["index"].as_u64()),
+        (
+            v["status"].as_str(),
+            v["count"].as_u64(),
+            v["cube"]["index"].as_u64()
+        ),
         (Some("all"), Some(32), Some(5))
     );
     assert!(v["sat_calls"].as_u64().unwrap() > 0, "{out}");
@@ -92,7 +98,9 @@ fn a_cluster_job_speaks_for_its_cube_and_exits_0() {
 
 #[test]
 fn a_count_by_cubes_reports_its_sat_calls_and_solver() {
-    let (code, out, _) = common::run(&["solve", "queens", "-n", "8", "--count", "--cubes", "4", "--json"]);
+    let (code, out, _) = common::run(&[
+        "solve", "queens", "-n", "8", "--count", "--cubes", "4", "--json",
+    ]);
     assert_eq!(code, Some(10));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["count"].as_u64(), Some(92));
@@ -113,7 +121,9 @@ fn a_count_by_cubes_reports_its_sat_calls_and_solver() {
 #[test]
 fn an_interrupted_cube_count_reports_at_least_what_it_found() {
     let child = Command::new(bin())
-        .args(["solve", "queens", "-n", "16", "--count", "--cubes", "8", "--json"])
+        .args([
+            "solve", "queens", "-n", "16", "--count", "--cubes", "8", "--json",
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -143,15 +153,29 @@ fn what_cubes_do_not_do_is_refused_with_the_way_out() {
     // a puzzle without an objective, without --count: pointed to --count
     let (code, _, err) = common::run(&["solve", "queens", "-n", "9", "--cubes", "8"]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("--count --cubes K counts its solutions"), "{err}");
+    assert!(
+        err.contains("--count --cubes K counts its solutions"),
+        "{err}"
+    );
     // a proof solver that cannot run: refused before anything is solved
     let (code, _, err) = common::run(&[
-        "solve", "enigma", "-n", "7", "--method", "board", "--cubes", "4", "--certify",
-        "--proof-solver", "external:/nonexistent",
+        "solve",
+        "enigma",
+        "-n",
+        "7",
+        "--method",
+        "board",
+        "--cubes",
+        "4",
+        "--certify",
+        "--proof-solver",
+        "external:/nonexistent",
     ]);
     assert_eq!(code, Some(2));
     assert!(
-        err.starts_with("error: ") && err.contains("no file /nonexistent") && err.lines().count() == 1,
+        err.starts_with("error: ")
+            && err.contains("no file /nonexistent")
+            && err.lines().count() == 1,
         "{err}"
     );
     let (code, _, err) = common::run(&["solve", "queens", "-n", "5", "--proof-solver", "varisat"]);
@@ -162,7 +186,8 @@ fn what_cubes_do_not_do_is_refused_with_the_way_out() {
 
 #[test]
 fn a_reduced_count_says_what_it_counts() {
-    let (code, out, _) = common::run(&["solve", "enigma", "-n", "4", "--method", "board", "--count"]);
+    let (code, out, _) =
+        common::run(&["solve", "enigma", "-n", "4", "--method", "board", "--count"]);
     assert_eq!(code, Some(10));
     assert!(
         out.contains("exactly 24 solutions of the reduced CNF")
@@ -170,27 +195,85 @@ fn a_reduced_count_says_what_it_counts() {
         "{out}"
     );
     let (code, out, _) = common::run(&[
-        "solve", "enigma", "-n", "4", "--method", "board", "--count", "--symmetry", "none",
-        "--redundant", "none", "--dominance", "none",
+        "solve",
+        "enigma",
+        "-n",
+        "4",
+        "--method",
+        "board",
+        "--count",
+        "--symmetry",
+        "none",
+        "--redundant",
+        "none",
+        "--dominance",
+        "none",
     ]);
     assert_eq!(code, Some(10));
-    assert!(out.contains("exactly 72 solutions with that value") && !out.contains("reduced"), "{out}");
+    assert!(
+        out.contains("exactly 72 solutions with that value") && !out.contains("reduced"),
+        "{out}"
+    );
 }
 
 #[test]
 fn class_symmetry_is_refused_where_it_does_nothing() {
     let board = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/rook-empty-4x4.toml");
     for args in [
-        &["solve", "queens", "-n", "6", "--class-symmetry", "lex-leader"][..],
-        &["solve", "queens", "-n", "6", "--count", "--no-classes", "--class-symmetry", "lex-leader"],
-        &["dimacs", "queens", "-n", "6", "--class-symmetry", "left-half"],
-        &["solve", "rook-tour", "--instance", board, "--count", "--symmetry", "first-row", "--class-symmetry", "lex-leader"],
+        &[
+            "solve",
+            "queens",
+            "-n",
+            "6",
+            "--class-symmetry",
+            "lex-leader",
+        ][..],
+        &[
+            "solve",
+            "queens",
+            "-n",
+            "6",
+            "--count",
+            "--no-classes",
+            "--class-symmetry",
+            "lex-leader",
+        ],
+        &[
+            "dimacs",
+            "queens",
+            "-n",
+            "6",
+            "--class-symmetry",
+            "left-half",
+        ],
+        &[
+            "solve",
+            "rook-tour",
+            "--instance",
+            board,
+            "--count",
+            "--symmetry",
+            "first-row",
+            "--class-symmetry",
+            "lex-leader",
+        ],
     ] {
         let (code, _, err) = common::run(args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
-        assert!(err.contains("--class-symmetry") && err.contains("no effect"), "{args:?}: {err}");
+        assert!(
+            err.contains("--class-symmetry") && err.contains("no effect"),
+            "{args:?}: {err}"
+        );
     }
-    let (code, out, _) = common::run(&["solve", "queens", "-n", "6", "--count", "--class-symmetry", "lex-leader"]);
+    let (code, out, _) = common::run(&[
+        "solve",
+        "queens",
+        "-n",
+        "6",
+        "--count",
+        "--class-symmetry",
+        "lex-leader",
+    ]);
     assert_eq!(code, Some(10));
     assert!(out.contains("exactly 4 solutions, in 1 class"), "{out}");
 }
@@ -199,10 +282,21 @@ fn class_symmetry_is_refused_where_it_does_nothing() {
 fn a_board_too_big_for_class_counting_names_the_option_and_the_way_out() {
     let dir = tempfile::tempdir().unwrap();
     let board = dir.path().join("empty-32.toml");
-    let grid: String = (0..32).map(|_| format!("{}\n", vec!["."; 32].join(" "))).collect();
-    std::fs::write(&board, format!("rows = 32\ncols = 32\ngrid = \"\"\"\n{grid}\"\"\"\n")).unwrap();
+    let grid: String = (0..32)
+        .map(|_| format!("{}\n", vec!["."; 32].join(" ")))
+        .collect();
+    std::fs::write(
+        &board,
+        format!("rows = 32\ncols = 32\ngrid = \"\"\"\n{grid}\"\"\"\n"),
+    )
+    .unwrap();
     let (code, _, err) = common::run(&[
-        "solve", "rook-tour", "--instance", board.to_str().unwrap(), "--count", "--class-symmetry",
+        "solve",
+        "rook-tour",
+        "--instance",
+        board.to_str().unwrap(),
+        "--count",
+        "--class-symmetry",
         "lex-leader",
     ]);
     assert_eq!(code, Some(2), "{err}");
@@ -219,7 +313,17 @@ fn a_board_too_big_for_class_counting_names_the_option_and_the_way_out() {
 
 /// The counting command of queens n = 8 on 4 cubes, on `file`.
 fn q8(file: &Path, extra: &[&str]) -> (Option<i32>, String, String) {
-    let mut args = vec!["solve", "queens", "-n", "8", "--count", "--cubes", "4", "--cube-file", file.to_str().unwrap()];
+    let mut args = vec![
+        "solve",
+        "queens",
+        "-n",
+        "8",
+        "--count",
+        "--cubes",
+        "4",
+        "--cube-file",
+        file.to_str().unwrap(),
+    ];
     args.extend_from_slice(extra);
     common::run(&args)
 }
@@ -249,15 +353,25 @@ fn a_whole_last_record_without_its_newline_is_kept() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("q8.jsonl");
     assert_eq!(q8(&file, &[]).0, Some(10));
-    let lines: Vec<String> = std::fs::read_to_string(&file).unwrap().lines().map(String::from).collect();
+    let lines: Vec<String> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
     assert_eq!(lines.len(), 4);
     // three whole records, the third without its newline
     std::fs::write(&file, format!("{}\n{}\n{}", lines[0], lines[1], lines[2])).unwrap();
     let (code, out, err) = q8(&file, &[]);
     assert_eq!(code, Some(10), "{err}");
-    assert!(out.contains("exactly 92 solutions") && out.contains("1 in this run; the other 3 cubes"), "{out}");
+    assert!(
+        out.contains("exactly 92 solutions") && out.contains("1 in this run; the other 3 cubes"),
+        "{out}"
+    );
     let after = std::fs::read_to_string(&file).unwrap();
-    assert!(after.starts_with(&format!("{}\n{}\n{}\n{{", lines[0], lines[1], lines[2])), "{after}");
+    assert!(
+        after.starts_with(&format!("{}\n{}\n{}\n{{", lines[0], lines[1], lines[2])),
+        "{after}"
+    );
     assert_eq!(after.lines().count(), 4);
     // a byte order mark at the head is skipped
     std::fs::write(&file, format!("\u{feff}{after}")).unwrap();
@@ -272,7 +386,12 @@ fn a_locked_cube_file_is_refused() {
     let file = dir.path().join("q8.jsonl");
     let held = std::fs::File::create(&file).unwrap();
     // SAFETY: flock on a file this test owns
-    let locked = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&held), libc::LOCK_EX | libc::LOCK_NB) };
+    let locked = unsafe {
+        libc::flock(
+            std::os::fd::AsRawFd::as_raw_fd(&held),
+            libc::LOCK_EX | libc::LOCK_NB,
+        )
+    };
     assert_eq!(locked, 0);
     let (code, _, err) = q8(&file, &[]);
     assert_eq!(code, Some(2), "{err}");
@@ -292,12 +411,26 @@ fn a_fifo_as_cube_file_is_refused_without_blocking() {
     let f = fifo.to_str().unwrap();
     // a hang guard, not a timing: the old build blocked in open() forever
     let o = run_guarded(
-        &["solve", "queens", "-n", "8", "--count", "--cubes", "4", "--cube-file", f],
+        &[
+            "solve",
+            "queens",
+            "-n",
+            "8",
+            "--count",
+            "--cubes",
+            "4",
+            "--cube-file",
+            f,
+        ],
         Duration::from_secs(60),
     )
     .expect("the run ends (it blocked on the FIFO)");
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("not a regular file"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("not a regular file"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 // ---- panics and limits ----
@@ -315,7 +448,12 @@ fn no_heartbeat_value_panics() {
             .stderr(file)
             .output()
             .unwrap();
-        assert_eq!(o.status.code(), Some(10), "{value}: {}", std::fs::read_to_string(&err).unwrap());
+        assert_eq!(
+            o.status.code(),
+            Some(10),
+            "{value}: {}",
+            std::fs::read_to_string(&err).unwrap()
+        );
     }
 }
 
@@ -326,14 +464,25 @@ fn the_time_limit_holds_while_a_large_cnf_is_built_and_loaded() {
     let row = vec!["."; 1024].join(" ");
     std::fs::write(&board, format!("rows = 1\ncols = 1024\ngrid = \"{row}\"\n")).unwrap();
     let mut cmd = Command::new(bin());
-    cmd.args(["solve", "rook-tour", "--instance", board.to_str().unwrap(), "--count", "--timeout", "1"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.args([
+        "solve",
+        "rook-tour",
+        "--instance",
+        board.to_str().unwrap(),
+        "--count",
+        "--timeout",
+        "1",
+    ])
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
     // SAFETY: only setrlimit between fork and exec: 6 GiB of address space
     unsafe {
         cmd.pre_exec(|| {
-            let lim = libc::rlimit { rlim_cur: 6 << 30, rlim_max: 6 << 30 };
+            let lim = libc::rlimit {
+                rlim_cur: 6 << 30,
+                rlim_max: 6 << 30,
+            };
             libc::setrlimit(libc::RLIMIT_AS, &lim);
             Ok(())
         });

@@ -46,10 +46,17 @@ fn well_formed(text: &str) {
         let name: String = body.chars().take_while(|c| !c.is_whitespace()).collect();
         // attributes: name="value" pairs
         let attrs = body[name.len()..].trim();
-        assert_eq!(attrs.matches('"').count() % 2, 0, "unquoted attribute in <{tag}>");
+        assert_eq!(
+            attrs.matches('"').count() % 2,
+            0,
+            "unquoted attribute in <{tag}>"
+        );
         for part in attrs.split('"').step_by(2) {
             let part = part.trim();
-            assert!(part.is_empty() || part.ends_with('='), "attribute {part:?} in <{tag}>");
+            assert!(
+                part.is_empty() || part.ends_with('='),
+                "attribute {part:?} in <{tag}>"
+            );
         }
         if stack.is_empty() {
             roots += 1;
@@ -77,7 +84,12 @@ fn every_family_draws_its_answers() {
     let r = drawn(
         d,
         "r.svg",
-        &["solve", "rook-tour", "--instance", "instances/numbrix-6x6.toml"],
+        &[
+            "solve",
+            "rook-tour",
+            "--instance",
+            "instances/numbrix-6x6.toml",
+        ],
     );
     assert_eq!(r.matches("<polyline").count(), 1);
     let points = r
@@ -87,7 +99,10 @@ fn every_family_draws_its_answers() {
         .and_then(|p| p.split('"').next())
         .unwrap();
     assert_eq!(points.split_whitespace().count(), 36, "{points}");
-    assert!(r.contains("#CDCDCD") || r.contains("#cdcdcd"), "shaded cells");
+    assert!(
+        r.contains("#CDCDCD") || r.contains("#cdcdcd"),
+        "shaded cells"
+    );
     // Enigma: the board and the n = 8 points of its permutation's cycles
     let e = drawn(d, "e.svg", &["solve", "enigma", "-n", "8"]);
     assert_eq!(e.matches("<circle").count(), 8);
@@ -99,7 +114,11 @@ fn every_family_draws_its_answers() {
         assert!(m.contains(&format!(">\n{v}\n</text>")), "{v} in the square");
     }
     // Alien Tiles: the goal's cells in colours, the clicks as numbers
-    let a = drawn(d, "a.svg", &["solve", "alien-tiles", "-n", "3", "-c", "3", "--hardest"]);
+    let a = drawn(
+        d,
+        "a.svg",
+        &["solve", "alien-tiles", "-n", "3", "-c", "3", "--hardest"],
+    );
     assert!(a.matches("<rect").count() >= 1 + 2 * 9, "{a}");
     assert!(a.contains("goal in 3 colours"), "{a}");
 }
@@ -109,13 +128,21 @@ fn nothing_to_draw_is_said_and_sat_refuses() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("none.svg");
     let (code, _, err) = common::run(&[
-        "solve", "queens", "-n", "3", "--svg", file.to_str().unwrap(),
+        "solve",
+        "queens",
+        "-n",
+        "3",
+        "--svg",
+        file.to_str().unwrap(),
     ]);
     assert_eq!(code, Some(20), "{err}");
     assert!(err.contains("no answer to draw"), "{err}");
     assert!(!file.exists());
     let (code, _, err) = common::run(&[
-        "sat", "tests/cnf/php-4-3.cnf", "--svg", file.to_str().unwrap(),
+        "sat",
+        "tests/cnf/php-4-3.cnf",
+        "--svg",
+        file.to_str().unwrap(),
     ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--svg draws a puzzle's answers"), "{err}");

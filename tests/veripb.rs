@@ -7,7 +7,7 @@
 //! install command.
 
 use puzzlesat::certify::veripb::{self, ProofNames, ProofWriter, INSTALL};
-use puzzlesat::certify::{Claim, CertifyError, ProofFormat, Producer};
+use puzzlesat::certify::{CertifyError, Claim, Producer, ProofFormat};
 use puzzlesat::encodings::pbmodel::{PbLit, PbModel};
 use puzzlesat::encodings::{ClauseDatabase, Cnf, Lit};
 use puzzlesat::puzzle::Puzzle;
@@ -41,7 +41,11 @@ impl<P: Puzzle> Puzzle for Mutant<P> {
         (self.mutate)(cnf, &enc.map);
         Ok(enc)
     }
-    fn decode(&self, map: &Self::Map, model: &puzzlesat::encodings::Assignment) -> anyhow::Result<Self::Solution> {
+    fn decode(
+        &self,
+        map: &Self::Map,
+        model: &puzzlesat::encodings::Assignment,
+    ) -> anyhow::Result<Self::Solution> {
         self.inner.decode(map, model)
     }
     fn check(&self, sol: &Self::Solution) -> Result<(), String> {
@@ -88,9 +92,17 @@ fn queens_8_count_is_certified_from_the_model() {
     assert_eq!(certs.len(), 1);
     let c = &certs[0];
     assert_eq!(c.claim, Claim::Complete);
-    let m = c.certificate.from_model.as_ref().expect("a VeriPB certificate");
+    let m = c
+        .certificate
+        .from_model
+        .as_ref()
+        .expect("a VeriPB certificate");
     assert_eq!(m.solutions, 92, "every solution logged by solx");
-    assert!(c.certificate.checker.starts_with("veripb"), "{}", c.certificate.checker);
+    assert!(
+        c.certificate.checker.starts_with("veripb"),
+        "{}",
+        c.certificate.checker
+    );
     let (model, proof) = m.files.clone().expect("--proof-dir keeps the files");
     assert!(model.ends_with(".opb") && proof.ends_with(".pbp"));
     assert_eq!(
@@ -99,8 +111,16 @@ fn queens_8_count_is_certified_from_the_model() {
         "the proof has its model's stem"
     );
     // anyone can check the kept files by hand
-    let out = std::process::Command::new("veripb").arg(&model).arg(&proof).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let out = std::process::Command::new("veripb")
+        .arg(&model)
+        .arg(&proof)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let text = r.summary();
     assert!(text.contains("certified from the model"), "{text}");
 }
@@ -116,17 +136,36 @@ fn queens_8_other_encodings_are_certified_from_the_model() {
     use puzzlesat::encodings::amo::AmoEncoding;
     use puzzlesat::puzzles::queens::Encoding;
     for o in [
-        Options { amo: AmoEncoding::Ladder, ..Default::default() },
-        Options { encoding: Encoding::Columns, ..Default::default() },
-        Options { encoding: Encoding::Columns, amo: AmoEncoding::Ladder, ..Default::default() },
+        Options {
+            amo: AmoEncoding::Ladder,
+            ..Default::default()
+        },
+        Options {
+            encoding: Encoding::Columns,
+            ..Default::default()
+        },
+        Options {
+            encoding: Encoding::Columns,
+            amo: AmoEncoding::Ladder,
+            ..Default::default()
+        },
     ] {
         let p = Queens::new(8, o);
-        let r = run::run_quiet(&p, &RunOptions { count_only: true, ..certified(true) })
-            .unwrap_or_else(|e| panic!("{o}: {e:#}"));
+        let r = run::run_quiet(
+            &p,
+            &RunOptions {
+                count_only: true,
+                ..certified(true)
+            },
+        )
+        .unwrap_or_else(|e| panic!("{o}: {e:#}"));
         assert_eq!(r.count, Some(92), "{o}");
         let c = &r.certificates.expect("certificates")[0];
         let m = c.certificate.from_model.as_ref().unwrap_or_else(|| {
-            panic!("{o}: not from the model: {:?}", c.certificate.not_from_model)
+            panic!(
+                "{o}: not from the model: {:?}",
+                c.certificate.not_from_model
+            )
         });
         assert_eq!(m.solutions, 92, "{o}");
         assert!(m.definitions > 0, "{o}: auxiliary variables introduced");
@@ -173,15 +212,34 @@ fn a_wrong_order_axiom_is_refused() {
     require_veripb();
     use puzzlesat::puzzles::queens::Encoding;
     let p = Mutant {
-        inner: Queens::new(8, Options { encoding: Encoding::Columns, ..Default::default() }),
+        inner: Queens::new(
+            8,
+            Options {
+                encoding: Encoding::Columns,
+                ..Default::default()
+            },
+        ),
         mutate: |cnf, q| cnf.add(&[q.q[0][0], q.q[0][7]]),
     };
-    let uncertified = run::run_quiet(&p, &RunOptions { all: true, no_classes: true, ..Default::default() })
-        .expect("the mutant counts");
-    assert!(uncertified.count.unwrap() < 92, "the mutant drops solutions");
+    let uncertified = run::run_quiet(
+        &p,
+        &RunOptions {
+            all: true,
+            no_classes: true,
+            ..Default::default()
+        },
+    )
+    .expect("the mutant counts");
+    assert!(
+        uncertified.count.unwrap() < 92,
+        "the mutant drops solutions"
+    );
     let e = run::run_quiet(&p, &certified(true)).expect_err("the claim is refused");
     let text = format!("{e:#}");
-    assert!(text.contains("could not be certified") && text.contains("VeriPB rejected"), "{text}");
+    assert!(
+        text.contains("could not be certified") && text.contains("VeriPB rejected"),
+        "{text}"
+    );
 }
 
 /// Mutant: a totalizer for `Σ ≤ 1` over three literals with one clause
@@ -200,8 +258,11 @@ fn a_totalizer_with_a_clause_dropped_is_refused() {
     let x = enc.fresh_lits(3);
     card::at_most(&mut enc, &x, 1, CardEncoding::Totalizer).unwrap();
     let prov = enc.take_provenance();
-    let names: Vec<(String, Lit)> =
-        ["aa", "bb", "cc"].iter().zip(&x).map(|(n, &l)| (n.to_string(), l)).collect();
+    let names: Vec<(String, Lit)> = ["aa", "bb", "cc"]
+        .iter()
+        .zip(&x)
+        .map(|(n, &l)| (n.to_string(), l))
+        .collect();
     // the models of a CNF projected onto x, by brute force over every variable
     let solutions = |cnf: &Cnf| -> Vec<Vec<Lit>> {
         let n = cnf.n_vars();
@@ -209,7 +270,11 @@ fn a_totalizer_with_a_clause_dropped_is_refused() {
         for bits in 0u32..1 << n {
             let value = |l: Lit| (bits >> l.var().idx32() & 1 == 1) != l.is_neg();
             if cnf.clauses().all(|c| c.iter().any(|&l| value(l))) {
-                found.insert(x.iter().map(|&l| if value(l) { l } else { !l }).collect::<Vec<Lit>>());
+                found.insert(
+                    x.iter()
+                        .map(|&l| if value(l) { l } else { !l })
+                        .collect::<Vec<Lit>>(),
+                );
             }
         }
         found.into_iter().collect()
@@ -231,7 +296,10 @@ fn a_totalizer_with_a_clause_dropped_is_refused() {
             dir: None,
             stem: "totalizer",
         };
-        (sols.len(), veripb::prove(&run, &formula, &Producer::Varisat, &Limits::default()).map(|_| ()))
+        (
+            sols.len(),
+            veripb::prove(&run, &formula, &Producer::Varisat, &Limits::default()).map(|_| ()),
+        )
     };
     let (n, honest) = prove(&enc);
     assert_eq!(n, 4, "none or one of three");
@@ -240,7 +308,11 @@ fn a_totalizer_with_a_clause_dropped_is_refused() {
     for drop in 0..enc.len() {
         let mut mutant = Cnf::new();
         for (i, c) in enc.clauses().enumerate() {
-            mutant.add(if i == drop { enc.clause((i + 1) % enc.len()) } else { c });
+            mutant.add(if i == drop {
+                enc.clause((i + 1) % enc.len())
+            } else {
+                c
+            });
         }
         let (n, r) = prove(&mutant);
         if n > 4 {
@@ -249,7 +321,10 @@ fn a_totalizer_with_a_clause_dropped_is_refused() {
             refused += 1;
         }
     }
-    assert!(refused > 0, "some dropped clause admits a second true literal");
+    assert!(
+        refused > 0,
+        "some dropped clause admits a second true literal"
+    );
 }
 
 #[test]
@@ -291,7 +366,11 @@ fn prove_small(extra: &[&[i32]], solutions: &[&[i32]]) -> Result<(), CertifyErro
         provenance: None,
         symmetry: None,
         primary: &primary,
-        claim: if solutions.is_empty() { Claim::Infeasible } else { Claim::Complete },
+        claim: if solutions.is_empty() {
+            Claim::Infeasible
+        } else {
+            Claim::Complete
+        },
         dir: None,
         stem: "small",
     };

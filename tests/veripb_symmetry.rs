@@ -21,8 +21,10 @@ use puzzlesat::puzzles::alien_tiles::{AlienTiles, Task};
 /// The proof's name of each CNF literal: the model's name for a named
 /// primary literal, `x<N>` (DIMACS number) for the others.
 fn namer(names: &[(String, Lit)]) -> impl Fn(Lit) -> String {
-    let by_var: HashMap<u32, String> =
-        names.iter().map(|(s, l)| (l.var().idx32(), s.clone())).collect();
+    let by_var: HashMap<u32, String> = names
+        .iter()
+        .map(|(s, l)| (l.var().idx32(), s.clone()))
+        .collect();
     move |l: Lit| {
         let base = by_var
             .get(&l.var().idx32())
@@ -37,7 +39,10 @@ fn namer(names: &[(String, Lit)]) -> impl Fn(Lit) -> String {
 }
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("puzzlesat-veripb-sym-{}-{name}", std::process::id()));
+    let d = std::env::temp_dir().join(format!(
+        "puzzlesat-veripb-sym-{}-{name}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
@@ -60,21 +65,36 @@ fn check(
     // each derived clause has the id the block says (relative ids start
     // after the model's constraints: the prelude adds none)
     for (c, id) in &proof.block.derived {
-        lines.push(format!("e {} >= 1 : {};", terms(c, name), model.loaded() + id));
+        lines.push(format!(
+            "e {} >= 1 : {};",
+            terms(c, name),
+            model.loaded() + id
+        ));
     }
-    lines.extend(["output NONE;", "conclusion NONE;", "end pseudo-Boolean proof;"].map(String::from));
+    lines.extend(
+        [
+            "output NONE;",
+            "conclusion NONE;",
+            "end pseudo-Boolean proof;",
+        ]
+        .map(String::from),
+    );
     std::fs::write(dir.join("proof.pbp"), lines.join("\n") + "\n").unwrap();
     let out = Command::new("veripb")
         .arg(dir.join("model.opb"))
         .arg(dir.join("proof.pbp"))
         .output()
         .expect("veripb is not installed: cargo install veripb --version 3.0.2 --locked");
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success() && text.contains("s VERIFIED"), text)
 }
 
 fn terms(c: &[Lit], name: &dyn Fn(Lit) -> String) -> String {
-    c.iter().map(|&l| format!("+1 {}", name(l))).collect::<Vec<_>>().join(" ")
+    c.iter()
+        .map(|&l| format!("+1 {}", name(l)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Clauses of `with` that `without` lacks (as literal sets): what the
@@ -96,7 +116,10 @@ fn alien_tiles_symmetry_is_derived_by_dominance() {
         let (cnf, enc, _) = encode(&t).unwrap();
         let model = t.pb_model().expect("a model");
         let name = namer(&enc.names);
-        let proof = t.symmetry_proof(&enc.map, &name).expect("symmetry clauses").unwrap();
+        let proof = t
+            .symmetry_proof(&enc.map, &name)
+            .expect("symmetry clauses")
+            .unwrap();
         // every clause the symmetry breaking added is derived
         let (plain, _, _) = encode(&tiles(Symmetry::None)).unwrap();
         let derived = proof.block.cnf_indices(cnf.clauses()).unwrap();
@@ -117,11 +140,19 @@ fn a_wrong_symmetry_is_refused() {
     let k = 2; // order literals per cell (c = 3)
     let swap = Perm::from_cycles(16, &[&[0, 5]]).unwrap().lift_blocks(k);
     let posted = lex_leader(&mut cnf, &enc.primary, &[swap]);
-    let proof = LexOrder::new("lex", &enc.primary).proof(&posted, &name).unwrap();
+    let proof = LexOrder::new("lex", &enc.primary)
+        .proof(&posted, &name)
+        .unwrap();
     let (ok, out) = check(&dir("tiles-wrong"), &model, &proof, &name);
-    assert!(!ok, "veripb accepted a permutation that is not a symmetry:\n{out}");
+    assert!(
+        !ok,
+        "veripb accepted a permutation that is not a symmetry:\n{out}"
+    );
     // refused at the model's constraints the permutation does not preserve
-    assert!(out.contains("could not be autoproven") && !out.contains("Proofgoal #"), "{out}");
+    assert!(
+        out.contains("could not be autoproven") && !out.contains("Proofgoal #"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -139,7 +170,10 @@ fn magic_order_constraints_are_derived_by_dominance() {
         let (cnf, enc, _) = encode(&p).unwrap();
         let model = p.pb_model().unwrap();
         let name = namer(&enc.names);
-        let proof = p.symmetry_proof(&enc.map, &name).expect("order clauses").unwrap();
+        let proof = p
+            .symmetry_proof(&enc.map, &name)
+            .expect("order clauses")
+            .unwrap();
         let (plain, _, _) = encode(&Magic::new(n, options(Symmetry::None))).unwrap();
         let derived = proof.block.cnf_indices(cnf.clauses()).unwrap();
         assert_eq!(derived.len(), added_clauses(&cnf, &plain), "n = {n}");
@@ -147,9 +181,18 @@ fn magic_order_constraints_are_derived_by_dominance() {
         assert!(ok, "n = {n}: {}", &out[..out.len().min(3000)]);
     }
     // the default digits encoding: refused, not derived by RUP
-    let p = Magic::new(4, Options { symmetry: Symmetry::Order, ..Options::default() });
+    let p = Magic::new(
+        4,
+        Options {
+            symmetry: Symmetry::Order,
+            ..Options::default()
+        },
+    );
     let (_, enc, _) = encode(&p).unwrap();
-    assert!(p.symmetry_proof(&enc.map, &namer(&enc.names)).unwrap().is_err());
+    assert!(p
+        .symmetry_proof(&enc.map, &namer(&enc.names))
+        .unwrap()
+        .is_err());
 }
 
 #[test]
@@ -162,7 +205,10 @@ fn queens_representatives_are_derived_by_dominance() {
         let (cnf, enc, _) = encode(&p).unwrap();
         let model = p.pb_model().unwrap();
         let name = namer(&enc.names);
-        let proof = p.symmetry_proof(&enc.map, &name).expect("symmetry clauses").unwrap();
+        let proof = p
+            .symmetry_proof(&enc.map, &name)
+            .expect("symmetry clauses")
+            .unwrap();
         let (plain, _, _) = encode(&q).unwrap();
         let derived = proof.block.cnf_indices(cnf.clauses()).unwrap();
         assert_eq!(derived.len(), added_clauses(&cnf, &plain), "{symmetry}");
@@ -190,11 +236,24 @@ fn rook_tour_symmetry_is_derived_by_dominance() {
         let (cnf, enc, _) = encode(&p).unwrap();
         let model = p.pb_model().unwrap();
         let name = namer(&enc.names);
-        let proof = p.symmetry_proof(&enc.map, &name).expect("symmetry clauses").unwrap();
+        let proof = p
+            .symmetry_proof(&enc.map, &name)
+            .expect("symmetry clauses")
+            .unwrap();
         let (plain, _, _) = encode(&RookTour::new(inst.clone(), opts(Symmetry::None))).unwrap();
         let derived = proof.block.cnf_indices(cnf.clauses()).unwrap();
-        assert_eq!(derived.len(), added_clauses(&cnf, &plain), "{}", symmetry.name());
-        let (ok, out) = check(&dir(&format!("rook-{}", symmetry.name())), &model, &proof, &name);
+        assert_eq!(
+            derived.len(),
+            added_clauses(&cnf, &plain),
+            "{}",
+            symmetry.name()
+        );
+        let (ok, out) = check(
+            &dir(&format!("rook-{}", symmetry.name())),
+            &model,
+            &proof,
+            &name,
+        );
         assert!(ok, "{}: {}", symmetry.name(), &out[..out.len().min(3000)]);
     }
 }

@@ -39,7 +39,9 @@ pub fn at_most_one<DB: ClauseDatabase>(db: &mut DB, lits: &[Lit], enc: AmoEncodi
         return;
     }
     let it = lits.iter().copied();
-    crate::provenance::source(db, || Some(crate::provenance::Linear::count_at_most(lits, 1)));
+    crate::provenance::source(db, || {
+        Some(crate::provenance::Linear::count_at_most(lits, 1))
+    });
     db.with_rustsat(|col, vm| {
         let r = match enc {
             AmoEncoding::Pairwise => unreachable!(),

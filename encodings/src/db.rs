@@ -193,7 +193,10 @@ impl Cnf {
     /// every clause is tagged with its source and encoders record their
     /// auxiliary variables' meaning. Call it on an empty formula.
     pub fn record_provenance(&mut self) {
-        assert!(self.is_empty(), "Cnf::record_provenance on a formula with clauses");
+        assert!(
+            self.is_empty(),
+            "Cnf::record_provenance on a formula with clauses"
+        );
         self.provenance = Some(Box::new(Provenance::new()));
     }
     /// The definitions log, taken out (recording stops).

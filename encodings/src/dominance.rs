@@ -268,7 +268,12 @@ impl LexOrder {
         let def: Vec<String> = (0..k)
             .flat_map(|j| [term(j, "-", format!("u{j}")), term(j, "+", format!("v{j}"))])
             .collect();
-        let list = |p: &str| (0..k).map(|j| format!("{p}{j}")).collect::<Vec<_>>().join(" ");
+        let list = |p: &str| {
+            (0..k)
+                .map(|j| format!("{p}{j}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         let loaded: Vec<String> = self.vars.iter().map(|&l| name(l)).collect();
         vec![
             format!("def_order {}", self.name),
@@ -329,7 +334,11 @@ impl LexOrder {
         for j in 0..k {
             let (pos, c) = signed(&plus[j], &minus[j]);
             if !c.is_zero() {
-                terms.push(format!("{}{c} {}", if pos { "+" } else { "-" }, lit(self.vars[j])));
+                terms.push(format!(
+                    "{}{c} {}",
+                    if pos { "+" } else { "-" },
+                    lit(self.vars[j])
+                ));
             }
         }
         let witness: Vec<String> = (0..k)
@@ -360,7 +369,11 @@ impl LexOrder {
         let mut prefix_weight = Big::zero(); // M_t
         for (t, &i) in positions.iter().enumerate() {
             let (x, y) = chain.pairs[t];
-            let a = if t == 0 { None } else { Some(chain.chain[t - 1]) };
+            let a = if t == 0 {
+                None
+            } else {
+                Some(chain.chain[t - 1])
+            };
             // the CNF clause a_t → (x → y): RUP from L (t = 0) or Q_t + L
             let mut clause = vec![];
             clause.extend(a.map(|a| !a));
@@ -371,7 +384,10 @@ impl LexOrder {
                 out.add(format!("@lexS pol @lexQ{t} @lexL +;"));
                 "@lexS".to_string()
             };
-            out.add(format!("rup {} >= 1 : {hint};", clause_terms(&clause, name)));
+            out.add(format!(
+                "rup {} >= 1 : {hint};",
+                clause_terms(&clause, name)
+            ));
             out.derived.push((clause, out.ids));
             if t > 0 {
                 out.lines.push("del id @lexS;".to_string());
@@ -384,7 +400,11 @@ impl LexOrder {
             let nn = neg(next);
             let t1 = t + 1;
             if let Some(a) = a {
-                out.add(format!("@lexA{t1} red +1 {nn} +1 {} >= 1 : {} -> 0;", lit(a), lit(next)));
+                out.add(format!(
+                    "@lexA{t1} red +1 {nn} +1 {} >= 1 : {} -> 0;",
+                    lit(a),
+                    lit(next)
+                ));
             }
             out.add(format!(
                 "@lexB{t1} red +1 {nn} +1 {} +1 {} >= 1 : {} -> 0;",
@@ -396,7 +416,11 @@ impl LexOrder {
                 let mut c = vec![];
                 c.extend(a.map(|a| !a));
                 c.extend([other, next]);
-                out.add(format!("red {} >= 1 : {} -> 1;", clause_terms(&c, name), lit(next)));
+                out.add(format!(
+                    "red {} >= 1 : {} -> 1;",
+                    clause_terms(&c, name),
+                    lit(next)
+                ));
                 out.derived.push((c, out.ids));
             }
             // Q_{t+1} = Q_t + M_t·(a_{t+1} → a_t) + w_i·(a_{t+1} → x ∨ ¬y)

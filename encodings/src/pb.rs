@@ -51,7 +51,12 @@ impl UpperEncoder {
     /// Assumptions for `Σ ≤ k`, encoding what is needed first.
     /// `terms` are the encoder's inputs (their weights name the leaves of
     /// the definitions a log infers).
-    fn at_most<DB: ClauseDatabase>(&mut self, db: &mut DB, k: usize, terms: &[(Lit, usize)]) -> Vec<Lit> {
+    fn at_most<DB: ClauseDatabase>(
+        &mut self,
+        db: &mut DB,
+        k: usize,
+        terms: &[(Lit, usize)],
+    ) -> Vec<Lit> {
         fn go<E: BoundUpper, DB: ClauseDatabase>(
             e: &mut E,
             db: &mut DB,
@@ -211,7 +216,10 @@ pub fn at_least<DB: ClauseDatabase>(
     enc: PbEncoding,
 ) -> Result<(), Unsatisfiable> {
     crate::provenance::source(db, || {
-        Some(Ge::at_least(terms.iter().map(|&(l, w)| (w as i64, l)), k as i64))
+        Some(Ge::at_least(
+            terms.iter().map(|&(l, w)| (w as i64, l)),
+            k as i64,
+        ))
     });
     let units = Pb::new(enc, terms).at_least(db, k);
     let r = db.post_units(units);

@@ -330,7 +330,10 @@ impl PbModel {
     /// constraint `i` (numbers start at 1; an equality loads `≥` as this
     /// number and `≤` as the next).
     pub fn first_id(&self, i: usize) -> usize {
-        1 + self.constraints[..i].iter().map(PbConstraint::loaded).sum::<usize>()
+        1 + self.constraints[..i]
+            .iter()
+            .map(PbConstraint::loaded)
+            .sum::<usize>()
     }
     /// How many constraints VeriPB loads from the OPB file (equalities
     /// twice): the number its `f` rule checks.
@@ -372,7 +375,10 @@ impl PbModel {
     }
     /// Checks an assignment given by the names of the true variables (every
     /// other variable false); an unknown name is an error.
-    pub fn check_named<'a>(&self, true_vars: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+    pub fn check_named<'a>(
+        &self,
+        true_vars: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), String> {
         let mut values = vec![false; self.n_vars()];
         for name in true_vars {
             let v = self
@@ -387,7 +393,12 @@ impl PbModel {
 
     /// One constraint as an OPB line, without a label: `1 x 2 ~y >= 2 ;`.
     pub fn constraint_str(&self, c: &PbConstraint) -> String {
-        format!("{} {} {} ;", self.terms_str(&c.terms), c.relation.opb(), c.rhs)
+        format!(
+            "{} {} {} ;",
+            self.terms_str(&c.terms),
+            c.relation.opb(),
+            c.rhs
+        )
     }
     /// Terms as OPB writes them: `+1 x -2 ~y`.
     pub fn terms_str(&self, terms: &[(i64, PbLit)]) -> String {
@@ -415,7 +426,11 @@ impl PbModel {
                 PbSense::Minimize => "minimise",
                 PbSense::Maximize => "maximise (written as min: of its negation)",
             };
-            writeln!(out, "* objective: {sense}, plus the constant {}", obj.offset)?;
+            writeln!(
+                out,
+                "* objective: {sense}, plus the constant {}",
+                obj.offset
+            )?;
             writeln!(out, "min: {} ;", self.terms_str(&obj.opb_terms()))?;
         }
         for c in &self.constraints {

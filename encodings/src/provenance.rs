@@ -55,7 +55,10 @@ impl Linear {
     }
     /// `Σ lits ≤ k`, as `Σ ¬lits ≥ n − k`.
     pub fn count_at_most(lits: &[Lit], k: i64) -> Self {
-        Linear::count_at_least(&lits.iter().map(|&l| !l).collect::<Vec<_>>(), lits.len() as i64 - k)
+        Linear::count_at_least(
+            &lits.iter().map(|&l| !l).collect::<Vec<_>>(),
+            lits.len() as i64 - k,
+        )
     }
     /// `Σ a_i·l_i ≤ k`, as `Σ a_i·¬l_i ≥ A − k`.
     pub fn weighted_at_most(terms: &[(u64, Lit)], k: i64) -> Self {
@@ -78,7 +81,12 @@ impl Linear {
     }
     /// Whether an assignment (`value(l)`: is literal `l` true) satisfies it.
     pub fn holds(&self, value: impl Fn(Lit) -> bool) -> bool {
-        let lhs: u64 = self.terms.iter().filter(|&&(_, l)| value(l)).map(|&(a, _)| a).sum();
+        let lhs: u64 = self
+            .terms
+            .iter()
+            .filter(|&&(_, l)| value(l))
+            .map(|&(a, _)| a)
+            .sum();
         lhs as i64 >= self.bound
     }
 }
@@ -220,9 +228,19 @@ pub fn infer_upward(
     let upward: Vec<(Lit, Vec<Lit>)> = clauses
         .iter()
         .filter_map(|c| {
-            let pos: Vec<Lit> = c.iter().copied().filter(|&l| is_new(l) && l.is_pos()).collect();
+            let pos: Vec<Lit> = c
+                .iter()
+                .copied()
+                .filter(|&l| is_new(l) && l.is_pos())
+                .collect();
             match pos[..] {
-                [head] => Some((head, c.iter().filter(|&&l| l != head).map(|&l| !l).collect::<Vec<Lit>>())),
+                [head] => Some((
+                    head,
+                    c.iter()
+                        .filter(|&&l| l != head)
+                        .map(|&l| !l)
+                        .collect::<Vec<Lit>>(),
+                )),
                 _ => None,
             }
         })
@@ -253,7 +271,9 @@ pub fn infer_upward(
             if !ok {
                 continue;
             }
-            let e = next.entry(*head).or_insert_with(|| (BTreeMap::new(), u64::MAX));
+            let e = next
+                .entry(*head)
+                .or_insert_with(|| (BTreeMap::new(), u64::MAX));
             e.0.extend(leaves);
             e.1 = e.1.min(thr);
         }
@@ -293,7 +313,11 @@ pub fn infer_upward(
 
 /// Records `lit ⇔ meaning` in `db`'s log, if it keeps one (the meaning is
 /// built only then).
-pub fn define<DB: crate::ClauseDatabase + ?Sized>(db: &mut DB, lit: Lit, meaning: impl FnOnce() -> Linear) {
+pub fn define<DB: crate::ClauseDatabase + ?Sized>(
+    db: &mut DB,
+    lit: Lit,
+    meaning: impl FnOnce() -> Linear,
+) {
     if let Some(p) = db.provenance() {
         p.define(lit, meaning());
     }
@@ -321,7 +345,13 @@ mod tests {
         assert_eq!(c.bound, 4);
         // 2a − 3b ≥ 1 holds only for a = 1, b = 0
         for (va, vb) in [(false, false), (false, true), (true, false), (true, true)] {
-            let value = |l: Lit| if l.var() == a.var() { va != l.is_neg() } else { vb != l.is_neg() };
+            let value = |l: Lit| {
+                if l.var() == a.var() {
+                    va != l.is_neg()
+                } else {
+                    vb != l.is_neg()
+                }
+            };
             assert_eq!(c.holds(value), va && !vb);
             assert_eq!(c.negation().holds(value), !(va && !vb));
         }

@@ -18,7 +18,9 @@ fn model(n: usize) -> (PbModel, Cnf, Vec<Lit>) {
     let mut m = PbModel::new();
     let mut cnf = Cnf::new();
     let cells: Vec<Lit> = cnf.fresh_lits(n * n);
-    let v: Vec<_> = (0..n * n).map(|p| m.var(&format!("c{}_{}", p / n, p % n)).pos()).collect();
+    let v: Vec<_> = (0..n * n)
+        .map(|p| m.var(&format!("c{}_{}", p / n, p % n)).pos())
+        .collect();
     for r in 0..n {
         m.exactly(&v[r * n..(r + 1) * n], 1, None);
     }
@@ -32,7 +34,11 @@ fn model(n: usize) -> (PbModel, Cnf, Vec<Lit>) {
 fn name(n: usize) -> impl Fn(Lit) -> String {
     move |l: Lit| {
         let i = l.var().idx();
-        let base = if i < n * n { format!("c{}_{}", i / n, i % n) } else { format!("x{}", i + 1) };
+        let base = if i < n * n {
+            format!("c{}_{}", i / n, i % n)
+        } else {
+            format!("x{}", i + 1)
+        };
         if l.is_neg() {
             format!("~{base}")
         } else {
@@ -42,15 +48,25 @@ fn name(n: usize) -> impl Fn(Lit) -> String {
 }
 
 fn cell_perm(n: usize, f: impl Fn(usize, usize) -> (usize, usize)) -> Perm {
-    Perm::from_images((0..n * n).map(|p| {
-        let (r, c) = f(p / n, p % n);
-        (r * n + c) as u32
-    }).collect())
+    Perm::from_images(
+        (0..n * n)
+            .map(|p| {
+                let (r, c) = f(p / n, p % n);
+                (r * n + c) as u32
+            })
+            .collect(),
+    )
     .unwrap()
 }
 
 /// Writes model and proof to `dir`, runs veripb, returns (passed, output).
-fn check(dir: &Path, m: &PbModel, prelude: &[String], block: &ProofLines, cnf: &Cnf) -> (bool, String) {
+fn check(
+    dir: &Path,
+    m: &PbModel,
+    prelude: &[String],
+    block: &ProofLines,
+    cnf: &Cnf,
+) -> (bool, String) {
     std::fs::write(dir.join("m.opb"), m.to_opb()).unwrap();
     let mut proof = vec![
         "pseudo-Boolean proof version 3.0".to_string(),
@@ -70,14 +86,19 @@ fn check(dir: &Path, m: &PbModel, prelude: &[String], block: &ProofLines, cnf: &
         let terms: Vec<String> = c.iter().map(|&l| format!("+1 {}", nm(l))).collect();
         proof.push(format!("ia {} >= 1;", terms.join(" ")));
     }
-    proof.extend(["output NONE;".to_string(), "conclusion NONE;".into(), "end pseudo-Boolean proof;".into()]);
+    proof.extend([
+        "output NONE;".to_string(),
+        "conclusion NONE;".into(),
+        "end pseudo-Boolean proof;".into(),
+    ]);
     std::fs::write(dir.join("p.pbp"), proof.join("\n") + "\n").unwrap();
     let out = Command::new("veripb")
         .arg(dir.join("m.opb"))
         .arg(dir.join("p.pbp"))
         .output()
         .expect("veripb is not installed: cargo install veripb --version 3.0.2 --locked");
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success() && text.contains("s VERIFIED"), text)
 }
 
@@ -106,7 +127,11 @@ fn lex_leader_of_the_whole_group_is_derived_by_dominance() {
     for (sigma, chain) in &posted {
         order.derive(sigma, chain, &nm, &mut block).unwrap();
     }
-    assert_eq!(block.derived.len(), cnf.len(), "every posted clause is derived");
+    assert_eq!(
+        block.derived.len(),
+        cnf.len(),
+        "every posted clause is derived"
+    );
     let indices = block.cnf_indices(cnf.clauses()).unwrap();
     assert_eq!(indices.len(), cnf.len());
     let (ok, out) = check(&tmp("group"), &m, &order.prelude(&nm), &block, &cnf);
@@ -125,11 +150,33 @@ fn double_lex_is_derived_by_dominance() {
     for i in 0..n - 1 {
         let row = |r: usize| cells[r * n..(r + 1) * n].to_vec();
         let chain = lex_le(&mut cnf, &row(i), &row(i + 1));
-        let swap = cell_perm(n, |r, c| (if r == i { i + 1 } else if r == i + 1 { i } else { r }, c));
+        let swap = cell_perm(n, |r, c| {
+            (
+                if r == i {
+                    i + 1
+                } else if r == i + 1 {
+                    i
+                } else {
+                    r
+                },
+                c,
+            )
+        });
         order.derive(&swap, &chain, &nm, &mut block).unwrap();
         let col = |c: usize| (0..n).map(|r| cells[r * n + c]).collect::<Vec<_>>();
         let chain = lex_le(&mut cnf, &col(i), &col(i + 1));
-        let swap = cell_perm(n, |r, c| (r, if c == i { i + 1 } else if c == i + 1 { i } else { c }));
+        let swap = cell_perm(n, |r, c| {
+            (
+                r,
+                if c == i {
+                    i + 1
+                } else if c == i + 1 {
+                    i
+                } else {
+                    c
+                },
+            )
+        });
         order.derive(&swap, &chain, &nm, &mut block).unwrap();
     }
     assert_eq!(block.derived.len(), cnf.len());

@@ -118,7 +118,11 @@ impl ProofNames {
                     name.clone()
                 }
             }
-            _ => format!("{}x{}", if l.is_neg() { "~" } else { "" }, l.var().idx() + 1),
+            _ => format!(
+                "{}x{}",
+                if l.is_neg() { "~" } else { "" },
+                l.var().idx() + 1
+            ),
         }
     }
     /// `Σ a·l ≥ k` as the proof writes it: `1 a 2 ~b >= k`.
@@ -404,8 +408,9 @@ pub fn plan(
     for (d, _) in definitions(names, prov, &skip) {
         defined.insert(d.lit.var());
     }
-    let derived: std::collections::HashSet<usize> =
-        symmetry.map(|s| s.derives.iter().map(|&(i, _)| i).collect()).unwrap_or_default();
+    let derived: std::collections::HashSet<usize> = symmetry
+        .map(|s| s.derives.iter().map(|&(i, _)| i).collect())
+        .unwrap_or_default();
     let undefined = cnf
         .clauses()
         .enumerate()
@@ -528,8 +533,9 @@ pub fn derive_cnf<W: Write>(
     w.comment("the CNF's clauses")?;
     // the symmetry block's clauses get their ids once it is written
     let mut ids = vec![0; cnf.len()];
-    let by_symmetry: std::collections::HashSet<usize> =
-        symmetry.map(|s| s.derives.iter().map(|&(i, _)| i).collect()).unwrap_or_default();
+    let by_symmetry: std::collections::HashSet<usize> = symmetry
+        .map(|s| s.derives.iter().map(|&(i, _)| i).collect())
+        .unwrap_or_default();
     // each stated source constraint, found once in the database by `ia`
     let mut source_ids: HashMap<u32, Id> = HashMap::new();
     for (i, clause) in cnf.clauses().enumerate() {
@@ -749,11 +755,14 @@ pub struct Checked {
 /// The `veripb` on PATH and its version, or the error naming the install
 /// command.
 pub fn checker() -> Result<String, CertifyError> {
-    let out = Command::new("veripb").arg("--version").output().map_err(|_| {
-        CertifyError::Producer(format!(
+    let out = Command::new("veripb")
+        .arg("--version")
+        .output()
+        .map_err(|_| {
+            CertifyError::Producer(format!(
             "the VeriPB checker is not installed (no `veripb` on PATH): install it with `{INSTALL}`"
         ))
-    })?;
+        })?;
     let v = String::from_utf8_lossy(&out.stdout);
     let v = v
         .lines()
@@ -872,7 +881,8 @@ pub fn prove(
     let file = std::fs::File::create(&proof_path).map_err(io)?;
     let mut w = ProofWriter::new(BufWriter::new(file), run.model.loaded()).map_err(io)?;
     if let Some(s) = run.symmetry {
-        w.comment("the order of the symmetry breaking").map_err(io)?;
+        w.comment("the order of the symmetry breaking")
+            .map_err(io)?;
         w.block(&s.prelude, 0).map_err(io)?;
     }
     let mut cnf = Cnf::new();
@@ -882,7 +892,8 @@ pub fn prove(
     let (mut cnf_ids, encoding) =
         derive_cnf(&mut w, &names, &cnf, run.provenance, run.symmetry).map_err(io)?;
     if let Some(s) = run.symmetry {
-        w.comment("the symmetry breaking, by dominance").map_err(io)?;
+        w.comment("the symmetry breaking, by dominance")
+            .map_err(io)?;
         let first = w.block(&s.lines, s.ids).map_err(io)?;
         for &(i, rel) in &s.derives {
             cnf_ids[i] = first + rel as Id - 1;
@@ -1048,7 +1059,13 @@ mod tests {
         assert_eq!(w.next_id(), 7);
         w.finish("UNSAT : 6").unwrap();
         let text = String::from_utf8(buf).unwrap();
-        assert!(text.starts_with("pseudo-Boolean proof version 3.0\nf 3;\n"), "{text}");
-        assert!(text.ends_with("conclusion UNSAT : 6;\nend pseudo-Boolean proof;\n"), "{text}");
+        assert!(
+            text.starts_with("pseudo-Boolean proof version 3.0\nf 3;\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("conclusion UNSAT : 6;\nend pseudo-Boolean proof;\n"),
+            "{text}"
+        );
     }
 }

@@ -24,8 +24,8 @@ use crate::certify::{self, Claim};
 use crate::front::{exit_code, Common, Cubes};
 use crate::io::dimacs::{read_cnf_file, used_vars};
 use crate::io::solver_output::write_model_padded;
-use crate::report::{process_start, NoDetails, Report, Status, StoppedBy};
 use crate::options::Purpose;
+use crate::report::{process_start, NoDetails, Report, Status, StoppedBy};
 use crate::solver::Outcome;
 
 /// The first clause (1-based index) the assignment falsifies, if any.
@@ -120,9 +120,8 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
         report.seconds.certify = t.elapsed().as_secs_f64();
         report.certificates = Some(certificates);
     }
-    report.unchecked = outcome == Outcome::Unsat
-        && report.certificates.is_none()
-        && common.solver.is_external();
+    report.unchecked =
+        outcome == Outcome::Unsat && report.certificates.is_none() && common.solver.is_external();
     if common.json {
         report.solutions = model
             .iter()

@@ -242,7 +242,8 @@ impl Common {
                 seed: true,
                 ..Capabilities::default()
             };
-            self.solver.refuse_unless(&wanted, &format!("--seed {seed}"))?;
+            self.solver
+                .refuse_unless(&wanted, &format!("--seed {seed}"))?;
         }
         Ok(RunOptions {
             solver: self.solver.clone(),
@@ -341,15 +342,17 @@ impl Common {
             eprintln!("c --svg: no answer to draw, {} not written", path.display());
             return Ok(());
         }
-        picture::write(path, &pictures)
-            .with_context(|| format!("--svg {}", path.display()))?;
+        picture::write(path, &pictures).with_context(|| format!("--svg {}", path.display()))?;
         if !self.quiet {
             let drawn = pictures.len().min(MAX_PICTURES);
             let more = match pictures.len() - drawn {
                 0 => String::new(),
                 k => format!(" ({k} more not drawn)"),
             };
-            eprintln!("c --svg: {drawn} answer(s) drawn in {}{more}", path.display());
+            eprintln!(
+                "c --svg: {drawn} answer(s) drawn in {}{more}",
+                path.display()
+            );
         }
         Ok(())
     }

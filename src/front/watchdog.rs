@@ -52,10 +52,7 @@ impl Drop for Watchdog {
 /// before Ctrl-C: it only waits). Past the limits and [`GRACE`], `stopped`
 /// prints the report of a run stopped before any answer to `out`, and the
 /// process ends with exit code 0 (no answer).
-pub fn start(
-    limits: &Limits,
-    stopped: impl FnOnce(&mut dyn Write) + Send + 'static,
-) -> Watchdog {
+pub fn start(limits: &Limits, stopped: impl FnOnce(&mut dyn Write) + Send + 'static) -> Watchdog {
     let done = Arc::new(AtomicBool::new(false));
     let watching = done.clone();
     let limits = limits.clone();

@@ -199,7 +199,10 @@ impl SolverKind {
             [] => String::new(),
             names => format!(" (solvers that have: {})", names.join(", ")),
         };
-        anyhow::bail!("{what}: --solver {self} has no {}{instead}", missing.join(" and "))
+        anyhow::bail!(
+            "{what}: --solver {self} has no {}{instead}",
+            missing.join(" and ")
+        )
     }
 }
 
@@ -209,7 +212,14 @@ mod tests {
 
     #[test]
     fn solver_names_parse_and_print() {
-        for name in ["batsat", "varisat", "splr", "cadical", "portfolio", "external:cadical -q"] {
+        for name in [
+            "batsat",
+            "varisat",
+            "splr",
+            "cadical",
+            "portfolio",
+            "external:cadical -q",
+        ] {
             let kind: SolverKind = name.parse().unwrap();
             assert_eq!(kind.to_string(), name);
         }
@@ -230,12 +240,19 @@ mod tests {
             ..Capabilities::default()
         };
         let varisat: SolverKind = "varisat".parse().unwrap();
-        let e = varisat.refuse_unless(&seed, "--seed 3").unwrap_err().to_string();
+        let e = varisat
+            .refuse_unless(&seed, "--seed 3")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("--seed 3: --solver varisat has no seed (solvers that have: batsat"),
             "{e}"
         );
-        assert!(SolverKind::default().refuse_unless(&seed, "--seed 3").is_ok());
-        assert!(SolverKind::External("x".into()).refuse_unless(&seed, "--seed 3").is_err());
+        assert!(SolverKind::default()
+            .refuse_unless(&seed, "--seed 3")
+            .is_ok());
+        assert!(SolverKind::External("x".into())
+            .refuse_unless(&seed, "--seed 3")
+            .is_err());
     }
 }

@@ -23,7 +23,9 @@ use std::time::Duration;
 use puzzlesat_encodings::Assignment;
 use rustsat::types::Lit;
 
-use super::{Backend, BackendInfo, Capabilities, Limits, Outcome, SolverError, SolverKind, SolverStats};
+use super::{
+    Backend, BackendInfo, Capabilities, Limits, Outcome, SolverError, SolverKind, SolverStats,
+};
 
 /// The portfolio in the registry: it takes a seed (each member that takes
 /// one gets its own); no conflict limit (only some members honour one).

@@ -320,10 +320,16 @@ impl Capabilities {
     pub fn missing(&self, wanted: &Capabilities) -> Vec<&'static str> {
         let pairs = [
             (wanted.seed && !self.seed, "seed"),
-            (wanted.conflict_limit && !self.conflict_limit, "conflict limit"),
+            (
+                wanted.conflict_limit && !self.conflict_limit,
+                "conflict limit",
+            ),
             (wanted.interrupt && !self.interrupt, "interrupt"),
             (wanted.proof && !self.proof, "proof output"),
-            (wanted.assumptions && !self.assumptions, "incremental assumptions"),
+            (
+                wanted.assumptions && !self.assumptions,
+                "incremental assumptions",
+            ),
         ];
         pairs.iter().filter(|(m, _)| *m).map(|&(_, w)| w).collect()
     }

@@ -186,7 +186,10 @@ pub(super) fn cube_lines(
 /// short by a kill, it is not a fact and is cut off before anything is
 /// appended ([`CubeFile::append`]). Any other content (a file that is not a
 /// cube file) is refused, and the file is left as it was.
-pub(super) fn report_lines(file: &CubeFile, describe: &str) -> anyhow::Result<Vec<(usize, CubeLine)>> {
+pub(super) fn report_lines(
+    file: &CubeFile,
+    describe: &str,
+) -> anyhow::Result<Vec<(usize, CubeLine)>> {
     let (path, bytes) = (&file.path, &file.read);
     let mut lines = vec![];
     let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
@@ -460,9 +463,9 @@ impl CubeFile {
         match *tail {
             Tail::Clean => {}
             Tail::Newline => f.write_all(b"\n").with_context(what)?,
-            Tail::Cut(len) => f
-                .set_len(len as u64)
-                .with_context(|| format!("cutting the torn last line of {}", self.path.display()))?,
+            Tail::Cut(len) => f.set_len(len as u64).with_context(|| {
+                format!("cutting the torn last line of {}", self.path.display())
+            })?,
         }
         *tail = Tail::Clean;
         f.write_all(line.as_bytes())

@@ -410,9 +410,11 @@ impl<P: Puzzle> Shared<'_, P> {
     fn work(&self, progress: &mpsc::Sender<String>) -> anyhow::Result<Totals> {
         let mut t = Totals::default();
         let started = Instant::now();
-        let mut session =
-            self.opts
-                .open(Cow::Borrowed(self.cnf), self.limits.clone(), Purpose::Search)?;
+        let mut session = self.opts.open(
+            Cow::Borrowed(self.cnf),
+            self.limits.clone(),
+            Purpose::Search,
+        )?;
         t.load = started.elapsed().as_secs_f64();
         let mut bound_encoding = self.obj.bound_encoding(self.opts.objective_encoding);
         let sense = self.obj.sense;

@@ -58,7 +58,12 @@ pub trait CubeSearch: Sync {
 /// The fingerprint of a native cube's line: what it says (`objective`, the
 /// record) and what about (the search and its options, the build, the
 /// cube and the split).
-pub fn native_fingerprint(describe: &str, c: &CubeRecord, objective: Option<i64>, record: &str) -> String {
+pub fn native_fingerprint(
+    describe: &str,
+    c: &CubeRecord,
+    objective: Option<i64>,
+    record: &str,
+) -> String {
     Fnv::default()
         .text("native")
         .text(describe)
@@ -85,7 +90,12 @@ pub struct Outcome<R> {
     pub partial: Vec<(u32, R)>,
 }
 
-fn line<S: CubeSearch>(s: &S, index: u32, cubes: u32, record: &S::Record) -> anyhow::Result<Report<serde_json::Value, S::Record>> {
+fn line<S: CubeSearch>(
+    s: &S,
+    index: u32,
+    cubes: u32,
+    record: &S::Record,
+) -> anyhow::Result<Report<serde_json::Value, S::Record>> {
     let mut r: Report<serde_json::Value, S::Record> =
         Report::new(s.describe(), NO_SAT.into(), "solutions");
     r.status = Status::Optimal;
@@ -132,7 +142,9 @@ fn read<S: CubeSearch>(
         let record: S::Record = serde_json::from_value(r.details.clone())
             .with_context(|| format!("{}: not a record of this search", at()))?;
         let text = serde_json::to_string(&record)?;
-        if c.fingerprint != native_fingerprint(&describe, c, r.objective, &text) || r.objective != s.value(&record) {
+        if c.fingerprint != native_fingerprint(&describe, c, r.objective, &text)
+            || r.objective != s.value(&record)
+        {
             bail!(
                 "{}: the record of cube {} does not match its fingerprint (edited since it was written?): refused",
                 at(),
@@ -181,42 +193,45 @@ pub fn run<S: CubeSearch>(
     let known = read(s, &file, cubes, opts.trust)?;
     let todo: VecDeque<u32> = match opts.only {
         Some(i) => [i].into(),
-        None => (0..cubes).filter(|&i| known[i as usize].is_none()).collect(),
+        None => (0..cubes)
+            .filter(|&i| known[i as usize].is_none())
+            .collect(),
     };
     if opts.only.is_none() && (cubes > 1 || opts.file.is_some()) {
         writeln!(
             progress,
             "c cubes: {cubes}; {} finished in {}, {} to search on {} thread(s)",
             cubes as usize - todo.len(),
-            opts.file.as_deref().map_or("no file".into(), |p| p.display().to_string()),
+            opts.file
+                .as_deref()
+                .map_or("no file".into(), |p| p.display().to_string()),
             todo.len(),
             opts.jobs
         )?;
     }
     let threads = opts.jobs.clamp(1, todo.len().max(1));
     let queue = Mutex::new(todo);
-    let done: Mutex<Vec<(u32, S::Record, Report<serde_json::Value, S::Record>)>> = Mutex::new(vec![]);
+    let done: Mutex<Vec<(u32, S::Record, Report<serde_json::Value, S::Record>)>> =
+        Mutex::new(vec![]);
     let partial: Mutex<Vec<(u32, S::Record)>> = Mutex::new(vec![]);
-    let results = on_threads(threads, progress, |tx| {
-        loop {
-            if limits.expired() {
-                return Ok(());
-            }
-            let Some(i) = queue.lock().expect("queue lock").pop_front() else {
-                return Ok(());
-            };
-            let (record, finished) = s.search(i, cubes, limits, tx)?;
-            if !finished {
-                partial.lock().expect("partial lock").push((i, record));
-            } else {
-                let l = line(s, i, cubes, &record)?;
-                file.append(&l)?;
-                let _ = tx.send(format!(
-                    "c cube {i}/{cubes}: finished, value {}",
-                    s.value(&record).map_or("none".into(), |v| v.to_string())
-                ));
-                done.lock().expect("done lock").push((i, record, l));
-            }
+    let results = on_threads(threads, progress, |tx| loop {
+        if limits.expired() {
+            return Ok(());
+        }
+        let Some(i) = queue.lock().expect("queue lock").pop_front() else {
+            return Ok(());
+        };
+        let (record, finished) = s.search(i, cubes, limits, tx)?;
+        if !finished {
+            partial.lock().expect("partial lock").push((i, record));
+        } else {
+            let l = line(s, i, cubes, &record)?;
+            file.append(&l)?;
+            let _ = tx.send(format!(
+                "c cube {i}/{cubes}: finished, value {}",
+                s.value(&record).map_or("none".into(), |v| v.to_string())
+            ));
+            done.lock().expect("done lock").push((i, record, l));
         }
     });
     for r in results {

@@ -82,7 +82,8 @@ pub fn goal_min(s: &[u32], n: usize, c: u32) -> Option<u32> {
                             continue;
                         }
                         for &r in vs {
-                            let cost: u32 = (0..n).map(|j| (r + col[j] + c - s[i * n + j]) % c).sum();
+                            let cost: u32 =
+                                (0..n).map(|j| (r + col[j] + c - s[i * n + j]) % c).sum();
                             let e = &mut next[(st + r as usize) % c as usize];
                             *e = (*e).min(d + cost);
                         }
@@ -161,7 +162,10 @@ fn vectors(n: usize, c: u32, t: Option<u32>) -> Vec<u8> {
 impl GoalSearch {
     /// The search for n×n boards with c colours (n ≥ 2).
     pub fn new(n: usize, c: u32, describe: String) -> anyhow::Result<Self> {
-        anyhow::ensure!(n >= 2, "--method goals needs n ≥ 2 (the 1×1 board's hardest goal is c − 1)");
+        anyhow::ensure!(
+            n >= 2,
+            "--method goals needs n ≥ 2 (the 1×1 board's hardest goal is c − 1)"
+        );
         let level = (n as u32 - 1) % c == 0;
         let (rows, cols) = if level {
             let rows = (0..c).map(|t| vectors(n, c, Some(t))).collect();
@@ -203,7 +207,10 @@ impl GoalSearch {
             (None, None) => Ok(()),
             (Some(v), Some(rows)) => {
                 anyhow::ensure!(
-                    rows.len() == n && rows.iter().all(|r| r.len() == n && r.iter().all(|&x| x < c)),
+                    rows.len() == n
+                        && rows
+                            .iter()
+                            .all(|r| r.len() == n && r.iter().all(|&x| x < c)),
                     "its goal is not an {n}×{n} board of colours 0..{c}"
                 );
                 let goal = Grid {
@@ -252,7 +259,9 @@ impl GoalSearch {
             t: 0,
             goal: vec![0; n * n],
             dp: (0..n)
-                .map(|_| vec![u16::MAX; self.cols.first().map_or(0, |c| c.len() / n) * self.c as usize])
+                .map(|_| {
+                    vec![u16::MAX; self.cols.first().map_or(0, |c| c.len() / n) * self.c as usize]
+                })
                 .collect(),
             best: None,
             visited: 0,
@@ -288,7 +297,11 @@ impl GoalSearch {
         let (hardest, goal) = match w.best {
             Some((v, g)) => (
                 Some(v),
-                Some(g.chunks(n).map(|r| r.iter().map(|&x| u32::from(x)).collect()).collect()),
+                Some(
+                    g.chunks(n)
+                        .map(|r| r.iter().map(|&x| u32::from(x)).collect())
+                        .collect(),
+                ),
             ),
             None => (None, None),
         };
@@ -596,4 +609,3 @@ impl Details for GoalRecord {
         )]
     }
 }
-

@@ -30,20 +30,20 @@ pub mod zmod;
 
 use anyhow::{bail, ensure};
 use puzzlesat_encodings::card::CardEncoding;
-use puzzlesat_encodings::int::{self, IntVar};
 use puzzlesat_encodings::dominance::{LexOrder, SymmetryProof};
+use puzzlesat_encodings::int::{self, IntVar};
 use puzzlesat_encodings::lex::LexChain;
 use puzzlesat_encodings::perm::Perm;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 use serde::Serialize;
 
-use puzzlesat_encodings::solve::{Objective, Sense};
 use crate::picture::{Colour, Picture};
 use crate::puzzle::{Encoded, Puzzle};
 use crate::report::{plural, Details, Report, Status};
 use census::{census, group_order, Census};
 use encode::GoalEncoding;
 use model::Grid;
+use puzzlesat_encodings::solve::{Objective, Sense};
 use rowcol::RowCol;
 use symmetry::Symmetry;
 use zmod::{gcd, Kernel};
@@ -417,7 +417,11 @@ impl Puzzle for AlienTiles {
         if map.symmetry.is_empty() {
             return None;
         }
-        let vars: Vec<Lit> = map.xs.iter().flat_map(|x| x.order_lits().to_vec()).collect();
+        let vars: Vec<Lit> = map
+            .xs
+            .iter()
+            .flat_map(|x| x.order_lits().to_vec())
+            .collect();
         Some(LexOrder::new("lex", &vars).proof(&map.symmetry, name))
     }
 
@@ -430,9 +434,7 @@ impl Puzzle for AlienTiles {
             (
                 Task::Hardest,
                 Symmetry::DoubleLex | Symmetry::DoubleLexTranspose | Symmetry::Generators,
-            ) => {
-                "symmetry-reduced solutions (not one per class: the classes are counted below)"
-            }
+            ) => "symmetry-reduced solutions (not one per class: the classes are counted below)",
         }
     }
 

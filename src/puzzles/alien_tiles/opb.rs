@@ -46,7 +46,12 @@ pub fn model(t: &AlienTiles) -> Option<PbModel> {
         for v in 1..lits.len() {
             m.clause(
                 &[!lits[v], lits[v - 1]],
-                format!("cell ({}, {}): clicked at least {} times, so at least {v}", p / n, p % n, v + 1),
+                format!(
+                    "cell ({}, {}): clicked at least {} times, so at least {v}",
+                    p / n,
+                    p % n,
+                    v + 1
+                ),
             );
         }
     }
@@ -91,7 +96,10 @@ pub fn model(t: &AlienTiles) -> Option<PbModel> {
                 return None;
             }
             let changes_nothing = |z: &[u32]| {
-                let clicks = Grid { n, cells: z.to_vec() };
+                let clicks = Grid {
+                    n,
+                    cells: z.to_vec(),
+                };
                 effect(&clicks, t.c).cells.iter().all(|&v| v == 0)
             };
             let mut seen = std::collections::HashSet::new();

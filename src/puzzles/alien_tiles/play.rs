@@ -87,7 +87,10 @@ mod tests {
                     match fewest_clicks(&start, &goal, c, &rc) {
                         Played::Unreachable => assert!(x0.is_none(), "n={n} c={c}"),
                         Played::Best { clicks, total } => {
-                            let x0 = Grid { n, cells: x0.unwrap() };
+                            let x0 = Grid {
+                                n,
+                                cells: x0.unwrap(),
+                            };
                             let (want, _) = coset_minimum(&x0, &kernel, 1 << 24).unwrap();
                             assert_eq!(total, want, "n={n} c={c}");
                             assert_eq!(clicks.total(), total);

@@ -71,9 +71,9 @@ impl RowCol {
     /// Admissible row vectors, `Σ_T N(T)`: how many [`RowCol::coset_min`]
     /// visits (None on overflow of u64).
     pub fn row_vectors(&self) -> Option<u64> {
-        self.levels
-            .iter()
-            .try_fold(0u64, |acc, (t, values)| acc.checked_add(self.count(*t, values)?))
+        self.levels.iter().try_fold(0u64, |acc, (t, values)| {
+            acc.checked_add(self.count(*t, values)?)
+        })
     }
 
     /// The fewest clicks of the coset `k + kernel` (k row-major, entries in

@@ -98,7 +98,15 @@ pub fn post<DB: ClauseDatabase>(
                 let transpose = BoardMap::Transpose.on_grid(n, n).lift_blocks(k);
                 posted.extend(lex_leader(db, &lits(&mut (0..n * n)), &[transpose]));
             }
-            let swap = |a: usize, b: usize, x: usize| if x == a { b } else if x == b { a } else { x };
+            let swap = |a: usize, b: usize, x: usize| {
+                if x == a {
+                    b
+                } else if x == b {
+                    a
+                } else {
+                    x
+                }
+            };
             for i in 0..n.saturating_sub(1) {
                 let (a, b) = (
                     lits(&mut (0..n).map(|j| i * n + j)),

@@ -177,7 +177,10 @@ impl EnigmaSolution {
         }
         // each ring in a square of side 2·radius + 1, stacked right of the board
         let radius = |len: usize| (0.25 * len as f64).max(0.6);
-        let side = cycles.iter().map(|c| 2.0 * radius(c.len()) + 1.0).fold(0.0, f64::max);
+        let side = cycles
+            .iter()
+            .map(|c| 2.0 * radius(c.len()) + 1.0)
+            .fold(0.0, f64::max);
         let height: f64 = cycles.iter().map(|c| 2.0 * radius(c.len()) + 1.0).sum();
         let title = format!(
             "enigma n={n}: total {}, permutation {}",

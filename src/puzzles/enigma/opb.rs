@@ -57,22 +57,39 @@ pub fn model(n: usize) -> PbModel {
             for t in 3..=ub {
                 m.clause(
                     &[!at_least(i, j, t), at_least(i, j, t - 1)],
-                    format!("cell ({}, {}): at least {t}, so at least {}", i + 1, j + 1, t - 1),
+                    format!(
+                        "cell ({}, {}): at least {t}, so at least {}",
+                        i + 1,
+                        j + 1,
+                        t - 1
+                    ),
                 );
             }
         }
     }
     // rule 2: the permutation and its equalities
     let p: Vec<Vec<Option<PbLit>>> = (0..n)
-        .map(|i| (0..n).map(|j| (i != j).then(|| m.var(&p_name(i, j)).pos())).collect())
+        .map(|i| {
+            (0..n)
+                .map(|j| (i != j).then(|| m.var(&p_name(i, j)).pos()))
+                .collect()
+        })
         .collect();
     for i in 0..n {
         let col: Vec<PbLit> = p[i].iter().flatten().copied().collect();
-        m.exactly(&col, 1, format!("rule 2: column {} equals one other row", i + 1));
+        m.exactly(
+            &col,
+            1,
+            format!("rule 2: column {} equals one other row", i + 1),
+        );
     }
     for j in 0..n {
         let row: Vec<PbLit> = (0..n).filter_map(|i| p[i][j]).collect();
-        m.exactly(&row, 1, format!("rule 2: row {} equals one other column", j + 1));
+        m.exactly(
+            &row,
+            1,
+            format!("rule 2: row {} equals one other column", j + 1),
+        );
     }
     for i in 0..n {
         for j in 0..n {
@@ -102,7 +119,9 @@ pub fn model(n: usize) -> PbModel {
             for k in 0..n {
                 for t in 2..=ub {
                     for (a, b) in [(i, i2), (i2, i)] {
-                        let g = m.var(&format!("g[{}][{}][{}]_{t}", a + 1, b + 1, k + 1)).pos();
+                        let g = m
+                            .var(&format!("g[{}][{}][{}]_{t}", a + 1, b + 1, k + 1))
+                            .pos();
                         let rule = format!(
                             "rule 1: g = in column {}, row {} is at least {t} and row {} is not",
                             k + 1,
@@ -115,7 +134,10 @@ pub fn model(n: usize) -> PbModel {
                     }
                 }
             }
-            m.clause(&witnesses, format!("rule 1: rows {} and {} differ", i + 1, i2 + 1));
+            m.clause(
+                &witnesses,
+                format!("rule 1: rows {} and {} differ", i + 1, i2 + 1),
+            );
         }
     }
     // rule 3: a cell ≥ t means some cell holds t − 1
@@ -144,7 +166,12 @@ pub fn model(n: usize) -> PbModel {
                 clause.extend(&holders);
                 m.clause(
                     &clause,
-                    format!("rule 3: cell ({}, {}) is at least {}, so {v} is on the board", i + 1, j + 1, v + 1),
+                    format!(
+                        "rule 3: cell ({}, {}) is at least {}, so {v} is on the board",
+                        i + 1,
+                        j + 1,
+                        v + 1
+                    ),
                 );
             }
         }

@@ -33,9 +33,9 @@ use serde::Serialize;
 
 use super::model::{best_for_cycle_type, values_needed, Derangement};
 use super::{EnigmaDetails, EnigmaSolution, Method};
-use puzzlesat_encodings::solve::Sense;
 use crate::puzzle::{Encoded, Puzzle};
 use crate::report::Report;
+use puzzlesat_encodings::solve::Sense;
 
 puzzlesat_encodings::option_enum! {
     /// Which bound on the total a cycle type must beat.
@@ -365,8 +365,8 @@ mod tests {
     use super::*;
     use crate::puzzles::enigma::encode::unary_sum;
     use crate::puzzles::enigma::model::{max_ubnval, partitions_without_ones, ubnval};
-    use puzzlesat_encodings::solve::{enumerate, Limits, Outcome, Session, Solver};
     use puzzlesat_encodings::int::Directions;
+    use puzzlesat_encodings::solve::{enumerate, Limits, Outcome, Session, Solver};
 
     #[test]
     fn one_model_per_cycle_type() {

@@ -25,10 +25,10 @@ pub mod symmetry;
 use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::{Assignment, Cnf, Lit, PbModel};
 
-use puzzlesat_encodings::solve::EnumerationEngine;
 use crate::puzzle::{Encoded, Puzzle};
 pub use encode::{CellEncoding, CellMap, Method, Options, SumEncoding, Symmetry};
 pub use model::{magic_sum, Givens, Square};
+use puzzlesat_encodings::solve::EnumerationEngine;
 
 /// A magic-square instance with its encoding options.
 #[derive(Clone, Debug)]

@@ -27,10 +27,18 @@ pub fn model(givens: &Givens) -> PbModel {
     ));
     // f[c][v-1] = [F_c = v]
     let f: Vec<Vec<PbLit>> = (0..cells)
-        .map(|c| (1..=cells).map(|v| m.var(&value_name(n, c, v)).pos()).collect())
+        .map(|c| {
+            (1..=cells)
+                .map(|v| m.var(&value_name(n, c, v)).pos())
+                .collect()
+        })
         .collect();
     for (c, lits) in f.iter().enumerate() {
-        m.exactly(lits, 1, format!("cell ({}, {}) holds one value", c / n + 1, c % n + 1));
+        m.exactly(
+            lits,
+            1,
+            format!("cell ({}, {}) holds one value", c / n + 1, c % n + 1),
+        );
     }
     for v in 1..=cells {
         let holders: Vec<PbLit> = f.iter().map(|lits| lits[v - 1]).collect();
@@ -46,7 +54,10 @@ pub fn model(givens: &Givens) -> PbModel {
     }
     for (c, g) in givens.cells.iter().flatten().enumerate() {
         if let Some(g) = g {
-            m.clause(&[f[c][*g as usize - 1]], format!("cell ({}, {}) is given {g}", c / n + 1, c % n + 1));
+            m.clause(
+                &[f[c][*g as usize - 1]],
+                format!("cell ({}, {}) is given {g}", c / n + 1, c % n + 1),
+            );
         }
     }
     m
@@ -57,7 +68,10 @@ fn line_names(n: usize) -> Vec<String> {
     let mut names: Vec<String> = (1..=n)
         .flat_map(|i| [format!("row {i}"), format!("column {i}")])
         .collect();
-    names.extend(["the main diagonal".to_string(), "the anti-diagonal".to_string()]);
+    names.extend([
+        "the main diagonal".to_string(),
+        "the anti-diagonal".to_string(),
+    ]);
     names
 }
 
@@ -85,8 +99,17 @@ pub fn order_proof(n: usize, direct: &[Vec<Lit>], name: &dyn Fn(Lit) -> String) 
     def.extend(val(0, k, "+", "v"));
     def.extend(val(1, 1, "-", "u"));
     def.extend(val(1, 1, "+", "v"));
-    let list = |p: &str| (0..2 * cells).map(|i| format!("{p}{i}")).collect::<Vec<_>>().join(" ");
-    let loaded: Vec<String> = direct[c11].iter().chain(&direct[cn1]).map(|&l| name(l)).collect();
+    let list = |p: &str| {
+        (0..2 * cells)
+            .map(|i| format!("{p}{i}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let loaded: Vec<String> = direct[c11]
+        .iter()
+        .chain(&direct[cn1])
+        .map(|&l| name(l))
+        .collect();
     let prelude = vec![
         "def_order corners".to_string(),
         format!("  vars left {}; right {}; end;", list("u"), list("v")),
@@ -110,7 +133,10 @@ pub fn order_proof(n: usize, direct: &[Vec<Lit>], name: &dyn Fn(Lit) -> String) 
         let terms: Vec<String> = (0..cells)
             .flat_map(|v| {
                 let w = v as i64 + 1;
-                [format!("+{w} {}", name(direct[b][v])), format!("-{w} {}", name(direct[a][v]))]
+                [
+                    format!("+{w} {}", name(direct[b][v])),
+                    format!("-{w} {}", name(direct[a][v])),
+                ]
             })
             .collect();
         let mut witness = vec![];
@@ -119,7 +145,11 @@ pub fn order_proof(n: usize, direct: &[Vec<Lit>], name: &dyn Fn(Lit) -> String) 
                 let (r2, c2) = pi(n, r, c);
                 if (r2, c2) != (r, c) {
                     for v in 0..cells {
-                        witness.push(format!("{} -> {}", name(direct[at(r, c)][v]), name(direct[at(r2, c2)][v])));
+                        witness.push(format!(
+                            "{} -> {}",
+                            name(direct[at(r, c)][v]),
+                            name(direct[at(r2, c2)][v])
+                        ));
                     }
                 }
             }

@@ -313,7 +313,11 @@ impl Staged for StagedMagic {
         let n = self.n;
         let cells: Vec<u32> = (0..n * n)
             .map(|c| {
-                let v: usize = answers.iter().zip(&self.places).map(|(d, &w)| d[c] * w).sum();
+                let v: usize = answers
+                    .iter()
+                    .zip(&self.places)
+                    .map(|(d, &w)| d[c] * w)
+                    .sum();
                 (v + 1) as u32
             })
             .collect();
@@ -354,7 +358,7 @@ mod tests {
         assert!(check_places(6, &[6]).is_err()); // one stage
         assert!(check_places(6, &[6, 2]).is_err()); // the last is not 1
         assert!(check_places(6, &[2, 6, 1]).is_err()); // not decreasing
-        // v div 2 over 0..81 totals 1600, not a multiple of 9
+                                                       // v div 2 over 0..81 totals 1600, not a multiple of 9
         assert!(check_places(9, &[2, 1]).is_err());
         assert!(check_places(9, &[3, 1]).is_ok());
         assert!(check_places(9, &[27, 9, 3, 1]).is_ok());
@@ -370,8 +374,15 @@ mod tests {
                 for (stage, &w) in stages(n, &places).unwrap().iter().zip(&places) {
                     let classes: Vec<usize> = prefix.iter().map(|p| stage.class_of[p]).collect();
                     let mut cnf = Cnf::new();
-                    digit_square(&mut cnf, n, stage.radix, stage.target, &classes, &stage.counts)
-                        .unwrap();
+                    digit_square(
+                        &mut cnf,
+                        n,
+                        stage.radix,
+                        stage.target,
+                        &classes,
+                        &stage.counts,
+                    )
+                    .unwrap();
                     let estimate = estimated_clauses(n, stage.radix);
                     assert!(
                         cnf.len() as u64 <= estimate,

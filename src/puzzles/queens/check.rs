@@ -15,10 +15,19 @@ pub fn check(n: usize, sol: &Placement) -> Result<(), String> {
         }
         for (r2, &c2) in sol.cols.iter().enumerate().take(r) {
             if c == c2 {
-                return Err(format!("rows {} and {} share column {}", r2 + 1, r + 1, c + 1));
+                return Err(format!(
+                    "rows {} and {} share column {}",
+                    r2 + 1,
+                    r + 1,
+                    c + 1
+                ));
             }
             if r - r2 == c.abs_diff(c2) {
-                return Err(format!("the queens of rows {} and {} share a diagonal", r2 + 1, r + 1));
+                return Err(format!(
+                    "the queens of rows {} and {} share a diagonal",
+                    r2 + 1,
+                    r + 1
+                ));
             }
         }
     }
@@ -31,11 +40,17 @@ mod tests {
 
     #[test]
     fn rejects_every_broken_rule() {
-        let p = |cols: &[usize]| Placement { cols: cols.to_vec() };
+        let p = |cols: &[usize]| Placement {
+            cols: cols.to_vec(),
+        };
         assert_eq!(check(4, &p(&[1, 3, 0, 2])), Ok(()));
         assert!(check(4, &p(&[1, 3, 0])).unwrap_err().contains("3 rows"));
-        assert!(check(4, &p(&[1, 3, 0, 4])).unwrap_err().contains("off the board"));
+        assert!(check(4, &p(&[1, 3, 0, 4]))
+            .unwrap_err()
+            .contains("off the board"));
         assert!(check(4, &p(&[1, 3, 1, 2])).unwrap_err().contains("column"));
-        assert!(check(4, &p(&[0, 2, 3, 1])).unwrap_err().contains("diagonal"));
+        assert!(check(4, &p(&[0, 2, 3, 1]))
+            .unwrap_err()
+            .contains("diagonal"));
     }
 }

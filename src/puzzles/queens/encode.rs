@@ -56,7 +56,10 @@ fn diagonals(n: usize) -> Vec<Vec<(usize, usize)>> {
     let mut lines = vec![];
     for d in 0..2 * n - 1 {
         // r + c = d, and r − c = d − (n − 1)
-        let anti: Vec<_> = (0..n).filter(|&r| d >= r && d - r < n).map(|r| (r, d - r)).collect();
+        let anti: Vec<_> = (0..n)
+            .filter(|&r| d >= r && d - r < n)
+            .map(|r| (r, d - r))
+            .collect();
         let diag: Vec<_> = (0..n)
             .filter(|&r| r + n > d && r + n - 1 - d < n)
             .map(|r| (r, r + n - 1 - d))
@@ -111,7 +114,8 @@ mod tests {
             let mut pairs = 0;
             for line in diagonals(n) {
                 pairs += line.len() * (line.len() - 1) / 2;
-                let sums: std::collections::BTreeSet<_> = line.iter().map(|&(r, c)| r + c).collect();
+                let sums: std::collections::BTreeSet<_> =
+                    line.iter().map(|&(r, c)| r + c).collect();
                 let diffs: std::collections::BTreeSet<_> =
                     line.iter().map(|&(r, c)| r as i64 - c as i64).collect();
                 assert!(sums.len() == 1 || diffs.len() == 1, "{line:?}");

@@ -102,7 +102,12 @@ impl Placement {
         let rows: Vec<String> = self
             .cols
             .iter()
-            .map(|&c| (0..n).map(|j| if j == c { "Q" } else { "." }).collect::<Vec<_>>().join(" "))
+            .map(|&c| {
+                (0..n)
+                    .map(|j| if j == c { "Q" } else { "." })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .collect();
         rows.join("\n")
     }
@@ -173,8 +178,9 @@ impl Puzzle for Queens {
                     // x[0..n] ≤lex σ(x)[0..n]: implied by the full lex-leader
                     let k = self.n;
                     for perm in &self.cell_perms()[1..] {
-                        let image: Vec<Lit> =
-                            (0..k).map(|i| cells[perm.apply(i as u32) as usize]).collect();
+                        let image: Vec<Lit> = (0..k)
+                            .map(|i| cells[perm.apply(i as u32) as usize])
+                            .collect();
                         symmetry.push((perm.clone(), lex_le(cnf, &cells[..k], &image)));
                     }
                 }
@@ -233,7 +239,9 @@ impl Puzzle for Queens {
             return None;
         }
         if self.class_symmetry == Symmetry::LeftHalf {
-            return Some(Err("the VeriPB proof does not derive --class-symmetry left-half".into()));
+            return Some(Err(
+                "the VeriPB proof does not derive --class-symmetry left-half".into(),
+            ));
         }
         let cells: Vec<Lit> = map.q.iter().flatten().copied().collect();
         Some(LexOrder::new("lex", &cells).proof(&map.symmetry, name))
@@ -260,7 +268,10 @@ impl Puzzle for Queens {
         match self.class_symmetry {
             Symmetry::LeftHalf => sol.cols.first().map_or(true, |&c| c < self.n.div_ceil(2)),
             Symmetry::LexLeader => sol.images().iter().all(|img| sol.cols >= img.cols),
-            Symmetry::FirstRow => sol.images().iter().all(|img| sol.cols[..1] >= img.cols[..1]),
+            Symmetry::FirstRow => sol
+                .images()
+                .iter()
+                .all(|img| sol.cols[..1] >= img.cols[..1]),
         }
     }
 
@@ -269,12 +280,21 @@ impl Puzzle for Queens {
     /// counting's symmetry breaking fixes much of the first row's queen).
     fn split_literals(&self, map: &QueensMap, _primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
         let n = self.n;
-        let middle_out = (0..n).map(|i| if i % 2 == 0 { n / 2 + i / 2 } else { n / 2 - 1 - i / 2 });
+        let middle_out = (0..n).map(|i| {
+            if i % 2 == 0 {
+                n / 2 + i / 2
+            } else {
+                n / 2 - 1 - i / 2
+            }
+        });
         crate::puzzle::half_literals(cnf, middle_out.map(|r| map.q[r].clone()))
     }
 
     fn class_key(&self, sol: &Placement) -> Vec<u8> {
-        sol.cols.iter().flat_map(|&c| (c as u32).to_be_bytes()).collect()
+        sol.cols
+            .iter()
+            .flat_map(|&c| (c as u32).to_be_bytes())
+            .collect()
     }
 }
 

@@ -14,7 +14,9 @@ pub fn cell_name(r: usize, c: usize) -> String {
 /// The model of the n×n board.
 pub fn model(n: usize) -> PbModel {
     let mut m = PbModel::new();
-    m.comment(format!("N-queens, n = {n}: Q<r>_<c> = a queen on row r, column c"));
+    m.comment(format!(
+        "N-queens, n = {n}: Q<r>_<c> = a queen on row r, column c"
+    ));
     let q: Vec<Vec<PbLit>> = (0..n)
         .map(|r| (0..n).map(|c| m.var(&cell_name(r, c)).pos()).collect())
         .collect();
@@ -28,16 +30,29 @@ pub fn model(n: usize) -> PbModel {
     // r − c = d (diagonals) and r + c = s (anti-diagonals), two cells or more
     for d in -(n as i64 - 2)..=n as i64 - 2 {
         let cells: Vec<PbLit> = (0..n)
-            .filter_map(|r| usize::try_from(r as i64 - d).ok().filter(|&c| c < n).map(|c| q[r][c]))
+            .filter_map(|r| {
+                usize::try_from(r as i64 - d)
+                    .ok()
+                    .filter(|&c| c < n)
+                    .map(|c| q[r][c])
+            })
             .collect();
-        m.at_most(&cells, 1, format!("at most one queen on the diagonal r - c = {d}"));
+        m.at_most(
+            &cells,
+            1,
+            format!("at most one queen on the diagonal r - c = {d}"),
+        );
     }
     for s in 1..2 * n.saturating_sub(1) {
         let cells: Vec<PbLit> = (0..n)
             .filter(|&r| s >= r && s - r < n)
             .map(|r| q[r][s - r])
             .collect();
-        m.at_most(&cells, 1, format!("at most one queen on the anti-diagonal r + c = {}", s + 2));
+        m.at_most(
+            &cells,
+            1,
+            format!("at most one queen on the anti-diagonal r + c = {}", s + 2),
+        );
     }
     m
 }
@@ -56,7 +71,11 @@ mod tests {
             let mut accepted = 0;
             for code in 0..n.pow(n as u32) {
                 let cols: Vec<usize> = (0..n).map(|r| code / n.pow(r as u32) % n).collect();
-                let names: Vec<String> = cols.iter().enumerate().map(|(r, &c)| cell_name(r, c)).collect();
+                let names: Vec<String> = cols
+                    .iter()
+                    .enumerate()
+                    .map(|(r, &c)| cell_name(r, c))
+                    .collect();
                 let by_model = m.check_named(names.iter().map(String::as_str)).is_ok();
                 let by_rules = check(n, &Placement { cols }).is_ok();
                 assert_eq!(by_model, by_rules, "n = {n}, code {code}");

@@ -27,8 +27,8 @@
 use puzzlesat_encodings::amo::{at_most_one, exactly_one, AmoEncoding};
 use puzzlesat_encodings::bool::Reify;
 use puzzlesat_encodings::int::{IntVar, LeOffset};
-use puzzlesat_encodings::perm::{self, Perm};
 use puzzlesat_encodings::lex::LexChain;
+use puzzlesat_encodings::perm::{self, Perm};
 use puzzlesat_encodings::{Assignment, ClauseDatabase, EncodeError, Lit};
 
 use super::model::{Instance, Numbering};
@@ -207,8 +207,13 @@ pub fn encode<DB: ClauseDatabase>(
                 if perm.is_identity() {
                     continue;
                 }
-                let image: Vec<Lit> = (0..k).map(|i| holds[perm.apply(i as u32) as usize]).collect();
-                posted.push((perm, puzzlesat_encodings::lex::lex_le(db, &holds[..k], &image)));
+                let image: Vec<Lit> = (0..k)
+                    .map(|i| holds[perm.apply(i as u32) as usize])
+                    .collect();
+                posted.push((
+                    perm,
+                    puzzlesat_encodings::lex::lex_le(db, &holds[..k], &image),
+                ));
             }
             enc.symmetry = Some((holds, posted));
         }

@@ -213,7 +213,10 @@ impl Puzzle for RookTour {
     ) -> Option<Result<SymmetryProof, String>> {
         let (holds, posted) = map.symmetry.as_ref()?;
         if self.opts.encoding != encode::Encoding::Position {
-            return Some(Err("the VeriPB proof derives the symmetry breaking of the position encoding only".into()));
+            return Some(Err(
+                "the VeriPB proof derives the symmetry breaking of the position encoding only"
+                    .into(),
+            ));
         }
         Some(LexOrder::new("lex", holds).proof(posted, name))
     }
@@ -263,12 +266,12 @@ impl Puzzle for RookTour {
     fn split_literals(&self, map: &RookMap, _primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
         let cells = self.inst.n();
         // a stride coprime with the number of cells visits every one
-        let stride = (cells / 2..cells).find(|s| gcd(*s, cells) == 1).unwrap_or(1);
+        let stride = (cells / 2..cells)
+            .find(|s| gcd(*s, cells) == 1)
+            .unwrap_or(1);
         let order = (0..cells).map(|i| i * stride % cells);
         match &map.vars {
-            VarMap::Position(x) => {
-                crate::puzzle::half_literals(cnf, order.map(|c| x[c].clone()))
-            }
+            VarMap::Position(x) => crate::puzzle::half_literals(cnf, order.map(|c| x[c].clone())),
             VarMap::Successor(p) => {
                 let spread: Vec<_> = order.map(|c| p[c].clone()).collect();
                 crate::puzzle::middle_literals(&spread)

@@ -295,7 +295,10 @@ impl Instance {
                 }
                 if is_number(tok) {
                     // a number past i64 (23 digits) is outside the range too
-                    let v = tok.parse::<i64>().ok().filter(|v| (1..=n as i64).contains(v));
+                    let v = tok
+                        .parse::<i64>()
+                        .ok()
+                        .filter(|v| (1..=n as i64).contains(v));
                     let Some(v) = v else {
                         return Err(grid_err(
                             idx,
@@ -494,7 +497,8 @@ exactly = true
         // a 23-digit given is a number out of range, not an unknown token
         let e = err("rows = 2\ncols = 2\ngrid = \"\"\"\n12345678901234567890123 .\n. .\n\"\"\"\n");
         assert!(
-            e.what.contains("given 12345678901234567890123 at cell 1,1 is outside 1..=4"),
+            e.what
+                .contains("given 12345678901234567890123 at cell 1,1 is outside 1..=4"),
             "{e}"
         );
         // a top-level key after a [sets.…] header: TOML's table order, named

@@ -14,7 +14,11 @@ use super::model::Instance;
 
 /// The name of "cell `cell` holds k".
 pub fn holds_name(inst: &Instance, cell: usize, k: usize) -> String {
-    format!("x[{}][{}]_eq{k}", cell / inst.cols + 1, cell % inst.cols + 1)
+    format!(
+        "x[{}][{}]_eq{k}",
+        cell / inst.cols + 1,
+        cell % inst.cols + 1
+    )
 }
 
 /// The name of the successor encoding's "v follows u".
@@ -37,7 +41,11 @@ pub fn model(inst: &Instance) -> PbModel {
     let name = |c: usize| format!("({}, {})", c / inst.cols + 1, c % inst.cols + 1);
     // x[c][k-1] = [cell c holds k]
     let x: Vec<Vec<PbLit>> = (0..n)
-        .map(|c| (1..=n).map(|k| m.var(&holds_name(inst, c, k)).pos()).collect())
+        .map(|c| {
+            (1..=n)
+                .map(|k| m.var(&holds_name(inst, c, k)).pos())
+                .collect()
+        })
         .collect();
     for (c, lits) in x.iter().enumerate() {
         m.exactly(lits, 1, format!("cell {} holds one value", name(c)));
@@ -56,19 +64,32 @@ pub fn model(inst: &Instance) -> PbModel {
             clause.extend(inst.neighbours(c).iter().map(|&d| x[d][next]));
             m.clause(
                 &clause,
-                format!("{} in cell {} is followed by {} next to it", k + 1, name(c), next + 1),
+                format!(
+                    "{} in cell {} is followed by {} next to it",
+                    k + 1,
+                    name(c),
+                    next + 1
+                ),
             );
             let mut clause = vec![!x[c][next]];
             clause.extend(inst.neighbours(c).iter().map(|&d| x[d][k]));
             m.clause(
                 &clause,
-                format!("{} in cell {} follows {} next to it", next + 1, name(c), k + 1),
+                format!(
+                    "{} in cell {} follows {} next to it",
+                    next + 1,
+                    name(c),
+                    k + 1
+                ),
             );
         }
     }
     for c in 0..n {
         if let Some(g) = inst.givens[c] {
-            m.clause(&[x[c][g as usize - 1]], format!("cell {} is given {g}", name(c)));
+            m.clause(
+                &[x[c][g as usize - 1]],
+                format!("cell {} is given {g}", name(c)),
+            );
         }
         for (i, set) in inst.sets.iter().enumerate() {
             let marked = inst.marks[c] == Some(i);
