@@ -268,23 +268,8 @@ impl LexOrder {
         let def: Vec<String> = (0..k)
             .flat_map(|j| [term(j, "-", format!("u{j}")), term(j, "+", format!("v{j}"))])
             .collect();
-        let list = |p: &str| {
-            (0..k)
-                .map(|j| format!("{p}{j}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         let loaded: Vec<String> = self.vars.iter().map(|&l| name(l)).collect();
-        vec![
-            format!("def_order {}", self.name),
-            format!("  vars left {}; right {}; end;", list("u"), list("v")),
-            format!("  def {} >= 0; end;", def.join(" ")),
-            format!("  transitivity vars fresh_right {}; end;", list("w")),
-            "    proof proofgoal #1 pol 1 2 + 3 +; qed : -1; qed;".to_string(),
-            "  end;".to_string(),
-            "end;".to_string(),
-            format!("load_order {} {};", self.name, loaded.join(" ")),
-        ]
+        order_prelude(&self.name, &def, &loaded)
     }
 
     /// Derives `x ⪯ σ(x)` by dominance and then the CNF clauses of `chain`
@@ -463,6 +448,30 @@ impl LexOrder {
 }
 
 /// `+1 l1 +1 l2 …` for a clause.
+/// The lines that define a preorder `name` over `loaded.len()` variables
+/// (`left` u0…, `right` v0…) by the PB constraint `Σ def ≥ 0`, prove its
+/// transitivity (fresh variables w0…: the sum of the two hypotheses and the
+/// negated goal), and load it on `loaded`: what a proof writes before any
+/// derived constraint.
+pub fn order_prelude(name: &str, def: &[String], loaded: &[String]) -> Vec<String> {
+    let list = |p: &str| {
+        (0..loaded.len())
+            .map(|j| format!("{p}{j}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    vec![
+        format!("def_order {name}"),
+        format!("  vars left {}; right {}; end;", list("u"), list("v")),
+        format!("  def {} >= 0; end;", def.join(" ")),
+        format!("  transitivity vars fresh_right {}; end;", list("w")),
+        "    proof proofgoal #1 pol 1 2 + 3 +; qed : -1; qed;".to_string(),
+        "  end;".to_string(),
+        "end;".to_string(),
+        format!("load_order {name} {};", loaded.join(" ")),
+    ]
+}
+
 fn clause_terms(lits: &[Lit], name: &dyn Fn(Lit) -> String) -> String {
     lits.iter()
         .map(|&l| format!("+1 {}", name(l)))

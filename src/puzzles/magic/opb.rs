@@ -5,7 +5,7 @@
 //! once, every row, column and main diagonal sums to `S = n(n²+1)/2`
 //! (`Σ_cells Σ_v v·[F = v] = S`), and a given cell holds its value.
 
-use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
+use puzzlesat_encodings::dominance::{order_prelude, ProofLines, SymmetryProof};
 use puzzlesat_encodings::pbmodel::Relation;
 use puzzlesat_encodings::{Lit, PbLit, PbModel};
 
@@ -99,27 +99,12 @@ pub fn order_proof(n: usize, direct: &[Vec<Lit>], name: &dyn Fn(Lit) -> String) 
     def.extend(val(0, k, "+", "v"));
     def.extend(val(1, 1, "-", "u"));
     def.extend(val(1, 1, "+", "v"));
-    let list = |p: &str| {
-        (0..2 * cells)
-            .map(|i| format!("{p}{i}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     let loaded: Vec<String> = direct[c11]
         .iter()
         .chain(&direct[cn1])
         .map(|&l| name(l))
         .collect();
-    let prelude = vec![
-        "def_order corners".to_string(),
-        format!("  vars left {}; right {}; end;", list("u"), list("v")),
-        format!("  def {} >= 0; end;", def.join(" ")),
-        format!("  transitivity vars fresh_right {}; end;", list("w")),
-        "    proof proofgoal #1 pol 1 2 + 3 +; qed : -1; qed;".to_string(),
-        "  end;".to_string(),
-        "end;".to_string(),
-        format!("load_order corners {};", loaded.join(" ")),
-    ];
+    let prelude = order_prelude("corners", &def, &loaded);
     let mut block = ProofLines::default();
     // (a, b, the map π with F_a's new value the old F_b, K·ΔF11 + ΔFn1 per unit)
     type Map = fn(usize, usize, usize) -> (usize, usize);
