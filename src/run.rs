@@ -21,7 +21,7 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, PbModel};
 use rustsat::types::Lit;
 
 use crate::certify::{self, Claim, ProofFormat};
-use crate::drive::{self, ScoredSearch, Sense};
+use crate::drive::{self, Objective, ScoredSearch, Sense};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
 use crate::options::Purpose;
@@ -191,7 +191,7 @@ fn run_counting_classes_of<P: Puzzle>(
         };
         if opt.proven {
             report.bound = report.objective;
-            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof)?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof, None)?;
         }
         report.solutions = hooks.best_scored.take().into_iter().collect();
     } else if let (Some(obj), false) = (&enc.objective, opts.first) {
@@ -215,7 +215,8 @@ fn run_counting_classes_of<P: Puzzle>(
         if opt.proven {
             // the last UNSAT answer is the tightest bound: the one the
             // optimum (or the infeasibility) rests on
-            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof)?;
+            let optimum = opt.best.as_ref().map(|(m, _)| (obj, m));
+            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof, optimum)?;
         }
         if let Some((model, v)) = &opt.best {
             if opts.all && opt.proven {
@@ -264,7 +265,7 @@ fn run_counting_classes_of<P: Puzzle>(
             } else {
                 Status::Unsat
             };
-            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof)?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof, None)?;
             report.status = status;
         }
         report.solutions = found;
@@ -325,6 +326,7 @@ fn certify_last_unsat<S, D>(
     unsat_before: u32,
     report: &mut Report<S, D>,
     proof: &Result<Option<ProofSetup>, String>,
+    optimum: Option<(&Objective, &Assignment)>,
 ) -> anyhow::Result<()> {
     let (Some(producer), Some(certificates)) = (&opts.certify, &mut report.certificates) else {
         return Ok(());
@@ -348,7 +350,10 @@ fn certify_last_unsat<S, D>(
                 model: &setup.model,
                 names: &setup.names,
                 cnf_clauses: setup.cnf_clauses,
-                provenance: setup.provenance.as_ref(),
+                recorded: session.unsat_recorded().unwrap_or(setup.cnf_clauses),
+                optimum,
+                // the session's log goes on past the CNF
+                provenance: session.provenance_log().or(setup.provenance.as_ref()),
                 symmetry: setup.symmetry.as_ref(),
                 primary: &setup.primary,
                 claim,
@@ -405,10 +410,13 @@ impl ProofSetup {
         cnf: &mut Cnf,
         enc: &Encoded<P::Map>,
     ) -> Result<Option<ProofSetup>, String> {
-        let provenance = cnf.take_provenance();
-        if enc.objective.is_some() || enc.scored.is_some() {
+        // the log stays in the CNF: the session goes on with it (an
+        // objective's bound encoding, lazy constraints)
+        let provenance = cnf.provenance_log().cloned();
+        if enc.scored.is_some() {
             return Err(
-                "VeriPB proofs of an optimum (soli, conclusion BOUNDS) are not written yet".into(),
+                "the optimum is scored outside the CNF (no objective a VeriPB proof can state)"
+                    .into(),
             );
         }
         let names = certify::veripb::ProofNames::new(&model, &enc.names, cnf.n_vars())

@@ -41,7 +41,8 @@ use std::time::Instant;
 use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::pbmodel::PbModel;
 use puzzlesat_encodings::provenance::{Definition, Linear, Provenance};
-use puzzlesat_encodings::{ClauseDatabase, Cnf};
+use puzzlesat_encodings::solve::Objective;
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::{Lit, Var};
 
 use super::{
@@ -386,7 +387,7 @@ pub fn plan(
     // every source constraint a derivation sums must be one the model
     // states (VeriPB's `ia` finds it there)
     if let Some(prov) = prov {
-        let model_constraints = model_in_cnf_literals(model, names);
+        let model_constraints = ModelConstraints::new(model, names);
         let used: std::collections::BTreeSet<u32> = prov
             .clause_source
             .iter()
@@ -395,7 +396,7 @@ pub fn plan(
             .collect();
         for s in used {
             let c = &prov.sources[s as usize];
-            if !model_constraints.iter().any(|m| implies(m, c)) {
+            if model_constraints.source(c).is_none() {
                 return Err(format!(
                     "the encoding encodes a constraint the model does not state ({})",
                     names.linear(c)
@@ -426,39 +427,91 @@ pub fn plan(
     }
 }
 
-/// The model's constraints over CNF literals, as `≥` constraints (an
-/// equality as two; a constraint over a model-only variable left out).
-fn model_in_cnf_literals(model: &PbModel, names: &ProofNames) -> Vec<Linear> {
-    use puzzlesat_encodings::pbmodel::Relation;
-    let mut lit_of: HashMap<&str, Lit> = HashMap::new();
-    for (i, m) in names.model.iter().enumerate() {
-        if let Some((name, negated)) = m {
-            lit_of.insert(name, Lit::new(i as u32, *negated));
-        }
-    }
-    let mut out = vec![];
-    for c in model.constraints() {
-        let terms: Option<Vec<(i64, Lit)>> = c
-            .terms
-            .iter()
-            .map(|&(a, l)| {
-                let x = *lit_of.get(model.name(l.var))?;
-                Some((a, if l.negated { !x } else { x }))
-            })
-            .collect();
-        let Some(terms) = terms else { continue };
-        let ge = || Linear::at_least(terms.iter().copied(), c.rhs);
-        let le = || Linear::at_least(terms.iter().map(|&(a, l)| (-a, l)), -c.rhs);
-        match c.relation {
-            Relation::AtLeast => out.push(ge()),
-            Relation::AtMost => out.push(le()),
-            Relation::Equal => {
-                out.push(ge());
-                out.push(le());
+/// The model's constraints over CNF literals, as `≥` constraints with
+/// their ids in the proof (an equality as two; a constraint over a
+/// model-only variable left out), indexed by variable.
+pub struct ModelConstraints {
+    constraints: Vec<(Id, Linear)>,
+    by_var: HashMap<Var, Vec<usize>>,
+}
+
+impl ModelConstraints {
+    /// The constraints of `model`.
+    pub fn new(model: &PbModel, names: &ProofNames) -> Self {
+        use puzzlesat_encodings::pbmodel::Relation;
+        let mut lit_of: HashMap<&str, Lit> = HashMap::new();
+        for (i, m) in names.model.iter().enumerate() {
+            if let Some((name, negated)) = m {
+                lit_of.insert(name, Lit::new(i as u32, *negated));
             }
         }
+        let mut constraints = vec![];
+        let mut id: Id = 1;
+        for c in model.constraints() {
+            let first = id;
+            id += c.loaded() as Id;
+            let terms: Option<Vec<(i64, Lit)>> = c
+                .terms
+                .iter()
+                .map(|&(a, l)| {
+                    let x = *lit_of.get(model.name(l.var))?;
+                    Some((a, if l.negated { !x } else { x }))
+                })
+                .collect();
+            let Some(terms) = terms else { continue };
+            let ge = || Linear::at_least(terms.iter().copied(), c.rhs);
+            let le = || Linear::at_least(terms.iter().map(|&(a, l)| (-a, l)), -c.rhs);
+            match c.relation {
+                Relation::AtLeast => constraints.push((first, ge())),
+                Relation::AtMost => constraints.push((first, le())),
+                Relation::Equal => {
+                    constraints.push((first, ge()));
+                    constraints.push((first + 1, le()));
+                }
+            }
+        }
+        let mut by_var: HashMap<Var, Vec<usize>> = HashMap::new();
+        for (i, (_, c)) in constraints.iter().enumerate() {
+            for &(_, l) in &c.terms {
+                by_var.entry(l.var()).or_default().push(i);
+            }
+        }
+        ModelConstraints {
+            constraints,
+            by_var,
+        }
     }
-    out
+    /// A model constraint that implies `c`, and the divisor that makes it
+    /// imply `c` syntactically (1: as it is; `d`: after VeriPB's division
+    /// by `d`, e.g. `3·Σ l ≤ 7` gives `Σ l ≤ 2`).
+    pub fn source(&self, c: &Linear) -> Option<(Id, u64)> {
+        let candidates: &[usize] = match c.terms.first() {
+            Some((_, l)) => self.by_var.get(&l.var())?,
+            None => return None,
+        };
+        for &i in candidates {
+            let (id, m) = &self.constraints[i];
+            if implies(m, c) {
+                return Some((*id, 1));
+            }
+            let mut divisors: Vec<u64> = m.terms.iter().map(|&(a, _)| a).filter(|&a| a > 1).collect();
+            divisors.sort_unstable();
+            divisors.dedup();
+            if let Some(d) = divisors.into_iter().find(|&d| implies(&divided(m, d), c)) {
+                return Some((*id, d));
+            }
+        }
+        None
+    }
+}
+
+/// VeriPB's division of `c` by `d`: every coefficient and the degree
+/// rounded up.
+fn divided(c: &Linear, d: u64) -> Linear {
+    Linear {
+        terms: c.terms.iter().map(|&(a, l)| (a.div_ceil(d), l)).collect(),
+        bound: (c.bound.max(0) as u64).div_ceil(d) as i64,
+    }
 }
 
 /// Whether `c` syntactically implies `d` (a sound test of VeriPB's `i`
@@ -486,20 +539,24 @@ fn implies(c: &Linear, d: &Linear) -> bool {
     fits && degree >= dd
 }
 
+/// The half of each defined literal's definition in which it occurs: for
+/// `y ⇔ D`, `k·¬y + D ≥ k` is the half of `¬y`, `(A−k+1)·y + ¬D` of `y`;
+/// with its id.
+pub type Halves = HashMap<Lit, (Id, Linear)>;
+
 /// Introduces the definitions of `prov` and derives each clause of `cnf`
 /// (the ones `symmetry` does not derive) from the model; returns the id
-/// that implies each clause.
+/// that implies each clause, and the definitions' halves.
 pub fn derive_cnf<W: Write>(
     w: &mut ProofWriter<W>,
     names: &ProofNames,
+    model: &ModelConstraints,
     cnf: &Cnf,
     prov: Option<&Provenance>,
     symmetry: Option<&SymmetryBlock>,
-) -> io::Result<(Vec<Id>, EncodingSteps)> {
+) -> io::Result<(Vec<Id>, EncodingSteps, Halves)> {
     let mut steps = EncodingSteps::default();
-    // the half of each defined literal's definition in which it occurs:
-    // for y ⇔ D, `k·¬y + D ≥ k` is the half of ¬y, `(A−k+1)·y + ¬D` of y
-    let mut half: HashMap<Lit, (Id, Linear)> = HashMap::new();
+    let mut half: Halves = HashMap::new();
     let skip_defs: Vec<Var> = symmetry.map(|s| s.defines.clone()).unwrap_or_default();
     let defs = definitions(names, prov, &skip_defs);
     if !defs.is_empty() {
@@ -588,7 +645,14 @@ pub fn derive_cnf<W: Write>(
             let id = match source_ids.get(&s) {
                 Some(&id) => id,
                 None => {
-                    let id = w.step(&format!("ia {};", names.linear(c)))?;
+                    let id = match model.source(c) {
+                        Some((m, 1)) => w.step(&format!("ia {} : {m};", names.linear(c)))?,
+                        Some((m, d)) => {
+                            let q = w.step(&format!("pol {m} {d} d;"))?;
+                            w.step(&format!("ia {} : {q};", names.linear(c)))?
+                        }
+                        None => w.step(&format!("ia {};", names.linear(c)))?,
+                    };
                     source_ids.insert(s, id);
                     id
                 }
@@ -610,7 +674,112 @@ pub fn derive_cnf<W: Write>(
         ids[i] = w.step(&pol)?;
         steps.pol += 1;
     }
-    Ok((ids, steps))
+    Ok((ids, steps, half))
+}
+
+/// Derives `clause` from the constraint `c` (id `c_id`) and the halves of
+/// its defined literals, by one `pol` sum weakened to the clause's
+/// variables; None if that sum does not imply it.
+fn derive_from<W: Write>(
+    w: &mut ProofWriter<W>,
+    names: &ProofNames,
+    clause: &[Lit],
+    (c_id, c): (Id, &Linear),
+    halves: &Halves,
+) -> io::Result<Option<Id>> {
+    let mut sum = Sum::default();
+    sum.add(c);
+    let used: Vec<Id> = clause
+        .iter()
+        .filter_map(|l| halves.get(l))
+        .map(|(id, h)| {
+            sum.add(h);
+            *id
+        })
+        .collect();
+    let Some(weaken) = sum.weakening_to(clause) else {
+        return Ok(None);
+    };
+    let mut pol = format!("pol {c_id}");
+    for id in used {
+        let _ = write!(pol, " {id} +");
+    }
+    for v in weaken {
+        let _ = write!(pol, " {} w", names.var(v));
+    }
+    pol.push_str(" s;");
+    w.step(&pol).map(Some)
+}
+
+/// The value of every model variable in the solution `best` (an assignment
+/// of the CNF): a variable the CNF names takes its literal's value; the
+/// model's own auxiliary variables (which the CNF does not name) are then
+/// set one by one, each to a value that keeps every constraint it occurs
+/// in satisfiable, and the whole model is checked. `Err` says why no
+/// solution of the model follows.
+fn model_solution(
+    model: &PbModel,
+    cnf_lits: &[Option<Lit>],
+    best: &Assignment,
+) -> Result<Vec<bool>, String> {
+    use puzzlesat_encodings::pbmodel::Relation;
+    let mut value: Vec<Option<bool>> = cnf_lits
+        .iter()
+        .map(|l| l.filter(|l| l.var().idx() < best.len()).map(|l| best.lit(l)))
+        .collect();
+    let mut occurs: Vec<Vec<usize>> = vec![vec![]; model.n_vars()];
+    for (i, c) in model.constraints().iter().enumerate() {
+        for &(_, l) in &c.terms {
+            occurs[l.var.idx()].push(i);
+        }
+    }
+    // can constraint i still hold, the unset variables free?
+    let feasible = |value: &[Option<bool>], i: usize| {
+        let c = &model.constraints()[i];
+        let (mut lo, mut hi) = (0i64, 0i64);
+        for &(a, l) in &c.terms {
+            match value[l.var.idx()] {
+                Some(v) if v != l.negated => {
+                    lo += a;
+                    hi += a;
+                }
+                Some(_) => {}
+                None => {
+                    if a > 0 {
+                        hi += a
+                    } else {
+                        lo += a
+                    }
+                }
+            }
+        }
+        match c.relation {
+            Relation::AtLeast => hi >= c.rhs,
+            Relation::AtMost => lo <= c.rhs,
+            Relation::Equal => lo <= c.rhs && hi >= c.rhs,
+        }
+    };
+    let vars: Vec<puzzlesat_encodings::pbmodel::PbVar> = model.vars().collect();
+    // the model's own variables, last defined first (a binary number's
+    // bits from the top)
+    for v in (0..model.n_vars()).rev() {
+        if value[v].is_some() {
+            continue;
+        }
+        let fits = |value: &mut Vec<Option<bool>>, b: bool| {
+            value[v] = Some(b);
+            occurs[v].iter().all(|&i| feasible(value, i))
+        };
+        if !fits(&mut value, true) && !fits(&mut value, false) {
+            return Err(format!(
+                "no value of the model's variable {} fits the solution",
+                model.name(vars[v])
+            ));
+        }
+    }
+    let value: Vec<bool> = value.into_iter().map(|b| b.unwrap_or(false)).collect();
+    model.check(|v| value[v.idx()])?;
+    Ok(value)
 }
 
 /// Clauses by their sorted literals, to find the ids a DRAT deletion
@@ -816,6 +985,11 @@ pub struct Run<'a> {
     pub names: &'a [(String, Lit)],
     /// the CNF as encoded
     pub cnf_clauses: usize,
+    /// clauses of the UNSAT formula the session recorded (the CNF and the
+    /// clauses added since; the rest are the last call's assumptions)
+    pub recorded: usize,
+    /// an optimum's objective over CNF literals and the best solution
+    pub optimum: Option<(&'a Objective, &'a Assignment)>,
     /// its definitions log
     pub provenance: Option<&'a Provenance>,
     /// the symmetry block, if the family has one
@@ -885,12 +1059,27 @@ pub fn prove(
             .map_err(io)?;
         w.block(&s.prelude, 0).map_err(io)?;
     }
+    // an optimum's proof derives every recorded clause (the objective's
+    // bound encoding among them) and then, after the best solution, the
+    // assumptions that ask for a better one
+    let derived = match run.claim {
+        Claim::Optimal => run.recorded,
+        _ => run.cnf_clauses,
+    };
     let mut cnf = Cnf::new();
-    for c in formula.clauses().take(run.cnf_clauses) {
+    for c in formula.clauses().take(derived) {
         cnf.add(c);
     }
-    let (mut cnf_ids, encoding) =
-        derive_cnf(&mut w, &names, &cnf, run.provenance, run.symmetry).map_err(io)?;
+    let model_constraints = ModelConstraints::new(run.model, &names);
+    let (mut cnf_ids, encoding, halves) = derive_cnf(
+        &mut w,
+        &names,
+        &model_constraints,
+        &cnf,
+        run.provenance,
+        run.symmetry,
+    )
+    .map_err(io)?;
     if let Some(s) = run.symmetry {
         w.comment("the symmetry breaking, by dominance")
             .map_err(io)?;
@@ -899,23 +1088,24 @@ pub fn prove(
             cnf_ids[i] = first + rel as Id - 1;
         }
     }
+    let mut optimum = None;
+    if run.claim == Claim::Optimal {
+        let opb = log_optimum(run, &names, &mut w, formula, &halves, &mut cnf_ids)?;
+        optimum = Some(opb);
+    }
     let (contradiction, search) = replay_search(
         &mut w,
         &names,
         formula,
-        run.cnf_clauses,
+        cnf_ids.len(),
         &cnf_ids,
         run.primary,
         producer,
         limits,
     )?;
-    let conclusion = match (run.claim, search.solutions) {
-        (Claim::Complete, n) if n > 0 => "SAT".to_string(),
-        (Claim::Optimal, _) => {
-            return Err(CertifyError::Producer(
-                "VeriPB proofs of optimality are not written yet".into(),
-            ))
-        }
+    let conclusion = match (run.claim, search.solutions, optimum) {
+        (Claim::Complete, n, _) if n > 0 => "SAT".to_string(),
+        (Claim::Optimal, _, Some(v)) => format!("BOUNDS {v} : {contradiction} {v}"),
         _ => format!("UNSAT : {contradiction}"),
     };
     let proof_bytes = w.finish(&conclusion).map_err(io)?;
@@ -931,6 +1121,81 @@ pub fn prove(
         search,
         checked,
     })
+}
+
+/// An optimum's step: logs the best solution by `soli` (VeriPB adds the
+/// objective-improving constraint `f ≤ f(best) − 1`), then derives each
+/// assumption of the last (UNSAT) call, "better than the best", from it
+/// and the halves of the bound encoding's definitions, appending their ids
+/// to `ids`. Returns `f(best)`, the value of the OPB file's objective.
+fn log_optimum<W: Write>(
+    run: &Run,
+    names: &ProofNames,
+    w: &mut ProofWriter<W>,
+    formula: &Cnf,
+    halves: &Halves,
+    ids: &mut Vec<Id>,
+) -> Result<i64, CertifyError> {
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
+    let fail = |why: String| CertifyError::Producer(format!("VeriPB proof of the optimum: {why}"));
+    let (objective, best) = run
+        .optimum
+        .ok_or_else(|| fail("the run kept no best solution".into()))?;
+    let model_obj = run
+        .model
+        .objective()
+        .ok_or_else(|| fail("the model has no objective".into()))?;
+    let cnf_lits = run.model.cnf_literals(run.names).map_err(fail)?;
+    let value = model_solution(run.model, &cnf_lits, best).map_err(fail)?;
+    let found = model_obj.value(|v| value[v.idx()]);
+    if found != objective.value(best) {
+        return Err(fail(format!(
+            "the model counts the best solution {found}, the CNF's objective {}",
+            objective.value(best)
+        )));
+    }
+    let lits: Vec<String> = run
+        .model
+        .vars()
+        .map(|v| {
+            let name = run.model.name(v);
+            if value[v.idx()] {
+                name.to_string()
+            } else {
+                format!("~{name}")
+            }
+        })
+        .collect();
+    w.comment("the best solution; soli adds: the objective is better")
+        .map_err(io)?;
+    let soli = w.step(&format!("soli {};", lits.join(" "))).map_err(io)?;
+    let opb = model_obj.opb_value(found);
+    // the objective-improving constraint over CNF literals: Σ terms ≤ opb − 1
+    let terms: Option<Vec<(i64, Lit)>> = model_obj
+        .opb_terms()
+        .iter()
+        .map(|&(a, l)| {
+            let x = cnf_lits[l.var.idx()]?;
+            Some((-a, if l.negated { !x } else { x }))
+        })
+        .collect();
+    let terms =
+        terms.ok_or_else(|| fail("the objective has a variable the CNF does not name".into()))?;
+    let better = Linear::at_least(terms, 1 - opb);
+    w.comment("the last call's assumptions: better than the best")
+        .map_err(io)?;
+    for c in formula.clauses().skip(ids.len()) {
+        let id = derive_from(w, names, c, (soli, &better), halves)
+            .map_err(io)?
+            .ok_or_else(|| {
+                fail(format!(
+                    "the assumption {} does not follow from the improving constraint",
+                    names.clause(c)
+                ))
+            })?;
+        ids.push(id);
+    }
+    Ok(opb)
 }
 
 /// The certificate of `run.claim` resting on the UNSAT `formula`: a VeriPB
