@@ -318,8 +318,11 @@ fn run_counting_classes_of<P: Puzzle>(
 /// UNSAT, writes out the formula of the last one, proves and checks it, and
 /// adds the certificate to the report, named by the claim of
 /// `report.status`. A proof that does not check is an error. A phase with
-/// no UNSAT answer (an optimum at the end of the objective's range) has
-/// nothing to certify.
+/// no UNSAT answer (an optimum at the end of the objective's range, which a
+/// redundant bound of the encoding may have cut short) has no formula to
+/// refute: with a VeriPB proof from the model, the best solution and the
+/// derived encoding contradict a better one by propagation; otherwise it
+/// has nothing to certify.
 fn certify_last_unsat<S, D>(
     session: &Session,
     opts: &RunOptions,
@@ -331,18 +334,22 @@ fn certify_last_unsat<S, D>(
     let (Some(producer), Some(certificates)) = (&opts.certify, &mut report.certificates) else {
         return Ok(());
     };
-    if session.unsat_answers() == unsat_before {
-        return Ok(());
-    }
     let claim = match report.status {
         Status::Optimal => Claim::Optimal,
         Status::All => Claim::Complete,
         _ => Claim::Infeasible,
     };
+    let no_call = session.unsat_answers() == unsat_before;
+    if no_call && !(claim == Claim::Optimal && optimum.is_some() && matches!(proof, Ok(Some(_)))) {
+        return Ok(());
+    }
     let t = Instant::now();
-    let formula = session
-        .unsat_formula()
-        .context("internal error: --certify but no formula was recorded")?;
+    let formula = if no_call {
+        session.recorded_formula()
+    } else {
+        session.unsat_formula()
+    }
+    .context("internal error: --certify but no formula was recorded")?;
     let c = match proof {
         Ok(Some(setup)) => {
             let stem = format!("{}-{claim}", setup.stem);
@@ -350,7 +357,11 @@ fn certify_last_unsat<S, D>(
                 model: &setup.model,
                 names: &setup.names,
                 cnf_clauses: setup.cnf_clauses,
-                recorded: session.unsat_recorded().unwrap_or(setup.cnf_clauses),
+                recorded: match no_call {
+                    true => formula.len(),
+                    false => session.unsat_recorded().unwrap_or(setup.cnf_clauses),
+                },
+                search: !no_call,
                 optimum,
                 // the session's log goes on past the CNF
                 provenance: session.provenance_log().or(setup.provenance.as_ref()),

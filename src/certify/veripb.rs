@@ -395,6 +395,19 @@ pub fn plan(
             .filter(|&s| s != puzzlesat_encodings::provenance::NO_SOURCE)
             .collect();
         for s in used {
+            if let Some(lemma) = prov.lemma_of(s) {
+                if let Some(part) = lemma
+                    .parts
+                    .iter()
+                    .find(|p| p.bound > 0 && model_constraints.source(p).is_none())
+                {
+                    return Err(format!(
+                        "a lemma of the encoding sums a constraint the model does not state ({})",
+                        names.linear(part)
+                    ));
+                }
+                continue;
+            }
             let c = &prov.sources[s as usize];
             if model_constraints.source(c).is_none() {
                 return Err(format!(
@@ -595,6 +608,23 @@ pub fn derive_cnf<W: Write>(
         .unwrap_or_default();
     // each stated source constraint, found once in the database by `ia`
     let mut source_ids: HashMap<u32, Id> = HashMap::new();
+    // [x ≥ v+1] → [x ≥ v] of each integer: the lower literal, and the
+    // index of the binary clauses (the order clauses among them)
+    let lower: HashMap<Lit, Lit> = prov
+        .map(|p| {
+            p.ints
+                .iter()
+                .flat_map(|int| int.ge.windows(2).map(|w| (w[1], w[0])))
+                .collect()
+        })
+        .unwrap_or_default();
+    let higher: HashMap<Lit, Lit> = lower.iter().map(|(&h, &l)| (l, h)).collect();
+    let binary: HashMap<Vec<Lit>, usize> = cnf
+        .clauses()
+        .enumerate()
+        .filter(|(_, c)| c.len() == 2)
+        .map(|(i, c)| (ClauseIds::key(c), i))
+        .collect();
     for (i, clause) in cnf.clauses().enumerate() {
         if by_symmetry.contains(&i) {
             steps.symmetry += 1;
@@ -633,6 +663,59 @@ pub fn derive_cnf<W: Write>(
                 }
             }
         }
+        let mut ladders = vec![];
+        if derived.is_none() {
+            // the auxiliary halves again, with each leaf [x ≥ k] of an
+            // integer moved down its order clauses to the clause's [x ≥ j]
+            let mut sum = Sum::default();
+            for (_, c) in aux_halves.iter() {
+                sum.add(c);
+            }
+            if let Some((_, c)) = source {
+                sum.add(c);
+            }
+            // one step: [x ≥ k] down to [x ≥ k−1], or ¬[x ≥ k] up to
+            // ¬[x ≥ k+1], by the order clause ¬[x ≥ k] ∨ [x ≥ k−1]
+            let step = |l: Lit| -> Option<(Lit, [Lit; 2])> {
+                if let Some(&low) = lower.get(&l) {
+                    return Some((low, [!l, low]));
+                }
+                let &high = higher.get(&!l)?;
+                Some((!high, [!high, !l]))
+            };
+            let reaches = |mut l: Lit| {
+                while let Some((next, _)) = step(l) {
+                    if clause.contains(&next) {
+                        return true;
+                    }
+                    l = next;
+                }
+                false
+            };
+            'moves: loop {
+                for (&v, &(a, neg)) in &sum.terms {
+                    let l = Lit::new(v.idx32(), neg);
+                    if clause.contains(&l) || !reaches(l) {
+                        continue;
+                    }
+                    let (_, order_clause) = step(l).expect("reaches");
+                    let Some(&k) = binary.get(&ClauseIds::key(&order_clause)) else {
+                        continue;
+                    };
+                    if k >= i {
+                        continue;
+                    }
+                    let [p, q] = order_clause;
+                    sum.add(&Linear::at_least([(a as i64, p), (a as i64, q)], a as i64));
+                    ladders.push((ids[k], a));
+                    continue 'moves;
+                }
+                break;
+            }
+            if let Some(weaken) = sum.weakening_to(clause) {
+                derived = Some((source.is_some(), weaken, aux_halves.clone()));
+            }
+        }
         let Some((with_source, weaken, halves)) = derived else {
             ids[i] = w.step(&format!("rup {};", names.clause(clause)))?;
             steps.rup += 1;
@@ -640,12 +723,23 @@ pub fn derive_cnf<W: Write>(
         };
         let mut pol = String::from("pol");
         let mut operands = 0;
+        for (id, a) in ladders {
+            let _ = write!(pol, " {id} {a} *");
+            operands += 1;
+            if operands > 1 {
+                pol.push_str(" +");
+            }
+        }
         if with_source {
             let (s, c) = source.unwrap();
             let id = match source_ids.get(&s) {
                 Some(&id) => id,
                 None => {
+                    let lemma = prov.and_then(|p| p.lemma_of(s));
                     let id = match model.source(c) {
+                        _ if lemma.is_some() => {
+                            derive_lemma(w, names, model, c, lemma.expect("a lemma"))?
+                        }
                         Some((m, 1)) => w.step(&format!("ia {} : {m};", names.linear(c)))?,
                         Some((m, d)) => {
                             let q = w.step(&format!("pol {m} {d} d;"))?;
@@ -675,6 +769,54 @@ pub fn derive_cnf<W: Write>(
         steps.pol += 1;
     }
     Ok((ids, steps, half))
+}
+
+/// Derives the lemma `c` from the model: each part from the model
+/// constraint that implies it (`ia`, after `pol … d` for a division), their
+/// sum divided by the lemma's divisor, then `c` by `ia`. Returns its id.
+fn derive_lemma<W: Write>(
+    w: &mut ProofWriter<W>,
+    names: &ProofNames,
+    model: &ModelConstraints,
+    c: &Linear,
+    lemma: &puzzlesat_encodings::provenance::Lemma,
+) -> io::Result<Id> {
+    w.comment(&format!("a lemma: {}", names.linear(c)))?;
+    let mut pol = String::from("pol");
+    let mut operands = 0;
+    for part in &lemma.parts {
+        if part.bound <= 0 {
+            // always true: the sum of its literals' axioms is stronger
+            for &(a, l) in &part.terms {
+                let _ = write!(pol, " {} {a} *", names.lit(l));
+                if operands > 0 {
+                    pol.push_str(" +");
+                }
+                operands += 1;
+            }
+            continue;
+        }
+        let id = match model.source(part) {
+            Some((m, 1)) => w.step(&format!("ia {} : {m};", names.linear(part)))?,
+            Some((m, d)) => {
+                let q = w.step(&format!("pol {m} {d} d;"))?;
+                w.step(&format!("ia {} : {q};", names.linear(part)))?
+            }
+            // plan() refuses a lemma with such a part; the check fails
+            None => w.step(&format!("ia {};", names.linear(part)))?,
+        };
+        let _ = write!(pol, " {id}");
+        if operands > 0 {
+            pol.push_str(" +");
+        }
+        operands += 1;
+    }
+    if lemma.divisor > 1 {
+        let _ = write!(pol, " {} d", lemma.divisor);
+    }
+    pol.push(';');
+    let sum = w.step(&pol)?;
+    w.step(&format!("ia {} : {sum};", names.linear(c)))
 }
 
 /// Derives `clause` from the constraint `c` (id `c_id`) and the halves of
@@ -811,7 +953,7 @@ impl ClauseIds {
 /// What the search part of a proof holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SearchSteps {
-    /// solutions logged by `solx`
+    /// solutions logged by `solx` (or, for an optimum, the best by `soli`)
     pub solutions: usize,
     /// other clauses added during the run, derived by RUP
     pub added: usize,
@@ -990,6 +1132,10 @@ pub struct Run<'a> {
     pub recorded: usize,
     /// an optimum's objective over CNF literals and the best solution
     pub optimum: Option<(&'a Objective, &'a Assignment)>,
+    /// false: no solver call refuted a better solution (the optimum is at
+    /// the end of the objective's range); the derived clauses and the
+    /// objective-improving constraint contradict by propagation
+    pub search: bool,
     /// its definitions log
     pub provenance: Option<&'a Provenance>,
     /// the symmetry block, if the family has one
@@ -1093,16 +1239,23 @@ pub fn prove(
         let opb = log_optimum(run, &names, &mut w, formula, &halves, &mut cnf_ids)?;
         optimum = Some(opb);
     }
-    let (contradiction, search) = replay_search(
-        &mut w,
-        &names,
-        formula,
-        cnf_ids.len(),
-        &cnf_ids,
-        run.primary,
-        producer,
-        limits,
-    )?;
+    let (contradiction, mut search) = if run.search {
+        replay_search(
+            &mut w,
+            &names,
+            formula,
+            cnf_ids.len(),
+            &cnf_ids,
+            run.primary,
+            producer,
+            limits,
+        )?
+    } else {
+        w.comment("no better solution: by propagation")
+            .map_err(io)?;
+        (w.step("rup >= 1;").map_err(io)?, SearchSteps::default())
+    };
+    search.solutions += usize::from(optimum.is_some());
     let conclusion = match (run.claim, search.solutions, optimum) {
         (Claim::Complete, n, _) if n > 0 => "SAT".to_string(),
         (Claim::Optimal, _, Some(v)) => format!("BOUNDS {v} : {contradiction} {v}"),
@@ -1184,16 +1337,46 @@ fn log_optimum<W: Write>(
     let better = Linear::at_least(terms, 1 - opb);
     w.comment("the last call's assumptions: better than the best")
         .map_err(io)?;
+    // for an objective over literals the model does not name (e.g. the
+    // order literals of a sum of the model's): each of its terms the
+    // improving constraint forces, as a unit
+    // — and each defined literal the formula fixes by a unit clause (a
+    // redundant bound of the encoding) that the improving constraint
+    // forces the other way
+    let fixed = formula
+        .clauses()
+        .filter(|c| c.len() == 1 && halves.contains_key(&!c[0]))
+        .map(|c| !c[0]);
+    let candidates: Vec<Lit> = objective
+        .terms
+        .iter()
+        .map(|&(l, _)| match objective.sense {
+            puzzlesat_encodings::solve::Sense::Maximize => l,
+            puzzlesat_encodings::solve::Sense::Minimize => !l,
+        })
+        .chain(fixed)
+        .collect();
+    let forced_terms = |w: &mut ProofWriter<W>| -> io::Result<()> {
+        for &l in &candidates {
+            derive_from(w, names, &[l], (soli, &better), halves)?;
+        }
+        Ok(())
+    };
+    let mut terms_derived = false;
     for c in formula.clauses().skip(ids.len()) {
-        let id = derive_from(w, names, c, (soli, &better), halves)
-            .map_err(io)?
-            .ok_or_else(|| {
-                fail(format!(
-                    "the assumption {} does not follow from the improving constraint",
-                    names.clause(c)
-                ))
-            })?;
-        ids.push(id);
+        if let Some(id) = derive_from(w, names, c, (soli, &better), halves).map_err(io)? {
+            ids.push(id);
+            continue;
+        }
+        // then the assumption by RUP
+        if !terms_derived {
+            terms_derived = true;
+            forced_terms(w).map_err(io)?;
+        }
+        ids.push(w.step(&format!("rup {};", names.clause(c))).map_err(io)?);
+    }
+    if !run.search && !terms_derived {
+        forced_terms(w).map_err(io)?;
     }
     Ok(opb)
 }

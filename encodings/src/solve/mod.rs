@@ -562,6 +562,15 @@ impl Session {
         }
         Some(f)
     }
+    /// When recording: every clause given so far, as plain clauses.
+    pub fn recorded_formula(&self) -> Option<Cnf> {
+        let record = self.record.as_ref()?;
+        let mut f = Cnf::new();
+        for c in record.clauses() {
+            f.add(c);
+        }
+        Some(f)
+    }
     /// When recording: how many clauses of [`Session::unsat_formula`] are
     /// recorded clauses (the rest are its assumptions and in-search
     /// blocks, as units and clauses).
