@@ -363,13 +363,17 @@ impl<P: Puzzle> Shared<'_, P> {
         }
         let digest = formula_digest(&f);
         let what = || format!("the bound {bound} of cube {index} could not be certified");
-        let certified = match certify_claim(claim, &f, producer, self.limits) {
+        let mut certified = match certify_claim(claim, &f, producer, self.limits) {
             Err(CertifyError::Satisfiable { .. }) => {
                 let f = self.with_lazy_constraints(f, index, bound)?;
                 certify_claim(claim, &f, producer, self.limits).with_context(what)?
             }
             other => other.with_context(what)?,
         };
+        if self.opts.proof_format == crate::certify::ProofFormat::Veripb {
+            certified.certificate.not_from_model =
+                Some("VeriPB proofs per cube are not written yet".into());
+        }
         Ok(Some((
             cube,
             Some(Certified {
