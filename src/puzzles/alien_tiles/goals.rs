@@ -138,6 +138,12 @@ pub struct GoalSearch {
     rows: Vec<Vec<u8>>,
     /// c | n − 1: per T, the column vectors C with ΣC ≡ T, n entries each
     cols: Vec<Vec<u8>>,
+    /// c | n − 1: per number k of open rows, per residue r, the most clicks
+    /// k rows can need whatever they hold, their row values summing to r
+    /// ([`open_bounds`])
+    open: Vec<Vec<u32>>,
+    /// look only for goals needing more than this many clicks
+    above: Option<u32>,
     describe: String,
 }
 
@@ -167,12 +173,12 @@ impl GoalSearch {
             "--method goals needs n ≥ 2 (the 1×1 board's hardest goal is c − 1)"
         );
         let level = (n as u32 - 1) % c == 0;
-        let (rows, cols) = if level {
+        let (rows, cols, open) = if level {
             let rows = (0..c).map(|t| vectors(n, c, Some(t))).collect();
             let cols = (0..c).map(|t| vectors(n, c, Some(t))).collect();
-            (rows, cols)
+            (rows, cols, open_bounds(n, c))
         } else {
-            (vec![vectors(n, c, None)], vec![])
+            (vec![vectors(n, c, None)], vec![], vec![])
         };
         Ok(GoalSearch {
             n,
@@ -180,8 +186,22 @@ impl GoalSearch {
             level,
             rows,
             cols,
+            open,
+            above: None,
             describe,
         })
+    }
+
+    /// The search for goals needing more than `b` clicks only (`b` a known
+    /// lower bound on the hardest, e.g. a certified witness's value): every
+    /// branch that cannot beat `b` is cut from the start. A search that ends
+    /// without a goal proves that no goal needs more than `b` clicks; one
+    /// that finds goals finds the hardest, as without `b`. The description
+    /// says `above=b` (a cube file of another `b` is refused).
+    pub fn above(mut self, b: u32) -> Self {
+        self.above = Some(b);
+        self.describe = format!("{} above={b}", self.describe);
+        self
     }
 
     /// The plain search over every doubly-lexical goal (reachability and
@@ -195,6 +215,8 @@ impl GoalSearch {
             level: false,
             rows: vec![vectors(n, c, None)],
             cols: vec![],
+            open: vec![],
+            above: None,
             describe,
         })
     }
@@ -382,8 +404,16 @@ impl Walk<'_, '_> {
                 // the bound: cut only below the split (the prefixes' order
                 // must not depend on a cube's best)
                 if open >= 2 && k + 1 >= self.prefix_depth {
-                    let bound = u32::from(low) + (open * n) as u32 * (c - 1) / 2;
-                    if self.best.as_ref().is_some_and(|(b, _)| bound <= *b) {
+                    // the filled rows at partial sum st, the open ones at T − st
+                    let bound = (0..c as usize)
+                        .filter(|&st| low[st] != u16::MAX)
+                        .map(|st| {
+                            let r = (self.t + c as usize - st) % c as usize;
+                            u32::from(low[st]).saturating_add(g.open[open][r])
+                        })
+                        .min()
+                        .unwrap_or(u32::MAX);
+                    if self.floor().is_some_and(|f| bound <= f) {
                         self.cut += 1;
                         self.tick();
                         continue;
@@ -398,15 +428,22 @@ impl Walk<'_, '_> {
         }
     }
 
-    /// c | n − 1: `dp[k+1]` from `dp[k]` and row k of the goal; returns the
-    /// smallest entry of `dp[k+1]`.
-    fn step(&mut self, k: usize) -> u16 {
+    /// The value a goal must beat: the best so far, else the search's
+    /// `above`.
+    fn floor(&self) -> Option<u32> {
+        self.best.as_ref().map(|(b, _)| *b).or(self.g.above)
+    }
+
+    /// c | n − 1: `dp[k+1]` from `dp[k]` and row k of the goal; returns per
+    /// partial ΣR mod c the smallest entry of `dp[k+1]` over the column
+    /// vectors.
+    fn step(&mut self, k: usize) -> [u16; 64] {
         let (n, c) = (self.g.n, self.g.c as usize);
         let cols = &self.g.cols[self.t];
         let (before, after) = self.dp.split_at_mut(k + 1);
         let (dp, next) = (&before[k], &mut after[0]);
         let row = &self.goal[k * n..(k + 1) * n];
-        let mut low = u16::MAX;
+        let mut low = [u16::MAX; 64];
         let mut cost = vec![0u16; c];
         for (ci, col) in cols.chunks(n).enumerate() {
             row_costs(row, col, c, &mut cost);
@@ -421,7 +458,9 @@ impl Walk<'_, '_> {
                     *slot = (*slot).min(x + cv);
                 }
             }
-            low = low.min(e.iter().copied().min().unwrap_or(u16::MAX));
+            for (l, &x) in low.iter_mut().zip(e.iter()) {
+                *l = (*l).min(x);
+            }
         }
         low
     }
@@ -444,7 +483,7 @@ impl Walk<'_, '_> {
         if !self.no_larger_than_transpose() {
             return;
         }
-        let floor = self.best.as_ref().map(|(b, _)| *b);
+        let floor = self.floor();
         // the goal's fewest clicks when they beat the best so far (None: they
         // do not); level boards stop at the first (R, C) at or below it
         let above = if self.g.level {
@@ -575,6 +614,104 @@ fn pair_cost(dp: &[u16], rows: &[u8], col: &[u8], c: usize, t: usize, cost: &mut
         }
     }
     best
+}
+
+/// c | n − 1: per number k of open rows (0..=n) and residue r, an upper
+/// bound on the fewest clicks of k goal rows whatever they hold, their row
+/// values chosen with sum ≡ r and the column vector fixed.
+///
+/// Under a column vector C a goal row s (sum T ≡ ΣC) costs
+/// `f(v) = Σ_j (v + m_j) mod c` at row value v, with `m_j = (C_j − s_j) mod c`
+/// any n values summing to 0 mod c: one row's possible cost functions are
+/// those of the multisets m. k rows at values summing to r cost at least
+/// `(f_1 ⊕ … ⊕ f_k)(r)` (min-plus convolution over Z_c), so the bound is the
+/// maximum of that over every k-tuple of cost functions. The sets of
+/// convolutions are kept to their maximal elements (⊕ is monotone), and
+/// past [`PRODUCTS`] pairs the bound `B_k ≤ B_{k−1} ⊕ B_1` is used instead.
+/// Every value of a k-row cost is ≡ r mod c (f(v) ≡ v, as n ≡ 1), and for
+/// k ≥ 2 the average over the row values, `k·n(c−1)/2`, bounds the minimum
+/// too: the result is never above the largest value ≡ r below it (the
+/// bound of the issue, sharpened).
+fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
+    let cu = c as usize;
+    let mut one: Vec<Vec<u32>> = vec![];
+    let mut m = vec![0u32; n];
+    loop {
+        if m.iter().sum::<u32>() % c == 0 {
+            one.push((0..c).map(|v| m.iter().map(|&x| (v + x) % c).sum()).collect());
+        }
+        // the next non-decreasing vector
+        let Some(j) = (0..n).rev().find(|&j| m[j] + 1 < c) else {
+            break;
+        };
+        let x = m[j] + 1;
+        m[j..].fill(x);
+    }
+    let one = maximal(one);
+    let none = u32::MAX;
+    let mut zero = vec![none; cu];
+    zero[0] = 0;
+    let mut out = vec![zero.clone()];
+    let mut set = Some(vec![zero]);
+    for k in 1..=n {
+        set = set
+            .filter(|s| s.len() * one.len() <= PRODUCTS)
+            .map(|s| {
+                let mut next = Vec::with_capacity(s.len() * one.len());
+                for f in &s {
+                    for g in &one {
+                        next.push(min_plus(f, g, cu));
+                    }
+                }
+                maximal(next)
+            });
+        let mut b: Vec<u32> = match &set {
+            Some(s) => (0..cu)
+                .map(|r| s.iter().map(|f| f[r]).max().unwrap_or(none))
+                .collect(),
+            None => min_plus(&out[k - 1], &out[1], cu),
+        };
+        if k >= 2 {
+            let avg = (k * n * (cu - 1) / 2) as u32;
+            for (r, x) in b.iter_mut().enumerate() {
+                // the largest value ≡ r mod c at most the average
+                let y = avg - (avg + cu as u32 - r as u32) % c;
+                *x = (*x).min(y);
+            }
+        }
+        out.push(b);
+    }
+    out
+}
+
+/// Pairs of cost functions [`open_bounds`] convolves exactly per k.
+const PRODUCTS: usize = 50_000;
+
+/// `(f ⊕ g)(r) = min_{u} f(u) + g(r − u)` over Z_c (u32::MAX: none).
+fn min_plus(f: &[u32], g: &[u32], c: usize) -> Vec<u32> {
+    let mut h = vec![u32::MAX; c];
+    for (u, &x) in f.iter().enumerate() {
+        for (w, &y) in g.iter().enumerate() {
+            if x != u32::MAX && y != u32::MAX {
+                let e = &mut h[(u + w) % c];
+                *e = (*e).min(x + y);
+            }
+        }
+    }
+    h
+}
+
+/// The maximal vectors of `v` (componentwise), without duplicates.
+fn maximal(mut v: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+    // a vector is only dominated by one of larger or equal sum
+    v.sort_by_key(|f| std::cmp::Reverse(f.iter().map(|&x| u64::from(x)).sum::<u64>()));
+    let mut kept: Vec<Vec<u32>> = vec![];
+    for f in v {
+        if !kept.iter().any(|g| g.iter().zip(&f).all(|(a, b)| a >= b)) {
+            kept.push(f);
+        }
+    }
+    kept
 }
 
 /// `cost[v] = Σ_j (v + C_j − s_j) mod c`: the clicks of a goal row `s`
