@@ -373,7 +373,7 @@ pub fn goals_run(
         return Ok(GoalsOutcome::Cube(out.line.map(Box::new)));
     }
     let mut r: Report<TilesSolution, TilesDetails> =
-        Report::new(p.describe(), NO_SAT.into(), p.counted_as());
+        Report::new(search.describe().to_string(), NO_SAT.into(), p.counted_as());
     r.seconds.solve = started.elapsed().as_secs_f64();
     let finished = out.records.iter().flatten().count();
     let all = finished == out.records.len();

@@ -746,3 +746,132 @@ impl Details for GoalRecord {
         )]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every n-vector over Z_c summing to 0 mod c (rows under a column
+    /// vector, as m_j = C_j − s_j), as cost functions v ↦ Σ (v + m_j) mod c.
+    fn row_functions(n: usize, c: u32) -> Vec<Vec<u32>> {
+        vectors(n, c, Some(0))
+            .chunks(n)
+            .map(|m| {
+                (0..c)
+                    .map(|v| m.iter().map(|&x| (v + u32::from(x)) % c).sum())
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// `open_bounds` is the max-min by brute force over every k-tuple of
+    /// rows (k = 1, 2, 3) and every choice of row values with the sum r,
+    /// and never above the average rounded down to the residue.
+    #[test]
+    fn open_bounds_equal_brute_force() {
+        for (n, c) in [(3, 2), (4, 3), (5, 2), (5, 4)] {
+            let b = open_bounds(n, c);
+            let fs = row_functions(n, c);
+            let cu = c as usize;
+            for k in 1..=3usize {
+                if fs.len().pow(k as u32) > 200_000 {
+                    continue;
+                }
+                let mut want = vec![0u32; cu];
+                let mut idx = vec![0usize; k];
+                loop {
+                    // min over row values v_1..v_k with Σ v ≡ r
+                    let mut low = vec![u32::MAX; cu];
+                    let mut v = vec![0usize; k];
+                    loop {
+                        let r = v.iter().sum::<usize>() % cu;
+                        let cost: u32 = (0..k).map(|i| fs[idx[i]][v[i]]).sum();
+                        low[r] = low[r].min(cost);
+                        let Some(i) = (0..k).find(|&i| v[i] + 1 < cu) else {
+                            break;
+                        };
+                        v[i] += 1;
+                        v[..i].fill(0);
+                    }
+                    for r in 0..cu {
+                        want[r] = want[r].max(low[r]);
+                    }
+                    let Some(i) = (0..k).find(|&i| idx[i] + 1 < fs.len()) else {
+                        break;
+                    };
+                    idx[i] += 1;
+                    idx[..i].fill(0);
+                }
+                assert_eq!(b[k], want, "{n}×{n}/{c}, {k} open rows");
+                for r in 0..cu {
+                    assert_eq!(b[k][r] as usize % cu, r, "{n}×{n}/{c}: the residue");
+                    if k >= 2 {
+                        assert!(b[k][r] as usize <= k * n * (cu - 1) / 2);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cut's bound holds on random reachable goals of the open cells:
+    /// for every number of filled rows, the cheapest filled rows per
+    /// partial ΣR (over every column vector, by brute force over their row
+    /// values) plus the open rows' bound is at least the goal's fewest
+    /// clicks.
+    #[test]
+    fn the_bound_is_at_least_the_fewest_clicks_on_random_goals() {
+        let mut seed = 29u64;
+        let mut next = |c: u32| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % u64::from(c)) as u32
+        };
+        for (n, c) in [(5, 4), (6, 5), (7, 3), (5, 2)] {
+            let open = open_bounds(n, c);
+            let cu = c as usize;
+            for _ in 0..4 {
+                // the goal a random click matrix reaches
+                let x: Vec<u32> = (0..n * n).map(|_| next(c)).collect();
+                let r: Vec<u32> = (0..n).map(|i| (0..n).map(|j| x[i * n + j]).sum()).collect();
+                let col: Vec<u32> = (0..n).map(|j| (0..n).map(|i| x[i * n + j]).sum()).collect();
+                let s: Vec<u32> = (0..n * n)
+                    .map(|p| (r[p / n] + col[p % n] + c * c - x[p]) % c)
+                    .collect();
+                let t = s[..n].iter().sum::<u32>() as usize % cu;
+                let value = goal_min(&s, n, c).expect("a reached goal");
+                for filled in 1..=n - 2 {
+                    let mut low = vec![u32::MAX; cu];
+                    for cv in vectors(n, c, Some(t as u32)).chunks(n) {
+                        // the first `filled` rows at every row-value tuple
+                        let mut v = vec![0u32; filled];
+                        loop {
+                            let st = v.iter().sum::<u32>() as usize % cu;
+                            let cost: u32 = (0..filled)
+                                .map(|i| {
+                                    (0..n)
+                                        .map(|j| (v[i] + u32::from(cv[j]) + c - s[i * n + j]) % c)
+                                        .sum::<u32>()
+                                })
+                                .sum();
+                            low[st] = low[st].min(cost);
+                            let Some(i) = (0..filled).find(|&i| v[i] + 1 < c) else {
+                                break;
+                            };
+                            v[i] += 1;
+                            v[..i].fill(0);
+                        }
+                    }
+                    let bound = (0..cu)
+                        .map(|st| low[st] + open[n - filled][(t + cu - st) % cu])
+                        .min()
+                        .unwrap();
+                    assert!(
+                        value <= bound,
+                        "{n}×{n}/{c}, {filled} rows filled: {value} > {bound}, goal {s:?}"
+                    );
+                }
+            }
+        }
+    }
+}
