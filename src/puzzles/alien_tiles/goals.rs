@@ -47,6 +47,7 @@ use serde::{Deserialize, Serialize};
 use super::model::Grid;
 use super::play::{fewest_clicks, Played};
 use super::rowcol::RowCol;
+use super::zmod::gcd;
 use crate::certify::Fnv;
 use crate::report::{plural, Details};
 
@@ -105,6 +106,26 @@ pub fn goal_min(s: &[u32], n: usize, c: u32) -> Option<u32> {
     best
 }
 
+/// Whether the goal `s` (row-major, entries in `0..c`) is reachable from
+/// the all-zero board: with g = gcd(n − 1, c) and S the sum of all cells,
+/// some T has every row sum and every column sum ≡ T mod g and
+/// S ≡ (2n − 1)·T mod c. (A click matrix reaching s has row and column sums
+/// R, C with `(n−1)·R_i ≡ rowsum_i − T`, solvable iff g divides the right
+/// side; summed over i with ΣR ≡ T it gives `(n−1)·T ≡ S − n·T`; conversely
+/// the R_i are then fixed mod c/g, their sum is ≡ T mod c/g, and the g
+/// choices of each R_i make it ≡ T mod c, likewise C.) When c | n − 1 it
+/// says: all row and column sums equal T, the search's levels.
+pub fn reachable(s: &[u32], n: usize, c: u32) -> bool {
+    let g = gcd(u64::from(n as u32 - 1), u64::from(c)) as u32;
+    let total: u32 = s.iter().sum();
+    let rows: Vec<u32> = (0..n).map(|i| (0..n).map(|j| s[i * n + j]).sum()).collect();
+    let cols: Vec<u32> = (0..n).map(|j| (0..n).map(|i| s[i * n + j]).sum()).collect();
+    (0..c).any(|t| {
+        rows.iter().chain(&cols).all(|&x| (x + c - t % g) % g == 0)
+            && total % c == (2 * n as u32 - 1) * t % c
+    })
+}
+
 /// What one cube of the goal search found.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GoalRecord {
@@ -133,6 +154,10 @@ pub struct GoalSearch {
     c: u32,
     /// c divides n − 1
     level: bool,
+    /// other (n, c): g = gcd(n − 1, c); the rows are listed per sum mod g
+    /// and the last row's cells are fixed mod g by the column sums (1: no
+    /// restriction, the plain search)
+    modulus: u32,
     /// per row sum T (c | n − 1), or one list of every row: the candidate
     /// rows, n entries each, in lexicographic order
     rows: Vec<Vec<u8>>,
@@ -150,10 +175,16 @@ pub struct GoalSearch {
 /// Every vector of `0..c` of length n (lexicographic order) whose sum is
 /// `t` mod c (every vector when `t` is None), flattened.
 fn vectors(n: usize, c: u32, t: Option<u32>) -> Vec<u8> {
+    vectors_mod(n, c, c, t)
+}
+
+/// Every vector of `0..c` of length n (lexicographic order) whose sum is
+/// `t` mod `g` (every vector when `t` is None), flattened.
+fn vectors_mod(n: usize, c: u32, g: u32, t: Option<u32>) -> Vec<u8> {
     let mut out = vec![];
     let mut v = vec![0u8; n];
     loop {
-        if t.is_none_or(|t| v.iter().map(|&x| u32::from(x)).sum::<u32>() % c == t) {
+        if t.is_none_or(|t| v.iter().map(|&x| u32::from(x)).sum::<u32>() % g == t) {
             out.extend_from_slice(&v);
         }
         // next in lexicographic order: the last position counts fastest
@@ -173,17 +204,20 @@ impl GoalSearch {
             "--method goals needs n ≥ 2 (the 1×1 board's hardest goal is c − 1)"
         );
         let level = (n as u32 - 1) % c == 0;
+        let g = gcd(u64::from(n as u32 - 1), u64::from(c)) as u32;
         let (rows, cols, open) = if level {
             let rows = (0..c).map(|t| vectors(n, c, Some(t))).collect();
             let cols = (0..c).map(|t| vectors(n, c, Some(t))).collect();
             (rows, cols, open_bounds(n, c))
         } else {
-            (vec![vectors(n, c, None)], vec![], vec![])
+            let rows = (0..g).map(|a| vectors_mod(n, c, g, Some(a))).collect();
+            (rows, vec![], vec![])
         };
         Ok(GoalSearch {
             n,
             c,
             level,
+            modulus: g,
             rows,
             cols,
             open,
@@ -213,6 +247,7 @@ impl GoalSearch {
             n,
             c,
             level: false,
+            modulus: 1,
             rows: vec![vectors(n, c, None)],
             cols: vec![],
             open: vec![],
@@ -314,7 +349,11 @@ impl GoalSearch {
                 w.place(0, 0, u32::MAX);
             }
         } else {
-            w.place(0, 0, u32::MAX);
+            // per row sum mod g
+            for a in 0..self.rows.len() {
+                w.t = a;
+                w.place(0, 0, u32::MAX);
+            }
         }
         let (hardest, goal) = match w.best {
             Some((v, g)) => (
@@ -342,7 +381,7 @@ impl GoalSearch {
 /// One cube's depth-first walk.
 struct Walk<'a, 'p> {
     g: &'a GoalSearch,
-    /// the row sum T (c | n − 1)
+    /// the row sum T (c | n − 1), else the row sum mod g
     t: usize,
     /// the goal being filled, row-major
     goal: Vec<u8>,
@@ -376,7 +415,7 @@ impl Walk<'_, '_> {
     fn place(&mut self, k: usize, from: usize, ties: u32) {
         let g = self.g;
         let (n, c) = (g.n, g.c);
-        let list = if g.level { self.t } else { 0 };
+        let list = self.t;
         let count = g.rows[list].len() / n;
         for idx in from..count {
             if self.stopped {
@@ -385,6 +424,16 @@ impl Walk<'_, '_> {
             let row = &g.rows[list][idx * n..(idx + 1) * n];
             if (0..n - 1).any(|j| ties >> j & 1 == 1 && row[j] > row[j + 1]) {
                 continue;
+            }
+            // other (n, c), the last row: every column sum ≡ the row sums mod g
+            if !g.level && g.modulus > 1 && k + 1 == n {
+                let m = g.modulus;
+                if (0..n).any(|j| {
+                    let col: u32 = (0..n - 1).map(|i| u32::from(self.goal[i * n + j])).sum();
+                    (col + u32::from(row[j])) % m != self.t as u32
+                }) {
+                    continue;
+                }
             }
             let ties2 = (0..n - 1).fold(0u32, |b, j| {
                 b | (u32::from(ties >> j & 1 == 1 && row[j] == row[j + 1]) << j)
@@ -490,7 +539,7 @@ impl Walk<'_, '_> {
             self.level_value_above(floor)
         } else {
             let s: Vec<u32> = self.goal.iter().map(|&x| u32::from(x)).collect();
-            match goal_min(&s, n, c) {
+            match Some(()).filter(|_| reachable(&s, n, c)).and_then(|_| goal_min(&s, n, c)) {
                 None => {
                     self.unreachable += 1;
                     self.tick();
@@ -871,6 +920,71 @@ mod tests {
                         "{n}×{n}/{c}, {filled} rows filled: {value} > {bound}, goal {s:?}"
                     );
                 }
+            }
+        }
+    }
+
+    /// The reachability test equals the row/column minimum's verdict on
+    /// every goal of the small boards and on random boards (reached and
+    /// not) of 4×4/4, 4×4/6, 5×5/6, 7×7/4.
+    #[test]
+    fn reachable_is_goal_min_s_verdict() {
+        for (n, c) in [(2, 2), (2, 3), (2, 4), (2, 6), (3, 2), (3, 4), (3, 6), (4, 2)] {
+            if (c as usize).pow((n * n) as u32) > 1 << 20 {
+                continue;
+            }
+            for s in vectors(n * n, c, None).chunks(n * n) {
+                let s: Vec<u32> = s.iter().map(|&x| u32::from(x)).collect();
+                assert_eq!(reachable(&s, n, c), goal_min(&s, n, c).is_some(), "{n}×{n}/{c} {s:?}");
+            }
+        }
+        let mut seed = 7u64;
+        let mut next = |c: u32| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % u64::from(c)) as u32
+        };
+        for (n, c) in [(3, 6), (4, 4), (4, 6), (5, 6), (7, 4)] {
+            let mut reached = 0;
+            for k in 0..200 {
+                let s: Vec<u32> = if k % 2 == 0 {
+                    (0..n * n).map(|_| next(c)).collect()
+                } else {
+                    let x: Vec<u32> = (0..n * n).map(|_| next(c)).collect();
+                    let r: Vec<u32> = (0..n).map(|i| (0..n).map(|j| x[i * n + j]).sum()).collect();
+                    let col: Vec<u32> =
+                        (0..n).map(|j| (0..n).map(|i| x[i * n + j]).sum()).collect();
+                    (0..n * n)
+                        .map(|p| (r[p / n] + col[p % n] + c * c - x[p]) % c)
+                        .collect()
+                };
+                let want = goal_min(&s, n, c).is_some();
+                reached += u32::from(want);
+                assert_eq!(reachable(&s, n, c), want, "{n}×{n}/{c} {s:?}");
+            }
+            assert!(reached >= 100, "{n}×{n}/{c}: the reached boards");
+        }
+    }
+
+    /// Where c ∤ n − 1 the search fills in only rows of one sum mod g and a
+    /// last row fixed mod g: the plain search's hardest value with fewer
+    /// unreachable goals filled in (3×3/4 = 15, 3×3/6 = 27, 4×4/2 = 16).
+    #[test]
+    fn the_lattice_restriction_keeps_the_hardest_value() {
+        for (n, c, want) in [(3, 4, 15), (3, 6, 27), (4, 2, 16)] {
+            let run = |s: &GoalSearch| {
+                let (r, finished) = s.search_cube(0, 1, &|| false, &mut |_| {});
+                assert!(finished);
+                r
+            };
+            let got = run(&GoalSearch::new(n, c, String::new()).unwrap());
+            let plain = run(&GoalSearch::without_bound(n, c, String::new()).unwrap());
+            assert_eq!(got.hardest, Some(want), "{n}×{n}/{c}");
+            assert_eq!(plain.hardest, Some(want), "{n}×{n}/{c} plain");
+            assert!(got.visited <= plain.visited, "{n}×{n}/{c}");
+            if gcd(n as u64 - 1, u64::from(c)) > 1 {
+                assert!(got.unreachable < plain.unreachable, "{n}×{n}/{c}");
             }
         }
     }
