@@ -440,5 +440,8 @@ fn goal_search_above_a_known_value() {
         "9",
     ]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("--above B applies to the goal search"), "{err}");
+    assert!(
+        err.contains("--above B applies to the goal search"),
+        "{err}"
+    );
 }

@@ -539,7 +539,10 @@ impl Walk<'_, '_> {
             self.level_value_above(floor)
         } else {
             let s: Vec<u32> = self.goal.iter().map(|&x| u32::from(x)).collect();
-            match Some(()).filter(|_| reachable(&s, n, c)).and_then(|_| goal_min(&s, n, c)) {
+            match Some(())
+                .filter(|_| reachable(&s, n, c))
+                .and_then(|_| goal_min(&s, n, c))
+            {
                 None => {
                     self.unreachable += 1;
                     self.tick();
@@ -687,7 +690,11 @@ fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
     let mut m = vec![0u32; n];
     loop {
         if m.iter().sum::<u32>() % c == 0 {
-            one.push((0..c).map(|v| m.iter().map(|&x| (v + x) % c).sum()).collect());
+            one.push(
+                (0..c)
+                    .map(|v| m.iter().map(|&x| (v + x) % c).sum())
+                    .collect(),
+            );
         }
         // the next non-decreasing vector
         let Some(j) = (0..n).rev().find(|&j| m[j] + 1 < c) else {
@@ -703,17 +710,15 @@ fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
     let mut out = vec![zero.clone()];
     let mut set = Some(vec![zero]);
     for k in 1..=n {
-        set = set
-            .filter(|s| s.len() * one.len() <= PRODUCTS)
-            .map(|s| {
-                let mut next = Vec::with_capacity(s.len() * one.len());
-                for f in &s {
-                    for g in &one {
-                        next.push(min_plus(f, g, cu));
-                    }
+        set = set.filter(|s| s.len() * one.len() <= PRODUCTS).map(|s| {
+            let mut next = Vec::with_capacity(s.len() * one.len());
+            for f in &s {
+                for g in &one {
+                    next.push(min_plus(f, g, cu));
                 }
-                maximal(next)
-            });
+            }
+            maximal(next)
+        });
         let mut b: Vec<u32> = match &set {
             Some(s) => (0..cu)
                 .map(|r| s.iter().map(|f| f[r]).max().unwrap_or(none))
@@ -929,13 +934,26 @@ mod tests {
     /// not) of 4×4/4, 4×4/6, 5×5/6, 7×7/4.
     #[test]
     fn reachable_is_goal_min_s_verdict() {
-        for (n, c) in [(2, 2), (2, 3), (2, 4), (2, 6), (3, 2), (3, 4), (3, 6), (4, 2)] {
+        for (n, c) in [
+            (2, 2),
+            (2, 3),
+            (2, 4),
+            (2, 6),
+            (3, 2),
+            (3, 4),
+            (3, 6),
+            (4, 2),
+        ] {
             if (c as usize).pow((n * n) as u32) > 1 << 20 {
                 continue;
             }
             for s in vectors(n * n, c, None).chunks(n * n) {
                 let s: Vec<u32> = s.iter().map(|&x| u32::from(x)).collect();
-                assert_eq!(reachable(&s, n, c), goal_min(&s, n, c).is_some(), "{n}×{n}/{c} {s:?}");
+                assert_eq!(
+                    reachable(&s, n, c),
+                    goal_min(&s, n, c).is_some(),
+                    "{n}×{n}/{c} {s:?}"
+                );
             }
         }
         let mut seed = 7u64;
