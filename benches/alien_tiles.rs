@@ -125,18 +125,30 @@ fn bench_play_rowcol(cr: &mut Criterion) {
     g.finish();
 }
 
-/// The goal search's whole run on the cells it proves in well under a
-/// minute: 4×4/3 (10) and 5×5/2 (8).
+/// The goal search's whole run on the cells it proves in seconds: 4×4/3
+/// (10), 5×5/2 (8), 5×5/4 (22, the settled cell), and with `above` (only
+/// goals needing more than B clicks) 7×7/3 above 39, which ends with none
+/// (the proof that 7×7/3 needs at most 39).
 fn bench_goal_search(cr: &mut Criterion) {
     let mut g = cr.benchmark_group("alien-tiles hardest goals");
     g.sample_size(10);
-    for (n, c, want) in [(4, 3, 10), (5, 2, 8)] {
-        let s = GoalSearch::new(n, c, String::new()).unwrap();
-        g.bench_function(format!("n={n} c={c}"), |b| {
+    for (n, c, above, want) in [
+        (4, 3, None, Some(10)),
+        (5, 2, None, Some(8)),
+        (5, 4, None, Some(22)),
+        (7, 3, Some(39), None),
+    ] {
+        let mut s = GoalSearch::new(n, c, String::new()).unwrap();
+        let mut name = format!("n={n} c={c}");
+        if let Some(b) = above {
+            s = s.above(b);
+            name = format!("{name} above={b}");
+        }
+        g.bench_function(name, |b| {
             b.iter(|| {
                 let (r, finished) = s.search_cube(0, 1, &|| false, &mut |_| {});
                 assert!(finished);
-                assert_eq!(r.hardest, Some(want))
+                assert_eq!(r.hardest, want)
             })
         });
     }

@@ -391,3 +391,57 @@ fn goal_search_cubes_partition_the_goals() {
         "{out}"
     );
 }
+
+/// `above(b)`: the search for goals needing more than b clicks. Just below
+/// the hardest value it finds the hardest value; at it, it ends with no goal
+/// (the proof that no goal needs more); on cells where c | n − 1 (the bound
+/// cuts from the start) and elsewhere (3×3/4, brute force's 15).
+#[test]
+fn goal_search_above_a_known_value() {
+    for (n, c, want) in [(3, 4, 15), (4, 3, 10), (5, 2, 8), (5, 4, 22), (7, 2, 17)] {
+        let below = hardest_by_goals(n, c, &search(n, c).above(want - 1));
+        assert_eq!(below.hardest, Some(want), "{n}×{n}/{c} above {}", want - 1);
+        let at = hardest_by_goals(n, c, &search(n, c).above(want));
+        assert_eq!(at.hardest, None, "{n}×{n}/{c} above {want}");
+        assert_eq!(at.goal, None);
+    }
+    // the command line: no goal above the hardest is "no solution", with
+    // the bound in the report
+    let args = [
+        "solve",
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "3",
+        "--hardest",
+        "--method",
+        "goals",
+    ];
+    let (code, out, _) = cli(&[&args[..], &["--above", "10"]].concat());
+    assert_eq!(code, Some(20), "{out}");
+    assert!(out.contains("above=10"), "{out}");
+    assert!(
+        out.contains("no goal needs more than 10 clicks: the hardest goal needs at most 10"),
+        "{out}"
+    );
+    let (code, out, _) = cli(&[&args[..], &["--above", "9", "-q"]].concat());
+    assert_eq!(code, Some(10), "{out}");
+    assert!(out.contains("optimal: 10"), "{out}");
+    let (code, _, err) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "3",
+        "--hardest",
+        "--above",
+        "9",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("--above B applies to the goal search"),
+        "{err}"
+    );
+}

@@ -69,6 +69,9 @@ pub struct Args {
     /// cardinality encoding of the minimality constraints: totalizer, seq-counter, card-network
     #[arg(long, default_value = "totalizer", value_parser = choices::<CardEncoding>())]
     pub card: CardEncoding,
+    /// goal search (--method goals): look only for goals needing more than B clicks (B: a known lower bound, e.g. a certified witness's value); ending without one proves that no goal needs more than B
+    #[arg(long, value_name = "B", requires = "hardest")]
+    pub above: Option<u32>,
     /// redundant bound on the clicks of --hardest: none, disjoint-cuts (from disjoint minimality constraints), average (the average of all minimality constraints), both (the smaller)
     #[arg(long, default_value = "both", value_parser = choices::<Redundant>())]
     pub redundant: Redundant,
@@ -136,6 +139,9 @@ impl Args {
         if method == Method::Goals && !self.hardest {
             bail!("--method goals searches for the hardest goal: give --hardest");
         }
+        if self.above.is_some() && method != Method::Goals {
+            bail!("--above B applies to the goal search: give --method goals");
+        }
         if method == Method::RowCol && self.encoding.is_some() {
             bail!("--encoding chooses the CNF of --method sat; --method rowcol uses no CNF");
         }
@@ -165,7 +171,13 @@ impl PuzzleCommand for Args {
                     bail!("--method goals searches the goals without SAT: --all, --count and --certify apply to --method sat (certify the hardest goal's value with --goal FILE --certify)");
                 }
                 let opts = cubes.options()?;
-                match goals_run(&p, opts.as_ref(), &common.limits(), &mut common.progress())? {
+                match goals_run(
+                    &p,
+                    self.above,
+                    opts.as_ref(),
+                    &common.limits(),
+                    &mut common.progress(),
+                )? {
                     GoalsOutcome::Whole(r) => common.print(*r, |s| p.render(s), |s| p.picture(s)),
                     GoalsOutcome::Cube(Some(line)) => {
                         common.print(*line, |_| String::new(), |_| None)
@@ -335,15 +347,20 @@ pub enum GoalsOutcome {
 }
 
 /// Runs the goal search ([`crate::puzzles::alien_tiles::goals`]) for the
-/// hardest-goal instance `p`, split by `cubes` (none: one cube).
+/// hardest-goal instance `p`, split by `cubes` (none: one cube), looking
+/// only above `above` when given.
 pub fn goals_run(
     p: &AlienTiles,
+    above: Option<u32>,
     cubes: Option<&CubeOptions>,
     limits: &Limits,
     progress: &mut dyn Write,
 ) -> anyhow::Result<GoalsOutcome> {
     let started = Instant::now();
-    let search = GoalSearch::new(p.n, p.c, p.describe())?;
+    let mut search = GoalSearch::new(p.n, p.c, p.describe())?;
+    if let Some(b) = above {
+        search = search.above(b);
+    }
     let opts = cubes.cloned().unwrap_or(CubeOptions {
         count: 1,
         file: None,
@@ -356,7 +373,7 @@ pub fn goals_run(
         return Ok(GoalsOutcome::Cube(out.line.map(Box::new)));
     }
     let mut r: Report<TilesSolution, TilesDetails> =
-        Report::new(p.describe(), NO_SAT.into(), p.counted_as());
+        Report::new(search.describe().to_string(), NO_SAT.into(), p.counted_as());
     r.seconds.solve = started.elapsed().as_secs_f64();
     let finished = out.records.iter().flatten().count();
     let all = finished == out.records.len();
@@ -404,13 +421,15 @@ pub fn goals_run(
         r.objective = Some(i64::from(v));
         r.seconds.decode_check = t.elapsed().as_secs_f64();
     }
-    r.status = match (best.is_some(), all) {
-        (true, true) => Status::Optimal,
-        (true, false) => Status::Sat,
-        (false, _) => Status::Unknown,
+    r.status = match (best.is_some(), all, above) {
+        (true, true, _) => Status::Optimal,
+        (true, false, _) => Status::Sat,
+        // no goal above B: "hardest > B" has no solution
+        (false, true, Some(_)) => Status::Unsat,
+        (false, _, _) => Status::Unknown,
     };
     if all {
-        r.bound = r.objective;
+        r.bound = r.objective.or(above.map(i64::from));
     } else {
         r.stopped_by = Some(if limits.interrupt.load(Ordering::Relaxed) {
             StoppedBy::Interrupt
@@ -427,7 +446,14 @@ pub fn goals_run(
         finished,
         plural(out.records.len() as u64, "cube", "cubes"),
     )];
-    if all {
+    if let Some(b) = above {
+        notes.push(match (best.is_some(), all) {
+            (false, true) => format!("no goal needs more than {b} clicks: the hardest goal needs at most {b}, proven by the exhaustive goal search above {b} (every branch that cannot beat {b} cut from the start)"),
+            (true, _) => format!("searched above {b} only (--above): a goal found above {b} is searched on as without it"),
+            (false, false) => format!("searched above {b} only (--above): none found before the limit, nothing proven"),
+        });
+    }
+    if all && best.is_some() {
         notes.push("proven by the exhaustive goal search: every goal class visited or cut by a bound that cannot beat the best, each goal's fewest clicks exact (the row/column minimum); the hardest goal's click matrix passed the independent checker".into());
     }
     r.details = TilesDetails {

@@ -47,6 +47,7 @@ use serde::{Deserialize, Serialize};
 use super::model::Grid;
 use super::play::{fewest_clicks, Played};
 use super::rowcol::RowCol;
+use super::zmod::gcd;
 use crate::certify::Fnv;
 use crate::report::{plural, Details};
 
@@ -105,6 +106,26 @@ pub fn goal_min(s: &[u32], n: usize, c: u32) -> Option<u32> {
     best
 }
 
+/// Whether the goal `s` (row-major, entries in `0..c`) is reachable from
+/// the all-zero board: with g = gcd(n − 1, c) and S the sum of all cells,
+/// some T has every row sum and every column sum ≡ T mod g and
+/// S ≡ (2n − 1)·T mod c. (A click matrix reaching s has row and column sums
+/// R, C with `(n−1)·R_i ≡ rowsum_i − T`, solvable iff g divides the right
+/// side; summed over i with ΣR ≡ T it gives `(n−1)·T ≡ S − n·T`; conversely
+/// the R_i are then fixed mod c/g, their sum is ≡ T mod c/g, and the g
+/// choices of each R_i make it ≡ T mod c, likewise C.) When c | n − 1 it
+/// says: all row and column sums equal T, the search's levels.
+pub fn reachable(s: &[u32], n: usize, c: u32) -> bool {
+    let g = gcd(u64::from(n as u32 - 1), u64::from(c)) as u32;
+    let total: u32 = s.iter().sum();
+    let rows: Vec<u32> = (0..n).map(|i| (0..n).map(|j| s[i * n + j]).sum()).collect();
+    let cols: Vec<u32> = (0..n).map(|j| (0..n).map(|i| s[i * n + j]).sum()).collect();
+    (0..c).any(|t| {
+        rows.iter().chain(&cols).all(|&x| (x + c - t % g) % g == 0)
+            && total % c == (2 * n as u32 - 1) * t % c
+    })
+}
+
 /// What one cube of the goal search found.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GoalRecord {
@@ -133,21 +154,37 @@ pub struct GoalSearch {
     c: u32,
     /// c divides n − 1
     level: bool,
+    /// other (n, c): g = gcd(n − 1, c); the rows are listed per sum mod g
+    /// and the last row's cells are fixed mod g by the column sums (1: no
+    /// restriction, the plain search)
+    modulus: u32,
     /// per row sum T (c | n − 1), or one list of every row: the candidate
     /// rows, n entries each, in lexicographic order
     rows: Vec<Vec<u8>>,
     /// c | n − 1: per T, the column vectors C with ΣC ≡ T, n entries each
     cols: Vec<Vec<u8>>,
+    /// c | n − 1: per number k of open rows, per residue r, the most clicks
+    /// k rows can need whatever they hold, their row values summing to r
+    /// ([`open_bounds`])
+    open: Vec<Vec<u32>>,
+    /// look only for goals needing more than this many clicks
+    above: Option<u32>,
     describe: String,
 }
 
 /// Every vector of `0..c` of length n (lexicographic order) whose sum is
 /// `t` mod c (every vector when `t` is None), flattened.
 fn vectors(n: usize, c: u32, t: Option<u32>) -> Vec<u8> {
+    vectors_mod(n, c, c, t)
+}
+
+/// Every vector of `0..c` of length n (lexicographic order) whose sum is
+/// `t` mod `g` (every vector when `t` is None), flattened.
+fn vectors_mod(n: usize, c: u32, g: u32, t: Option<u32>) -> Vec<u8> {
     let mut out = vec![];
     let mut v = vec![0u8; n];
     loop {
-        if t.is_none_or(|t| v.iter().map(|&x| u32::from(x)).sum::<u32>() % c == t) {
+        if t.is_none_or(|t| v.iter().map(|&x| u32::from(x)).sum::<u32>() % g == t) {
             out.extend_from_slice(&v);
         }
         // next in lexicographic order: the last position counts fastest
@@ -167,21 +204,38 @@ impl GoalSearch {
             "--method goals needs n ≥ 2 (the 1×1 board's hardest goal is c − 1)"
         );
         let level = (n as u32 - 1) % c == 0;
-        let (rows, cols) = if level {
+        let g = gcd(u64::from(n as u32 - 1), u64::from(c)) as u32;
+        let (rows, cols, open) = if level {
             let rows = (0..c).map(|t| vectors(n, c, Some(t))).collect();
             let cols = (0..c).map(|t| vectors(n, c, Some(t))).collect();
-            (rows, cols)
+            (rows, cols, open_bounds(n, c))
         } else {
-            (vec![vectors(n, c, None)], vec![])
+            let rows = (0..g).map(|a| vectors_mod(n, c, g, Some(a))).collect();
+            (rows, vec![], vec![])
         };
         Ok(GoalSearch {
             n,
             c,
             level,
+            modulus: g,
             rows,
             cols,
+            open,
+            above: None,
             describe,
         })
+    }
+
+    /// The search for goals needing more than `b` clicks only (`b` a known
+    /// lower bound on the hardest, e.g. a certified witness's value): every
+    /// branch that cannot beat `b` is cut from the start. A search that ends
+    /// without a goal proves that no goal needs more than `b` clicks; one
+    /// that finds goals finds the hardest, as without `b`. The description
+    /// says `above=b` (a cube file of another `b` is refused).
+    pub fn above(mut self, b: u32) -> Self {
+        self.above = Some(b);
+        self.describe = format!("{} above={b}", self.describe);
+        self
     }
 
     /// The plain search over every doubly-lexical goal (reachability and
@@ -193,8 +247,11 @@ impl GoalSearch {
             n,
             c,
             level: false,
+            modulus: 1,
             rows: vec![vectors(n, c, None)],
             cols: vec![],
+            open: vec![],
+            above: None,
             describe,
         })
     }
@@ -292,7 +349,11 @@ impl GoalSearch {
                 w.place(0, 0, u32::MAX);
             }
         } else {
-            w.place(0, 0, u32::MAX);
+            // per row sum mod g
+            for a in 0..self.rows.len() {
+                w.t = a;
+                w.place(0, 0, u32::MAX);
+            }
         }
         let (hardest, goal) = match w.best {
             Some((v, g)) => (
@@ -320,7 +381,7 @@ impl GoalSearch {
 /// One cube's depth-first walk.
 struct Walk<'a, 'p> {
     g: &'a GoalSearch,
-    /// the row sum T (c | n − 1)
+    /// the row sum T (c | n − 1), else the row sum mod g
     t: usize,
     /// the goal being filled, row-major
     goal: Vec<u8>,
@@ -354,7 +415,7 @@ impl Walk<'_, '_> {
     fn place(&mut self, k: usize, from: usize, ties: u32) {
         let g = self.g;
         let (n, c) = (g.n, g.c);
-        let list = if g.level { self.t } else { 0 };
+        let list = self.t;
         let count = g.rows[list].len() / n;
         for idx in from..count {
             if self.stopped {
@@ -363,6 +424,16 @@ impl Walk<'_, '_> {
             let row = &g.rows[list][idx * n..(idx + 1) * n];
             if (0..n - 1).any(|j| ties >> j & 1 == 1 && row[j] > row[j + 1]) {
                 continue;
+            }
+            // other (n, c), the last row: every column sum ≡ the row sums mod g
+            if !g.level && g.modulus > 1 && k + 1 == n {
+                let m = g.modulus;
+                if (0..n).any(|j| {
+                    let col: u32 = (0..n - 1).map(|i| u32::from(self.goal[i * n + j])).sum();
+                    (col + u32::from(row[j])) % m != self.t as u32
+                }) {
+                    continue;
+                }
             }
             let ties2 = (0..n - 1).fold(0u32, |b, j| {
                 b | (u32::from(ties >> j & 1 == 1 && row[j] == row[j + 1]) << j)
@@ -382,8 +453,16 @@ impl Walk<'_, '_> {
                 // the bound: cut only below the split (the prefixes' order
                 // must not depend on a cube's best)
                 if open >= 2 && k + 1 >= self.prefix_depth {
-                    let bound = u32::from(low) + (open * n) as u32 * (c - 1) / 2;
-                    if self.best.as_ref().is_some_and(|(b, _)| bound <= *b) {
+                    // the filled rows at partial sum st, the open ones at T − st
+                    let bound = (0..c as usize)
+                        .filter(|&st| low[st] != u16::MAX)
+                        .map(|st| {
+                            let r = (self.t + c as usize - st) % c as usize;
+                            u32::from(low[st]).saturating_add(g.open[open][r])
+                        })
+                        .min()
+                        .unwrap_or(u32::MAX);
+                    if self.floor().is_some_and(|f| bound <= f) {
                         self.cut += 1;
                         self.tick();
                         continue;
@@ -398,15 +477,22 @@ impl Walk<'_, '_> {
         }
     }
 
-    /// c | n − 1: `dp[k+1]` from `dp[k]` and row k of the goal; returns the
-    /// smallest entry of `dp[k+1]`.
-    fn step(&mut self, k: usize) -> u16 {
+    /// The value a goal must beat: the best so far, else the search's
+    /// `above`.
+    fn floor(&self) -> Option<u32> {
+        self.best.as_ref().map(|(b, _)| *b).or(self.g.above)
+    }
+
+    /// c | n − 1: `dp[k+1]` from `dp[k]` and row k of the goal; returns per
+    /// partial ΣR mod c the smallest entry of `dp[k+1]` over the column
+    /// vectors.
+    fn step(&mut self, k: usize) -> [u16; 64] {
         let (n, c) = (self.g.n, self.g.c as usize);
         let cols = &self.g.cols[self.t];
         let (before, after) = self.dp.split_at_mut(k + 1);
         let (dp, next) = (&before[k], &mut after[0]);
         let row = &self.goal[k * n..(k + 1) * n];
-        let mut low = u16::MAX;
+        let mut low = [u16::MAX; 64];
         let mut cost = vec![0u16; c];
         for (ci, col) in cols.chunks(n).enumerate() {
             row_costs(row, col, c, &mut cost);
@@ -421,7 +507,9 @@ impl Walk<'_, '_> {
                     *slot = (*slot).min(x + cv);
                 }
             }
-            low = low.min(e.iter().copied().min().unwrap_or(u16::MAX));
+            for (l, &x) in low.iter_mut().zip(e.iter()) {
+                *l = (*l).min(x);
+            }
         }
         low
     }
@@ -444,14 +532,17 @@ impl Walk<'_, '_> {
         if !self.no_larger_than_transpose() {
             return;
         }
-        let floor = self.best.as_ref().map(|(b, _)| *b);
+        let floor = self.floor();
         // the goal's fewest clicks when they beat the best so far (None: they
         // do not); level boards stop at the first (R, C) at or below it
         let above = if self.g.level {
             self.level_value_above(floor)
         } else {
             let s: Vec<u32> = self.goal.iter().map(|&x| u32::from(x)).collect();
-            match goal_min(&s, n, c) {
+            match Some(())
+                .filter(|_| reachable(&s, n, c))
+                .and_then(|_| goal_min(&s, n, c))
+            {
                 None => {
                     self.unreachable += 1;
                     self.tick();
@@ -577,6 +668,106 @@ fn pair_cost(dp: &[u16], rows: &[u8], col: &[u8], c: usize, t: usize, cost: &mut
     best
 }
 
+/// c | n − 1: per number k of open rows (0..=n) and residue r, an upper
+/// bound on the fewest clicks of k goal rows whatever they hold, their row
+/// values chosen with sum ≡ r and the column vector fixed.
+///
+/// Under a column vector C a goal row s (sum T ≡ ΣC) costs
+/// `f(v) = Σ_j (v + m_j) mod c` at row value v, with `m_j = (C_j − s_j) mod c`
+/// any n values summing to 0 mod c: one row's possible cost functions are
+/// those of the multisets m. k rows at values summing to r cost at least
+/// `(f_1 ⊕ … ⊕ f_k)(r)` (min-plus convolution over Z_c), so the bound is the
+/// maximum of that over every k-tuple of cost functions. The sets of
+/// convolutions are kept to their maximal elements (⊕ is monotone), and
+/// past [`PRODUCTS`] pairs the bound `B_k ≤ B_{k−1} ⊕ B_1` is used instead.
+/// Every value of a k-row cost is ≡ r mod c (f(v) ≡ v, as n ≡ 1), and for
+/// k ≥ 2 the average over the row values, `k·n(c−1)/2`, bounds the minimum
+/// too: the result is never above the largest value ≡ r below it (the
+/// bound of the issue, sharpened).
+fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
+    let cu = c as usize;
+    let mut one: Vec<Vec<u32>> = vec![];
+    let mut m = vec![0u32; n];
+    loop {
+        if m.iter().sum::<u32>() % c == 0 {
+            one.push(
+                (0..c)
+                    .map(|v| m.iter().map(|&x| (v + x) % c).sum())
+                    .collect(),
+            );
+        }
+        // the next non-decreasing vector
+        let Some(j) = (0..n).rev().find(|&j| m[j] + 1 < c) else {
+            break;
+        };
+        let x = m[j] + 1;
+        m[j..].fill(x);
+    }
+    let one = maximal(one);
+    let none = u32::MAX;
+    let mut zero = vec![none; cu];
+    zero[0] = 0;
+    let mut out = vec![zero.clone()];
+    let mut set = Some(vec![zero]);
+    for k in 1..=n {
+        set = set.filter(|s| s.len() * one.len() <= PRODUCTS).map(|s| {
+            let mut next = Vec::with_capacity(s.len() * one.len());
+            for f in &s {
+                for g in &one {
+                    next.push(min_plus(f, g, cu));
+                }
+            }
+            maximal(next)
+        });
+        let mut b: Vec<u32> = match &set {
+            Some(s) => (0..cu)
+                .map(|r| s.iter().map(|f| f[r]).max().unwrap_or(none))
+                .collect(),
+            None => min_plus(&out[k - 1], &out[1], cu),
+        };
+        if k >= 2 {
+            let avg = (k * n * (cu - 1) / 2) as u32;
+            for (r, x) in b.iter_mut().enumerate() {
+                // the largest value ≡ r mod c at most the average
+                let y = avg - (avg + cu as u32 - r as u32) % c;
+                *x = (*x).min(y);
+            }
+        }
+        out.push(b);
+    }
+    out
+}
+
+/// Pairs of cost functions [`open_bounds`] convolves exactly per k.
+const PRODUCTS: usize = 50_000;
+
+/// `(f ⊕ g)(r) = min_{u} f(u) + g(r − u)` over Z_c (u32::MAX: none).
+fn min_plus(f: &[u32], g: &[u32], c: usize) -> Vec<u32> {
+    let mut h = vec![u32::MAX; c];
+    for (u, &x) in f.iter().enumerate() {
+        for (w, &y) in g.iter().enumerate() {
+            if x != u32::MAX && y != u32::MAX {
+                let e = &mut h[(u + w) % c];
+                *e = (*e).min(x + y);
+            }
+        }
+    }
+    h
+}
+
+/// The maximal vectors of `v` (componentwise), without duplicates.
+fn maximal(mut v: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+    // a vector is only dominated by one of larger or equal sum
+    v.sort_by_key(|f| std::cmp::Reverse(f.iter().map(|&x| u64::from(x)).sum::<u64>()));
+    let mut kept: Vec<Vec<u32>> = vec![];
+    for f in v {
+        if !kept.iter().any(|g| g.iter().zip(&f).all(|(a, b)| a >= b)) {
+            kept.push(f);
+        }
+    }
+    kept
+}
+
 /// `cost[v] = Σ_j (v + C_j − s_j) mod c`: the clicks of a goal row `s`
 /// under the column vector `col` with row value v.
 fn row_costs(s: &[u8], col: &[u8], c: usize, cost: &mut [u16]) {
@@ -607,5 +798,212 @@ impl Details for GoalRecord {
             self.unreachable,
             self.digest
         )]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every n-vector over Z_c summing to 0 mod c (rows under a column
+    /// vector, as m_j = C_j − s_j), as cost functions v ↦ Σ (v + m_j) mod c.
+    fn row_functions(n: usize, c: u32) -> Vec<Vec<u32>> {
+        vectors(n, c, Some(0))
+            .chunks(n)
+            .map(|m| {
+                (0..c)
+                    .map(|v| m.iter().map(|&x| (v + u32::from(x)) % c).sum())
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// `open_bounds` is the max-min by brute force over every k-tuple of
+    /// rows (k = 1, 2, 3) and every choice of row values with the sum r,
+    /// and never above the average rounded down to the residue.
+    #[test]
+    fn open_bounds_equal_brute_force() {
+        for (n, c) in [(3, 2), (4, 3), (5, 2), (5, 4)] {
+            let b = open_bounds(n, c);
+            let fs = row_functions(n, c);
+            let cu = c as usize;
+            for k in 1..=3usize {
+                if fs.len().pow(k as u32) > 200_000 {
+                    continue;
+                }
+                let mut want = vec![0u32; cu];
+                let mut idx = vec![0usize; k];
+                loop {
+                    // min over row values v_1..v_k with Σ v ≡ r
+                    let mut low = vec![u32::MAX; cu];
+                    let mut v = vec![0usize; k];
+                    loop {
+                        let r = v.iter().sum::<usize>() % cu;
+                        let cost: u32 = (0..k).map(|i| fs[idx[i]][v[i]]).sum();
+                        low[r] = low[r].min(cost);
+                        let Some(i) = (0..k).find(|&i| v[i] + 1 < cu) else {
+                            break;
+                        };
+                        v[i] += 1;
+                        v[..i].fill(0);
+                    }
+                    for r in 0..cu {
+                        want[r] = want[r].max(low[r]);
+                    }
+                    let Some(i) = (0..k).find(|&i| idx[i] + 1 < fs.len()) else {
+                        break;
+                    };
+                    idx[i] += 1;
+                    idx[..i].fill(0);
+                }
+                assert_eq!(b[k], want, "{n}×{n}/{c}, {k} open rows");
+                for r in 0..cu {
+                    assert_eq!(b[k][r] as usize % cu, r, "{n}×{n}/{c}: the residue");
+                    if k >= 2 {
+                        assert!(b[k][r] as usize <= k * n * (cu - 1) / 2);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cut's bound holds on random reachable goals of the open cells:
+    /// for every number of filled rows, the cheapest filled rows per
+    /// partial ΣR (over every column vector, by brute force over their row
+    /// values) plus the open rows' bound is at least the goal's fewest
+    /// clicks.
+    #[test]
+    fn the_bound_is_at_least_the_fewest_clicks_on_random_goals() {
+        let mut seed = 29u64;
+        let mut next = |c: u32| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % u64::from(c)) as u32
+        };
+        for (n, c) in [(5, 4), (6, 5), (7, 3), (5, 2)] {
+            let open = open_bounds(n, c);
+            let cu = c as usize;
+            for _ in 0..4 {
+                // the goal a random click matrix reaches
+                let x: Vec<u32> = (0..n * n).map(|_| next(c)).collect();
+                let r: Vec<u32> = (0..n).map(|i| (0..n).map(|j| x[i * n + j]).sum()).collect();
+                let col: Vec<u32> = (0..n).map(|j| (0..n).map(|i| x[i * n + j]).sum()).collect();
+                let s: Vec<u32> = (0..n * n)
+                    .map(|p| (r[p / n] + col[p % n] + c * c - x[p]) % c)
+                    .collect();
+                let t = s[..n].iter().sum::<u32>() as usize % cu;
+                let value = goal_min(&s, n, c).expect("a reached goal");
+                for filled in 1..=n - 2 {
+                    let mut low = vec![u32::MAX; cu];
+                    for cv in vectors(n, c, Some(t as u32)).chunks(n) {
+                        // the first `filled` rows at every row-value tuple
+                        let mut v = vec![0u32; filled];
+                        loop {
+                            let st = v.iter().sum::<u32>() as usize % cu;
+                            let cost: u32 = (0..filled)
+                                .map(|i| {
+                                    (0..n)
+                                        .map(|j| (v[i] + u32::from(cv[j]) + c - s[i * n + j]) % c)
+                                        .sum::<u32>()
+                                })
+                                .sum();
+                            low[st] = low[st].min(cost);
+                            let Some(i) = (0..filled).find(|&i| v[i] + 1 < c) else {
+                                break;
+                            };
+                            v[i] += 1;
+                            v[..i].fill(0);
+                        }
+                    }
+                    let bound = (0..cu)
+                        .map(|st| low[st] + open[n - filled][(t + cu - st) % cu])
+                        .min()
+                        .unwrap();
+                    assert!(
+                        value <= bound,
+                        "{n}×{n}/{c}, {filled} rows filled: {value} > {bound}, goal {s:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The reachability test equals the row/column minimum's verdict on
+    /// every goal of the small boards and on random boards (reached and
+    /// not) of 4×4/4, 4×4/6, 5×5/6, 7×7/4.
+    #[test]
+    fn reachable_is_goal_min_s_verdict() {
+        for (n, c) in [
+            (2, 2),
+            (2, 3),
+            (2, 4),
+            (2, 6),
+            (3, 2),
+            (3, 4),
+            (3, 6),
+            (4, 2),
+        ] {
+            if (c as usize).pow((n * n) as u32) > 1 << 20 {
+                continue;
+            }
+            for s in vectors(n * n, c, None).chunks(n * n) {
+                let s: Vec<u32> = s.iter().map(|&x| u32::from(x)).collect();
+                assert_eq!(
+                    reachable(&s, n, c),
+                    goal_min(&s, n, c).is_some(),
+                    "{n}×{n}/{c} {s:?}"
+                );
+            }
+        }
+        let mut seed = 7u64;
+        let mut next = |c: u32| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % u64::from(c)) as u32
+        };
+        for (n, c) in [(3, 6), (4, 4), (4, 6), (5, 6), (7, 4)] {
+            let mut reached = 0;
+            for k in 0..200 {
+                let s: Vec<u32> = if k % 2 == 0 {
+                    (0..n * n).map(|_| next(c)).collect()
+                } else {
+                    let x: Vec<u32> = (0..n * n).map(|_| next(c)).collect();
+                    let r: Vec<u32> = (0..n).map(|i| (0..n).map(|j| x[i * n + j]).sum()).collect();
+                    let col: Vec<u32> =
+                        (0..n).map(|j| (0..n).map(|i| x[i * n + j]).sum()).collect();
+                    (0..n * n)
+                        .map(|p| (r[p / n] + col[p % n] + c * c - x[p]) % c)
+                        .collect()
+                };
+                let want = goal_min(&s, n, c).is_some();
+                reached += u32::from(want);
+                assert_eq!(reachable(&s, n, c), want, "{n}×{n}/{c} {s:?}");
+            }
+            assert!(reached >= 100, "{n}×{n}/{c}: the reached boards");
+        }
+    }
+
+    /// Where c ∤ n − 1 the search fills in only rows of one sum mod g and a
+    /// last row fixed mod g: the plain search's hardest value with fewer
+    /// unreachable goals filled in (3×3/4 = 15, 3×3/6 = 27, 4×4/2 = 16).
+    #[test]
+    fn the_lattice_restriction_keeps_the_hardest_value() {
+        for (n, c, want) in [(3, 4, 15), (3, 6, 27), (4, 2, 16)] {
+            let run = |s: &GoalSearch| {
+                let (r, finished) = s.search_cube(0, 1, &|| false, &mut |_| {});
+                assert!(finished);
+                r
+            };
+            let got = run(&GoalSearch::new(n, c, String::new()).unwrap());
+            let plain = run(&GoalSearch::without_bound(n, c, String::new()).unwrap());
+            assert_eq!(got.hardest, Some(want), "{n}×{n}/{c}");
+            assert_eq!(plain.hardest, Some(want), "{n}×{n}/{c} plain");
+            assert!(got.visited <= plain.visited, "{n}×{n}/{c}");
+            if gcd(n as u64 - 1, u64::from(c)) > 1 {
+                assert!(got.unreachable < plain.unreachable, "{n}×{n}/{c}");
+            }
+        }
     }
 }
