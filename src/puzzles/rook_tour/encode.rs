@@ -84,6 +84,22 @@ impl ClassSymmetry {
     }
 }
 
+/// The largest board (cells) whose default at-most-one encoding is
+/// `pairwise` ([`default_amo`]): n·n(n−1) clauses, 990,000 at 10×10.
+pub const PAIRWISE_CELLS: usize = 100;
+
+/// The default `--amo` for a board of `cells` cells: `pairwise` up to
+/// [`PAIRWISE_CELLS`] (no auxiliary variables, the fewest propagations:
+/// measured faster on every board up to 10×10, docs/rook-tour.md), the
+/// linear `ladder` above, where pairwise grows as n³ clauses.
+pub fn default_amo(cells: usize) -> AmoEncoding {
+    if cells <= PAIRWISE_CELLS {
+        AmoEncoding::Pairwise
+    } else {
+        AmoEncoding::Ladder
+    }
+}
+
 /// The encoding options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
