@@ -270,16 +270,18 @@ impl Puzzle for RookTour {
 
     /// Balanced splits for `--cubes`: "cell c holds a number in the upper
     /// half" (position encoding: [`crate::puzzle::half_literals`]; the
-    /// successor encoding's middle order literal), for cells in a spread
-    /// order (the cells of a path are correlated with their neighbours).
+    /// successor encoding's middle order literal), for the cells in the
+    /// order the enumeration decides them (row by row: a cube's literal is
+    /// settled early in its search), from the second row on: the symmetry
+    /// breaking of the representatives (first row, or lex-leader) pushes
+    /// the first row's numbers up (the corner's into the upper half, by
+    /// the reversal in the group), so its literals would leave most cubes
+    /// empty. At most 16 (2^16 cubes at most), each defined by n clauses.
     /// A literal "cell c holds k" splits off 1/n of the paths only.
     fn split_literals(&self, map: &RookMap, _primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
         let cells = self.inst.n();
-        // a stride coprime with the number of cells visits every one
-        let stride = (cells / 2..cells)
-            .find(|s| gcd(*s, cells) == 1)
-            .unwrap_or(1);
-        let order = (0..cells).map(|i| i * stride % cells);
+        let cols = self.inst.cols.min(cells - 1);
+        let order = (cols..cells).chain(0..cols).take(16);
         match &map.vars {
             VarMap::Position(x) => crate::puzzle::half_literals(cnf, order.map(|c| x[c].clone())),
             VarMap::Successor(p) => {
@@ -354,14 +356,6 @@ impl Puzzle for RookTour {
         }
         s.pop();
         s
-    }
-}
-
-fn gcd(a: usize, b: usize) -> usize {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
     }
 }
 
