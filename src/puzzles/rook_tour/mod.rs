@@ -5,7 +5,7 @@
 //! R·C → 1), with value sets on marked cells and givens.
 //!
 //! - [`model`]: instance, TOML file format, solution;
-//! - [`encode`]: the `position` and `successor` encodings;
+//! - [`encode`]: the `position`, `successor` and `edges` encodings;
 //! - [`symmetry`]: the board's symmetry group (lex-leader breaking);
 //! - [`check`]: the independent checker;
 //! - [`opb`]: the PB model (for VeriPB proofs);
@@ -22,10 +22,11 @@ pub mod symmetry;
 use puzzlesat_encodings::dominance::{LexOrder, SymmetryProof};
 use puzzlesat_encodings::lex::LexChain;
 use puzzlesat_encodings::perm::Perm;
-use puzzlesat_encodings::{Assignment, Cnf, Lit, PbModel};
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 
 use crate::picture::{centre, Colour, Picture, Shape};
 use crate::puzzle::{Encoded, Puzzle};
+use puzzlesat_encodings::solve::EnumerationEngine;
 use crate::report::{Details, Report, Status};
 use encode::{ClassSymmetry, Options, Symmetry, VarMap};
 use model::{Instance, Numbering};
@@ -232,8 +233,10 @@ impl Puzzle for RookTour {
         }
     }
 
+    /// None for the edges encoding (its CNF has no positions to compare).
     fn class_representatives(&self) -> Option<Self> {
-        (self.opts.symmetry == Symmetry::None && self.group.len() > 1).then(|| RookTour {
+        let compares = self.opts.encoding != encode::Encoding::Edges;
+        (compares && self.opts.symmetry == Symmetry::None && self.group.len() > 1).then(|| RookTour {
             opts: Options {
                 symmetry: self.class_symmetry.symmetry(),
                 ..self.opts
@@ -241,6 +244,27 @@ impl Puzzle for RookTour {
             representatives: true,
             ..self.clone()
         })
+    }
+
+    /// The non-blocking engine for the complete encodings; the edges
+    /// encoding's lazy cuts need an engine that takes a clause against the
+    /// models of a closed level (measured on the empty 5×5 board's 8,648
+    /// paths: decision-blocking 0.76 s, blocking 1.29 s; non-blocking
+    /// refuses the cuts).
+    fn enumeration(&self) -> EnumerationEngine {
+        match self.opts.encoding {
+            encode::Encoding::Edges => EnumerationEngine::DecisionBlocking,
+            _ => EnumerationEngine::NonBlocking,
+        }
+    }
+
+    /// The edges encoding's connectivity ([`encode::cut`]); the other
+    /// encodings are complete.
+    fn separate<DB: ClauseDatabase>(&self, map: &RookMap, model: &Assignment, db: &mut DB) -> bool {
+        match &map.vars {
+            VarMap::Edges(e) => encode::cut(e, self.inst.n(), model, db),
+            _ => false,
+        }
     }
 
     fn images(&self, sol: &Numbering) -> Vec<Numbering> {
@@ -278,7 +302,7 @@ impl Puzzle for RookTour {
     /// the reversal in the group), so its literals would leave most cubes
     /// empty. At most 16 (2^16 cubes at most), each defined by n clauses.
     /// A literal "cell c holds k" splits off 1/n of the paths only.
-    fn split_literals(&self, map: &RookMap, _primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
+    fn split_literals(&self, map: &RookMap, primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
         let cells = self.inst.n();
         let cols = self.inst.cols.min(cells - 1);
         let order = (cols..cells).chain(0..cols).take(16);
@@ -288,6 +312,7 @@ impl Puzzle for RookTour {
                 let spread: Vec<_> = order.map(|c| p[c].clone()).collect();
                 crate::puzzle::middle_literals(&spread)
             }
+            VarMap::Edges(_) => primary.to_vec(),
         }
     }
 
