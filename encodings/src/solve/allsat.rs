@@ -817,9 +817,6 @@ impl AllSat {
     fn completes_by_phase(&mut self) -> bool {
         let phases = |s: &Self| s.completes_with(|s, v| s.polarity[v as usize]);
         let falses = |s: &Self| s.completes_with(|_, _| false);
-        if std::env::var("PZ_OLD").is_ok() {
-            return phases(self);
-        }
         let (done, by_false) = if self.aux_false_first {
             if falses(self) {
                 (true, true)
