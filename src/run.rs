@@ -21,7 +21,7 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, PbModel};
 use rustsat::types::Lit;
 
 use crate::certify::{self, Claim, ProofFormat};
-use crate::drive::{self, ScoredSearch, Sense};
+use crate::drive::{self, Objective, ScoredSearch, Sense};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
 use crate::options::Purpose;
@@ -191,7 +191,7 @@ fn run_counting_classes_of<P: Puzzle>(
         };
         if opt.proven {
             report.bound = report.objective;
-            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof)?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof, None)?;
         }
         report.solutions = hooks.best_scored.take().into_iter().collect();
     } else if let (Some(obj), false) = (&enc.objective, opts.first) {
@@ -215,7 +215,8 @@ fn run_counting_classes_of<P: Puzzle>(
         if opt.proven {
             // the last UNSAT answer is the tightest bound: the one the
             // optimum (or the infeasibility) rests on
-            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof)?;
+            let optimum = opt.best.as_ref().map(|(m, _)| (obj, m));
+            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof, optimum)?;
         }
         if let Some((model, v)) = &opt.best {
             if opts.all && opt.proven {
@@ -264,7 +265,7 @@ fn run_counting_classes_of<P: Puzzle>(
             } else {
                 Status::Unsat
             };
-            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof)?;
+            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof, None)?;
             report.status = status;
         }
         report.solutions = found;
@@ -317,30 +318,38 @@ fn run_counting_classes_of<P: Puzzle>(
 /// UNSAT, writes out the formula of the last one, proves and checks it, and
 /// adds the certificate to the report, named by the claim of
 /// `report.status`. A proof that does not check is an error. A phase with
-/// no UNSAT answer (an optimum at the end of the objective's range) has
-/// nothing to certify.
+/// no UNSAT answer (an optimum at the end of the objective's range, which a
+/// redundant bound of the encoding may have cut short) has no formula to
+/// refute: with a VeriPB proof from the model, the best solution and the
+/// derived encoding contradict a better one by propagation; otherwise it
+/// has nothing to certify.
 fn certify_last_unsat<S, D>(
     session: &Session,
     opts: &RunOptions,
     unsat_before: u32,
     report: &mut Report<S, D>,
     proof: &Result<Option<ProofSetup>, String>,
+    optimum: Option<(&Objective, &Assignment)>,
 ) -> anyhow::Result<()> {
     let (Some(producer), Some(certificates)) = (&opts.certify, &mut report.certificates) else {
         return Ok(());
     };
-    if session.unsat_answers() == unsat_before {
-        return Ok(());
-    }
     let claim = match report.status {
         Status::Optimal => Claim::Optimal,
         Status::All => Claim::Complete,
         _ => Claim::Infeasible,
     };
+    let no_call = session.unsat_answers() == unsat_before;
+    if no_call && !(claim == Claim::Optimal && optimum.is_some() && matches!(proof, Ok(Some(_)))) {
+        return Ok(());
+    }
     let t = Instant::now();
-    let formula = session
-        .unsat_formula()
-        .context("internal error: --certify but no formula was recorded")?;
+    let formula = if no_call {
+        session.recorded_formula()
+    } else {
+        session.unsat_formula()
+    }
+    .context("internal error: --certify but no formula was recorded")?;
     let c = match proof {
         Ok(Some(setup)) => {
             let stem = format!("{}-{claim}", setup.stem);
@@ -348,7 +357,14 @@ fn certify_last_unsat<S, D>(
                 model: &setup.model,
                 names: &setup.names,
                 cnf_clauses: setup.cnf_clauses,
-                provenance: setup.provenance.as_ref(),
+                recorded: match no_call {
+                    true => formula.len(),
+                    false => session.unsat_recorded().unwrap_or(setup.cnf_clauses),
+                },
+                search: !no_call,
+                optimum,
+                // the session's log goes on past the CNF
+                provenance: session.provenance_log().or(setup.provenance.as_ref()),
                 symmetry: setup.symmetry.as_ref(),
                 primary: &setup.primary,
                 claim,
@@ -405,10 +421,13 @@ impl ProofSetup {
         cnf: &mut Cnf,
         enc: &Encoded<P::Map>,
     ) -> Result<Option<ProofSetup>, String> {
-        let provenance = cnf.take_provenance();
-        if enc.objective.is_some() || enc.scored.is_some() {
+        // the log stays in the CNF: the session goes on with it (an
+        // objective's bound encoding, lazy constraints)
+        let provenance = cnf.provenance_log().cloned();
+        if enc.scored.is_some() {
             return Err(
-                "VeriPB proofs of an optimum (soli, conclusion BOUNDS) are not written yet".into(),
+                "the optimum is scored outside the CNF (no objective a VeriPB proof can state)"
+                    .into(),
             );
         }
         let names = certify::veripb::ProofNames::new(&model, &enc.names, cnf.n_vars())

@@ -286,6 +286,12 @@ fn a_totalizer_with_a_clause_dropped_is_refused() {
             formula.add(&s.iter().map(|&l| !l).collect::<Vec<_>>());
         }
         let run = veripb::Run {
+        recorded: 0,
+        optimum: None,
+        search: true,
+            recorded: 0,
+            optimum: None,
+            search: true,
             model: &m,
             names: &names,
             cnf_clauses: cnf.len(),
@@ -360,6 +366,9 @@ fn prove_small(extra: &[&[i32]], solutions: &[&[i32]]) -> Result<(), CertifyErro
     let names = vec![("aa".to_string(), lit(1)), ("bb".to_string(), lit(2))];
     let primary = [lit(1), lit(2)];
     let run = veripb::Run {
+        recorded: 0,
+        optimum: None,
+        search: true,
         model: &m,
         names: &names,
         cnf_clauses: n_cnf,

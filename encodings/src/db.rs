@@ -199,6 +199,10 @@ impl Cnf {
         );
         self.provenance = Some(Box::new(Provenance::new()));
     }
+    /// The definitions log, if recording.
+    pub fn provenance_log(&self) -> Option<&Provenance> {
+        self.provenance.as_deref()
+    }
     /// The definitions log, taken out (recording stops).
     pub fn take_provenance(&mut self) -> Option<Provenance> {
         self.provenance.take().map(|b| *b)

@@ -117,6 +117,18 @@ pub struct OrderInt {
 /// No source constraint.
 pub const NO_SOURCE: u32 = u32::MAX;
 
+/// How a proof derives an implied constraint (a redundant constraint an
+/// encoder adds, e.g. a bound that averages the model's constraints): the
+/// sum of `parts`, each implied by one constraint of the model (possibly
+/// after a division), divided by `divisor`, implies it syntactically.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lemma {
+    /// the constraints summed, each implied by a model constraint
+    pub parts: Vec<Linear>,
+    /// the divisor of the sum (1: none)
+    pub divisor: u64,
+}
+
 /// The log a recording database keeps: the definitions in the order they
 /// were made, the source constraints, and for each clause the index of its
 /// source ([`NO_SOURCE`] for none).
@@ -126,6 +138,9 @@ pub struct Provenance {
     pub definitions: Vec<Definition>,
     /// the constraints encoders said they encode
     pub sources: Vec<Linear>,
+    /// the sources that are lemmas, not model constraints: by source
+    /// index, how a proof derives it ([`Lemma`])
+    pub lemmas: std::collections::HashMap<u32, Lemma>,
     /// per clause of the database, in order: its source, or [`NO_SOURCE`]
     pub clause_source: Vec<u32>,
     /// order-encoded integers, by creation
@@ -158,6 +173,52 @@ impl Provenance {
             }
             None => NO_SOURCE,
         };
+    }
+    /// The clauses added from now on encode `c`, a lemma the proof derives
+    /// by `lemma` (not a constraint of the model).
+    pub fn lemma(&mut self, c: Linear, lemma: Lemma) {
+        self.source(Some(c));
+        self.lemmas.insert(self.current, lemma);
+    }
+    /// The lemma behind source `s`, if it is one.
+    pub fn lemma_of(&self, s: u32) -> Option<&Lemma> {
+        self.lemmas.get(&s)
+    }
+    /// An order-encoded integer `x` (lower bound `lb`, order literals
+    /// `ge`) as a count: its leaves and a base with `x = base + Σ leaves`
+    /// — the leaves of its order literals' definitions when they count
+    /// (a sum built by [`Provenance::define_sum`]), else its own order
+    /// literals.
+    pub fn count_of(&self, lb: i64, ge: &[Lit]) -> (std::collections::BTreeMap<Lit, u64>, i64) {
+        match ge.first().and_then(|l| self.inferred.get(l)) {
+            Some((leaves, thr)) => (leaves.clone(), lb + 1 - *thr as i64),
+            None => (ge.iter().map(|&l| (l, 1)).collect(), lb),
+        }
+    }
+    /// Defines the order literals `ge` (values `lb+1, …`) of a sum over the
+    /// leaves `leaves` with `sum = base + Σ leaves` (capped at the last
+    /// value): `[sum ≥ v] ⇔ Σ leaves ≥ v − base`.
+    pub fn define_sum(
+        &mut self,
+        lb: i64,
+        ge: &[Lit],
+        leaves: &std::collections::BTreeMap<Lit, u64>,
+        base: i64,
+    ) {
+        for (i, &l) in ge.iter().enumerate() {
+            let thr = lb + 1 + i as i64 - base;
+            if thr < 1 {
+                continue;
+            }
+            self.define(
+                l,
+                Linear {
+                    terms: leaves.iter().map(|(&l, &w)| (w, l)).collect(),
+                    bound: thr,
+                },
+            );
+            self.inferred.insert(l, (leaves.clone(), thr as u64));
+        }
     }
     /// Records an order-encoded integer.
     pub fn int_var(&mut self, lb: i64, ge: &[Lit]) {

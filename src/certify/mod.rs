@@ -76,7 +76,7 @@ pub struct FromModel {
     pub pol_clauses: usize,
     /// symmetry-breaking clauses derived by dominance
     pub dom_clauses: usize,
-    /// solutions logged by `solx`
+    /// solutions logged by `solx` (an optimum: the best, by `soli`)
     pub solutions: usize,
     /// the model and proof files kept by `--proof-dir`
     pub files: Option<(String, String)>,

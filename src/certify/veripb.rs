@@ -41,7 +41,8 @@ use std::time::Instant;
 use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::pbmodel::PbModel;
 use puzzlesat_encodings::provenance::{Definition, Linear, Provenance};
-use puzzlesat_encodings::{ClauseDatabase, Cnf};
+use puzzlesat_encodings::solve::Objective;
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::{Lit, Var};
 
 use super::{
@@ -386,7 +387,7 @@ pub fn plan(
     // every source constraint a derivation sums must be one the model
     // states (VeriPB's `ia` finds it there)
     if let Some(prov) = prov {
-        let model_constraints = model_in_cnf_literals(model, names);
+        let model_constraints = ModelConstraints::new(model, names);
         let used: std::collections::BTreeSet<u32> = prov
             .clause_source
             .iter()
@@ -394,8 +395,21 @@ pub fn plan(
             .filter(|&s| s != puzzlesat_encodings::provenance::NO_SOURCE)
             .collect();
         for s in used {
+            if let Some(lemma) = prov.lemma_of(s) {
+                if let Some(part) = lemma
+                    .parts
+                    .iter()
+                    .find(|p| p.bound > 0 && model_constraints.source(p).is_none())
+                {
+                    return Err(format!(
+                        "a lemma of the encoding sums a constraint the model does not state ({})",
+                        names.linear(part)
+                    ));
+                }
+                continue;
+            }
             let c = &prov.sources[s as usize];
-            if !model_constraints.iter().any(|m| implies(m, c)) {
+            if model_constraints.source(c).is_none() {
                 return Err(format!(
                     "the encoding encodes a constraint the model does not state ({})",
                     names.linear(c)
@@ -426,39 +440,91 @@ pub fn plan(
     }
 }
 
-/// The model's constraints over CNF literals, as `≥` constraints (an
-/// equality as two; a constraint over a model-only variable left out).
-fn model_in_cnf_literals(model: &PbModel, names: &ProofNames) -> Vec<Linear> {
-    use puzzlesat_encodings::pbmodel::Relation;
-    let mut lit_of: HashMap<&str, Lit> = HashMap::new();
-    for (i, m) in names.model.iter().enumerate() {
-        if let Some((name, negated)) = m {
-            lit_of.insert(name, Lit::new(i as u32, *negated));
-        }
-    }
-    let mut out = vec![];
-    for c in model.constraints() {
-        let terms: Option<Vec<(i64, Lit)>> = c
-            .terms
-            .iter()
-            .map(|&(a, l)| {
-                let x = *lit_of.get(model.name(l.var))?;
-                Some((a, if l.negated { !x } else { x }))
-            })
-            .collect();
-        let Some(terms) = terms else { continue };
-        let ge = || Linear::at_least(terms.iter().copied(), c.rhs);
-        let le = || Linear::at_least(terms.iter().map(|&(a, l)| (-a, l)), -c.rhs);
-        match c.relation {
-            Relation::AtLeast => out.push(ge()),
-            Relation::AtMost => out.push(le()),
-            Relation::Equal => {
-                out.push(ge());
-                out.push(le());
+/// The model's constraints over CNF literals, as `≥` constraints with
+/// their ids in the proof (an equality as two; a constraint over a
+/// model-only variable left out), indexed by variable.
+pub struct ModelConstraints {
+    constraints: Vec<(Id, Linear)>,
+    by_var: HashMap<Var, Vec<usize>>,
+}
+
+impl ModelConstraints {
+    /// The constraints of `model`.
+    pub fn new(model: &PbModel, names: &ProofNames) -> Self {
+        use puzzlesat_encodings::pbmodel::Relation;
+        let mut lit_of: HashMap<&str, Lit> = HashMap::new();
+        for (i, m) in names.model.iter().enumerate() {
+            if let Some((name, negated)) = m {
+                lit_of.insert(name, Lit::new(i as u32, *negated));
             }
         }
+        let mut constraints = vec![];
+        let mut id: Id = 1;
+        for c in model.constraints() {
+            let first = id;
+            id += c.loaded() as Id;
+            let terms: Option<Vec<(i64, Lit)>> = c
+                .terms
+                .iter()
+                .map(|&(a, l)| {
+                    let x = *lit_of.get(model.name(l.var))?;
+                    Some((a, if l.negated { !x } else { x }))
+                })
+                .collect();
+            let Some(terms) = terms else { continue };
+            let ge = || Linear::at_least(terms.iter().copied(), c.rhs);
+            let le = || Linear::at_least(terms.iter().map(|&(a, l)| (-a, l)), -c.rhs);
+            match c.relation {
+                Relation::AtLeast => constraints.push((first, ge())),
+                Relation::AtMost => constraints.push((first, le())),
+                Relation::Equal => {
+                    constraints.push((first, ge()));
+                    constraints.push((first + 1, le()));
+                }
+            }
+        }
+        let mut by_var: HashMap<Var, Vec<usize>> = HashMap::new();
+        for (i, (_, c)) in constraints.iter().enumerate() {
+            for &(_, l) in &c.terms {
+                by_var.entry(l.var()).or_default().push(i);
+            }
+        }
+        ModelConstraints {
+            constraints,
+            by_var,
+        }
     }
-    out
+    /// A model constraint that implies `c`, and the divisor that makes it
+    /// imply `c` syntactically (1: as it is; `d`: after VeriPB's division
+    /// by `d`, e.g. `3·Σ l ≤ 7` gives `Σ l ≤ 2`).
+    pub fn source(&self, c: &Linear) -> Option<(Id, u64)> {
+        let candidates: &[usize] = match c.terms.first() {
+            Some((_, l)) => self.by_var.get(&l.var())?,
+            None => return None,
+        };
+        for &i in candidates {
+            let (id, m) = &self.constraints[i];
+            if implies(m, c) {
+                return Some((*id, 1));
+            }
+            let mut divisors: Vec<u64> = m.terms.iter().map(|&(a, _)| a).filter(|&a| a > 1).collect();
+            divisors.sort_unstable();
+            divisors.dedup();
+            if let Some(d) = divisors.into_iter().find(|&d| implies(&divided(m, d), c)) {
+                return Some((*id, d));
+            }
+        }
+        None
+    }
+}
+
+/// VeriPB's division of `c` by `d`: every coefficient and the degree
+/// rounded up.
+fn divided(c: &Linear, d: u64) -> Linear {
+    Linear {
+        terms: c.terms.iter().map(|&(a, l)| (a.div_ceil(d), l)).collect(),
+        bound: (c.bound.max(0) as u64).div_ceil(d) as i64,
+    }
 }
 
 /// Whether `c` syntactically implies `d` (a sound test of VeriPB's `i`
@@ -486,20 +552,24 @@ fn implies(c: &Linear, d: &Linear) -> bool {
     fits && degree >= dd
 }
 
+/// The half of each defined literal's definition in which it occurs: for
+/// `y ⇔ D`, `k·¬y + D ≥ k` is the half of `¬y`, `(A−k+1)·y + ¬D` of `y`;
+/// with its id.
+pub type Halves = HashMap<Lit, (Id, Linear)>;
+
 /// Introduces the definitions of `prov` and derives each clause of `cnf`
 /// (the ones `symmetry` does not derive) from the model; returns the id
-/// that implies each clause.
+/// that implies each clause, and the definitions' halves.
 pub fn derive_cnf<W: Write>(
     w: &mut ProofWriter<W>,
     names: &ProofNames,
+    model: &ModelConstraints,
     cnf: &Cnf,
     prov: Option<&Provenance>,
     symmetry: Option<&SymmetryBlock>,
-) -> io::Result<(Vec<Id>, EncodingSteps)> {
+) -> io::Result<(Vec<Id>, EncodingSteps, Halves)> {
     let mut steps = EncodingSteps::default();
-    // the half of each defined literal's definition in which it occurs:
-    // for y ⇔ D, `k·¬y + D ≥ k` is the half of ¬y, `(A−k+1)·y + ¬D` of y
-    let mut half: HashMap<Lit, (Id, Linear)> = HashMap::new();
+    let mut half: Halves = HashMap::new();
     let skip_defs: Vec<Var> = symmetry.map(|s| s.defines.clone()).unwrap_or_default();
     let defs = definitions(names, prov, &skip_defs);
     if !defs.is_empty() {
@@ -538,6 +608,23 @@ pub fn derive_cnf<W: Write>(
         .unwrap_or_default();
     // each stated source constraint, found once in the database by `ia`
     let mut source_ids: HashMap<u32, Id> = HashMap::new();
+    // [x ≥ v+1] → [x ≥ v] of each integer: the lower literal, and the
+    // index of the binary clauses (the order clauses among them)
+    let lower: HashMap<Lit, Lit> = prov
+        .map(|p| {
+            p.ints
+                .iter()
+                .flat_map(|int| int.ge.windows(2).map(|w| (w[1], w[0])))
+                .collect()
+        })
+        .unwrap_or_default();
+    let higher: HashMap<Lit, Lit> = lower.iter().map(|(&h, &l)| (l, h)).collect();
+    let binary: HashMap<Vec<Lit>, usize> = cnf
+        .clauses()
+        .enumerate()
+        .filter(|(_, c)| c.len() == 2)
+        .map(|(i, c)| (ClauseIds::key(c), i))
+        .collect();
     for (i, clause) in cnf.clauses().enumerate() {
         if by_symmetry.contains(&i) {
             steps.symmetry += 1;
@@ -576,6 +663,59 @@ pub fn derive_cnf<W: Write>(
                 }
             }
         }
+        let mut ladders = vec![];
+        if derived.is_none() {
+            // the auxiliary halves again, with each leaf [x ≥ k] of an
+            // integer moved down its order clauses to the clause's [x ≥ j]
+            let mut sum = Sum::default();
+            for (_, c) in aux_halves.iter() {
+                sum.add(c);
+            }
+            if let Some((_, c)) = source {
+                sum.add(c);
+            }
+            // one step: [x ≥ k] down to [x ≥ k−1], or ¬[x ≥ k] up to
+            // ¬[x ≥ k+1], by the order clause ¬[x ≥ k] ∨ [x ≥ k−1]
+            let step = |l: Lit| -> Option<(Lit, [Lit; 2])> {
+                if let Some(&low) = lower.get(&l) {
+                    return Some((low, [!l, low]));
+                }
+                let &high = higher.get(&!l)?;
+                Some((!high, [!high, !l]))
+            };
+            let reaches = |mut l: Lit| {
+                while let Some((next, _)) = step(l) {
+                    if clause.contains(&next) {
+                        return true;
+                    }
+                    l = next;
+                }
+                false
+            };
+            'moves: loop {
+                for (&v, &(a, neg)) in &sum.terms {
+                    let l = Lit::new(v.idx32(), neg);
+                    if clause.contains(&l) || !reaches(l) {
+                        continue;
+                    }
+                    let (_, order_clause) = step(l).expect("reaches");
+                    let Some(&k) = binary.get(&ClauseIds::key(&order_clause)) else {
+                        continue;
+                    };
+                    if k >= i {
+                        continue;
+                    }
+                    let [p, q] = order_clause;
+                    sum.add(&Linear::at_least([(a as i64, p), (a as i64, q)], a as i64));
+                    ladders.push((ids[k], a));
+                    continue 'moves;
+                }
+                break;
+            }
+            if let Some(weaken) = sum.weakening_to(clause) {
+                derived = Some((source.is_some(), weaken, aux_halves.clone()));
+            }
+        }
         let Some((with_source, weaken, halves)) = derived else {
             ids[i] = w.step(&format!("rup {};", names.clause(clause)))?;
             steps.rup += 1;
@@ -583,12 +723,30 @@ pub fn derive_cnf<W: Write>(
         };
         let mut pol = String::from("pol");
         let mut operands = 0;
+        for (id, a) in ladders {
+            let _ = write!(pol, " {id} {a} *");
+            operands += 1;
+            if operands > 1 {
+                pol.push_str(" +");
+            }
+        }
         if with_source {
             let (s, c) = source.unwrap();
             let id = match source_ids.get(&s) {
                 Some(&id) => id,
                 None => {
-                    let id = w.step(&format!("ia {};", names.linear(c)))?;
+                    let lemma = prov.and_then(|p| p.lemma_of(s));
+                    let id = match model.source(c) {
+                        _ if lemma.is_some() => {
+                            derive_lemma(w, names, model, c, lemma.expect("a lemma"))?
+                        }
+                        Some((m, 1)) => w.step(&format!("ia {} : {m};", names.linear(c)))?,
+                        Some((m, d)) => {
+                            let q = w.step(&format!("pol {m} {d} d;"))?;
+                            w.step(&format!("ia {} : {q};", names.linear(c)))?
+                        }
+                        None => w.step(&format!("ia {};", names.linear(c)))?,
+                    };
                     source_ids.insert(s, id);
                     id
                 }
@@ -610,7 +768,160 @@ pub fn derive_cnf<W: Write>(
         ids[i] = w.step(&pol)?;
         steps.pol += 1;
     }
-    Ok((ids, steps))
+    Ok((ids, steps, half))
+}
+
+/// Derives the lemma `c` from the model: each part from the model
+/// constraint that implies it (`ia`, after `pol … d` for a division), their
+/// sum divided by the lemma's divisor, then `c` by `ia`. Returns its id.
+fn derive_lemma<W: Write>(
+    w: &mut ProofWriter<W>,
+    names: &ProofNames,
+    model: &ModelConstraints,
+    c: &Linear,
+    lemma: &puzzlesat_encodings::provenance::Lemma,
+) -> io::Result<Id> {
+    w.comment(&format!("a lemma: {}", names.linear(c)))?;
+    let mut pol = String::from("pol");
+    let mut operands = 0;
+    for part in &lemma.parts {
+        if part.bound <= 0 {
+            // always true: the sum of its literals' axioms is stronger
+            for &(a, l) in &part.terms {
+                let _ = write!(pol, " {} {a} *", names.lit(l));
+                if operands > 0 {
+                    pol.push_str(" +");
+                }
+                operands += 1;
+            }
+            continue;
+        }
+        let id = match model.source(part) {
+            Some((m, 1)) => w.step(&format!("ia {} : {m};", names.linear(part)))?,
+            Some((m, d)) => {
+                let q = w.step(&format!("pol {m} {d} d;"))?;
+                w.step(&format!("ia {} : {q};", names.linear(part)))?
+            }
+            // plan() refuses a lemma with such a part; the check fails
+            None => w.step(&format!("ia {};", names.linear(part)))?,
+        };
+        let _ = write!(pol, " {id}");
+        if operands > 0 {
+            pol.push_str(" +");
+        }
+        operands += 1;
+    }
+    if lemma.divisor > 1 {
+        let _ = write!(pol, " {} d", lemma.divisor);
+    }
+    pol.push(';');
+    let sum = w.step(&pol)?;
+    w.step(&format!("ia {} : {sum};", names.linear(c)))
+}
+
+/// Derives `clause` from the constraint `c` (id `c_id`) and the halves of
+/// its defined literals, by one `pol` sum weakened to the clause's
+/// variables; None if that sum does not imply it.
+fn derive_from<W: Write>(
+    w: &mut ProofWriter<W>,
+    names: &ProofNames,
+    clause: &[Lit],
+    (c_id, c): (Id, &Linear),
+    halves: &Halves,
+) -> io::Result<Option<Id>> {
+    let mut sum = Sum::default();
+    sum.add(c);
+    let used: Vec<Id> = clause
+        .iter()
+        .filter_map(|l| halves.get(l))
+        .map(|(id, h)| {
+            sum.add(h);
+            *id
+        })
+        .collect();
+    let Some(weaken) = sum.weakening_to(clause) else {
+        return Ok(None);
+    };
+    let mut pol = format!("pol {c_id}");
+    for id in used {
+        let _ = write!(pol, " {id} +");
+    }
+    for v in weaken {
+        let _ = write!(pol, " {} w", names.var(v));
+    }
+    pol.push_str(" s;");
+    w.step(&pol).map(Some)
+}
+
+/// The value of every model variable in the solution `best` (an assignment
+/// of the CNF): a variable the CNF names takes its literal's value; the
+/// model's own auxiliary variables (which the CNF does not name) are then
+/// set one by one, each to a value that keeps every constraint it occurs
+/// in satisfiable, and the whole model is checked. `Err` says why no
+/// solution of the model follows.
+fn model_solution(
+    model: &PbModel,
+    cnf_lits: &[Option<Lit>],
+    best: &Assignment,
+) -> Result<Vec<bool>, String> {
+    use puzzlesat_encodings::pbmodel::Relation;
+    let mut value: Vec<Option<bool>> = cnf_lits
+        .iter()
+        .map(|l| l.filter(|l| l.var().idx() < best.len()).map(|l| best.lit(l)))
+        .collect();
+    let mut occurs: Vec<Vec<usize>> = vec![vec![]; model.n_vars()];
+    for (i, c) in model.constraints().iter().enumerate() {
+        for &(_, l) in &c.terms {
+            occurs[l.var.idx()].push(i);
+        }
+    }
+    // can constraint i still hold, the unset variables free?
+    let feasible = |value: &[Option<bool>], i: usize| {
+        let c = &model.constraints()[i];
+        let (mut lo, mut hi) = (0i64, 0i64);
+        for &(a, l) in &c.terms {
+            match value[l.var.idx()] {
+                Some(v) if v != l.negated => {
+                    lo += a;
+                    hi += a;
+                }
+                Some(_) => {}
+                None => {
+                    if a > 0 {
+                        hi += a
+                    } else {
+                        lo += a
+                    }
+                }
+            }
+        }
+        match c.relation {
+            Relation::AtLeast => hi >= c.rhs,
+            Relation::AtMost => lo <= c.rhs,
+            Relation::Equal => lo <= c.rhs && hi >= c.rhs,
+        }
+    };
+    let vars: Vec<puzzlesat_encodings::pbmodel::PbVar> = model.vars().collect();
+    // the model's own variables, last defined first (a binary number's
+    // bits from the top)
+    for v in (0..model.n_vars()).rev() {
+        if value[v].is_some() {
+            continue;
+        }
+        let fits = |value: &mut Vec<Option<bool>>, b: bool| {
+            value[v] = Some(b);
+            occurs[v].iter().all(|&i| feasible(value, i))
+        };
+        if !fits(&mut value, true) && !fits(&mut value, false) {
+            return Err(format!(
+                "no value of the model's variable {} fits the solution",
+                model.name(vars[v])
+            ));
+        }
+    }
+    let value: Vec<bool> = value.into_iter().map(|b| b.unwrap_or(false)).collect();
+    model.check(|v| value[v.idx()])?;
+    Ok(value)
 }
 
 /// Clauses by their sorted literals, to find the ids a DRAT deletion
@@ -642,7 +953,7 @@ impl ClauseIds {
 /// What the search part of a proof holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SearchSteps {
-    /// solutions logged by `solx`
+    /// solutions logged by `solx` (or, for an optimum, the best by `soli`)
     pub solutions: usize,
     /// other clauses added during the run, derived by RUP
     pub added: usize,
@@ -816,6 +1127,15 @@ pub struct Run<'a> {
     pub names: &'a [(String, Lit)],
     /// the CNF as encoded
     pub cnf_clauses: usize,
+    /// clauses of the UNSAT formula the session recorded (the CNF and the
+    /// clauses added since; the rest are the last call's assumptions)
+    pub recorded: usize,
+    /// an optimum's objective over CNF literals and the best solution
+    pub optimum: Option<(&'a Objective, &'a Assignment)>,
+    /// false: no solver call refuted a better solution (the optimum is at
+    /// the end of the objective's range); the derived clauses and the
+    /// objective-improving constraint contradict by propagation
+    pub search: bool,
     /// its definitions log
     pub provenance: Option<&'a Provenance>,
     /// the symmetry block, if the family has one
@@ -885,12 +1205,27 @@ pub fn prove(
             .map_err(io)?;
         w.block(&s.prelude, 0).map_err(io)?;
     }
+    // an optimum's proof derives every recorded clause (the objective's
+    // bound encoding among them) and then, after the best solution, the
+    // assumptions that ask for a better one
+    let derived = match run.claim {
+        Claim::Optimal => run.recorded,
+        _ => run.cnf_clauses,
+    };
     let mut cnf = Cnf::new();
-    for c in formula.clauses().take(run.cnf_clauses) {
+    for c in formula.clauses().take(derived) {
         cnf.add(c);
     }
-    let (mut cnf_ids, encoding) =
-        derive_cnf(&mut w, &names, &cnf, run.provenance, run.symmetry).map_err(io)?;
+    let model_constraints = ModelConstraints::new(run.model, &names);
+    let (mut cnf_ids, encoding, halves) = derive_cnf(
+        &mut w,
+        &names,
+        &model_constraints,
+        &cnf,
+        run.provenance,
+        run.symmetry,
+    )
+    .map_err(io)?;
     if let Some(s) = run.symmetry {
         w.comment("the symmetry breaking, by dominance")
             .map_err(io)?;
@@ -899,23 +1234,31 @@ pub fn prove(
             cnf_ids[i] = first + rel as Id - 1;
         }
     }
-    let (contradiction, search) = replay_search(
-        &mut w,
-        &names,
-        formula,
-        run.cnf_clauses,
-        &cnf_ids,
-        run.primary,
-        producer,
-        limits,
-    )?;
-    let conclusion = match (run.claim, search.solutions) {
-        (Claim::Complete, n) if n > 0 => "SAT".to_string(),
-        (Claim::Optimal, _) => {
-            return Err(CertifyError::Producer(
-                "VeriPB proofs of optimality are not written yet".into(),
-            ))
-        }
+    let mut optimum = None;
+    if run.claim == Claim::Optimal {
+        let opb = log_optimum(run, &names, &mut w, formula, &halves, &mut cnf_ids)?;
+        optimum = Some(opb);
+    }
+    let (contradiction, mut search) = if run.search {
+        replay_search(
+            &mut w,
+            &names,
+            formula,
+            cnf_ids.len(),
+            &cnf_ids,
+            run.primary,
+            producer,
+            limits,
+        )?
+    } else {
+        w.comment("no better solution: by propagation")
+            .map_err(io)?;
+        (w.step("rup >= 1;").map_err(io)?, SearchSteps::default())
+    };
+    search.solutions += usize::from(optimum.is_some());
+    let conclusion = match (run.claim, search.solutions, optimum) {
+        (Claim::Complete, n, _) if n > 0 => "SAT".to_string(),
+        (Claim::Optimal, _, Some(v)) => format!("BOUNDS {v} : {contradiction} {v}"),
         _ => format!("UNSAT : {contradiction}"),
     };
     let proof_bytes = w.finish(&conclusion).map_err(io)?;
@@ -931,6 +1274,111 @@ pub fn prove(
         search,
         checked,
     })
+}
+
+/// An optimum's step: logs the best solution by `soli` (VeriPB adds the
+/// objective-improving constraint `f ≤ f(best) − 1`), then derives each
+/// assumption of the last (UNSAT) call, "better than the best", from it
+/// and the halves of the bound encoding's definitions, appending their ids
+/// to `ids`. Returns `f(best)`, the value of the OPB file's objective.
+fn log_optimum<W: Write>(
+    run: &Run,
+    names: &ProofNames,
+    w: &mut ProofWriter<W>,
+    formula: &Cnf,
+    halves: &Halves,
+    ids: &mut Vec<Id>,
+) -> Result<i64, CertifyError> {
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
+    let fail = |why: String| CertifyError::Producer(format!("VeriPB proof of the optimum: {why}"));
+    let (objective, best) = run
+        .optimum
+        .ok_or_else(|| fail("the run kept no best solution".into()))?;
+    let model_obj = run
+        .model
+        .objective()
+        .ok_or_else(|| fail("the model has no objective".into()))?;
+    let cnf_lits = run.model.cnf_literals(run.names).map_err(fail)?;
+    let value = model_solution(run.model, &cnf_lits, best).map_err(fail)?;
+    let found = model_obj.value(|v| value[v.idx()]);
+    if found != objective.value(best) {
+        return Err(fail(format!(
+            "the model counts the best solution {found}, the CNF's objective {}",
+            objective.value(best)
+        )));
+    }
+    let lits: Vec<String> = run
+        .model
+        .vars()
+        .map(|v| {
+            let name = run.model.name(v);
+            if value[v.idx()] {
+                name.to_string()
+            } else {
+                format!("~{name}")
+            }
+        })
+        .collect();
+    w.comment("the best solution; soli adds: the objective is better")
+        .map_err(io)?;
+    let soli = w.step(&format!("soli {};", lits.join(" "))).map_err(io)?;
+    let opb = model_obj.opb_value(found);
+    // the objective-improving constraint over CNF literals: Σ terms ≤ opb − 1
+    let terms: Option<Vec<(i64, Lit)>> = model_obj
+        .opb_terms()
+        .iter()
+        .map(|&(a, l)| {
+            let x = cnf_lits[l.var.idx()]?;
+            Some((-a, if l.negated { !x } else { x }))
+        })
+        .collect();
+    let terms =
+        terms.ok_or_else(|| fail("the objective has a variable the CNF does not name".into()))?;
+    let better = Linear::at_least(terms, 1 - opb);
+    w.comment("the last call's assumptions: better than the best")
+        .map_err(io)?;
+    // for an objective over literals the model does not name (e.g. the
+    // order literals of a sum of the model's): each of its terms the
+    // improving constraint forces, as a unit
+    // — and each defined literal the formula fixes by a unit clause (a
+    // redundant bound of the encoding) that the improving constraint
+    // forces the other way
+    let fixed = formula
+        .clauses()
+        .filter(|c| c.len() == 1 && halves.contains_key(&!c[0]))
+        .map(|c| !c[0]);
+    let candidates: Vec<Lit> = objective
+        .terms
+        .iter()
+        .map(|&(l, _)| match objective.sense {
+            puzzlesat_encodings::solve::Sense::Maximize => l,
+            puzzlesat_encodings::solve::Sense::Minimize => !l,
+        })
+        .chain(fixed)
+        .collect();
+    let forced_terms = |w: &mut ProofWriter<W>| -> io::Result<()> {
+        for &l in &candidates {
+            derive_from(w, names, &[l], (soli, &better), halves)?;
+        }
+        Ok(())
+    };
+    let mut terms_derived = false;
+    for c in formula.clauses().skip(ids.len()) {
+        if let Some(id) = derive_from(w, names, c, (soli, &better), halves).map_err(io)? {
+            ids.push(id);
+            continue;
+        }
+        // then the assumption by RUP
+        if !terms_derived {
+            terms_derived = true;
+            forced_terms(w).map_err(io)?;
+        }
+        ids.push(w.step(&format!("rup {};", names.clause(c))).map_err(io)?);
+    }
+    if !run.search && !terms_derived {
+        forced_terms(w).map_err(io)?;
+    }
+    Ok(opb)
 }
 
 /// The certificate of `run.claim` resting on the UNSAT `formula`: a VeriPB

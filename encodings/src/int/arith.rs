@@ -71,6 +71,16 @@ fn merge<DB: ClauseDatabase>(
     dirs: Directions,
 ) {
     let t = db.true_lit();
+    if let Some(p) = db.provenance() {
+        // [z ≥ v] ⇔ Σ leaves ≥ v − base, over the leaves of x and y (for
+        // a VeriPB proof: every merge clause is then a sum of definitions)
+        let (mut leaves, bx) = p.count_of(x.lb(), x.order_lits());
+        let (ly, by) = p.count_of(y.lb(), y.order_lits());
+        for (l, w) in ly {
+            *leaves.entry(l).or_insert(0) += w;
+        }
+        p.define_sum(z.lb(), z.order_lits(), &leaves, bx + by);
+    }
     for a in x.lb()..=x.ub() {
         for b in y.lb()..=y.ub() {
             let target = if truncate { (a + b).min(z.ub()) } else { a + b };

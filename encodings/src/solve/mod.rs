@@ -562,6 +562,27 @@ impl Session {
         }
         Some(f)
     }
+    /// When recording: every clause given so far, as plain clauses.
+    pub fn recorded_formula(&self) -> Option<Cnf> {
+        let record = self.record.as_ref()?;
+        let mut f = Cnf::new();
+        for c in record.clauses() {
+            f.add(c);
+        }
+        Some(f)
+    }
+    /// When recording: how many clauses of [`Session::unsat_formula`] are
+    /// recorded clauses (the rest are its assumptions and in-search
+    /// blocks, as units and clauses).
+    pub fn unsat_recorded(&self) -> Option<usize> {
+        self.last_unsat.as_ref().map(|(n, _)| *n)
+    }
+    /// When recording a CNF that keeps a definitions log: the log, which
+    /// goes on with every clause and definition added since (e.g. an
+    /// objective's bound encoding).
+    pub fn provenance_log(&self) -> Option<&crate::provenance::Provenance> {
+        self.record.as_ref().and_then(|r| r.provenance_log())
+    }
     /// The number of solve calls that answered UNSAT so far (tells a
     /// driver's caller whether an UNSAT answer happened in its phase).
     pub fn unsat_answers(&self) -> u32 {
@@ -737,9 +758,16 @@ impl ClauseDatabase for Session {
             return t;
         }
         let t = self.fresh();
+        if let Some(p) = self.provenance() {
+            // t ⇔ (0 ≥ 0): true
+            p.define(t, crate::provenance::Linear::at_least([], 0));
+        }
         self.add(&[t]);
         self.true_lit = Some(t);
         t
+    }
+    fn provenance(&mut self) -> Option<&mut crate::provenance::Provenance> {
+        self.record.as_mut().and_then(|r| r.provenance())
     }
 }
 

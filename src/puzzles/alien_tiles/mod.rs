@@ -34,6 +34,7 @@ use puzzlesat_encodings::dominance::{LexOrder, SymmetryProof};
 use puzzlesat_encodings::int::{self, IntVar};
 use puzzlesat_encodings::lex::LexChain;
 use puzzlesat_encodings::perm::Perm;
+use puzzlesat_encodings::provenance::{Lemma, Linear};
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 use serde::Serialize;
 
@@ -294,7 +295,7 @@ impl AlienTiles {
     /// `B = Σ_a ⌊a·n²/c⌋`, the optimum in those cases of the table — a
     /// counting argument CDCL does not find by itself. None past
     /// [`CUT_BOUND_LIMIT`] kernel elements.
-    fn disjoint_cut_bound(&self, xs: &[IntVar]) -> Option<u64> {
+    fn disjoint_cut_bound(&self, xs: &[IntVar]) -> Option<(u64, Vec<Linear>)> {
         if !self.kernel.size().is_some_and(|s| s <= CUT_BOUND_LIMIT) {
             return None;
         }
@@ -313,14 +314,56 @@ impl AlienTiles {
         });
         let mut covered = std::collections::HashSet::new();
         let mut sum = 0;
+        let mut chosen = vec![];
         for (lits, k) in &cuts {
             if lits.iter().all(|l| !covered.contains(l)) {
                 covered.extend(lits.iter().copied());
                 sum += k;
+                chosen.push(Linear::count_at_most(lits, *k as i64));
             }
         }
         let all = xs.len() * (self.c as usize - 1);
-        Some((sum + all - covered.len()) as u64)
+        Some(((sum + all - covered.len()) as u64, chosen))
+    }
+
+    /// How a VeriPB proof derives [`AlienTiles::average_bound`] from the
+    /// model: the sum of every minimality constraint (an always-true one
+    /// by its literals' axioms), divided by the kernel's size. It is the
+    /// bound when every cell's kernel subgroup is all of Z_c or trivial
+    /// (then each order literal has coefficient 1); None otherwise, or past
+    /// [`EAGER_LIMIT`] kernel elements.
+    fn average_lemma(&self, xs: &[IntVar]) -> Option<Lemma> {
+        let c = self.c;
+        let size = self.kernel.size().filter(|&s| s <= EAGER_LIMIT)?;
+        let whole_or_trivial = (0..self.n * self.n).all(|p| {
+            let step = self
+                .kernel
+                .gens
+                .iter()
+                .fold(c as u64, |g, (gen, _)| gcd(g, gen[p] as u64));
+            step == 1 || step == c as u64
+        });
+        if !whole_or_trivial {
+            return None;
+        }
+        let mut parts = vec![];
+        self.kernel.for_each(self.n * self.n, |z| {
+            let terms: Vec<(u64, Lit)> = xs
+                .iter()
+                .zip(z)
+                .filter(|(_, &zv)| zv != 0)
+                .map(|(x, &zv)| (c as u64, x.ge((c - zv) as i64)))
+                .collect();
+            if !terms.is_empty() {
+                let total: u32 = z.iter().sum();
+                parts.push(Linear::weighted_at_most(&terms, total as i64));
+            }
+            true
+        });
+        Some(Lemma {
+            parts,
+            divisor: size,
+        })
     }
 
     /// Hardest, redundant: the average of every minimality constraint (the
@@ -358,14 +401,34 @@ impl AlienTiles {
     fn encode_click_bound(&self, cnf: &mut Cnf, xs: &[IntVar]) -> (Vec<Lit>, u64) {
         let total = int::sum(cnf, &xs.iter().collect::<Vec<_>>());
         let all = (xs.len() * (self.c as usize - 1)) as u64;
-        let cuts = || self.disjoint_cut_bound(xs).unwrap_or(all);
-        let bound = match self.redundant {
-            Redundant::None => all,
-            Redundant::DisjointCuts => cuts(),
-            Redundant::Average => self.average_bound(),
-            Redundant::Both => cuts().min(self.average_bound()),
+        let cuts = || self.disjoint_cut_bound(xs);
+        let average = || (self.average_bound(), None);
+        let (bound, parts) = match self.redundant {
+            Redundant::None => (all, None),
+            Redundant::DisjointCuts => cuts().map_or((all, None), |(b, p)| (b, Some(p))),
+            Redundant::Average => average(),
+            Redundant::Both => match cuts() {
+                Some((b, p)) if b <= self.average_bound() => (b, Some(p)),
+                _ => average(),
+            },
         };
+        if cnf.provenance().is_some() {
+            // the bound is a lemma of the model, for a VeriPB proof
+            let order_lits: Vec<Lit> = xs.iter().flat_map(|x| x.order_lits().to_vec()).collect();
+            let c = Linear::count_at_most(&order_lits, bound as i64);
+            let lemma = match parts {
+                Some(parts) => Some(Lemma { parts, divisor: 1 }),
+                None => self.average_lemma(xs),
+            };
+            let p = cnf.provenance().expect("recording");
+            match lemma {
+                Some(lemma) => p.lemma(c, lemma),
+                // not a model constraint: the proof's plan refuses it
+                None => p.source(Some(c)),
+            }
+        }
         total.post_le(cnf, bound as i64);
+        puzzlesat_encodings::provenance::source(cnf, || None);
         let lits = total.order_lits()[..(bound as usize).min(total.order_lits().len())].to_vec();
         (lits, bound)
     }
