@@ -286,9 +286,9 @@ fn a_totalizer_with_a_clause_dropped_is_refused() {
             formula.add(&s.iter().map(|&l| !l).collect::<Vec<_>>());
         }
         let run = veripb::Run {
-        recorded: 0,
-        optimum: None,
-        search: true,
+            recorded: 0,
+            optimum: None,
+            search: true,
             recorded: 0,
             optimum: None,
             search: true,

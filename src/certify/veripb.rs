@@ -507,7 +507,8 @@ impl ModelConstraints {
             if implies(m, c) {
                 return Some((*id, 1));
             }
-            let mut divisors: Vec<u64> = m.terms.iter().map(|&(a, _)| a).filter(|&a| a > 1).collect();
+            let mut divisors: Vec<u64> =
+                m.terms.iter().map(|&(a, _)| a).filter(|&a| a > 1).collect();
             divisors.sort_unstable();
             divisors.dedup();
             if let Some(d) = divisors.into_iter().find(|&d| implies(&divided(m, d), c)) {
@@ -867,7 +868,10 @@ fn model_solution(
     use puzzlesat_encodings::pbmodel::Relation;
     let mut value: Vec<Option<bool>> = cnf_lits
         .iter()
-        .map(|l| l.filter(|l| l.var().idx() < best.len()).map(|l| best.lit(l)))
+        .map(|l| {
+            l.filter(|l| l.var().idx() < best.len())
+                .map(|l| best.lit(l))
+        })
         .collect();
     let mut occurs: Vec<Vec<usize>> = vec![vec![]; model.n_vars()];
     for (i, c) in model.constraints().iter().enumerate() {

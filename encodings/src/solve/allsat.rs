@@ -854,14 +854,17 @@ impl AllSat {
         // clauses where it occurs with the other sign need a look
         self.aux_heap.heap.iter().all(|&v| {
             self.value[2 * v as usize] != UNDEF
-                || self.aux_occurs.get((2 * v + u32::from(free(self, v))) as usize).map_or(true, |occurs| {
-                    occurs.iter().all(|&c| {
-                        self.clauses[c as usize]
-                            .lits
-                            .iter()
-                            .any(|&q| value(q >> 1) == (q & 1 == 0))
+                || self
+                    .aux_occurs
+                    .get((2 * v + u32::from(free(self, v))) as usize)
+                    .map_or(true, |occurs| {
+                        occurs.iter().all(|&c| {
+                            self.clauses[c as usize]
+                                .lits
+                                .iter()
+                                .any(|&q| value(q >> 1) == (q & 1 == 0))
+                        })
                     })
-                })
         })
     }
 

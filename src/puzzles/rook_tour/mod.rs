@@ -26,10 +26,10 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 
 use crate::picture::{centre, Colour, Picture, Shape};
 use crate::puzzle::{Encoded, Puzzle};
-use puzzlesat_encodings::solve::EnumerationEngine;
 use crate::report::{Details, Report, Status};
 use encode::{ClassSymmetry, Options, Symmetry, VarMap};
 use model::{Instance, Numbering};
+use puzzlesat_encodings::solve::EnumerationEngine;
 use symmetry::BoardSymmetry;
 
 /// An instance with its encoding options.
@@ -236,13 +236,15 @@ impl Puzzle for RookTour {
     /// None for the edges encoding (its CNF has no positions to compare).
     fn class_representatives(&self) -> Option<Self> {
         let compares = self.opts.encoding != encode::Encoding::Edges;
-        (compares && self.opts.symmetry == Symmetry::None && self.group.len() > 1).then(|| RookTour {
-            opts: Options {
-                symmetry: self.class_symmetry.symmetry(),
-                ..self.opts
-            },
-            representatives: true,
-            ..self.clone()
+        (compares && self.opts.symmetry == Symmetry::None && self.group.len() > 1).then(|| {
+            RookTour {
+                opts: Options {
+                    symmetry: self.class_symmetry.symmetry(),
+                    ..self.opts
+                },
+                representatives: true,
+                ..self.clone()
+            }
         })
     }
 
