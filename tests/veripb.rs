@@ -57,6 +57,14 @@ impl<P: Puzzle> Puzzle for Mutant<P> {
     fn pb_model(&self) -> Option<PbModel> {
         self.inner.pb_model()
     }
+    fn separate<DB: ClauseDatabase>(
+        &self,
+        map: &Self::Map,
+        model: &puzzlesat::encodings::Assignment,
+        db: &mut DB,
+    ) -> bool {
+        self.inner.separate(map, model, db)
+    }
     fn symmetry_proof(
         &self,
         map: &Self::Map,
@@ -203,6 +211,67 @@ fn an_encoding_without_definitions_is_certified_by_drat_and_says_so() {
     assert!(why.contains("without a definition"), "{why}");
 }
 
+/// Optima certified from the model (`soli`, `conclusion BOUNDS`): the
+/// hardest Alien Tiles goals with the default redundant bound, derived as
+/// a lemma of the model, and the default symmetry breaking, by dominance;
+/// 4×4/3 ends on an UNSAT call, 3×3/3 at the end of the objective's range
+/// (the bound alone), and 3×3/2's bound comes from disjoint cuts.
+#[test]
+fn alien_tiles_hardest_optima_are_certified_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::alien_tiles::{AlienTiles, Task};
+    for (n, c, hardest) in [(4, 3, 10), (3, 3, 18), (3, 2, 3)] {
+        let p = AlienTiles::new(n, c, Task::Hardest).unwrap();
+        let r = run::run_quiet(&p, &certified(false)).expect("certified run");
+        assert_eq!(r.status, Status::Optimal, "{n}x{n}/{c}");
+        assert_eq!(r.objective, Some(hardest), "{n}x{n}/{c}");
+        let c = &r.certificates.expect("certificates")[0];
+        let from = c.certificate.from_model.as_ref().expect("from the model");
+        assert_eq!(from.covers, "encoding, symmetry breaking and search");
+        assert_eq!(from.solutions, 1, "the best, by soli");
+        assert!(from.dom_clauses > 0 && from.pol_clauses > 0);
+    }
+}
+
+/// Mutant: a redundant bound one below the optimum (`Σ clicks ≤ 9` on
+/// 4×4/3, whose hardest goal needs 10), stated as a lemma whose derivation
+/// (an order clause of the model) does not imply it: the run finds 9 and
+/// the VeriPB check refuses the claim.
+#[test]
+fn a_wrong_lemma_is_refused() {
+    require_veripb();
+    use puzzlesat::encodings::provenance::{Lemma, Linear};
+    use puzzlesat::puzzles::alien_tiles::{AlienTiles, Task};
+    let p = Mutant {
+        inner: AlienTiles::new(4, 3, Task::Hardest).unwrap(),
+        mutate: |cnf, map| {
+            let lits: Vec<Lit> = map
+                .clicks()
+                .iter()
+                .flat_map(|x| x.order_lits().to_vec())
+                .collect();
+            let order_clause = Linear::count_at_least(&[!lits[1], lits[0]], 1);
+            cnf.provenance().expect("recording").lemma(
+                Linear::count_at_most(&lits, 9),
+                Lemma {
+                    parts: vec![order_clause],
+                    divisor: 1,
+                },
+            );
+            use puzzlesat::encodings::card::{Card, CardEncoding};
+            let units = Card::new(CardEncoding::Totalizer, &lits).at_most(cnf, 9);
+            cnf.post_units(units).unwrap();
+            puzzlesat::encodings::provenance::source(cnf, || None);
+        },
+    };
+    let e = run::run_quiet(&p, &certified(false)).expect_err("the claim is refused");
+    let text = format!("{e:#}");
+    assert!(
+        text.contains("could not be certified") && text.contains("VeriPB rejected"),
+        "{text}"
+    );
+}
+
 /// Mutant: a wrong order axiom in the columns encoding, `[x₁ ≥ 1] →
 /// [x₁ ≥ 7]` (`[x₁ ≥ 1]` is `¬[x₁ = 0]` and `[x₁ ≥ 7]` is `[x₁ = 7]`):
 /// it drops the placements with row 1's queen in columns 2..7, so the
@@ -286,9 +355,6 @@ fn a_totalizer_with_a_clause_dropped_is_refused() {
             formula.add(&s.iter().map(|&l| !l).collect::<Vec<_>>());
         }
         let run = veripb::Run {
-            recorded: 0,
-            optimum: None,
-            search: true,
             recorded: 0,
             optimum: None,
             search: true,

@@ -1086,17 +1086,49 @@ pub fn checker() -> Result<String, CertifyError> {
     Ok(v.trim().to_string())
 }
 
-/// Runs `veripb MODEL PROOF`; Ok only if it verifies the proof.
-pub fn check(model: &Path, proof: &Path) -> Result<Checked, CertifyError> {
+/// Runs `veripb MODEL PROOF`; Ok only if it verifies the proof. The check
+/// is stopped (and the run told so) when `limits` expire: the time limit,
+/// Ctrl-C or SIGTERM.
+pub fn check(model: &Path, proof: &Path, limits: &Limits) -> Result<Checked, CertifyError> {
     let checker = checker()?;
     let t = Instant::now();
-    let out = Command::new("veripb")
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
+    let (mut out_file, mut err_file) = (
+        tempfile::tempfile().map_err(io)?,
+        tempfile::tempfile().map_err(io)?,
+    );
+    let mut child = Command::new("veripb")
         .arg("--hide-warnings")
         .arg(model)
         .arg(proof)
-        .output()
+        .stdout(out_file.try_clone().map_err(io)?)
+        .stderr(err_file.try_clone().map_err(io)?)
+        .spawn()
         .map_err(|e| CertifyError::Producer(format!("veripb could not be run: {e}")))?;
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(io)? {
+            break status;
+        }
+        if limits.expired() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(CertifyError::Stopped);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
     let seconds = t.elapsed().as_secs_f64();
+    let read = |f: &mut std::fs::File| -> Result<Vec<u8>, CertifyError> {
+        use std::io::{Read, Seek};
+        let mut v = vec![];
+        f.seek(io::SeekFrom::Start(0)).map_err(io)?;
+        f.read_to_end(&mut v).map_err(io)?;
+        Ok(v)
+    };
+    let out = std::process::Output {
+        status,
+        stdout: read(&mut out_file)?,
+        stderr: read(&mut err_file)?,
+    };
     let stdout = String::from_utf8_lossy(&out.stdout);
     let verdict = stdout.lines().find(|l| l.starts_with("s VERIFIED"));
     match verdict {
@@ -1266,7 +1298,7 @@ pub fn prove(
         _ => format!("UNSAT : {contradiction}"),
     };
     let proof_bytes = w.finish(&conclusion).map_err(io)?;
-    let checked = check(&model_path, &proof_path)?;
+    let checked = check(&model_path, &proof_path, limits)?;
     if run.dir.is_none() {
         // the temporary directory goes; the paths are reported as kept nowhere
     }

@@ -156,6 +156,13 @@ pub struct TilesMap {
     symmetry: Vec<(Perm, LexChain)>,
 }
 
+impl TilesMap {
+    /// The clicks of each cell (row-major), order-encoded.
+    pub fn clicks(&self) -> &[IntVar] {
+        &self.xs
+    }
+}
+
 /// What an Alien Tiles report adds.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct TilesDetails {
