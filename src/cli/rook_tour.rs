@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use puzzlesat_encodings::amo::AmoEncoding;
 
-use crate::puzzles::rook_tour::encode::{ClassSymmetry, Encoding, Links, Options, Symmetry};
+use crate::puzzles::rook_tour::encode::{
+    default_amo, ClassSymmetry, Encoding, Links, Options, Symmetry,
+};
 use crate::puzzles::rook_tour::model::Instance;
 use crate::puzzles::rook_tour::RookTour;
 use crate::front::{choices, PuzzleArgs};
@@ -34,8 +36,9 @@ pub struct Args {
     #[arg(long, value_parser = choices::<ClassSymmetry>())]
     pub class_symmetry: Option<ClassSymmetry>,
     /// at-most-one encoding of the position encoding's one-hot constraints
-    #[arg(long, default_value = "ladder", value_parser = choices::<AmoEncoding>())]
-    pub amo: AmoEncoding,
+    /// [default: pairwise up to 100 cells, ladder above]
+    #[arg(long, value_parser = choices::<AmoEncoding>())]
+    pub amo: Option<AmoEncoding>,
     /// position encoding: forward links only (the source's model) or also the redundant backward links
     #[arg(long, default_value = "both", value_parser = choices::<Links>())]
     pub links: Links,
@@ -49,7 +52,7 @@ impl PuzzleArgs for Args {
         let opts = Options {
             encoding: self.encoding,
             symmetry: self.symmetry,
-            amo: self.amo,
+            amo: self.amo.unwrap_or(default_amo(inst.n())),
             links: self.links,
         };
         Ok(RookTour {

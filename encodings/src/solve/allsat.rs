@@ -225,6 +225,9 @@ pub struct AllSat {
     level: Vec<u32>,
     reason: Vec<u32>,
     polarity: Vec<bool>,
+    /// [`AllSat::completes_by_phase`] tries the free auxiliary variables
+    /// false before their saved phases (it did so for the last model)
+    aux_false_first: bool,
     activity: Vec<f64>,
     var_inc: f64,
     primary: Vec<bool>,
@@ -236,7 +239,8 @@ pub struct AllSat {
     /// the closed levels, ascending
     closed: Vec<u32>,
     seen: Vec<bool>,
-    /// per non-primary variable: the formula's clauses it occurs in
+    /// per literal of a non-primary variable (by its code): the formula's
+    /// clauses it occurs in
     aux_occurs: Vec<Vec<u32>>,
     /// deleted learnt clauses whose watches may remain
     deleted: Vec<u32>,
@@ -302,6 +306,7 @@ impl AllSat {
             level: vec![],
             reason: vec![],
             polarity: vec![],
+            aux_false_first: false,
             activity: vec![],
             var_inc: 1.0,
             primary: vec![],
@@ -802,17 +807,64 @@ impl AllSat {
     /// ended without conflict). One pass over those clauses instead of a
     /// decision and a propagation per free auxiliary variable (lex-leader
     /// chains leave thousands of them free).
-    fn completes_by_phase(&self) -> bool {
+    ///
+    /// Where the saved phases do not complete it, every free auxiliary
+    /// variable false is tried too (their phases are then set so): the
+    /// one-directional definitions of the encoders (lex-leader chains,
+    /// ladders, "aᵢ → …") hold with a free auxiliary false, and stale
+    /// phases left by earlier models would otherwise cost a decision and a
+    /// propagation per free variable for every model. Whichever of the two completed the last model is tried first.
+    fn completes_by_phase(&mut self) -> bool {
+        let phases = |s: &Self| s.completes_with(|s, v| s.polarity[v as usize]);
+        let falses = |s: &Self| s.completes_with(|_, _| false);
+        let (done, by_false) = if self.aux_false_first {
+            if falses(self) {
+                (true, true)
+            } else {
+                (phases(self), false)
+            }
+        } else if phases(self) {
+            (true, false)
+        } else {
+            (falses(self), true)
+        };
+        if !done {
+            return false;
+        }
+        self.aux_false_first = by_false;
+        if by_false {
+            for i in 0..self.aux_heap.heap.len() {
+                let v = self.aux_heap.heap[i];
+                if self.value[2 * v as usize] == UNDEF {
+                    self.polarity[v as usize] = false;
+                }
+            }
+        }
+        true
+    }
+
+    /// [`AllSat::completes_by_phase`] with the free auxiliary variables at
+    /// `free(self, v)`.
+    fn completes_with(&self, free: impl Fn(&Self, u32) -> bool) -> bool {
+        let value = |v: u32| match self.value[2 * v as usize] {
+            UNDEF => free(self, v),
+            x => x == TRUE,
+        };
+        // a free variable at b makes its literals of sign b true: only the
+        // clauses where it occurs with the other sign need a look
         self.aux_heap.heap.iter().all(|&v| {
             self.value[2 * v as usize] != UNDEF
-                || self.aux_occurs.get(v as usize).map_or(true, |occurs| {
-                    occurs.iter().all(|&c| {
-                        self.clauses[c as usize].lits.iter().any(|&q| {
-                            let v = q >> 1;
-                            self.model_value(v) == (q & 1 == 0)
+                || self
+                    .aux_occurs
+                    .get((2 * v + u32::from(free(self, v))) as usize)
+                    .map_or(true, |occurs| {
+                        occurs.iter().all(|&c| {
+                            self.clauses[c as usize]
+                                .lits
+                                .iter()
+                                .any(|&q| value(q >> 1) == (q & 1 == 0))
                         })
                     })
-                })
         })
     }
 
@@ -820,12 +872,12 @@ impl AllSat {
     /// non-primary variables.
     fn note_aux_clause(&mut self, c: u32) {
         for i in 0..self.clauses[c as usize].lits.len() {
-            let v = (self.clauses[c as usize].lits[i] >> 1) as usize;
-            if !self.primary[v] {
-                if self.aux_occurs.len() <= v {
-                    self.aux_occurs.resize_with(v + 1, Vec::new);
+            let q = self.clauses[c as usize].lits[i] as usize;
+            if !self.primary[q >> 1] {
+                if self.aux_occurs.len() <= q {
+                    self.aux_occurs.resize_with(q + 1, Vec::new);
                 }
-                self.aux_occurs[v].push(c);
+                self.aux_occurs[q].push(c);
             }
         }
     }

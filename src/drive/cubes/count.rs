@@ -40,7 +40,7 @@ use crate::drive::classes::Tally;
 use crate::options::{Purpose, RunOptions};
 use crate::puzzle::{encode, Encoded, Puzzle};
 use crate::report::{plural, CubeRecord, CubeTally, Report, Status, StoppedBy};
-use crate::solver::{Limits, SolverStats};
+use crate::solver::{Limits, Session, SolverStats};
 
 /// The fingerprint of a counting cube's record: what it says (`count`,
 /// `classes`) and what about (the puzzle and its options, the build, the
@@ -216,19 +216,31 @@ impl<P: Puzzle> Shared<'_, P> {
         r
     }
 
-    /// Counts cube `index` on a session of its own.
-    fn count(&self, index: u32) -> anyhow::Result<CubeResult> {
+    /// A thread's session, loaded with the CNF once and reused for every
+    /// cube the thread counts (the cube's literals are assumptions; learnt
+    /// clauses follow from the formula alone, so they carry over).
+    fn open(&self) -> anyhow::Result<Session> {
         let engine = self
             .opts
             .enumeration_engine(self.enumerated.enumeration())?;
-        let mut session = self.opts.open(
+        Ok(self.opts.open(
             Cow::Borrowed(self.cnf),
             self.limits.clone(),
             Purpose::Enumerate(engine),
-        )?;
+        )?)
+    }
+
+    /// Counts cube `index` on the thread's `session`.
+    fn count(&self, index: u32, session: &mut Session) -> anyhow::Result<CubeResult> {
+        let before = (
+            session.solve_time,
+            session.solve_calls,
+            session.sat_answers,
+            session.stats(),
+        );
         let mut tally = Tally::new(self.enumerated, self.classes_of, false);
         let cube = self.split.cube(index);
-        let e = tally.count(&mut session, self.enc, &cube, None, |_| {})?;
+        let e = tally.count(session, self.enc, &cube, None, |_| {})?;
         let decode_check = tally.decoding;
         let found = Counted {
             solutions: tally.solutions,
@@ -239,15 +251,21 @@ impl<P: Puzzle> Shared<'_, P> {
         if let Some(c) = counted {
             self.file.append(&self.record(index, Some(c), &solver))?;
         }
+        let since = |now: Option<u64>, then: Option<u64>| now.map(|n| n - then.unwrap_or(0));
+        let stats = session.stats();
         Ok(CubeResult {
             index,
             counted,
             found,
-            solve: session.solve_time,
+            solve: session.solve_time - before.0,
             decode_check,
-            sat_calls: session.solve_calls,
-            sat_answers: session.sat_answers,
-            stats: session.stats(),
+            sat_calls: session.solve_calls - before.1,
+            sat_answers: session.sat_answers - before.2,
+            stats: SolverStats {
+                conflicts: since(stats.conflicts, before.3.conflicts),
+                decisions: since(stats.decisions, before.3.decisions),
+                propagations: since(stats.propagations, before.3.propagations),
+            },
         })
     }
 
@@ -255,6 +273,7 @@ impl<P: Puzzle> Shared<'_, P> {
     /// the limits expire.
     fn work(&self, progress: &mpsc::Sender<String>) -> anyhow::Result<Vec<CubeResult>> {
         let mut done = vec![];
+        let mut session = None;
         loop {
             if self.limits.expired() {
                 return Ok(done);
@@ -263,7 +282,11 @@ impl<P: Puzzle> Shared<'_, P> {
                 return Ok(done);
             };
             let t = Instant::now();
-            let r = self.count(i)?;
+            let session = match &mut session {
+                Some(s) => s,
+                None => session.insert(self.open()?),
+            };
+            let r = self.count(i, session)?;
             if let Some(c) = r.counted {
                 let classes = c.classes.map_or(String::new(), |k| {
                     format!(" in {}", plural(k, "class", "classes"))

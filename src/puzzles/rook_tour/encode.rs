@@ -19,6 +19,23 @@
 //!   successor, so the edges form one path through all cells. Value sets
 //!   are clauses on the order literals; a tour adds "p[c] = n ⇒ a neighbour
 //!   has p = 1".
+//! - **edges** — the successor Booleans alone, without positions: at most
+//!   one edge in and out of each cell, no 2-cycle, exactly one first cell
+//!   (no edge in) and one last (no edge out). Its models are a path plus
+//!   disjoint cycles; connectivity is a lazy constraint (`Puzzle::separate`,
+//!   [`cut`]): a cycle cut off from the path becomes the clause "an edge
+//!   leaves it, or it holds the last cell", the subtour elimination
+//!   constraint of Dantzig, Fulkerson & Johnson, "Solution of a large-scale
+//!   traveling-salesman problem" (Operations Research 1954), added as a
+//!   circuit propagator would fail on the cut-off cells. The encoding
+//!   families (position, successor, transitive closure/ordering) are
+//!   compared by Zhou, "In Pursuit of an Efficient SAT Encoding for the
+//!   Hamiltonian Cycle Problem" (CP 2020); Velev & Gao ("Efficient SAT
+//!   techniques for absolute encoding of permutation problems", SARA 2009)
+//!   and Prestwich ("SAT problems with chains of dependent variables",
+//!   Discrete Applied Mathematics 2003) study the position family. Empty
+//!   boards and paths only (a numbered tour is a cycle with a start, which
+//!   edges do not name; value sets need positions), no symmetry breaking.
 //!
 //! Symmetry breaking (`--symmetry lex-leader`): lex-leader clauses over the
 //! "cell c holds k" literals (x, or the direct literals of p) for every
@@ -43,6 +60,8 @@ puzzlesat_encodings::option_enum! {
         Position = "position",
         /// next-cell Booleans per edge with order-encoded positions
         Successor = "successor",
+        /// next-cell Booleans alone, connectivity by lazy cuts (empty boards, paths)
+        Edges = "edges",
     }
 }
 
@@ -84,6 +103,22 @@ impl ClassSymmetry {
     }
 }
 
+/// The largest board (cells) whose default at-most-one encoding is
+/// `pairwise` ([`default_amo`]): n·n(n−1) clauses, 990,000 at 10×10.
+pub const PAIRWISE_CELLS: usize = 100;
+
+/// The default `--amo` for a board of `cells` cells: `pairwise` up to
+/// [`PAIRWISE_CELLS`] (no auxiliary variables, the fewest propagations:
+/// measured faster on every board up to 10×10, docs/rook-tour.md), the
+/// linear `ladder` above, where pairwise grows as n³ clauses.
+pub fn default_amo(cells: usize) -> AmoEncoding {
+    if cells <= PAIRWISE_CELLS {
+        AmoEncoding::Pairwise
+    } else {
+        AmoEncoding::Ladder
+    }
+}
+
 /// The encoding options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
@@ -116,6 +151,86 @@ pub enum VarMap {
     Position(Vec<Vec<Lit>>),
     /// `p[c]`: the position of cell c along the path
     Successor(Vec<IntVar>),
+    /// the edges encoding's literals
+    Edges(Edges),
+}
+
+/// The edges encoding's literals.
+#[derive(Debug)]
+pub struct Edges {
+    /// `(u, v, s)`: s ⇔ v follows u
+    pub follows: Vec<(usize, usize, Lit)>,
+    /// `last[c]` ⇔ no edge leaves c
+    pub last: Vec<Lit>,
+}
+
+impl Edges {
+    /// The successor of each cell in a model (None: the last cell).
+    fn successors(&self, n: usize, model: &Assignment) -> Vec<Option<usize>> {
+        let mut next = vec![None; n];
+        for &(u, v, s) in &self.follows {
+            if model.lit(s) {
+                next[u] = Some(v);
+            }
+        }
+        next
+    }
+}
+
+/// The cells of a model of the edges encoding in path order from its first
+/// cell (the one no edge enters), and the cycles cut off from that path.
+fn components(edges: &Edges, n: usize, model: &Assignment) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let next = edges.successors(n, model);
+    let mut entered = vec![false; n];
+    for v in next.iter().flatten() {
+        entered[*v] = true;
+    }
+    let mut seen = vec![false; n];
+    let walk = |from: usize, seen: &mut Vec<bool>| {
+        let mut cells = vec![];
+        let mut at = Some(from);
+        while let Some(c) = at.filter(|&c| !seen[c]) {
+            seen[c] = true;
+            cells.push(c);
+            at = next[c];
+        }
+        cells
+    };
+    let path = match (0..n).find(|&c| !entered[c]) {
+        Some(first) => walk(first, &mut seen),
+        None => vec![],
+    };
+    let mut cycles = vec![];
+    for c in 0..n {
+        if !seen[c] {
+            cycles.push(walk(c, &mut seen));
+        }
+    }
+    (path, cycles)
+}
+
+/// The lazy connectivity constraint of the edges encoding: for every cycle
+/// of `model` cut off from the path, the clause "an edge leaves the cycle's
+/// cells, or one of them is the last cell" (true of every Hamiltonian
+/// path: the last cell of the set on the path is followed by a cell
+/// outside it, unless it ends the path). False when the model is one path.
+pub fn cut<DB: ClauseDatabase>(edges: &Edges, n: usize, model: &Assignment, db: &mut DB) -> bool {
+    let (_, cycles) = components(edges, n, model);
+    for cycle in &cycles {
+        let mut inside = vec![false; n];
+        for &c in cycle {
+            inside[c] = true;
+        }
+        let mut clause: Vec<Lit> = edges
+            .follows
+            .iter()
+            .filter(|&&(u, v, _)| inside[u] && !inside[v])
+            .map(|e| e.2)
+            .collect();
+        clause.extend(cycle.iter().map(|&c| edges.last[c]));
+        db.add(&clause);
+    }
+    !cycles.is_empty()
 }
 
 impl VarMap {
@@ -131,6 +246,15 @@ impl VarMap {
                 })
                 .collect(),
             VarMap::Successor(p) => p.iter().map(|p| p.value(model) as u32).collect(),
+            VarMap::Edges(e) => {
+                // a model that is not one path (the lazy cuts reject it)
+                // decodes to a numbering the checker refuses (value 0)
+                let mut vals = vec![0; inst.n()];
+                for (k, c) in components(e, inst.n(), model).0.into_iter().enumerate() {
+                    vals[c] = k as u32 + 1;
+                }
+                vals
+            }
         };
         Numbering::from_cells(inst.rows, inst.cols, &vals)
     }
@@ -185,9 +309,28 @@ pub fn encode<DB: ClauseDatabase>(
         });
     }
     let allowed = inst.allowed();
+    if opts.encoding == Encoding::Edges {
+        let why = if inst.tour {
+            Some("tours (a numbered tour is a cycle with a start, which edges do not name)")
+        } else if allowed.iter().any(|a| a[1..].contains(&false)) {
+            Some("marked or given cells (they need positions)")
+        } else if opts.symmetry != Symmetry::None {
+            Some("symmetry breaking (it compares positions)")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(EncodeError::Unsupported {
+                encoder: "the edges encoding",
+                what: format!("{why}: use --encoding position or successor"),
+            });
+        }
+        return Ok(edges(db, inst));
+    }
     let mut enc = match opts.encoding {
         Encoding::Position => position(db, inst, &allowed, opts.amo, opts.links),
         Encoding::Successor => successor(db, inst, &allowed),
+        Encoding::Edges => unreachable!("encoded above"),
     };
     match opts.symmetry {
         Symmetry::None => {}
@@ -356,6 +499,57 @@ fn successor<DB: ClauseDatabase>(db: &mut DB, inst: &Instance, allowed: &[Vec<bo
     }
 }
 
+/// The edges encoding (module docs): an empty board's paths, connectivity
+/// left to [`cut`].
+fn edges<DB: ClauseDatabase>(db: &mut DB, inst: &Instance) -> Encoded {
+    let n = inst.n();
+    let mut follows = vec![];
+    for u in 0..n {
+        for v in inst.neighbours(u) {
+            follows.push((u, v, db.fresh()));
+        }
+    }
+    let mut firsts = vec![];
+    let mut last = vec![];
+    for c in 0..n {
+        let ins: Vec<Lit> = follows.iter().filter(|e| e.1 == c).map(|e| e.2).collect();
+        let outs: Vec<Lit> = follows.iter().filter(|e| e.0 == c).map(|e| e.2).collect();
+        at_most_one(db, &ins, AmoEncoding::Pairwise);
+        at_most_one(db, &outs, AmoEncoding::Pairwise);
+        // first[c] ⇔ no edge in, last[c] ⇔ no edge out
+        for (edges, end) in [(&ins, &mut firsts), (&outs, &mut last)] {
+            let e = db.fresh();
+            let mut clause = vec![e];
+            clause.extend(edges.iter());
+            db.add(&clause);
+            for &s in edges.iter() {
+                db.add(&[!e, !s]);
+            }
+            end.push(e);
+        }
+    }
+    let _ = exactly_one(db, &firsts, AmoEncoding::Pairwise);
+    let _ = exactly_one(db, &last, AmoEncoding::Pairwise);
+    // no 2-cycle (a path of 2 cells has one edge)
+    for &(u, v, s) in &follows {
+        if u < v {
+            if let Some(&(_, _, back)) = follows.iter().find(|e| e.0 == v && e.1 == u) {
+                db.add(&[!s, !back]);
+            }
+        }
+    }
+    let names = follows
+        .iter()
+        .map(|&(u, v, s)| (super::opb::follows_name(inst, u, v), s))
+        .collect();
+    Encoded {
+        primary: follows.iter().map(|e| e.2).collect(),
+        map: VarMap::Edges(Edges { follows, last }),
+        symmetry: None,
+        names,
+    }
+}
+
 /// The literals "cell c holds k" at index `c * n + (k - 1)`: x itself, or the
 /// (cached, channelled) direct literals of the positions.
 fn holds_literals<DB: ClauseDatabase>(db: &mut DB, map: &mut VarMap) -> Vec<Lit> {
@@ -367,6 +561,7 @@ fn holds_literals<DB: ClauseDatabase>(db: &mut DB, map: &mut VarMap) -> Vec<Lit>
                 .flat_map(|p| (1..=n).map(|k| p.eq(db, k)).collect::<Vec<_>>())
                 .collect()
         }
+        VarMap::Edges(_) => unreachable!("the edges encoding refuses symmetry breaking"),
     }
 }
 
