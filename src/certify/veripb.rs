@@ -519,6 +519,28 @@ impl ModelConstraints {
     }
 }
 
+impl ModelConstraints {
+    /// Derives `c` from the model constraint that implies it ([`Self::source`]):
+    /// `ia c : id`, after `pol id d d` for a division; without one, `ia c`
+    /// (which the check refuses; [`plan`] refuses such a run first).
+    fn derive<W: Write>(
+        &self,
+        w: &mut ProofWriter<W>,
+        names: &ProofNames,
+        c: &Linear,
+    ) -> io::Result<Id> {
+        let c_str = names.linear(c);
+        match self.source(c) {
+            Some((m, 1)) => w.step(&format!("ia {c_str} : {m};")),
+            Some((m, d)) => {
+                let q = w.step(&format!("pol {m} {d} d;"))?;
+                w.step(&format!("ia {c_str} : {q};"))
+            }
+            None => w.step(&format!("ia {c_str};")),
+        }
+    }
+}
+
 /// VeriPB's division of `c` by `d`: every coefficient and the degree
 /// rounded up.
 fn divided(c: &Linear, d: u64) -> Linear {
@@ -722,14 +744,9 @@ pub fn derive_cnf<W: Write>(
             steps.rup += 1;
             continue;
         };
-        let mut pol = String::from("pol");
-        let mut operands = 0;
+        let mut pol = PolSum::new();
         for (id, a) in ladders {
-            let _ = write!(pol, " {id} {a} *");
-            operands += 1;
-            if operands > 1 {
-                pol.push_str(" +");
-            }
+            pol.add(&format!("{id} {a} *"));
         }
         if with_source {
             let (s, c) = source.unwrap();
@@ -737,39 +754,61 @@ pub fn derive_cnf<W: Write>(
                 Some(&id) => id,
                 None => {
                     let lemma = prov.and_then(|p| p.lemma_of(s));
-                    let id = match model.source(c) {
-                        _ if lemma.is_some() => {
-                            derive_lemma(w, names, model, c, lemma.expect("a lemma"))?
-                        }
-                        Some((m, 1)) => w.step(&format!("ia {} : {m};", names.linear(c)))?,
-                        Some((m, d)) => {
-                            let q = w.step(&format!("pol {m} {d} d;"))?;
-                            w.step(&format!("ia {} : {q};", names.linear(c)))?
-                        }
-                        None => w.step(&format!("ia {};", names.linear(c)))?,
+                    let id = match lemma {
+                        Some(lemma) => derive_lemma(w, names, model, c, lemma)?,
+                        None => model.derive(w, names, c)?,
                     };
                     source_ids.insert(s, id);
                     id
                 }
             };
-            let _ = write!(pol, " {id}");
-            operands += 1;
+            pol.add(&id.to_string());
         }
         for (id, _) in &halves {
-            let _ = write!(pol, " {id}");
-            operands += 1;
-            if operands > 1 {
-                pol.push_str(" +");
-            }
+            pol.add(&id.to_string());
         }
         for v in weaken {
-            let _ = write!(pol, " {} w", names.var(v));
+            pol.then(&format!("{} w", names.var(v)));
         }
-        pol.push_str(" s;");
-        ids[i] = w.step(&pol)?;
+        pol.then("s");
+        ids[i] = w.step(&pol.finish())?;
         steps.pol += 1;
     }
     Ok((ids, steps, half))
+}
+
+/// A `pol` step in reverse Polish notation: the sum of its operands
+/// (constraint ids or literal axioms, each possibly multiplied), then
+/// weakenings, a division and saturation.
+struct PolSum {
+    text: String,
+    operands: usize,
+}
+
+impl PolSum {
+    fn new() -> Self {
+        PolSum {
+            text: String::from("pol"),
+            operands: 0,
+        }
+    }
+    /// Adds `operand` (e.g. `12`, `12 3 *`, `~x 3 *`) to the sum.
+    fn add(&mut self, operand: &str) {
+        let _ = write!(self.text, " {operand}");
+        if self.operands > 0 {
+            self.text.push_str(" +");
+        }
+        self.operands += 1;
+    }
+    /// Applies `op` to the sum (`x w`, `3 d`, `s`).
+    fn then(&mut self, op: &str) {
+        let _ = write!(self.text, " {op}");
+    }
+    /// The step's text.
+    fn finish(mut self) -> String {
+        self.text.push(';');
+        self.text
+    }
 }
 
 /// Derives the lemma `c` from the model: each part from the model
@@ -783,40 +822,21 @@ fn derive_lemma<W: Write>(
     lemma: &puzzlesat_encodings::provenance::Lemma,
 ) -> io::Result<Id> {
     w.comment(&format!("a lemma: {}", names.linear(c)))?;
-    let mut pol = String::from("pol");
-    let mut operands = 0;
+    let mut pol = PolSum::new();
     for part in &lemma.parts {
         if part.bound <= 0 {
             // always true: the sum of its literals' axioms is stronger
             for &(a, l) in &part.terms {
-                let _ = write!(pol, " {} {a} *", names.lit(l));
-                if operands > 0 {
-                    pol.push_str(" +");
-                }
-                operands += 1;
+                pol.add(&format!("{} {a} *", names.lit(l)));
             }
             continue;
         }
-        let id = match model.source(part) {
-            Some((m, 1)) => w.step(&format!("ia {} : {m};", names.linear(part)))?,
-            Some((m, d)) => {
-                let q = w.step(&format!("pol {m} {d} d;"))?;
-                w.step(&format!("ia {} : {q};", names.linear(part)))?
-            }
-            // plan() refuses a lemma with such a part; the check fails
-            None => w.step(&format!("ia {};", names.linear(part)))?,
-        };
-        let _ = write!(pol, " {id}");
-        if operands > 0 {
-            pol.push_str(" +");
-        }
-        operands += 1;
+        pol.add(&model.derive(w, names, part)?.to_string());
     }
     if lemma.divisor > 1 {
-        let _ = write!(pol, " {} d", lemma.divisor);
+        pol.then(&format!("{} d", lemma.divisor));
     }
-    pol.push(';');
-    let sum = w.step(&pol)?;
+    let sum = w.step(&pol.finish())?;
     w.step(&format!("ia {} : {sum};", names.linear(c)))
 }
 
@@ -843,15 +863,16 @@ fn derive_from<W: Write>(
     let Some(weaken) = sum.weakening_to(clause) else {
         return Ok(None);
     };
-    let mut pol = format!("pol {c_id}");
+    let mut pol = PolSum::new();
+    pol.add(&c_id.to_string());
     for id in used {
-        let _ = write!(pol, " {id} +");
+        pol.add(&id.to_string());
     }
     for v in weaken {
-        let _ = write!(pol, " {} w", names.var(v));
+        pol.then(&format!("{} w", names.var(v)));
     }
-    pol.push_str(" s;");
-    w.step(&pol).map(Some)
+    pol.then("s");
+    w.step(&pol.finish()).map(Some)
 }
 
 /// The value of every model variable in the solution `best` (an assignment
