@@ -75,6 +75,9 @@ impl fmt::Display for DratFormat {
 /// Why a proof was rejected.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum DratError {
+    /// the check was stopped (time limit, Ctrl-C or SIGTERM)
+    #[error("the check was stopped by the time limit or an interrupt")]
+    Stopped,
     /// the proof text is malformed
     #[error("malformed proof at {at}: {what}")]
     Malformed {
@@ -159,7 +162,12 @@ pub fn detect_format(proof: &[u8]) -> DratFormat {
 }
 
 /// Checks that `proof` refutes `formula`.
-pub fn check(formula: &Cnf, proof: &[u8], format: DratFormat) -> Result<CheckStats, DratError> {
+pub fn check(
+    formula: &Cnf,
+    proof: &[u8],
+    format: DratFormat,
+    stop: &dyn Fn() -> bool,
+) -> Result<CheckStats, DratError> {
     let mut ck = Checker::new(formula.n_vars());
     let mut buf = Vec::new();
     for c in formula.clauses() {
@@ -186,7 +194,7 @@ pub fn check(formula: &Cnf, proof: &[u8], format: DratFormat) -> Result<CheckSta
             ck.forward_add(lits, step)
         }
     })?;
-    ck.backward()
+    ck.backward(stop)
 }
 
 /// Calls `f(is_deletion, literals)` for each step of the proof.
@@ -906,7 +914,7 @@ impl Checker {
         Ok(())
     }
 
-    fn backward(mut self) -> Result<CheckStats, DratError> {
+    fn backward(mut self, stop: &dyn Fn() -> bool) -> Result<CheckStats, DratError> {
         let Some((last, conflict)) = self.conflict else {
             return Err(DratError::NoEmptyClause {
                 lemmas: self.stats.lemmas,
@@ -920,6 +928,9 @@ impl Checker {
         self.analyze(conflict, NONE);
         let mut fresh = true; // the trail still holds the conflict
         for i in (0..last).rev() {
+            if i % 256 == 0 && stop() {
+                return Err(DratError::Stopped);
+            }
             match self.steps[i] {
                 Step::Ignored => {}
                 Step::Delete(c) => {
