@@ -1055,7 +1055,7 @@ mod tests {
     }
 
     fn text(f: &Cnf, proof: &str) -> Result<CheckStats, DratError> {
-        check(f, proof.as_bytes(), DratFormat::Text)
+        check(f, proof.as_bytes(), DratFormat::Text, &|| false)
     }
 
     const XOR2: &[&[i32]] = &[&[1, 2], &[-1, 2], &[1, -2], &[-1, -2]];
@@ -1214,11 +1214,11 @@ mod tests {
         let bin: Vec<u8> = vec![b'a', 4, 0, b'a', 0];
         assert_eq!(detect_format(&bin), DratFormat::Binary);
         assert_eq!(detect_format(b"2 0\n0\n"), DratFormat::Text);
-        let s = check(&cnf(XOR2), &bin, DratFormat::Binary).unwrap();
+        let s = check(&cnf(XOR2), &bin, DratFormat::Binary, &|| false).unwrap();
         assert_eq!(s.lemmas, 2);
         // a truncated binary clause
         assert!(matches!(
-            check(&cnf(XOR2), &[b'a', 4], DratFormat::Binary),
+            check(&cnf(XOR2), &[b'a', 4], DratFormat::Binary, &|| false),
             Err(DratError::Malformed { .. })
         ));
         // a truncated text clause
@@ -1233,17 +1233,17 @@ mod tests {
         let frat = "o 1 1 2 0\no 2 -1 2 0\no 3 1 -2 0\no 4 -1 -2 0\n\
                     a 5 2 0 l 1 2 0\nd 1 1 2 0\na 6 0 l 5 3 4 0\nf 6 0\nf 5 2 0\n";
         assert_eq!(detect_format(frat.as_bytes()), DratFormat::Frat);
-        let s = check(&cnf(XOR2), frat.as_bytes(), DratFormat::Frat).unwrap();
+        let s = check(&cnf(XOR2), frat.as_bytes(), DratFormat::Frat, &|| false).unwrap();
         assert_eq!((s.lemmas, s.deletions), (2, 1));
         // the hints are not trusted: an empty clause that does not
         // follow by unit propagation fails whatever its hints
         let bad = "a 5 0 l 1 2 3 4 0\n";
-        assert!(check(&cnf(XOR2), bad.as_bytes(), DratFormat::Frat).is_err());
+        assert!(check(&cnf(XOR2), bad.as_bytes(), DratFormat::Frat, &|| false).is_err());
         // a line cut inside its clause or its hints
         for cut in ["a 5 2", "a 5 2 0 l 1 2", "a", "x 1 0"] {
             assert!(
                 matches!(
-                    check(&cnf(XOR2), cut.as_bytes(), DratFormat::Frat),
+                    check(&cnf(XOR2), cut.as_bytes(), DratFormat::Frat, &|| false),
                     Err(DratError::Malformed { .. })
                 ),
                 "{cut}"
