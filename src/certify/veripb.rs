@@ -520,6 +520,13 @@ impl ModelConstraints {
 }
 
 impl ModelConstraints {
+    /// The constraint with id `id` (over CNF literals).
+    pub fn get(&self, id: Id) -> Option<&Linear> {
+        self.constraints
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, c)| c)
+    }
     /// Derives `c` from the model constraint that implies it ([`Self::source`]):
     /// `ia c : id`, after `pol id d d` for a division; without one, `ia c`
     /// (which the check refuses; [`plan`] refuses such a run first).
@@ -1201,10 +1208,114 @@ pub struct Run<'a> {
     pub primary: &'a [Lit],
     /// the claim
     pub claim: Claim,
+    /// a cube's optimum: its bound is a constraint of the proof's model
+    /// ([`cube_model`]), from which the formula's assumptions follow (no
+    /// best solution is logged)
+    pub cube: Option<CubeBound<'a>>,
     /// where the model and proof are kept (None: a temporary directory)
     pub dir: Option<&'a Path>,
     /// the file stem of model and proof
     pub stem: &'a str,
+}
+
+/// Why a run whose symmetry breaking is derived by dominance has no VeriPB
+/// proof per cube.
+pub const CUBE_AFTER_DOMINANCE: &str = "a cube is not closed under the symmetries its run breaks, so its literals cannot be constraints of the model the dominance steps preserve; a proof that assumes the cube after the dominance steps is not written";
+
+/// A cube's bound in the proof's model: the constraint "better than the
+/// bound" (its id and its terms over CNF literals) and the CNF's objective.
+pub struct CubeBound<'a> {
+    /// the objective over CNF literals (its terms are the candidates the
+    /// bound forces)
+    pub objective: &'a Objective,
+    /// the id of the constraint in the proof's model
+    pub id: Id,
+    /// the constraint over CNF literals
+    pub better: Linear,
+}
+
+/// The model of cube `index`'s proof: `model` plus the cube's literals as
+/// unit constraints and, with `past` (a value of the objective), the
+/// constraint "at least as good as `past`" (the objective's terms over the
+/// model's variables). Returns it with that constraint's id and its terms
+/// over CNF literals. `Err` if a cube literal is not a model variable.
+pub fn cube_model(
+    model: &PbModel,
+    names: &ProofNames,
+    prov: Option<&Provenance>,
+    index: u32,
+    cube: &[Lit],
+    past: Option<i64>,
+) -> Result<(PbModel, Option<(Id, Linear)>), String> {
+    use puzzlesat_encodings::pbmodel::{PbSense, Relation};
+    let mut m = model.clone();
+    let model_lit = |m: &PbModel, l: Lit| {
+        let (name, negated) = names.model.get(l.var().idx())?.as_ref()?;
+        let v = m.lookup(name)?;
+        Some(if l.is_neg() != *negated {
+            v.neg()
+        } else {
+            v.pos()
+        })
+    };
+    for &l in cube {
+        let rule = format!("cube {index}: {}", names.lit(l));
+        if let Some(pl) = model_lit(&m, l) {
+            m.clause(&[pl], rule);
+            continue;
+        }
+        // a literal the encoding defines over the model's variables (a
+        // splitting literal "in the second half"): its meaning
+        let meaning = prov
+            .and_then(|p| p.definitions.iter().find(|d| d.lit.var() == l.var()))
+            .map(|d| {
+                if d.lit == l {
+                    d.meaning.clone()
+                } else {
+                    d.meaning.negation()
+                }
+            });
+        let terms: Option<Vec<(i64, puzzlesat_encodings::PbLit)>> = meaning.as_ref().and_then(|c| {
+            c.terms
+                .iter()
+                .map(|&(a, t)| Some((a as i64, model_lit(&m, t)?)))
+                .collect()
+        });
+        match (terms, meaning) {
+            (Some(terms), Some(c)) => {
+                m.linear(terms, Relation::AtLeast, c.bound, rule);
+            }
+            _ => {
+                return Err(format!(
+                    "cube {index} splits on {}, neither a variable of the model nor defined over them",
+                    names.lit(l)
+                ))
+            }
+        }
+    }
+    let Some(past) = past else {
+        return Ok((m, None));
+    };
+    let obj = model
+        .objective()
+        .ok_or_else(|| "the model has no objective".to_string())?
+        .clone();
+    let (relation, what) = match obj.sense {
+        PbSense::Minimize => (Relation::AtMost, "at most"),
+        PbSense::Maximize => (Relation::AtLeast, "at least"),
+    };
+    let i = m.linear(
+        obj.terms.clone(),
+        relation,
+        past - obj.offset,
+        format!("cube {index}: the objective is {what} {past}"),
+    );
+    let id = m.first_id(i) as Id;
+    let better = ModelConstraints::new(&m, names)
+        .get(id)
+        .cloned()
+        .ok_or_else(|| "the objective has a variable the CNF does not name".to_string())?;
+    Ok((m, Some((id, better))))
 }
 
 /// A VeriPB certificate: the files, the steps and the check.
@@ -1292,7 +1403,20 @@ pub fn prove(
         }
     }
     let mut optimum = None;
-    if run.claim == Claim::Optimal {
+    if let (Claim::Optimal, Some(c)) = (run.claim, &run.cube) {
+        w.comment("the cube's assumptions: better than its bound, its literals")
+            .map_err(io)?;
+        derive_assumptions(
+            run,
+            c.objective,
+            &names,
+            &mut w,
+            formula,
+            &halves,
+            &mut cnf_ids,
+            (c.id, &c.better),
+        )?;
+    } else if run.claim == Claim::Optimal {
         let opb = log_optimum(run, &names, &mut w, formula, &halves, &mut cnf_ids)?;
         optimum = Some(opb);
     }
@@ -1316,6 +1440,9 @@ pub fn prove(
     let conclusion = match (run.claim, search.solutions, optimum) {
         (Claim::Complete, n, _) if n > 0 => "SAT".to_string(),
         (Claim::Optimal, _, Some(v)) => format!("BOUNDS {v} : {contradiction} {v}"),
+        // a model with an objective and no solution (a cube's, with its
+        // bound): VeriPB says so by infinite bounds
+        _ if run.model.objective().is_some() => format!("BOUNDS INF : {contradiction} INF"),
         _ => format!("UNSAT : {contradiction}"),
     };
     let proof_bytes = w.finish(&conclusion).map_err(io)?;
@@ -1394,6 +1521,27 @@ fn log_optimum<W: Write>(
     let better = Linear::at_least(terms, 1 - opb);
     w.comment("the last call's assumptions: better than the best")
         .map_err(io)?;
+    derive_assumptions(run, objective, names, w, formula, halves, ids, (soli, &better))?;
+    Ok(opb)
+}
+
+/// Derives each clause of `formula` after the first `ids.len()` (the last
+/// call's assumptions: "better than the best", a cube's literals) from the
+/// constraint `better` (id `better_id`: the objective better than the best
+/// or than a cube's bound) and the halves of the bound encoding's
+/// definitions, else by RUP, appending their ids to `ids`.
+#[allow(clippy::too_many_arguments)]
+fn derive_assumptions<W: Write>(
+    run: &Run,
+    objective: &Objective,
+    names: &ProofNames,
+    w: &mut ProofWriter<W>,
+    formula: &Cnf,
+    halves: &Halves,
+    ids: &mut Vec<Id>,
+    (soli, better): (Id, &Linear),
+) -> Result<(), CertifyError> {
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
     // for an objective over literals the model does not name (e.g. the
     // order literals of a sum of the model's): each of its terms the
     // improving constraint forces, as a unit
@@ -1415,13 +1563,13 @@ fn log_optimum<W: Write>(
         .collect();
     let forced_terms = |w: &mut ProofWriter<W>| -> io::Result<()> {
         for &l in &candidates {
-            derive_from(w, names, &[l], (soli, &better), halves)?;
+            derive_from(w, names, &[l], (soli, better), halves)?;
         }
         Ok(())
     };
     let mut terms_derived = false;
     for c in formula.clauses().skip(ids.len()) {
-        if let Some(id) = derive_from(w, names, c, (soli, &better), halves).map_err(io)? {
+        if let Some(id) = derive_from(w, names, c, (soli, better), halves).map_err(io)? {
             ids.push(id);
             continue;
         }
@@ -1435,7 +1583,7 @@ fn log_optimum<W: Write>(
     if !run.search && !terms_derived {
         forced_terms(w).map_err(io)?;
     }
-    Ok(opb)
+    Ok(())
 }
 
 /// The certificate of `run.claim` resting on the UNSAT `formula`: a VeriPB
