@@ -143,6 +143,16 @@ pub struct Provenance {
     pub lemmas: std::collections::HashMap<u32, Lemma>,
     /// per clause of the database, in order: its source, or [`NO_SOURCE`]
     pub clause_source: Vec<u32>,
+    /// definitions over the model's variables of literals allocated
+    /// before them (a proof writes these first; e.g. the digits of a cell
+    /// whose model speaks of its values): see [`Provenance::define_first`]
+    pub first: Vec<Definition>,
+    /// per lemma source: the definition halves its derivation adds, each
+    /// `(a, l)`: `a` times the half in which literal `l` occurs
+    pub lemma_halves: std::collections::HashMap<u32, Vec<(u64, Lit)>>,
+    /// a source that stands for a group: every source of the group (the
+    /// clauses encode one of them, e.g. the two halves of an equality)
+    pub groups: std::collections::HashMap<u32, Vec<u32>>,
     /// order-encoded integers, by creation
     pub ints: Vec<OrderInt>,
     /// the integer of each first order literal
@@ -179,6 +189,43 @@ impl Provenance {
     pub fn lemma(&mut self, c: Linear, lemma: Lemma) {
         self.source(Some(c));
         self.lemmas.insert(self.current, lemma);
+    }
+    /// Records `lit ⇔ meaning` for a literal allocated *before* the model
+    /// variables `meaning` speaks of: a proof introduces it before every
+    /// definition of the log (so that the log's own definition of the
+    /// same literal, over other auxiliary literals, is not used).
+    pub fn define_first(&mut self, lit: Lit, meaning: Linear) {
+        self.first.push(Definition { lit, meaning });
+    }
+    /// The clauses added from now on encode one of the lemmas of `group`
+    /// (each a constraint, how the model implies it, and the definition
+    /// halves its derivation adds, see [`Provenance::lemma_halves`]).
+    pub fn lemmas(&mut self, group: Vec<(Linear, Lemma, Vec<(u64, Lit)>)>) {
+        let mut members = vec![];
+        for (c, lemma, halves) in group {
+            self.lemma(c, lemma);
+            self.lemma_halves.insert(self.current, halves);
+            members.push(self.current);
+        }
+        if let Some(&first) = members.first() {
+            self.current = first;
+            self.groups.insert(first, members);
+        }
+    }
+    /// The sources clause `i` may encode (the members of its group, or its
+    /// one source), with their indices.
+    pub fn sources_of(&self, i: usize) -> Vec<(u32, &Linear)> {
+        match self.clause_source.get(i) {
+            Some(&s) if s != NO_SOURCE => self
+                .groups
+                .get(&s)
+                .cloned()
+                .unwrap_or_else(|| vec![s])
+                .into_iter()
+                .filter_map(|s| Some((s, self.sources.get(s as usize)?)))
+                .collect(),
+            _ => vec![],
+        }
     }
     /// The lemma behind source `s`, if it is one.
     pub fn lemma_of(&self, s: u32) -> Option<&Lemma> {
@@ -381,6 +428,30 @@ pub fn define<DB: crate::ClauseDatabase + ?Sized>(
 ) {
     if let Some(p) = db.provenance() {
         p.define(lit, meaning());
+    }
+}
+
+/// Records `lit ⇔ meaning` in `db`'s log as a definition a proof writes
+/// first ([`Provenance::define_first`]).
+pub fn define_first<DB: crate::ClauseDatabase + ?Sized>(
+    db: &mut DB,
+    defs: impl FnOnce() -> Vec<Definition>,
+) {
+    if let Some(p) = db.provenance() {
+        for d in defs() {
+            p.define_first(d.lit, d.meaning);
+        }
+    }
+}
+
+/// States that the next clauses added to `db` encode one of the lemmas
+/// `group` builds ([`Provenance::lemmas`]), if `db` keeps a log.
+pub fn lemmas<DB: crate::ClauseDatabase + ?Sized>(
+    db: &mut DB,
+    group: impl FnOnce() -> Vec<(Linear, Lemma, Vec<(u64, Lit)>)>,
+) {
+    if let Some(p) = db.provenance() {
+        p.lemmas(group());
     }
 }
 

@@ -341,6 +341,9 @@ fn definitions(
             out.push((d, intro));
         }
     };
+    for d in &prov.first {
+        push(d.clone(), &mut out);
+    }
     for int in &prov.ints {
         if int.ge.iter().all(|&l| model(l)) {
             continue; // the model speaks of the order literals
@@ -394,6 +397,10 @@ pub fn plan(
             .copied()
             .filter(|&s| s != puzzlesat_encodings::provenance::NO_SOURCE)
             .collect();
+        let used: std::collections::BTreeSet<u32> = used
+            .into_iter()
+            .flat_map(|s| prov.groups.get(&s).cloned().unwrap_or_else(|| vec![s]))
+            .collect();
         for s in used {
             if let Some(lemma) = prov.lemma_of(s) {
                 if let Some(part) = lemma
@@ -425,17 +432,19 @@ pub fn plan(
     let derived: std::collections::HashSet<usize> = symmetry
         .map(|s| s.derives.iter().map(|&(i, _)| i).collect())
         .unwrap_or_default();
-    let undefined = cnf
+    let undefined: Vec<(usize, Lit)> = cnf
         .clauses()
         .enumerate()
         .filter(|(i, _)| !derived.contains(i))
-        .flat_map(|(_, c)| c.iter())
-        .filter(|l| !names.is_model(l.var()) && !defined.contains(&l.var()))
-        .count();
-    match undefined {
-        0 => Ok(()),
-        k => Err(format!(
-            "the encoding has auxiliary variables without a definition in the log ({k} literal occurrences in the CNF)"
+        .flat_map(|(i, c)| c.iter().map(move |&l| (i, l)))
+        .filter(|(_, l)| !names.is_model(l.var()) && !defined.contains(&l.var()))
+        .collect();
+    match undefined.first() {
+        None => Ok(()),
+        Some(&(i, l)) => Err(format!(
+            "the encoding has auxiliary variables without a definition in the log ({} literal occurrences in the CNF, the first {} in clause {i})",
+            undefined.len(),
+            names.lit(l)
         )),
     }
 }
@@ -548,6 +557,28 @@ impl ModelConstraints {
     }
 }
 
+/// `m·c`.
+fn scaled_by(c: &Linear, m: u64) -> Linear {
+    Linear {
+        terms: c.terms.iter().map(|&(a, l)| (a * m, l)).collect(),
+        bound: c.bound * m as i64,
+    }
+}
+
+/// How many times to add the definition half `h` to the source `c` so that
+/// its terms outside `clause` cancel `c`'s: the largest ratio of `c`'s
+/// coefficient of a negated term of `h` to `h`'s coefficient, at least 1.
+fn multiplier(h: &Linear, c: &Linear, clause: &[Lit]) -> u64 {
+    let coef: HashMap<Lit, u64> = c.terms.iter().map(|&(a, l)| (l, a)).collect();
+    h.terms
+        .iter()
+        .filter(|(_, l)| !clause.iter().any(|k| k.var() == l.var()))
+        .filter_map(|&(a, l)| Some(coef.get(&!l)?.div_ceil(a)))
+        .max()
+        .unwrap_or(1)
+        .max(1)
+}
+
 /// VeriPB's division of `c` by `d`: every coefficient and the degree
 /// rounded up.
 fn divided(c: &Linear, d: u64) -> Linear {
@@ -630,6 +661,38 @@ pub fn derive_cnf<W: Write>(
             half.insert(y, (id, c));
         }
     }
+    // a definition written first, `y ⇔ Σ_S l ≥ 1` over model literals
+    // of which the model says at most one holds: its tight half
+    // `y + Σ_S ¬l ≥ |S|` ("y ≥ Σ_S l"), the sum of the at-most-one and the
+    // y-half divided by |S|, replaces the y-half in the sums below
+    let first: std::collections::HashSet<Lit> = prov
+        .map(|p| p.first.iter().map(|d| d.lit).collect())
+        .unwrap_or_default();
+    for (d, intro) in &defs {
+        let m = &d.meaning;
+        let lits: Vec<Lit> = m.terms.iter().map(|&(_, l)| l).collect();
+        if *intro != Intro::Red
+            || !first.contains(&d.lit)
+            || m.bound != 1
+            || lits.len() < 2
+            || m.terms.iter().any(|&(a, l)| a != 1 || !names.is_model(l.var()))
+        {
+            continue;
+        }
+        let amo = Linear::count_at_most(&lits, 1);
+        if model.source(&amo).is_none() {
+            continue;
+        }
+        let Some(&(y_half, _)) = half.get(&d.lit) else {
+            continue;
+        };
+        let amo_id = model.derive(w, names, &amo)?;
+        let k = lits.len();
+        let id = w.step(&format!("pol {amo_id} {} * {y_half} + {k} d;", k - 1))?;
+        let mut tight = Linear::count_at_least(&lits.iter().map(|&l| !l).collect::<Vec<_>>(), k as i64);
+        tight.terms.push((1, d.lit));
+        half.insert(d.lit, (id, tight));
+    }
     w.comment("the CNF's clauses")?;
     // the symmetry block's clauses get their ids once it is written
     let mut ids = vec![0; cnf.len()];
@@ -666,30 +729,56 @@ pub fn derive_cnf<W: Write>(
             .filter(|l| !names.is_model(l.var()))
             .filter_map(|l| half.get(l))
             .collect();
-        let source = prov.and_then(|p| p.source_of(i).map(|c| (p.clause_source[i], c)));
+        let sources: Vec<(u32, &Linear)> = prov.map(|p| p.sources_of(i)).unwrap_or_default();
+        let source = sources.first().copied();
         if all_halves.is_empty() && source.is_none() {
             ids[i] = w.step(&format!("rup {};", names.clause(clause)))?;
             steps.rup += 1;
             continue;
         }
         // the sum of the auxiliary literals' halves (then of every
-        // literal's), with or without the source constraint
+        // literal's), with or without a source constraint; each half as it
+        // is, or multiplied so that its terms cancel the source's
         let mut derived = None;
-        'tries: for halves in [&aux_halves, &all_halves] {
-            for with_source in [true, false] {
-                if with_source && source.is_none() {
-                    continue;
-                }
-                let mut sum = Sum::default();
-                for (_, c) in halves.iter() {
-                    sum.add(c);
-                }
-                if with_source {
-                    sum.add(source.unwrap().1);
-                }
-                if let Some(weaken) = sum.weakening_to(clause) {
-                    derived = Some((with_source, weaken, halves.clone()));
-                    break 'tries;
+        // without the halves of literals that are terms of another
+        // literal's half (a leaf of a sum next to the sum's node)
+        let inner_halves: Vec<&(Id, Linear)> = clause
+            .iter()
+            .filter(|l| !names.is_model(l.var()))
+            .filter(|&&l| {
+                !clause.iter().any(|&k| {
+                    k != l
+                        && half
+                            .get(&k)
+                            .is_some_and(|(_, o)| o.terms.iter().any(|(_, t)| t.var() == l.var()))
+                })
+            })
+            .filter_map(|l| half.get(l))
+            .collect();
+        'tries: for halves in [&aux_halves, &all_halves, &inner_halves] {
+            for src in sources.iter().copied().map(Some).chain([None]) {
+                for scaled in [false, true] {
+                    let mult: Vec<u64> = halves
+                        .iter()
+                        .map(|(_, h)| match (scaled, src) {
+                            (true, Some((_, c))) => multiplier(h, c, clause),
+                            _ => 1,
+                        })
+                        .collect();
+                    if scaled && mult.iter().all(|&m| m == 1) {
+                        continue;
+                    }
+                    let mut sum = Sum::default();
+                    for ((_, c), &m) in halves.iter().zip(&mult) {
+                        sum.add(&scaled_by(c, m));
+                    }
+                    if let Some((_, c)) = src {
+                        sum.add(c);
+                    }
+                    if let Some(weaken) = sum.weakening_to(clause) {
+                        derived = Some((src, weaken, halves.clone(), mult));
+                        break 'tries;
+                    }
                 }
             }
         }
@@ -698,7 +787,7 @@ pub fn derive_cnf<W: Write>(
             // the auxiliary halves again, with each leaf [x ≥ k] of an
             // integer moved down its order clauses to the clause's [x ≥ j]
             let mut sum = Sum::default();
-            for (_, c) in aux_halves.iter() {
+            for (_, c) in inner_halves.iter() {
                 sum.add(c);
             }
             if let Some((_, c)) = source {
@@ -743,26 +832,64 @@ pub fn derive_cnf<W: Write>(
                 break;
             }
             if let Some(weaken) = sum.weakening_to(clause) {
-                derived = Some((source.is_some(), weaken, aux_halves.clone()));
+                let mult = vec![1; inner_halves.len()];
+                derived = Some((source, weaken, inner_halves.clone(), mult));
             }
         }
-        let Some((with_source, weaken, halves)) = derived else {
+        if derived.is_none() {
+            // a model constraint over one of the clause's model literals
+            // with the auxiliary halves (e.g. a cell's at-most-one for
+            // `[high = h] ∧ [low = l] → [F = n·h + l + 1]`)
+            let mut vars: Vec<Var> = clause
+                .iter()
+                .map(|l| l.var())
+                .chain(aux_halves.iter().flat_map(|(_, h)| h.terms.iter().map(|(_, l)| l.var())))
+                .filter(|&v| names.is_model(v))
+                .collect();
+            vars.dedup();
+            'model: for v in vars.into_iter().take(2) {
+                for &k in model.by_var.get(&v).into_iter().flatten().take(8) {
+                    let (id, c) = &model.constraints[k];
+                    let mut sum = Sum::default();
+                    for (_, h) in aux_halves.iter() {
+                        sum.add(h);
+                    }
+                    sum.add(c);
+                    if let Some(weaken) = sum.weakening_to(clause) {
+                        ladders.clear();
+                        ladders.push((*id, 1));
+                        let mult = vec![1; aux_halves.len()];
+                        derived = Some((None, weaken, aux_halves.clone(), mult));
+                        break 'model;
+                    }
+                }
+            }
+        }
+        let Some((src, weaken, halves, mult)) = derived else {
             ids[i] = w.step(&format!("rup {};", names.clause(clause)))?;
             steps.rup += 1;
             continue;
         };
         let mut pol = PolSum::new();
         for (id, a) in ladders {
-            pol.add(&format!("{id} {a} *"));
+            pol.add(&if a == 1 {
+                id.to_string()
+            } else {
+                format!("{id} {a} *")
+            });
         }
-        if with_source {
-            let (s, c) = source.unwrap();
+        if let Some((s, c)) = src {
             let id = match source_ids.get(&s) {
                 Some(&id) => id,
                 None => {
                     let lemma = prov.and_then(|p| p.lemma_of(s));
                     let id = match lemma {
-                        Some(lemma) => derive_lemma(w, names, model, c, lemma)?,
+                        Some(lemma) => {
+                            let extra = prov
+                                .and_then(|p| p.lemma_halves.get(&s))
+                                .map_or(&[][..], |v| &v[..]);
+                            derive_lemma(w, names, model, c, lemma, extra, &half)?
+                        }
                         None => model.derive(w, names, c)?,
                     };
                     source_ids.insert(s, id);
@@ -771,8 +898,12 @@ pub fn derive_cnf<W: Write>(
             };
             pol.add(&id.to_string());
         }
-        for (id, _) in &halves {
-            pol.add(&id.to_string());
+        for ((id, _), &m) in halves.iter().zip(&mult) {
+            pol.add(&if m == 1 {
+                id.to_string()
+            } else {
+                format!("{id} {m} *")
+            });
         }
         for v in weaken {
             pol.then(&format!("{} w", names.var(v)));
@@ -821,15 +952,29 @@ impl PolSum {
 /// Derives the lemma `c` from the model: each part from the model
 /// constraint that implies it (`ia`, after `pol … d` for a division), their
 /// sum divided by the lemma's divisor, then `c` by `ia`. Returns its id.
+#[allow(clippy::too_many_arguments)]
 fn derive_lemma<W: Write>(
     w: &mut ProofWriter<W>,
     names: &ProofNames,
     model: &ModelConstraints,
     c: &Linear,
     lemma: &puzzlesat_encodings::provenance::Lemma,
+    extra: &[(u64, Lit)],
+    half: &Halves,
 ) -> io::Result<Id> {
     w.comment(&format!("a lemma: {}", names.linear(c)))?;
     let mut pol = PolSum::new();
+    // the definition halves it adds (a missing one leaves the sum short:
+    // the check refuses the lemma)
+    for &(a, l) in extra {
+        if let Some((id, _)) = half.get(&l) {
+            pol.add(&if a == 1 {
+                id.to_string()
+            } else {
+                format!("{id} {a} *")
+            });
+        }
+    }
     for part in &lemma.parts {
         if part.bound <= 0 {
             // always true: the sum of its literals' axioms is stronger
