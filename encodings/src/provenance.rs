@@ -401,6 +401,73 @@ pub fn infer_upward(
             break;
         }
     }
+    // the heads only counted *downwards* (a totalizer's lower-bound
+    // outputs): a clause `¬c ∨ p_1 ∨ … ∨ p_m` says that c needs one of its
+    // inputs; with the p_i from disjoint subtrees, `c ⇔ Σ leaves(c) ≥
+    // W(c) − Σ_i slack(p_i) + 1`, where W is the leaves' total weight and
+    // slack(p) = W(p) − threshold(p) + 1 what subtree p may miss while p
+    // is false (an input: its weight)
+    let downward: Vec<(Lit, Vec<Lit>)> = clauses
+        .iter()
+        .filter_map(|c| {
+            let neg: Vec<Lit> = c
+                .iter()
+                .copied()
+                .filter(|&l| is_new(l) && l.is_neg())
+                .collect();
+            match neg[..] {
+                [head] if c.len() > 1 && c.iter().all(|&l| l == head || l.is_pos()) => {
+                    Some((!head, c.iter().copied().filter(|&l| l != head).collect()))
+                }
+                _ => None,
+            }
+        })
+        .filter(|(head, _)| !known.contains_key(head))
+        .collect();
+    loop {
+        let mut next: HashMap<Lit, (BTreeMap<Lit, u64>, Vec<u64>)> = HashMap::new();
+        for (head, body) in &downward {
+            if known.contains_key(head) {
+                continue;
+            }
+            let mut leaves = BTreeMap::new();
+            let mut slack = 0;
+            let mut ok = true;
+            for &p in body {
+                if is_aux(p, known) {
+                    match known.get(&p) {
+                        Some((l, t)) => {
+                            let total: u64 = l.values().sum();
+                            leaves.extend(l.iter().map(|(&k, &v)| (k, v)));
+                            slack += total + 1 - t;
+                        }
+                        None => ok = false,
+                    }
+                } else {
+                    leaves.insert(p, weight(p));
+                    slack += weight(p);
+                }
+            }
+            if !ok {
+                continue;
+            }
+            let e = next.entry(*head).or_default();
+            e.0.extend(leaves);
+            e.1.push(slack);
+        }
+        if next.is_empty() {
+            break;
+        }
+        for (head, (leaves, slacks)) in next {
+            let total: u64 = leaves.values().sum();
+            let slack = slacks.into_iter().min().unwrap_or(0);
+            if slack > total {
+                continue;
+            }
+            order.push(head);
+            known.insert(head, (leaves, total - slack + 1));
+        }
+    }
     // definitions in an order where every auxiliary leaf comes first
     // (leaves are inputs, so any order of the heads works)
     order.sort_by_key(|l| l.var().idx32());
