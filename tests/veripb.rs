@@ -568,3 +568,37 @@ fn a_cubed_count_is_certified_per_cube_from_the_model() {
     let e = run::run_quiet(&p, &by_classes).unwrap_err().to_string();
     assert!(e.contains("--no-classes"), "{e}");
 }
+
+/// Magic squares with the default encoding (`--encoding digits`, unary
+/// digit line sums, digit counts): every clause derived from the model
+/// over the values `[F = v]` (the digits' literals defined over them, the
+/// line sums and digit counts as lemmas), n = 3: 8 squares logged by `solx`;
+/// a clause the model does not imply (`¬[F11 = 2]`) drops two squares and
+/// the check refuses the count.
+#[test]
+fn magic_digits_are_certified_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::magic::{CellEncoding, Magic, Options};
+    let o = Options::default();
+    assert_eq!(o.cells, CellEncoding::Digits, "the default encoding");
+    let p = Magic::new(3, o);
+    let r = run::run_quiet(&p, &certified(true)).expect("certified run");
+    assert_eq!((r.status, r.count), (Status::All, Some(8)));
+    let c = &r.certificates.clone().expect("certificates")[0];
+    let m = c.certificate.from_model.as_ref().expect("from the model");
+    assert_eq!(m.solutions, 8);
+    assert!(m.definitions > 0 && m.pol_clauses > 0);
+    let text = r.summary();
+    assert!(
+        text.contains("exactly 8") && text.contains("certified from the model: encoding and search, VeriPB 3.0.2"),
+        "{text}"
+    );
+    let mutant = Mutant {
+        inner: Magic::new(3, o),
+        mutate: |cnf, map| cnf.add(&[!map.direct[0][1]]),
+    };
+    let e = run::run_quiet(&mutant, &certified(true))
+        .err()
+        .expect("the check refuses the mutant");
+    assert!(format!("{e:#}").contains("VeriPB rejected"), "{e:#}");
+}
