@@ -470,7 +470,10 @@ pub(crate) const NOT_COVERED: &str = "the PB model itself (written from the puzz
 /// The PB model a `--certify` run proves from: with `--proof-format
 /// veripb` (the default) and a family that has one; `Err` says why a
 /// VeriPB run has none (it certifies by DRAT).
-pub(crate) fn model_for_proof<P: Puzzle>(p: &P, opts: &RunOptions) -> Result<Option<PbModel>, String> {
+pub(crate) fn model_for_proof<P: Puzzle>(
+    p: &P,
+    opts: &RunOptions,
+) -> Result<Option<PbModel>, String> {
     if opts.certify.is_none() || opts.proof_format != ProofFormat::Veripb {
         return Ok(None);
     }

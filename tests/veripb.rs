@@ -553,7 +553,11 @@ fn a_cubed_count_is_certified_per_cube_from_the_model() {
         .iter()
         .map(|c| {
             assert!(c.certificate.checker.starts_with("veripb"));
-            c.certificate.from_model.as_ref().expect("from the model").solutions
+            c.certificate
+                .from_model
+                .as_ref()
+                .expect("from the model")
+                .solutions
         })
         .sum();
     assert_eq!(logged, 92, "every solution logged by solx in its cube");
@@ -590,7 +594,8 @@ fn magic_digits_are_certified_from_the_model() {
     assert!(m.definitions > 0 && m.pol_clauses > 0);
     let text = r.summary();
     assert!(
-        text.contains("exactly 8") && text.contains("certified from the model: encoding and search, VeriPB 3.0.2"),
+        text.contains("exactly 8")
+            && text.contains("certified from the model: encoding and search, VeriPB 3.0.2"),
         "{text}"
     );
     let mutant = Mutant {

@@ -675,7 +675,9 @@ pub fn derive_cnf<W: Write>(
             || !first.contains(&d.lit)
             || m.bound != 1
             || lits.len() < 2
-            || m.terms.iter().any(|&(a, l)| a != 1 || !names.is_model(l.var()))
+            || m.terms
+                .iter()
+                .any(|&(a, l)| a != 1 || !names.is_model(l.var()))
         {
             continue;
         }
@@ -689,7 +691,8 @@ pub fn derive_cnf<W: Write>(
         let amo_id = model.derive(w, names, &amo)?;
         let k = lits.len();
         let id = w.step(&format!("pol {amo_id} {} * {y_half} + {k} d;", k - 1))?;
-        let mut tight = Linear::count_at_least(&lits.iter().map(|&l| !l).collect::<Vec<_>>(), k as i64);
+        let mut tight =
+            Linear::count_at_least(&lits.iter().map(|&l| !l).collect::<Vec<_>>(), k as i64);
         tight.terms.push((1, d.lit));
         half.insert(d.lit, (id, tight));
     }
@@ -843,7 +846,11 @@ pub fn derive_cnf<W: Write>(
             let mut vars: Vec<Var> = clause
                 .iter()
                 .map(|l| l.var())
-                .chain(aux_halves.iter().flat_map(|(_, h)| h.terms.iter().map(|(_, l)| l.var())))
+                .chain(
+                    aux_halves
+                        .iter()
+                        .flat_map(|(_, h)| h.terms.iter().map(|(_, l)| l.var())),
+                )
                 .filter(|&v| names.is_model(v))
                 .collect();
             vars.dedup();
@@ -1420,22 +1427,21 @@ pub fn cube_model(
                     d.meaning.negation()
                 }
             });
-        let terms: Option<Vec<(i64, puzzlesat_encodings::PbLit)>> = meaning.as_ref().and_then(|c| {
-            c.terms
-                .iter()
-                .map(|&(a, t)| Some((a as i64, model_lit(&m, t)?)))
-                .collect()
-        });
+        let terms: Option<Vec<(i64, puzzlesat_encodings::PbLit)>> =
+            meaning.as_ref().and_then(|c| {
+                c.terms
+                    .iter()
+                    .map(|&(a, t)| Some((a as i64, model_lit(&m, t)?)))
+                    .collect()
+            });
         match (terms, meaning) {
             (Some(terms), Some(c)) => {
                 m.linear(terms, Relation::AtLeast, c.bound, rule);
             }
-            _ => {
-                return Err(format!(
-                    "cube {index} splits on {}, neither a variable of the model nor defined over them",
-                    names.lit(l)
-                ))
-            }
+            _ => return Err(format!(
+                "cube {index} splits on {}, neither a variable of the model nor defined over them",
+                names.lit(l)
+            )),
         }
     }
     let Some(past) = past else {
@@ -1666,7 +1672,16 @@ fn log_optimum<W: Write>(
     let better = Linear::at_least(terms, 1 - opb);
     w.comment("the last call's assumptions: better than the best")
         .map_err(io)?;
-    derive_assumptions(run, objective, names, w, formula, halves, ids, (soli, &better))?;
+    derive_assumptions(
+        run,
+        objective,
+        names,
+        w,
+        formula,
+        halves,
+        ids,
+        (soli, &better),
+    )?;
     Ok(opb)
 }
 

@@ -40,8 +40,8 @@ use crate::certify::{certify_claim, check_cover, formula_digest, Certified, Clai
 use crate::drive::classes::Tally;
 use crate::options::{Purpose, RunOptions};
 use crate::puzzle::{encode_recording, Encoded, Puzzle};
-use crate::run::ProofSetup;
 use crate::report::{plural, CubeRecord, CubeTally, Report, Status, StoppedBy};
+use crate::run::ProofSetup;
 use crate::solver::{Limits, Session, SolverStats};
 
 /// The fingerprint of a counting cube's record: what it says (`count`,
@@ -306,20 +306,22 @@ impl<P: Puzzle> Shared<'_, P> {
             Claim::Infeasible
         };
         let what = || format!("the count of cube {index} could not be certified");
-        let formula = session
-            .unsat_formula()
-            .ok_or_else(|| anyhow::anyhow!("internal error: --certify but no formula was recorded"))?;
+        let formula = session.unsat_formula().ok_or_else(|| {
+            anyhow::anyhow!("internal error: --certify but no formula was recorded")
+        })?;
         let digest = formula_digest(&formula);
         let from_model = match &self.proof {
             Ok(Some(setup)) if setup.symmetry.is_some() => {
                 Err(veripb::CUBE_AFTER_DOMINANCE.to_string())
             }
-            Ok(Some(setup)) => veripb::ProofNames::new(&setup.model, &setup.names, formula.n_vars())
-                .and_then(|names| {
-                    let prov = setup.provenance.as_ref();
-                    veripb::cube_model(&setup.model, &names, prov, index, cube, None)
-                })
-                .map(|(model, _)| Some((setup, model))),
+            Ok(Some(setup)) => {
+                veripb::ProofNames::new(&setup.model, &setup.names, formula.n_vars())
+                    .and_then(|names| {
+                        let prov = setup.provenance.as_ref();
+                        veripb::cube_model(&setup.model, &names, prov, index, cube, None)
+                    })
+                    .map(|(model, _)| Some((setup, model)))
+            }
             Ok(None) => Ok(None),
             Err(why) => Err(why.clone()),
         };
@@ -341,12 +343,19 @@ impl<P: Puzzle> Shared<'_, P> {
                     dir: self.opts.proof_dir.as_deref(),
                     stem: &stem,
                 };
-                veripb::certify(&run, &formula, producer, self.limits, crate::run::NOT_COVERED)
-                    .with_context(what)?
+                veripb::certify(
+                    &run,
+                    &formula,
+                    producer,
+                    self.limits,
+                    crate::run::NOT_COVERED,
+                )
+                .with_context(what)?
             }
             Ok(None) => certify_claim(claim, &formula, producer, self.limits).with_context(what)?,
             Err(why) => {
-                let mut c = certify_claim(claim, &formula, producer, self.limits).with_context(what)?;
+                let mut c =
+                    certify_claim(claim, &formula, producer, self.limits).with_context(what)?;
                 c.certificate.not_from_model = Some(why);
                 c
             }
@@ -417,7 +426,9 @@ pub fn run<P: Puzzle>(
         bail!("--certify --count --cubes certifies a count of the solutions cube by cube: add --no-classes (a count by classes is certified without --cubes)");
     }
     if opts.certify.is_some() && (cubes.file.is_some() || cubes.only.is_some()) {
-        bail!("--certify --count --cubes proves every cube in this run: drop --cube-file and --cube");
+        bail!(
+            "--certify --count --cubes proves every cube in this run: drop --cube-file and --cube"
+        );
     }
     let reps = if opts.no_classes {
         None

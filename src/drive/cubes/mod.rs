@@ -60,8 +60,8 @@ use crate::certify::{certify_claim, check_cover, formula_digest, Certified, Cert
 use crate::drive::{Incumbent, Objective, Search, Sense};
 use crate::options::{Purpose, RunOptions};
 use crate::puzzle::{decode_checked, encode_recording, Encoded, Puzzle};
-use crate::run::ProofSetup;
 use crate::report::{CubeRecord, CubeTally, Report, Status, StoppedBy};
+use crate::run::ProofSetup;
 use crate::solver::{Limits, Outcome, Session, SolverStats};
 
 /// The most cubes `--cubes` may ask for.
@@ -467,11 +467,11 @@ impl<P: Puzzle> Shared<'_, P> {
             Err(e) => return Ok(Err(format!("the model's names: {e}"))),
         };
         let prov = log.or(f.provenance_log()).or(setup.provenance.as_ref());
-        let (model, better) = match veripb::cube_model(&setup.model, &names, prov, index, cube, past)
-        {
-            Ok(m) => m,
-            Err(e) => return Ok(Err(e)),
-        };
+        let (model, better) =
+            match veripb::cube_model(&setup.model, &names, prov, index, cube, past) {
+                Ok(m) => m,
+                Err(e) => return Ok(Err(e)),
+            };
         let stem = format!("{}-cube{index}-{claim}", setup.stem);
         let run = veripb::Run {
             model: &model,

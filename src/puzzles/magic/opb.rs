@@ -226,9 +226,19 @@ pub fn digit_line_lemmas(
         .collect();
     let values: Vec<(u64, Lit)> = line
         .iter()
-        .flat_map(|&c| direct[c].iter().enumerate().map(|(v, &l)| (v as u64 + 1, l)))
+        .flat_map(|&c| {
+            direct[c]
+                .iter()
+                .enumerate()
+                .map(|(v, &l)| (v as u64 + 1, l))
+        })
         .collect();
-    let signed = |terms: &[(u64, Lit)]| terms.iter().map(|&(a, l)| (a as i64, l)).collect::<Vec<_>>();
+    let signed = |terms: &[(u64, Lit)]| {
+        terms
+            .iter()
+            .map(|&(a, l)| (a as i64, l))
+            .collect::<Vec<_>>()
+    };
     let upper = Lemma {
         parts: std::iter::once(Linear::weighted_at_most(&values, target))
             .chain(line.iter().map(|&c| Linear::count_at_least(&direct[c], 1)))
@@ -247,7 +257,11 @@ pub fn digit_line_lemmas(
             upper,
             weighted.iter().map(|&(a, l)| (a, !l)).collect(),
         ),
-        (Linear::at_least(signed(&weighted), t), lower, weighted.clone()),
+        (
+            Linear::at_least(signed(&weighted), t),
+            lower,
+            weighted.clone(),
+        ),
     ]
 }
 
