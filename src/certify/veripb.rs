@@ -1438,10 +1438,12 @@ pub fn cube_model(
             (Some(terms), Some(c)) => {
                 m.linear(terms, Relation::AtLeast, c.bound, rule);
             }
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "cube {index} splits on {}, neither a variable of the model nor defined over them",
                 names.lit(l)
-            )),
+            ))
+            }
         }
     }
     let Some(past) = past else {
