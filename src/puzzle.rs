@@ -261,6 +261,11 @@ pub fn half_literals(cnf: &mut Cnf, groups: impl IntoIterator<Item = Vec<Lit>>) 
         .into_iter()
         .map(|group| {
             let half = cnf.fresh();
+            // its meaning, for a VeriPB proof: some literal of the second half
+            puzzlesat_encodings::provenance::define(cnf, half, || {
+                let second: Vec<Lit> = group[group.len().div_ceil(2)..].to_vec();
+                puzzlesat_encodings::provenance::Linear::count_at_least(&second, 1)
+            });
             for (k, &l) in group.iter().enumerate() {
                 let second = 2 * k >= group.len();
                 cnf.add(&[!l, if second { half } else { !half }]);

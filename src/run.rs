@@ -375,6 +375,7 @@ fn certify_last_unsat<S, D>(
                 symmetry: setup.symmetry.as_ref(),
                 primary: &setup.primary,
                 claim,
+                cube: None,
                 dir: opts.proof_dir.as_deref(),
                 stem: &stem,
             };
@@ -407,28 +408,28 @@ fn certify_last_unsat<S, D>(
 
 /// What a VeriPB proof from the model needs of the encoding, kept from
 /// before the CNF goes to the session.
-struct ProofSetup {
+pub(crate) struct ProofSetup {
     /// the puzzle's PB model
-    model: PbModel,
+    pub(crate) model: PbModel,
     /// the CNF's definitions log
-    provenance: Option<Provenance>,
+    pub(crate) provenance: Option<Provenance>,
     /// the derivation of the symmetry breaking, if the run posts any
-    symmetry: Option<certify::veripb::SymmetryBlock>,
+    pub(crate) symmetry: Option<certify::veripb::SymmetryBlock>,
     /// clauses of the CNF as encoded
-    cnf_clauses: usize,
+    pub(crate) cnf_clauses: usize,
     /// the encoder's names of the primary literals
-    names: Vec<(String, Lit)>,
+    pub(crate) names: Vec<(String, Lit)>,
     /// the primary literals
-    primary: Vec<Lit>,
+    pub(crate) primary: Vec<Lit>,
     /// file stem of the model and proofs
-    stem: String,
+    pub(crate) stem: String,
 }
 
 impl ProofSetup {
     /// The setup of a VeriPB proof of `p` from `model`, taking the
     /// definitions log out of `cnf`; `Err` says why the proof cannot be
     /// written (the run then certifies by DRAT and says so).
-    fn new<P: Puzzle>(
+    pub(crate) fn new<P: Puzzle>(
         p: &P,
         model: PbModel,
         cnf: &mut Cnf,
@@ -470,12 +471,15 @@ impl ProofSetup {
 }
 
 /// What a VeriPB certificate from the model leaves out, for every family.
-const NOT_COVERED: &str = "the PB model itself (written from the puzzle's rules; every solution printed also passes the independent checker)";
+pub(crate) const NOT_COVERED: &str = "the PB model itself (written from the puzzle's rules; every solution printed also passes the independent checker)";
 
 /// The PB model a `--certify` run proves from: with `--proof-format
 /// veripb` (the default) and a family that has one; `Err` says why a
 /// VeriPB run has none (it certifies by DRAT).
-fn model_for_proof<P: Puzzle>(p: &P, opts: &RunOptions) -> Result<Option<PbModel>, String> {
+pub(crate) fn model_for_proof<P: Puzzle>(
+    p: &P,
+    opts: &RunOptions,
+) -> Result<Option<PbModel>, String> {
     if opts.certify.is_none() || opts.proof_format != ProofFormat::Veripb {
         return Ok(None);
     }

@@ -369,6 +369,7 @@ fn a_totalizer_with_a_clause_dropped_is_refused() {
             symmetry: None,
             primary: &x,
             claim: Claim::Complete,
+            cube: None,
             dir: None,
             stem: "totalizer",
         };
@@ -450,6 +451,7 @@ fn prove_small(extra: &[&[i32]], solutions: &[&[i32]]) -> Result<(), CertifyErro
         } else {
             Claim::Complete
         },
+        cube: None,
         dir: None,
         stem: "small",
     };
@@ -484,4 +486,124 @@ fn proof_names_refuse_a_model_name_of_the_auxiliary_form() {
     let mut buf = vec![];
     let w = ProofWriter::new(&mut buf, 0).unwrap();
     w.finish("NONE").unwrap();
+}
+
+fn cubes(count: u32) -> puzzlesat::options::CubeOptions {
+    puzzlesat::options::CubeOptions {
+        count,
+        file: None,
+        only: None,
+        jobs: 1,
+        trust: false,
+    }
+}
+
+/// `--certify --cubes K` on an optimum: a VeriPB proof per cube whose
+/// model is the PB model plus the cube's literals and "at least as good as
+/// the value past the cube's bound" (concluded `BOUNDS INF INF`: no such
+/// solution), then the cover check. Alien Tiles 3×3/2 without symmetry
+/// breaking (its dominance steps would not preserve a cube), hardest 3.
+#[test]
+fn a_cubed_optimum_is_certified_per_cube_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::alien_tiles::{symmetry::Symmetry, AlienTiles, Task};
+    let mut p = AlienTiles::new(3, 2, Task::Hardest).unwrap();
+    p.symmetry = Symmetry::None;
+    let opts = RunOptions {
+        cubes: Some(cubes(4)),
+        ..certified(false)
+    };
+    let r = run::run_quiet(&p, &opts).expect("certified run");
+    assert_eq!((r.status, r.objective), (Status::Optimal, Some(3)));
+    let certs = r.certificates.clone().expect("certificates");
+    assert_eq!(certs.len(), 4, "one certificate per cube");
+    for (i, c) in certs.iter().enumerate() {
+        assert_eq!(c.cube, Some(i as u32));
+        assert!(c.certificate.checker.starts_with("veripb"), "cube {i}");
+        let m = c.certificate.from_model.as_ref().expect("from the model");
+        assert_eq!(m.covers, "encoding and search", "cube {i}");
+    }
+    let cover = r.cubes.as_ref().and_then(|t| t.cover.clone());
+    assert!(cover.is_some_and(|c| c.contains("4 sign patterns")));
+    let text = r.summary();
+    assert!(
+        text.contains("optimal: 3") && text.contains("certified from the model"),
+        "{text}"
+    );
+}
+
+/// `--count --cubes K --no-classes --certify`: a VeriPB proof per cube (the
+/// model plus the cube's literals, which split on "the queen of row r is
+/// in the second half", defined over the model), each cube's solutions
+/// logged by `solx`; queens n = 8: 92 in 8 cubes.
+#[test]
+fn a_cubed_count_is_certified_per_cube_from_the_model() {
+    require_veripb();
+    let p = Queens::new(8, Options::default());
+    let opts = RunOptions {
+        count_only: true,
+        cubes: Some(cubes(8)),
+        ..certified(true)
+    };
+    let r = run::run_quiet(&p, &opts).expect("certified run");
+    assert_eq!((r.status, r.count), (Status::All, Some(92)));
+    let certs = r.certificates.clone().expect("certificates");
+    assert_eq!(certs.len(), 8, "one certificate per cube");
+    let logged: usize = certs
+        .iter()
+        .map(|c| {
+            assert!(c.certificate.checker.starts_with("veripb"));
+            c.certificate
+                .from_model
+                .as_ref()
+                .expect("from the model")
+                .solutions
+        })
+        .sum();
+    assert_eq!(logged, 92, "every solution logged by solx in its cube");
+    let cover = r.cubes.as_ref().and_then(|t| t.cover.clone());
+    assert!(cover.is_some_and(|c| c.contains("8 sign patterns")));
+    assert!(r.summary().contains("certified from the model"));
+    // counting by classes with --cubes is not certified per cube
+    let by_classes = RunOptions {
+        no_classes: false,
+        ..opts
+    };
+    let e = run::run_quiet(&p, &by_classes).unwrap_err().to_string();
+    assert!(e.contains("--no-classes"), "{e}");
+}
+
+/// Magic squares with the default encoding (`--encoding digits`, unary
+/// digit line sums, digit counts): every clause derived from the model
+/// over the values `[F = v]` (the digits' literals defined over them, the
+/// line sums and digit counts as lemmas), n = 3: 8 squares logged by `solx`;
+/// a clause the model does not imply (`¬[F11 = 2]`) drops two squares and
+/// the check refuses the count.
+#[test]
+fn magic_digits_are_certified_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::magic::{CellEncoding, Magic, Options};
+    let o = Options::default();
+    assert_eq!(o.cells, CellEncoding::Digits, "the default encoding");
+    let p = Magic::new(3, o);
+    let r = run::run_quiet(&p, &certified(true)).expect("certified run");
+    assert_eq!((r.status, r.count), (Status::All, Some(8)));
+    let c = &r.certificates.clone().expect("certificates")[0];
+    let m = c.certificate.from_model.as_ref().expect("from the model");
+    assert_eq!(m.solutions, 8);
+    assert!(m.definitions > 0 && m.pol_clauses > 0);
+    let text = r.summary();
+    assert!(
+        text.contains("exactly 8")
+            && text.contains("certified from the model: encoding and search, VeriPB 3.0.2"),
+        "{text}"
+    );
+    let mutant = Mutant {
+        inner: Magic::new(3, o),
+        mutate: |cnf, map| cnf.add(&[!map.direct[0][1]]),
+    };
+    let e = run::run_quiet(&mutant, &certified(true))
+        .err()
+        .expect("the check refuses the mutant");
+    assert!(format!("{e:#}").contains("VeriPB rejected"), "{e:#}");
 }

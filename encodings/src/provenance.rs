@@ -143,6 +143,16 @@ pub struct Provenance {
     pub lemmas: std::collections::HashMap<u32, Lemma>,
     /// per clause of the database, in order: its source, or [`NO_SOURCE`]
     pub clause_source: Vec<u32>,
+    /// definitions over the model's variables of literals allocated
+    /// before them (a proof writes these first; e.g. the digits of a cell
+    /// whose model speaks of its values): see [`Provenance::define_first`]
+    pub first: Vec<Definition>,
+    /// per lemma source: the definition halves its derivation adds, each
+    /// `(a, l)`: `a` times the half in which literal `l` occurs
+    pub lemma_halves: std::collections::HashMap<u32, Vec<(u64, Lit)>>,
+    /// a source that stands for a group: every source of the group (the
+    /// clauses encode one of them, e.g. the two halves of an equality)
+    pub groups: std::collections::HashMap<u32, Vec<u32>>,
     /// order-encoded integers, by creation
     pub ints: Vec<OrderInt>,
     /// the integer of each first order literal
@@ -179,6 +189,43 @@ impl Provenance {
     pub fn lemma(&mut self, c: Linear, lemma: Lemma) {
         self.source(Some(c));
         self.lemmas.insert(self.current, lemma);
+    }
+    /// Records `lit ⇔ meaning` for a literal allocated *before* the model
+    /// variables `meaning` speaks of: a proof introduces it before every
+    /// definition of the log (so that the log's own definition of the
+    /// same literal, over other auxiliary literals, is not used).
+    pub fn define_first(&mut self, lit: Lit, meaning: Linear) {
+        self.first.push(Definition { lit, meaning });
+    }
+    /// The clauses added from now on encode one of the lemmas of `group`
+    /// (each a constraint, how the model implies it, and the definition
+    /// halves its derivation adds, see [`Provenance::lemma_halves`]).
+    pub fn lemmas(&mut self, group: Vec<(Linear, Lemma, Vec<(u64, Lit)>)>) {
+        let mut members = vec![];
+        for (c, lemma, halves) in group {
+            self.lemma(c, lemma);
+            self.lemma_halves.insert(self.current, halves);
+            members.push(self.current);
+        }
+        if let Some(&first) = members.first() {
+            self.current = first;
+            self.groups.insert(first, members);
+        }
+    }
+    /// The sources clause `i` may encode (the members of its group, or its
+    /// one source), with their indices.
+    pub fn sources_of(&self, i: usize) -> Vec<(u32, &Linear)> {
+        match self.clause_source.get(i) {
+            Some(&s) if s != NO_SOURCE => self
+                .groups
+                .get(&s)
+                .cloned()
+                .unwrap_or_else(|| vec![s])
+                .into_iter()
+                .filter_map(|s| Some((s, self.sources.get(s as usize)?)))
+                .collect(),
+            _ => vec![],
+        }
     }
     /// The lemma behind source `s`, if it is one.
     pub fn lemma_of(&self, s: u32) -> Option<&Lemma> {
@@ -354,6 +401,73 @@ pub fn infer_upward(
             break;
         }
     }
+    // the heads only counted *downwards* (a totalizer's lower-bound
+    // outputs): a clause `¬c ∨ p_1 ∨ … ∨ p_m` says that c needs one of its
+    // inputs; with the p_i from disjoint subtrees, `c ⇔ Σ leaves(c) ≥
+    // W(c) − Σ_i slack(p_i) + 1`, where W is the leaves' total weight and
+    // slack(p) = W(p) − threshold(p) + 1 what subtree p may miss while p
+    // is false (an input: its weight)
+    let downward: Vec<(Lit, Vec<Lit>)> = clauses
+        .iter()
+        .filter_map(|c| {
+            let neg: Vec<Lit> = c
+                .iter()
+                .copied()
+                .filter(|&l| is_new(l) && l.is_neg())
+                .collect();
+            match neg[..] {
+                [head] if c.len() > 1 && c.iter().all(|&l| l == head || l.is_pos()) => {
+                    Some((!head, c.iter().copied().filter(|&l| l != head).collect()))
+                }
+                _ => None,
+            }
+        })
+        .filter(|(head, _)| !known.contains_key(head))
+        .collect();
+    loop {
+        let mut next: HashMap<Lit, (BTreeMap<Lit, u64>, Vec<u64>)> = HashMap::new();
+        for (head, body) in &downward {
+            if known.contains_key(head) {
+                continue;
+            }
+            let mut leaves = BTreeMap::new();
+            let mut slack = 0;
+            let mut ok = true;
+            for &p in body {
+                if is_aux(p, known) {
+                    match known.get(&p) {
+                        Some((l, t)) => {
+                            let total: u64 = l.values().sum();
+                            leaves.extend(l.iter().map(|(&k, &v)| (k, v)));
+                            slack += total + 1 - t;
+                        }
+                        None => ok = false,
+                    }
+                } else {
+                    leaves.insert(p, weight(p));
+                    slack += weight(p);
+                }
+            }
+            if !ok {
+                continue;
+            }
+            let e = next.entry(*head).or_default();
+            e.0.extend(leaves);
+            e.1.push(slack);
+        }
+        if next.is_empty() {
+            break;
+        }
+        for (head, (leaves, slacks)) in next {
+            let total: u64 = leaves.values().sum();
+            let slack = slacks.into_iter().min().unwrap_or(0);
+            if slack > total {
+                continue;
+            }
+            order.push(head);
+            known.insert(head, (leaves, total - slack + 1));
+        }
+    }
     // definitions in an order where every auxiliary leaf comes first
     // (leaves are inputs, so any order of the heads works)
     order.sort_by_key(|l| l.var().idx32());
@@ -381,6 +495,30 @@ pub fn define<DB: crate::ClauseDatabase + ?Sized>(
 ) {
     if let Some(p) = db.provenance() {
         p.define(lit, meaning());
+    }
+}
+
+/// Records `lit ⇔ meaning` in `db`'s log as a definition a proof writes
+/// first ([`Provenance::define_first`]).
+pub fn define_first<DB: crate::ClauseDatabase + ?Sized>(
+    db: &mut DB,
+    defs: impl FnOnce() -> Vec<Definition>,
+) {
+    if let Some(p) = db.provenance() {
+        for d in defs() {
+            p.define_first(d.lit, d.meaning);
+        }
+    }
+}
+
+/// States that the next clauses added to `db` encode one of the lemmas
+/// `group` builds ([`Provenance::lemmas`]), if `db` keeps a log.
+pub fn lemmas<DB: crate::ClauseDatabase + ?Sized>(
+    db: &mut DB,
+    group: impl FnOnce() -> Vec<(Linear, Lemma, Vec<(u64, Lit)>)>,
+) {
+    if let Some(p) = db.provenance() {
+        p.lemmas(group());
     }
 }
 

@@ -341,6 +341,9 @@ fn definitions(
             out.push((d, intro));
         }
     };
+    for d in &prov.first {
+        push(d.clone(), &mut out);
+    }
     for int in &prov.ints {
         if int.ge.iter().all(|&l| model(l)) {
             continue; // the model speaks of the order literals
@@ -394,6 +397,10 @@ pub fn plan(
             .copied()
             .filter(|&s| s != puzzlesat_encodings::provenance::NO_SOURCE)
             .collect();
+        let used: std::collections::BTreeSet<u32> = used
+            .into_iter()
+            .flat_map(|s| prov.groups.get(&s).cloned().unwrap_or_else(|| vec![s]))
+            .collect();
         for s in used {
             if let Some(lemma) = prov.lemma_of(s) {
                 if let Some(part) = lemma
@@ -425,17 +432,19 @@ pub fn plan(
     let derived: std::collections::HashSet<usize> = symmetry
         .map(|s| s.derives.iter().map(|&(i, _)| i).collect())
         .unwrap_or_default();
-    let undefined = cnf
+    let undefined: Vec<(usize, Lit)> = cnf
         .clauses()
         .enumerate()
         .filter(|(i, _)| !derived.contains(i))
-        .flat_map(|(_, c)| c.iter())
-        .filter(|l| !names.is_model(l.var()) && !defined.contains(&l.var()))
-        .count();
-    match undefined {
-        0 => Ok(()),
-        k => Err(format!(
-            "the encoding has auxiliary variables without a definition in the log ({k} literal occurrences in the CNF)"
+        .flat_map(|(i, c)| c.iter().map(move |&l| (i, l)))
+        .filter(|(_, l)| !names.is_model(l.var()) && !defined.contains(&l.var()))
+        .collect();
+    match undefined.first() {
+        None => Ok(()),
+        Some(&(i, l)) => Err(format!(
+            "the encoding has auxiliary variables without a definition in the log ({} literal occurrences in the CNF, the first {} in clause {i})",
+            undefined.len(),
+            names.lit(l)
         )),
     }
 }
@@ -520,6 +529,13 @@ impl ModelConstraints {
 }
 
 impl ModelConstraints {
+    /// The constraint with id `id` (over CNF literals).
+    pub fn get(&self, id: Id) -> Option<&Linear> {
+        self.constraints
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, c)| c)
+    }
     /// Derives `c` from the model constraint that implies it ([`Self::source`]):
     /// `ia c : id`, after `pol id d d` for a division; without one, `ia c`
     /// (which the check refuses; [`plan`] refuses such a run first).
@@ -539,6 +555,28 @@ impl ModelConstraints {
             None => w.step(&format!("ia {c_str};")),
         }
     }
+}
+
+/// `m·c`.
+fn scaled_by(c: &Linear, m: u64) -> Linear {
+    Linear {
+        terms: c.terms.iter().map(|&(a, l)| (a * m, l)).collect(),
+        bound: c.bound * m as i64,
+    }
+}
+
+/// How many times to add the definition half `h` to the source `c` so that
+/// its terms outside `clause` cancel `c`'s: the largest ratio of `c`'s
+/// coefficient of a negated term of `h` to `h`'s coefficient, at least 1.
+fn multiplier(h: &Linear, c: &Linear, clause: &[Lit]) -> u64 {
+    let coef: HashMap<Lit, u64> = c.terms.iter().map(|&(a, l)| (l, a)).collect();
+    h.terms
+        .iter()
+        .filter(|(_, l)| !clause.iter().any(|k| k.var() == l.var()))
+        .filter_map(|&(a, l)| Some(coef.get(&!l)?.div_ceil(a)))
+        .max()
+        .unwrap_or(1)
+        .max(1)
 }
 
 /// VeriPB's division of `c` by `d`: every coefficient and the degree
@@ -623,6 +661,41 @@ pub fn derive_cnf<W: Write>(
             half.insert(y, (id, c));
         }
     }
+    // a definition written first, `y ⇔ Σ_S l ≥ 1` over model literals
+    // of which the model says at most one holds: its tight half
+    // `y + Σ_S ¬l ≥ |S|` ("y ≥ Σ_S l"), the sum of the at-most-one and the
+    // y-half divided by |S|, replaces the y-half in the sums below
+    let first: std::collections::HashSet<Lit> = prov
+        .map(|p| p.first.iter().map(|d| d.lit).collect())
+        .unwrap_or_default();
+    for (d, intro) in &defs {
+        let m = &d.meaning;
+        let lits: Vec<Lit> = m.terms.iter().map(|&(_, l)| l).collect();
+        if *intro != Intro::Red
+            || !first.contains(&d.lit)
+            || m.bound != 1
+            || lits.len() < 2
+            || m.terms
+                .iter()
+                .any(|&(a, l)| a != 1 || !names.is_model(l.var()))
+        {
+            continue;
+        }
+        let amo = Linear::count_at_most(&lits, 1);
+        if model.source(&amo).is_none() {
+            continue;
+        }
+        let Some(&(y_half, _)) = half.get(&d.lit) else {
+            continue;
+        };
+        let amo_id = model.derive(w, names, &amo)?;
+        let k = lits.len();
+        let id = w.step(&format!("pol {amo_id} {} * {y_half} + {k} d;", k - 1))?;
+        let mut tight =
+            Linear::count_at_least(&lits.iter().map(|&l| !l).collect::<Vec<_>>(), k as i64);
+        tight.terms.push((1, d.lit));
+        half.insert(d.lit, (id, tight));
+    }
     w.comment("the CNF's clauses")?;
     // the symmetry block's clauses get their ids once it is written
     let mut ids = vec![0; cnf.len()];
@@ -659,30 +732,56 @@ pub fn derive_cnf<W: Write>(
             .filter(|l| !names.is_model(l.var()))
             .filter_map(|l| half.get(l))
             .collect();
-        let source = prov.and_then(|p| p.source_of(i).map(|c| (p.clause_source[i], c)));
+        let sources: Vec<(u32, &Linear)> = prov.map(|p| p.sources_of(i)).unwrap_or_default();
+        let source = sources.first().copied();
         if all_halves.is_empty() && source.is_none() {
             ids[i] = w.step(&format!("rup {};", names.clause(clause)))?;
             steps.rup += 1;
             continue;
         }
         // the sum of the auxiliary literals' halves (then of every
-        // literal's), with or without the source constraint
+        // literal's), with or without a source constraint; each half as it
+        // is, or multiplied so that its terms cancel the source's
         let mut derived = None;
-        'tries: for halves in [&aux_halves, &all_halves] {
-            for with_source in [true, false] {
-                if with_source && source.is_none() {
-                    continue;
-                }
-                let mut sum = Sum::default();
-                for (_, c) in halves.iter() {
-                    sum.add(c);
-                }
-                if with_source {
-                    sum.add(source.unwrap().1);
-                }
-                if let Some(weaken) = sum.weakening_to(clause) {
-                    derived = Some((with_source, weaken, halves.clone()));
-                    break 'tries;
+        // without the halves of literals that are terms of another
+        // literal's half (a leaf of a sum next to the sum's node)
+        let inner_halves: Vec<&(Id, Linear)> = clause
+            .iter()
+            .filter(|l| !names.is_model(l.var()))
+            .filter(|&&l| {
+                !clause.iter().any(|&k| {
+                    k != l
+                        && half
+                            .get(&k)
+                            .is_some_and(|(_, o)| o.terms.iter().any(|(_, t)| t.var() == l.var()))
+                })
+            })
+            .filter_map(|l| half.get(l))
+            .collect();
+        'tries: for halves in [&aux_halves, &all_halves, &inner_halves] {
+            for src in sources.iter().copied().map(Some).chain([None]) {
+                for scaled in [false, true] {
+                    let mult: Vec<u64> = halves
+                        .iter()
+                        .map(|(_, h)| match (scaled, src) {
+                            (true, Some((_, c))) => multiplier(h, c, clause),
+                            _ => 1,
+                        })
+                        .collect();
+                    if scaled && mult.iter().all(|&m| m == 1) {
+                        continue;
+                    }
+                    let mut sum = Sum::default();
+                    for ((_, c), &m) in halves.iter().zip(&mult) {
+                        sum.add(&scaled_by(c, m));
+                    }
+                    if let Some((_, c)) = src {
+                        sum.add(c);
+                    }
+                    if let Some(weaken) = sum.weakening_to(clause) {
+                        derived = Some((src, weaken, halves.clone(), mult));
+                        break 'tries;
+                    }
                 }
             }
         }
@@ -691,7 +790,7 @@ pub fn derive_cnf<W: Write>(
             // the auxiliary halves again, with each leaf [x ≥ k] of an
             // integer moved down its order clauses to the clause's [x ≥ j]
             let mut sum = Sum::default();
-            for (_, c) in aux_halves.iter() {
+            for (_, c) in inner_halves.iter() {
                 sum.add(c);
             }
             if let Some((_, c)) = source {
@@ -736,26 +835,68 @@ pub fn derive_cnf<W: Write>(
                 break;
             }
             if let Some(weaken) = sum.weakening_to(clause) {
-                derived = Some((source.is_some(), weaken, aux_halves.clone()));
+                let mult = vec![1; inner_halves.len()];
+                derived = Some((source, weaken, inner_halves.clone(), mult));
             }
         }
-        let Some((with_source, weaken, halves)) = derived else {
+        if derived.is_none() {
+            // a model constraint over one of the clause's model literals
+            // with the auxiliary halves (e.g. a cell's at-most-one for
+            // `[high = h] ∧ [low = l] → [F = n·h + l + 1]`)
+            let mut vars: Vec<Var> = clause
+                .iter()
+                .map(|l| l.var())
+                .chain(
+                    aux_halves
+                        .iter()
+                        .flat_map(|(_, h)| h.terms.iter().map(|(_, l)| l.var())),
+                )
+                .filter(|&v| names.is_model(v))
+                .collect();
+            vars.dedup();
+            'model: for v in vars.into_iter().take(2) {
+                for &k in model.by_var.get(&v).into_iter().flatten().take(8) {
+                    let (id, c) = &model.constraints[k];
+                    let mut sum = Sum::default();
+                    for (_, h) in aux_halves.iter() {
+                        sum.add(h);
+                    }
+                    sum.add(c);
+                    if let Some(weaken) = sum.weakening_to(clause) {
+                        ladders.clear();
+                        ladders.push((*id, 1));
+                        let mult = vec![1; aux_halves.len()];
+                        derived = Some((None, weaken, aux_halves.clone(), mult));
+                        break 'model;
+                    }
+                }
+            }
+        }
+        let Some((src, weaken, halves, mult)) = derived else {
             ids[i] = w.step(&format!("rup {};", names.clause(clause)))?;
             steps.rup += 1;
             continue;
         };
         let mut pol = PolSum::new();
         for (id, a) in ladders {
-            pol.add(&format!("{id} {a} *"));
+            pol.add(&if a == 1 {
+                id.to_string()
+            } else {
+                format!("{id} {a} *")
+            });
         }
-        if with_source {
-            let (s, c) = source.unwrap();
+        if let Some((s, c)) = src {
             let id = match source_ids.get(&s) {
                 Some(&id) => id,
                 None => {
                     let lemma = prov.and_then(|p| p.lemma_of(s));
                     let id = match lemma {
-                        Some(lemma) => derive_lemma(w, names, model, c, lemma)?,
+                        Some(lemma) => {
+                            let extra = prov
+                                .and_then(|p| p.lemma_halves.get(&s))
+                                .map_or(&[][..], |v| &v[..]);
+                            derive_lemma(w, names, model, c, lemma, extra, &half)?
+                        }
                         None => model.derive(w, names, c)?,
                     };
                     source_ids.insert(s, id);
@@ -764,8 +905,12 @@ pub fn derive_cnf<W: Write>(
             };
             pol.add(&id.to_string());
         }
-        for (id, _) in &halves {
-            pol.add(&id.to_string());
+        for ((id, _), &m) in halves.iter().zip(&mult) {
+            pol.add(&if m == 1 {
+                id.to_string()
+            } else {
+                format!("{id} {m} *")
+            });
         }
         for v in weaken {
             pol.then(&format!("{} w", names.var(v)));
@@ -814,15 +959,29 @@ impl PolSum {
 /// Derives the lemma `c` from the model: each part from the model
 /// constraint that implies it (`ia`, after `pol … d` for a division), their
 /// sum divided by the lemma's divisor, then `c` by `ia`. Returns its id.
+#[allow(clippy::too_many_arguments)]
 fn derive_lemma<W: Write>(
     w: &mut ProofWriter<W>,
     names: &ProofNames,
     model: &ModelConstraints,
     c: &Linear,
     lemma: &puzzlesat_encodings::provenance::Lemma,
+    extra: &[(u64, Lit)],
+    half: &Halves,
 ) -> io::Result<Id> {
     w.comment(&format!("a lemma: {}", names.linear(c)))?;
     let mut pol = PolSum::new();
+    // the definition halves it adds (a missing one leaves the sum short:
+    // the check refuses the lemma)
+    for &(a, l) in extra {
+        if let Some((id, _)) = half.get(&l) {
+            pol.add(&if a == 1 {
+                id.to_string()
+            } else {
+                format!("{id} {a} *")
+            });
+        }
+    }
     for part in &lemma.parts {
         if part.bound <= 0 {
             // always true: the sum of its literals' axioms is stronger
@@ -1201,10 +1360,115 @@ pub struct Run<'a> {
     pub primary: &'a [Lit],
     /// the claim
     pub claim: Claim,
+    /// a cube's optimum: its bound is a constraint of the proof's model
+    /// ([`cube_model`]), from which the formula's assumptions follow (no
+    /// best solution is logged)
+    pub cube: Option<CubeBound<'a>>,
     /// where the model and proof are kept (None: a temporary directory)
     pub dir: Option<&'a Path>,
     /// the file stem of model and proof
     pub stem: &'a str,
+}
+
+/// Why a run whose symmetry breaking is derived by dominance has no VeriPB
+/// proof per cube.
+pub const CUBE_AFTER_DOMINANCE: &str = "a cube is not closed under the symmetries its run breaks, so its literals cannot be constraints of the model the dominance steps preserve; a proof that assumes the cube after the dominance steps is not written";
+
+/// A cube's bound in the proof's model: the constraint "better than the
+/// bound" (its id and its terms over CNF literals) and the CNF's objective.
+pub struct CubeBound<'a> {
+    /// the objective over CNF literals (its terms are the candidates the
+    /// bound forces)
+    pub objective: &'a Objective,
+    /// the id of the constraint in the proof's model
+    pub id: Id,
+    /// the constraint over CNF literals
+    pub better: Linear,
+}
+
+/// The model of cube `index`'s proof: `model` plus the cube's literals as
+/// unit constraints and, with `past` (a value of the objective), the
+/// constraint "at least as good as `past`" (the objective's terms over the
+/// model's variables). Returns it with that constraint's id and its terms
+/// over CNF literals. `Err` if a cube literal is not a model variable.
+pub fn cube_model(
+    model: &PbModel,
+    names: &ProofNames,
+    prov: Option<&Provenance>,
+    index: u32,
+    cube: &[Lit],
+    past: Option<i64>,
+) -> Result<(PbModel, Option<(Id, Linear)>), String> {
+    use puzzlesat_encodings::pbmodel::{PbSense, Relation};
+    let mut m = model.clone();
+    let model_lit = |m: &PbModel, l: Lit| {
+        let (name, negated) = names.model.get(l.var().idx())?.as_ref()?;
+        let v = m.lookup(name)?;
+        Some(if l.is_neg() != *negated {
+            v.neg()
+        } else {
+            v.pos()
+        })
+    };
+    for &l in cube {
+        let rule = format!("cube {index}: {}", names.lit(l));
+        if let Some(pl) = model_lit(&m, l) {
+            m.clause(&[pl], rule);
+            continue;
+        }
+        // a literal the encoding defines over the model's variables (a
+        // splitting literal "in the second half"): its meaning
+        let meaning = prov
+            .and_then(|p| p.definitions.iter().find(|d| d.lit.var() == l.var()))
+            .map(|d| {
+                if d.lit == l {
+                    d.meaning.clone()
+                } else {
+                    d.meaning.negation()
+                }
+            });
+        let terms: Option<Vec<(i64, puzzlesat_encodings::PbLit)>> =
+            meaning.as_ref().and_then(|c| {
+                c.terms
+                    .iter()
+                    .map(|&(a, t)| Some((a as i64, model_lit(&m, t)?)))
+                    .collect()
+            });
+        match (terms, meaning) {
+            (Some(terms), Some(c)) => {
+                m.linear(terms, Relation::AtLeast, c.bound, rule);
+            }
+            _ => {
+                return Err(format!(
+                "cube {index} splits on {}, neither a variable of the model nor defined over them",
+                names.lit(l)
+            ))
+            }
+        }
+    }
+    let Some(past) = past else {
+        return Ok((m, None));
+    };
+    let obj = model
+        .objective()
+        .ok_or_else(|| "the model has no objective".to_string())?
+        .clone();
+    let (relation, what) = match obj.sense {
+        PbSense::Minimize => (Relation::AtMost, "at most"),
+        PbSense::Maximize => (Relation::AtLeast, "at least"),
+    };
+    let i = m.linear(
+        obj.terms.clone(),
+        relation,
+        past - obj.offset,
+        format!("cube {index}: the objective is {what} {past}"),
+    );
+    let id = m.first_id(i) as Id;
+    let better = ModelConstraints::new(&m, names)
+        .get(id)
+        .cloned()
+        .ok_or_else(|| "the objective has a variable the CNF does not name".to_string())?;
+    Ok((m, Some((id, better))))
 }
 
 /// A VeriPB certificate: the files, the steps and the check.
@@ -1292,7 +1556,20 @@ pub fn prove(
         }
     }
     let mut optimum = None;
-    if run.claim == Claim::Optimal {
+    if let (Claim::Optimal, Some(c)) = (run.claim, &run.cube) {
+        w.comment("the cube's assumptions: better than its bound, its literals")
+            .map_err(io)?;
+        derive_assumptions(
+            run,
+            c.objective,
+            &names,
+            &mut w,
+            formula,
+            &halves,
+            &mut cnf_ids,
+            (c.id, &c.better),
+        )?;
+    } else if run.claim == Claim::Optimal {
         let opb = log_optimum(run, &names, &mut w, formula, &halves, &mut cnf_ids)?;
         optimum = Some(opb);
     }
@@ -1316,6 +1593,9 @@ pub fn prove(
     let conclusion = match (run.claim, search.solutions, optimum) {
         (Claim::Complete, n, _) if n > 0 => "SAT".to_string(),
         (Claim::Optimal, _, Some(v)) => format!("BOUNDS {v} : {contradiction} {v}"),
+        // a model with an objective and no solution (a cube's, with its
+        // bound): VeriPB says so by infinite bounds
+        _ if run.model.objective().is_some() => format!("BOUNDS INF : {contradiction} INF"),
         _ => format!("UNSAT : {contradiction}"),
     };
     let proof_bytes = w.finish(&conclusion).map_err(io)?;
@@ -1394,6 +1674,36 @@ fn log_optimum<W: Write>(
     let better = Linear::at_least(terms, 1 - opb);
     w.comment("the last call's assumptions: better than the best")
         .map_err(io)?;
+    derive_assumptions(
+        run,
+        objective,
+        names,
+        w,
+        formula,
+        halves,
+        ids,
+        (soli, &better),
+    )?;
+    Ok(opb)
+}
+
+/// Derives each clause of `formula` after the first `ids.len()` (the last
+/// call's assumptions: "better than the best", a cube's literals) from the
+/// constraint `better` (id `better_id`: the objective better than the best
+/// or than a cube's bound) and the halves of the bound encoding's
+/// definitions, else by RUP, appending their ids to `ids`.
+#[allow(clippy::too_many_arguments)]
+fn derive_assumptions<W: Write>(
+    run: &Run,
+    objective: &Objective,
+    names: &ProofNames,
+    w: &mut ProofWriter<W>,
+    formula: &Cnf,
+    halves: &Halves,
+    ids: &mut Vec<Id>,
+    (soli, better): (Id, &Linear),
+) -> Result<(), CertifyError> {
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
     // for an objective over literals the model does not name (e.g. the
     // order literals of a sum of the model's): each of its terms the
     // improving constraint forces, as a unit
@@ -1415,13 +1725,13 @@ fn log_optimum<W: Write>(
         .collect();
     let forced_terms = |w: &mut ProofWriter<W>| -> io::Result<()> {
         for &l in &candidates {
-            derive_from(w, names, &[l], (soli, &better), halves)?;
+            derive_from(w, names, &[l], (soli, better), halves)?;
         }
         Ok(())
     };
     let mut terms_derived = false;
     for c in formula.clauses().skip(ids.len()) {
-        if let Some(id) = derive_from(w, names, c, (soli, &better), halves).map_err(io)? {
+        if let Some(id) = derive_from(w, names, c, (soli, better), halves).map_err(io)? {
             ids.push(id);
             continue;
         }
@@ -1435,7 +1745,7 @@ fn log_optimum<W: Write>(
     if !run.search && !terms_derived {
         forced_terms(w).map_err(io)?;
     }
-    Ok(opb)
+    Ok(())
 }
 
 /// The certificate of `run.claim` resting on the UNSAT `formula`: a VeriPB

@@ -30,16 +30,18 @@ use std::io::Write;
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
+use rustsat::types::Lit;
 
 use super::file::{cube_lines, CubeFile, BUILD};
 use super::{add_stats, on_threads, thread_count, CubeOptions, Split};
-use crate::certify::{formula_digest, Fnv};
+use crate::certify::{certify_claim, check_cover, formula_digest, Certified, Claim, Fnv};
 use crate::drive::classes::Tally;
 use crate::options::{Purpose, RunOptions};
-use crate::puzzle::{encode, Encoded, Puzzle};
+use crate::puzzle::{encode_recording, Encoded, Puzzle};
 use crate::report::{plural, CubeRecord, CubeTally, Report, Status, StoppedBy};
+use crate::run::ProofSetup;
 use crate::solver::{Limits, Session, SolverStats};
 
 /// The fingerprint of a counting cube's record: what it says (`count`,
@@ -160,6 +162,9 @@ struct Shared<'a, P: Puzzle> {
     limits: &'a Limits,
     file: CubeFile,
     queue: Mutex<VecDeque<u32>>,
+    /// with `--certify` and a PB model: what a VeriPB proof per cube needs
+    /// (`Err`: why the cubes are certified by DRAT)
+    proof: Result<Option<ProofSetup>, String>,
 }
 
 /// A cube counted to its end, or stopped.
@@ -173,6 +178,9 @@ struct CubeResult {
     sat_calls: u32,
     sat_answers: u32,
     stats: SolverStats,
+    /// with `--certify`: the certificate of the cube's final UNSAT
+    certified: Option<Certified>,
+    certify: Duration,
 }
 
 impl<P: Puzzle> Shared<'_, P> {
@@ -247,6 +255,12 @@ impl<P: Puzzle> Shared<'_, P> {
             classes: tally.classes(),
         };
         let counted = e.complete.then_some(found);
+        let t = Instant::now();
+        let certified = match counted {
+            Some(c) if self.opts.certify.is_some() => Some(self.certify(index, &cube, session, c)?),
+            _ => None,
+        };
+        let certify = t.elapsed();
         let solver = session.solver_name();
         if let Some(c) = counted {
             self.file.append(&self.record(index, Some(c), &solver))?;
@@ -266,6 +280,90 @@ impl<P: Puzzle> Shared<'_, P> {
                 decisions: since(stats.decisions, before.3.decisions),
                 propagations: since(stats.propagations, before.3.propagations),
             },
+            certified,
+            certify,
+        })
+    }
+
+    /// With `--certify`: the certificate of cube `index`'s final UNSAT
+    /// (its session is the cube's own, so the decision formula is the CNF,
+    /// the cube's blocking clauses and its literals). A VeriPB proof from
+    /// the model plus the cube's literals where the family has a model
+    /// ([`crate::certify::veripb::cube_model`]): each solution logged by
+    /// `solx`, the rest refuted; DRAT otherwise, saying why.
+    fn certify(
+        &self,
+        index: u32,
+        cube: &[Lit],
+        session: &Session,
+        c: Counted,
+    ) -> anyhow::Result<Certified> {
+        use crate::certify::veripb;
+        let producer = self.opts.certify.as_ref().expect("--certify");
+        let claim = if c.solutions > 0 {
+            Claim::Complete
+        } else {
+            Claim::Infeasible
+        };
+        let what = || format!("the count of cube {index} could not be certified");
+        let formula = session.unsat_formula().ok_or_else(|| {
+            anyhow::anyhow!("internal error: --certify but no formula was recorded")
+        })?;
+        let digest = formula_digest(&formula);
+        let from_model = match &self.proof {
+            Ok(Some(setup)) if setup.symmetry.is_some() => {
+                Err(veripb::CUBE_AFTER_DOMINANCE.to_string())
+            }
+            Ok(Some(setup)) => {
+                veripb::ProofNames::new(&setup.model, &setup.names, formula.n_vars())
+                    .and_then(|names| {
+                        let prov = setup.provenance.as_ref();
+                        veripb::cube_model(&setup.model, &names, prov, index, cube, None)
+                    })
+                    .map(|(model, _)| Some((setup, model)))
+            }
+            Ok(None) => Ok(None),
+            Err(why) => Err(why.clone()),
+        };
+        let certified = match from_model {
+            Ok(Some((setup, model))) => {
+                let stem = format!("{}-cube{index}-{claim}", setup.stem);
+                let run = veripb::Run {
+                    model: &model,
+                    names: &setup.names,
+                    cnf_clauses: setup.cnf_clauses,
+                    recorded: setup.cnf_clauses,
+                    optimum: None,
+                    search: true,
+                    provenance: setup.provenance.as_ref(),
+                    symmetry: setup.symmetry.as_ref(),
+                    primary: &setup.primary,
+                    claim,
+                    cube: None,
+                    dir: self.opts.proof_dir.as_deref(),
+                    stem: &stem,
+                };
+                veripb::certify(
+                    &run,
+                    &formula,
+                    producer,
+                    self.limits,
+                    crate::run::NOT_COVERED,
+                )
+                .with_context(what)?
+            }
+            Ok(None) => certify_claim(claim, &formula, producer, self.limits).with_context(what)?,
+            Err(why) => {
+                let mut c =
+                    certify_claim(claim, &formula, producer, self.limits).with_context(what)?;
+                c.certificate.not_from_model = Some(why);
+                c
+            }
+        };
+        Ok(Certified {
+            formula_digest: digest,
+            cube: Some(index),
+            ..certified
         })
     }
 
@@ -282,6 +380,11 @@ impl<P: Puzzle> Shared<'_, P> {
                 return Ok(done);
             };
             let t = Instant::now();
+            if self.opts.certify.is_some() {
+                // each cube's own session: its final UNSAT formula holds
+                // only its own blocking clauses
+                session = None;
+            }
             let session = match &mut session {
                 Some(s) => s,
                 None => session.insert(self.open()?),
@@ -319,8 +422,13 @@ pub fn run<P: Puzzle>(
     if !opts.count_only {
         bail!("--all --cubes: a count by cubes keeps no solution (its cube file records counts, not solutions): use --count --cubes K for the count, or --all without --cubes to print every solution");
     }
-    if opts.certify.is_some() {
-        bail!("--certify --cubes certifies optimisation cubes; a count by cubes is not certified (drop --certify, or count without --cubes)");
+    if opts.certify.is_some() && !opts.no_classes {
+        bail!("--certify --count --cubes certifies a count of the solutions cube by cube: add --no-classes (a count by classes is certified without --cubes)");
+    }
+    if opts.certify.is_some() && (cubes.file.is_some() || cubes.only.is_some()) {
+        bail!(
+            "--certify --count --cubes proves every cube in this run: drop --cube-file and --cube"
+        );
     }
     let reps = if opts.no_classes {
         None
@@ -329,7 +437,10 @@ pub fn run<P: Puzzle>(
     };
     let enumerated = reps.as_ref().unwrap_or(p);
     let classes_of = reps.as_ref().map(|_| p);
-    let (mut cnf, enc, encode_seconds) = encode(enumerated)?;
+    let model = crate::run::model_for_proof(enumerated, opts);
+    let (mut cnf, enc, encode_seconds) =
+        encode_recording(enumerated, matches!(model, Ok(Some(_))))?;
+
     if enc.objective.is_some() || enc.scored.is_some() {
         bail!(
             "--count --cubes counts a puzzle without an objective; {} has one (--cubes without --count/--all optimises it cube by cube)",
@@ -340,6 +451,12 @@ pub fn run<P: Puzzle>(
         &enumerated.split_literals(&enc.map, &enc.primary, &mut cnf),
         cubes.count,
     )?;
+    // after the split: its literals' definitions are part of the CNF
+    let proof = match model {
+        Ok(Some(model)) => ProofSetup::new(enumerated, model, &mut cnf, &enc),
+        Ok(None) => Ok(None),
+        Err(why) => Err(why),
+    };
     let describe = p.describe();
     let digest = formula_digest(&cnf);
     // a cluster job checks the file too (it appends to it), but counts its
@@ -400,12 +517,15 @@ pub fn run<P: Puzzle>(
         limits: &limits,
         file,
         queue: Mutex::new(todo),
+        proof,
     };
     let results = on_threads(threads, progress, |tx| shared.work(tx));
     let mut counts = known.counts.clone();
     let (mut solve, mut decode_check) = (Duration::ZERO, Duration::ZERO);
     let (mut sat_calls, mut sat_answers, mut stats) = (0, 0, SolverStats::default());
     let mut closed_now = 0;
+    let mut certify = Duration::ZERO;
+    let mut proved: Vec<(u32, Certified)> = vec![];
     // what the cubes stopped before their end had found: a lower bound
     let mut stopped_found = vec![None; split.cubes() as usize];
     for r in results {
@@ -415,6 +535,10 @@ pub fn run<P: Puzzle>(
             sat_calls += c.sat_calls;
             sat_answers += c.sat_answers;
             add_stats(&mut stats, c.stats);
+            certify += c.certify;
+            if let Some(cert) = c.certified {
+                proved.push((c.index, cert));
+            }
             match c.counted {
                 Some(counted) => {
                     closed_now += 1;
@@ -486,6 +610,22 @@ pub fn run<P: Puzzle>(
         trusted: known.foreign,
         cover: None,
     });
+    if opts.certify.is_some() {
+        // every cube's final UNSAT certified, and the cubes cover every
+        // assignment
+        proved.sort_by_key(|(i, _)| *i);
+        if complete {
+            let literals: Vec<Vec<Lit>> = proved.iter().map(|(i, _)| split.cube(*i)).collect();
+            let cover = check_cover(&literals).map_err(|e| {
+                anyhow::anyhow!("the cubes' certificates do not cover the problem: {e}")
+            })?;
+            if let Some(t) = &mut r.cubes {
+                t.cover = Some(cover.to_string());
+            }
+        }
+        r.certificates = Some(proved.into_iter().map(|(_, c)| c).collect());
+        r.seconds.certify = certify.as_secs_f64();
+    }
     r.seconds.encode = encode_seconds;
     r.seconds.solve = solve.as_secs_f64();
     r.seconds.decode_check = decode_check.as_secs_f64();

@@ -59,8 +59,9 @@ use rustsat::types::Lit;
 use crate::certify::{certify_claim, check_cover, formula_digest, Certified, CertifyError, Claim};
 use crate::drive::{Incumbent, Objective, Search, Sense};
 use crate::options::{Purpose, RunOptions};
-use crate::puzzle::{decode_checked, encode, Encoded, Puzzle};
+use crate::puzzle::{decode_checked, encode_recording, Encoded, Puzzle};
 use crate::report::{CubeRecord, CubeTally, Report, Status, StoppedBy};
+use crate::run::ProofSetup;
 use crate::solver::{Limits, Outcome, Session, SolverStats};
 
 /// The most cubes `--cubes` may ask for.
@@ -217,6 +218,9 @@ enum Job {
 /// What every thread shares.
 struct Shared<'a, P: Puzzle> {
     p: &'a P,
+    /// with `--certify` and a PB model: what a VeriPB proof per cube
+    /// needs (`Err`: why the cubes are certified by DRAT)
+    proof: &'a Result<Option<ProofSetup>, String>,
     enc: &'a Encoded<P::Map>,
     obj: &'a Objective,
     cnf: &'a Cnf,
@@ -358,22 +362,69 @@ impl<P: Puzzle> Shared<'_, P> {
         let Some(lits) = lits else {
             return Ok(Some((cube, None)));
         };
+        let recorded = f.len();
         for &l in lits.iter().chain(&cube) {
             f.add(&[l]);
         }
         let digest = formula_digest(&f);
         let what = || format!("the bound {bound} of cube {index} could not be certified");
+        let mut not_from_model = None;
+        if self.opts.proof_format == crate::certify::ProofFormat::Veripb {
+            let past = (claim == Claim::Optimal).then(|| match self.obj.sense {
+                Sense::Maximize => bound + 1,
+                Sense::Minimize => bound - 1,
+            });
+            let mut attempt =
+                self.certify_cube_veripb(index, &cube, (&f, None), recorded, claim, past);
+            if let Err(CertifyError::Satisfiable { .. }) = attempt {
+                // the puzzle adds constraints lazily: the formula with those
+                // its models violate, derived in the proof like the CNF's
+                // clauses (so they go before the unit clauses)
+                let (lazy, log) = self.with_lazy_constraints(f.clone(), index, bound)?;
+                let units = f.len() - recorded;
+                let mut g = Cnf::new();
+                for c in lazy.clauses().take(recorded) {
+                    g.add(c);
+                }
+                for c in lazy.clauses().skip(recorded + units) {
+                    g.add(c);
+                }
+                for c in lazy.clauses().skip(recorded).take(units) {
+                    g.add(c);
+                }
+                let recorded = g.len() - units;
+                attempt = self.certify_cube_veripb(
+                    index,
+                    &cube,
+                    (&g, log.as_ref()),
+                    recorded,
+                    claim,
+                    past,
+                );
+            }
+            match attempt {
+                Ok(Ok(c)) => {
+                    return Ok(Some((
+                        cube,
+                        Some(Certified {
+                            formula_digest: digest,
+                            cube: Some(index),
+                            ..c
+                        }),
+                    )))
+                }
+                Ok(Err(why)) => not_from_model = Some(why),
+                Err(e) => return Err(anyhow::Error::new(e).context(what())),
+            }
+        }
         let mut certified = match certify_claim(claim, &f, producer, self.limits) {
             Err(CertifyError::Satisfiable { .. }) => {
-                let f = self.with_lazy_constraints(f, index, bound)?;
+                let (f, _) = self.with_lazy_constraints(f, index, bound)?;
                 certify_claim(claim, &f, producer, self.limits).with_context(what)?
             }
             other => other.with_context(what)?,
         };
-        if self.opts.proof_format == crate::certify::ProofFormat::Veripb {
-            certified.certificate.not_from_model =
-                Some("VeriPB proofs per cube are not written yet".into());
-        }
+        certified.certificate.not_from_model = not_from_model;
         Ok(Some((
             cube,
             Some(Certified {
@@ -384,16 +435,87 @@ impl<P: Puzzle> Shared<'_, P> {
         )))
     }
 
+    /// The VeriPB proof of cube `index` (`--proof-format veripb`): the
+    /// cube's literals and, for an optimum, "at least as good as `past`"
+    /// are constraints of the proof's model (the PB model plus the cube,
+    /// [`crate::certify::veripb::cube_model`]); the proof derives the CNF
+    /// and the bound encoding (the first `recorded` clauses of `f`) from
+    /// it, then the unit clauses of `f`, and refutes `f` by the proof
+    /// solver's lemmas. `Ok(Err(why))`: no proof from the model can be
+    /// written (the cube is certified by DRAT and says why).
+    fn certify_cube_veripb(
+        &self,
+        index: u32,
+        cube: &[Lit],
+        (f, log): (&Cnf, Option<&puzzlesat_encodings::provenance::Provenance>),
+        recorded: usize,
+        claim: Claim,
+        past: Option<i64>,
+    ) -> Result<Result<Certified, String>, CertifyError> {
+        use crate::certify::veripb;
+        let setup = match self.proof {
+            Ok(Some(setup)) => setup,
+            Ok(None) => return Ok(Err("the family has no PB model".into())),
+            Err(why) => return Ok(Err(why.clone())),
+        };
+        if setup.symmetry.is_some() {
+            return Ok(Err(veripb::CUBE_AFTER_DOMINANCE.into()));
+        }
+        let producer = self.opts.certify.as_ref().expect("--certify");
+        let names = match veripb::ProofNames::new(&setup.model, &setup.names, f.n_vars()) {
+            Ok(n) => n,
+            Err(e) => return Ok(Err(format!("the model's names: {e}"))),
+        };
+        let prov = log.or(f.provenance_log()).or(setup.provenance.as_ref());
+        let (model, better) =
+            match veripb::cube_model(&setup.model, &names, prov, index, cube, past) {
+                Ok(m) => m,
+                Err(e) => return Ok(Err(e)),
+            };
+        let stem = format!("{}-cube{index}-{claim}", setup.stem);
+        let run = veripb::Run {
+            model: &model,
+            names: &setup.names,
+            cnf_clauses: recorded,
+            recorded,
+            optimum: None,
+            search: true,
+            provenance: prov,
+            symmetry: setup.symmetry.as_ref(),
+            primary: &setup.primary,
+            claim,
+            cube: better.map(|(id, better)| veripb::CubeBound {
+                objective: self.obj,
+                id,
+                better,
+            }),
+            dir: self.opts.proof_dir.as_deref(),
+            stem: &stem,
+        };
+        veripb::certify(&run, f, producer, self.limits, crate::run::NOT_COVERED).map(Ok)
+    }
+
     /// `f` with the puzzle's lazily added constraints that its models
     /// violate, until it has no model; an error if a model violates none
     /// (the bound being certified is wrong).
-    fn with_lazy_constraints(&self, f: Cnf, index: u32, bound: i64) -> anyhow::Result<Cnf> {
+    /// Returns it with the session's definitions log (when `f` keeps one).
+    fn with_lazy_constraints(
+        &self,
+        f: Cnf,
+        index: u32,
+        bound: i64,
+    ) -> anyhow::Result<(Cnf, Option<puzzlesat_encodings::provenance::Provenance>)> {
         let mut s = self
             .opts
             .open(Cow::Owned(f), self.limits.clone(), Purpose::Proof)?;
         loop {
             match s.solve(&[])? {
-                Outcome::Unsat => return Ok(s.unsat_formula().expect("recorded")),
+                Outcome::Unsat => {
+                    return Ok((
+                        s.unsat_formula().expect("recorded"),
+                        s.provenance_log().cloned(),
+                    ))
+                }
                 Outcome::Sat => {
                     let m = s.model()?;
                     if !self.p.separate(&self.enc.map, &m, &mut s) {
@@ -622,13 +744,20 @@ pub fn run<P: Puzzle>(
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
     let started = Instant::now();
-    let (mut cnf, enc, encode_seconds) = encode(p)?;
+    let model = crate::run::model_for_proof(p, opts);
+    let (mut cnf, enc, encode_seconds) = encode_recording(p, matches!(model, Ok(Some(_))))?;
     check_supported(p, opts, &enc)?;
     let obj = enc.objective.as_ref().expect("checked: an objective");
     let split = Split::new(
         &p.split_literals(&enc.map, &enc.primary, &mut cnf),
         cubes.count,
     )?;
+    // after the split: its literals' definitions are part of the CNF
+    let proof = match model {
+        Ok(Some(model)) => ProofSetup::new(p, model, &mut cnf, &enc),
+        Ok(None) => Ok(None),
+        Err(why) => Err(why),
+    };
     let describe = p.describe();
     let t = Instant::now();
     let digest = formula_digest(&cnf);
@@ -662,6 +791,7 @@ pub fn run<P: Puzzle>(
     }
     let shared = Shared {
         p,
+        proof: &proof,
         enc: &enc,
         obj,
         cnf: &cnf,

@@ -370,6 +370,10 @@ fn cell_variables<DB: ClauseDatabase>(db: &mut DB, n: usize, o: &Options) -> Cel
                         lits.push(d);
                     }
                 }
+                // provenance for a VeriPB proof: the digits over the values
+                puzzlesat_encodings::provenance::define_first(db, || {
+                    super::opb::digit_definitions(n, &lits, [&*hi, &*lo], [&his, &los])
+                });
                 direct.push(lits);
             }
             Cells {
@@ -411,7 +415,7 @@ fn line_sum<DB: ClauseDatabase>(
         }
         SumEncoding::Unary => {
             if let Some(digits) = &cells.digits {
-                digit_sum_eq(db, digits, line, target);
+                digit_sum_eq(db, digits, &cells.direct, line, target);
             } else {
                 let ints = cells
                     .ints
@@ -601,6 +605,7 @@ fn cut_partial_sum<DB: ClauseDatabase>(
 fn digit_sum_eq<DB: ClauseDatabase>(
     db: &mut DB,
     digits: &[[IntVar; 2]],
+    direct: &[Vec<Lit>],
     line: &[usize],
     target: i64,
 ) {
@@ -610,10 +615,15 @@ fn digit_sum_eq<DB: ClauseDatabase>(
     let los: Vec<&IntVar> = line.iter().map(|&c| &digits[c][1]).collect();
     let high = int::sum(db, &his);
     let low = int::sum(db, &los);
+    // provenance for a VeriPB proof: n·H + L = t from the line's sum
+    puzzlesat_encodings::provenance::lemmas(db, || {
+        super::opb::digit_line_lemmas(digits, direct, line, target)
+    });
     for h in high.lb()..=high.ub() + 1 {
         db.add(&[!high.ge(h), !low.ge(t - base * h + 1)]); // H ≥ h → L ≤ t − n·h
         db.add(&[high.ge(h), low.ge(t - base * (h - 1))]); // H ≤ h−1 → L ≥ t − n·(h−1)
     }
+    puzzlesat_encodings::provenance::source(db, || None);
 }
 
 /// `F_a < F_b`.
@@ -796,13 +806,19 @@ fn digit_counts<DB: ClauseDatabase>(
     cells: &mut Cells,
     n: usize,
 ) -> anyhow::Result<()> {
-    let Some(digits) = cells.digits.as_mut() else {
+    let Cells { direct, digits, .. } = cells;
+    let Some(digits) = digits.as_mut() else {
         bail!("--digit-counts counts digits: it needs --encoding digits");
     };
     for which in 0..2 {
         for d in 0..n as i64 {
             let lits: Vec<Lit> = digits.iter_mut().map(|c| c[which].eq(db, d)).collect();
+            // provenance for a VeriPB proof: the count from "each value once"
+            puzzlesat_encodings::provenance::lemmas(db, || {
+                super::opb::digit_count_lemmas(direct, &lits, which, d as usize)
+            });
             card::exactly(db, &lits, n, CardEncoding::Totalizer)?;
+            puzzlesat_encodings::provenance::source(db, || None);
         }
     }
     Ok(())

@@ -86,9 +86,16 @@ impl Puzzle for Magic {
                 Some(Ok(opb::order_proof(map.n, &map.direct, name)))
             }
             s => Some(Err(format!(
-                "the VeriPB proof derives --symmetry order with --encoding direct (no --complement, no givens) only, not --symmetry {s} with --encoding {}{}",
+                "the VeriPB proof derives --symmetry order with --encoding direct (no --complement, no givens) only, not --symmetry {s} with --encoding {}{}{}",
                 o.cells,
-                if o.complement { " --complement" } else { "" }
+                if o.complement { " --complement" } else { "" },
+                // counting by classes enumerates the representatives of
+                // Puzzle::class_representatives, not the run's options
+                if s == Symmetry::Diagonals && o.complement {
+                    " (the representatives a count by classes enumerates; --no-classes counts under the run's own options)"
+                } else {
+                    ""
+                }
             ))),
         }
     }

@@ -6,7 +6,9 @@
 //! (`Σ_cells Σ_v v·[F = v] = S`), and a given cell holds its value.
 
 use puzzlesat_encodings::dominance::{order_prelude, ProofLines, SymmetryProof};
+use puzzlesat_encodings::int::IntVar;
 use puzzlesat_encodings::pbmodel::Relation;
+use puzzlesat_encodings::provenance::{Definition, Lemma, Linear};
 use puzzlesat_encodings::{Lit, PbLit, PbModel};
 
 use super::model::{magic_sum, Givens};
@@ -160,4 +162,158 @@ pub fn order_proof(n: usize, direct: &[Vec<Lit>], name: &dyn Fn(Lit) -> String) 
         }
     }
     SymmetryProof { prelude, block }
+}
+
+/// The meaning of a digit cell's literals over its values (`--encoding
+/// digits`, for a VeriPB proof): with `F − 1 = n·high + low` and
+/// `lits[n·h + l] = [F = n·h + l + 1]`, each order literal
+/// `[high ≥ k] ⇔ Σ_{h ≥ k} [F = n·h + l + 1] ≥ 1` (likewise `low`), and each
+/// inner direct literal `[high = h]` (`digit_eqs[0][h]`) the same over the
+/// values with that digit.
+pub fn digit_definitions(
+    n: usize,
+    lits: &[Lit],
+    digits: [&IntVar; 2],
+    digit_eqs: [&[Lit]; 2],
+) -> Vec<Definition> {
+    let digit = |which: usize, i: usize| if which == 0 { i / n } else { i % n };
+    let mut out = vec![];
+    for which in 0..2 {
+        let with = |keep: &dyn Fn(usize) -> bool| -> Linear {
+            let l: Vec<Lit> = (0..n * n)
+                .filter(|&i| keep(digit(which, i)))
+                .map(|i| lits[i])
+                .collect();
+            Linear::count_at_least(&l, 1)
+        };
+        for (k, &ge) in digits[which].order_lits().iter().enumerate() {
+            out.push(Definition {
+                lit: ge,
+                meaning: with(&|d| d > k),
+            });
+        }
+        for (h, &eq) in digit_eqs[which].iter().enumerate().take(n - 1).skip(1) {
+            out.push(Definition {
+                lit: eq,
+                meaning: with(&|d| d == h),
+            });
+        }
+    }
+    out
+}
+
+/// The lemmas behind a digit line sum `n·H + L = t` (`t = S − len`, `H`,
+/// `L` the sums of the line's high and low digits, each the count of its
+/// order literals): `n·H + L ≤ t` is the line's `Σ v·[F = v] ≤ S`, each
+/// cell's "at least one value" and the halves `[digit ≥ k] ≤ Σ [F = v]`
+/// (n times for the high digits); `n·H + L ≥ t` likewise from `≥ S`, "at
+/// most one value" and the tight halves `[digit ≥ k] ≥ Σ [F = v]`.
+pub fn digit_line_lemmas(
+    digits: &[[IntVar; 2]],
+    direct: &[Vec<Lit>],
+    line: &[usize],
+    target: i64,
+) -> Vec<(Linear, Lemma, Vec<(u64, Lit)>)> {
+    let base = digits[0][0].ub() as u64 + 1;
+    let t = target - line.len() as i64;
+    let weighted: Vec<(u64, Lit)> = line
+        .iter()
+        .flat_map(|&c| {
+            let hi = digits[c][0].order_lits().iter().map(move |&l| (base, l));
+            let lo = digits[c][1].order_lits().iter().map(|&l| (1, l));
+            hi.chain(lo).collect::<Vec<_>>()
+        })
+        .collect();
+    let values: Vec<(u64, Lit)> = line
+        .iter()
+        .flat_map(|&c| {
+            direct[c]
+                .iter()
+                .enumerate()
+                .map(|(v, &l)| (v as u64 + 1, l))
+        })
+        .collect();
+    let signed = |terms: &[(u64, Lit)]| {
+        terms
+            .iter()
+            .map(|&(a, l)| (a as i64, l))
+            .collect::<Vec<_>>()
+    };
+    let upper = Lemma {
+        parts: std::iter::once(Linear::weighted_at_most(&values, target))
+            .chain(line.iter().map(|&c| Linear::count_at_least(&direct[c], 1)))
+            .collect(),
+        divisor: 1,
+    };
+    let lower = Lemma {
+        parts: std::iter::once(Linear::at_least(signed(&values), target))
+            .chain(line.iter().map(|&c| Linear::count_at_most(&direct[c], 1)))
+            .collect(),
+        divisor: 1,
+    };
+    vec![
+        (
+            Linear::weighted_at_most(&weighted, t),
+            upper,
+            weighted.iter().map(|&(a, l)| (a, !l)).collect(),
+        ),
+        (
+            Linear::at_least(signed(&weighted), t),
+            lower,
+            weighted.clone(),
+        ),
+    ]
+}
+
+/// The lemmas behind a digit count `Σ_c [digit_c = d] = n` (`which` 0: the
+/// high digits, 1: the low ones; `lits[c] = [digit_c = d]`): each of the n
+/// values with digit d is held once (the model), and each cell's literal
+/// is the sum of its values with digit d (its definition's halves; for
+/// d = 0, whose literal is `¬[digit ≥ 1]`, with the cell's "one value").
+pub fn digit_count_lemmas(
+    direct: &[Vec<Lit>],
+    lits: &[Lit],
+    which: usize,
+    d: usize,
+) -> Vec<(Linear, Lemma, Vec<(u64, Lit)>)> {
+    let m = direct.first().map_or(0, Vec::len);
+    let n = (m as f64).sqrt().round() as usize;
+    let digit = |i: usize| if which == 0 { i / n } else { i % n };
+    let column = |i: usize| -> Vec<Lit> { direct.iter().map(|cell| cell[i]).collect() };
+    let values: Vec<usize> = (0..m).filter(|&i| digit(i) == d).collect();
+    let cells = |f: fn(&[Lit], i64) -> Linear| -> Vec<Linear> {
+        if d == 0 {
+            direct.iter().map(|cell| f(cell, 1)).collect()
+        } else {
+            vec![]
+        }
+    };
+    let at_most = Lemma {
+        parts: values
+            .iter()
+            .map(|&i| Linear::count_at_most(&column(i), 1))
+            .chain(cells(Linear::count_at_least))
+            .collect(),
+        divisor: 1,
+    };
+    let at_least = Lemma {
+        parts: values
+            .iter()
+            .map(|&i| Linear::count_at_least(&column(i), 1))
+            .chain(cells(Linear::count_at_most))
+            .collect(),
+        divisor: 1,
+    };
+    vec![
+        (
+            Linear::count_at_most(lits, n as i64),
+            at_most,
+            lits.iter().map(|&l| (1, !l)).collect(),
+        ),
+        (
+            Linear::count_at_least(lits, n as i64),
+            at_least,
+            lits.iter().map(|&l| (1, l)).collect(),
+        ),
+    ]
 }
