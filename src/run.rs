@@ -524,12 +524,14 @@ fn stopped_by<S, D>(
     };
     if complete {
         None
-    } else if limits.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
-        Some(StoppedBy::Interrupt)
-    } else if opts.all && opts.limit.is_some() && enumerated >= opts.limit {
+    } else if opts.all
+        && opts.limit.is_some()
+        && enumerated >= opts.limit
+        && !limits.interrupt.load(std::sync::atomic::Ordering::Relaxed)
+    {
         Some(StoppedBy::Limit)
     } else {
-        Some(StoppedBy::Timeout)
+        Some(StoppedBy::of_limits(limits))
     }
 }
 

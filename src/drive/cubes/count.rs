@@ -554,7 +554,7 @@ pub fn run<P: Puzzle>(
         // a count: the full command counts the cube again)
         let mut r = shared.record(i, counts[i as usize], &solver);
         if counts[i as usize].is_none() {
-            r.stopped_by = Some(stopped(&limits));
+            r.stopped_by = Some(StoppedBy::of_limits(&limits));
             if let Some(found) = stopped_found[i as usize].filter(|f| f.solutions > 0) {
                 r.status = Status::Partial;
                 r.count = Some(found.solutions);
@@ -598,7 +598,7 @@ pub fn run<P: Puzzle>(
     (r.sat_calls, r.sat_answers, r.stats) = (sat_calls, sat_answers, stats);
     let c = cnf.counts();
     (r.vars, r.clauses, r.literals) = (c.vars, c.clauses, c.literals);
-    r.stopped_by = (!complete).then(|| stopped(&limits));
+    r.stopped_by = (!complete).then(|| StoppedBy::of_limits(&limits));
     r.cubes = Some(CubeTally {
         cubes: split.cubes(),
         closed_now,
@@ -641,13 +641,5 @@ fn seal<S, D>(r: &mut Report<S, D>, describe: &str) {
         .map(|c| count_fingerprint(describe, c, r.count, r.classes));
     if let (Some(c), Some(fp)) = (&mut r.cube, fp) {
         c.fingerprint = fp;
-    }
-}
-
-fn stopped(limits: &Limits) -> StoppedBy {
-    if limits.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
-        StoppedBy::Interrupt
-    } else {
-        StoppedBy::Timeout
     }
 }

@@ -291,11 +291,7 @@ impl<P: Puzzle> Shared<'_, P> {
             (None, _) => Status::Unknown,
         };
         if bound.is_some() && !closed {
-            r.stopped_by = Some(if self.limits.interrupt.load(Ordering::Relaxed) {
-                StoppedBy::Interrupt
-            } else {
-                StoppedBy::Timeout
-            });
+            r.stopped_by = Some(StoppedBy::of_limits(self.limits));
         }
         let record = CubeRecord {
             index,
@@ -946,7 +942,7 @@ pub fn run<P: Puzzle>(
         report.cube = line.cube;
         report.stopped_by = line.stopped_by;
         if t.is_none() {
-            report.stopped_by = Some(stopped(&limits));
+            report.stopped_by = Some(StoppedBy::of_limits(&limits));
         }
     } else {
         let threshold = best.as_ref().map_or(no_model(obj), |(v, _)| *v);
@@ -967,7 +963,7 @@ pub fn run<P: Puzzle>(
             (None, false) => Status::Unknown,
         };
         if !all_closed {
-            report.stopped_by = Some(stopped(&limits));
+            report.stopped_by = Some(StoppedBy::of_limits(&limits));
         }
         if let Some((_, model)) = &best {
             let t = Instant::now();
@@ -1054,15 +1050,6 @@ fn tally(
     }
     t.written_by = writers.into_iter().collect();
     t
-}
-
-/// Why a cube run stopped early.
-fn stopped(limits: &Limits) -> StoppedBy {
-    if limits.interrupt.load(Ordering::Relaxed) {
-        StoppedBy::Interrupt
-    } else {
-        StoppedBy::Timeout
-    }
 }
 
 #[cfg(test)]
