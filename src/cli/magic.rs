@@ -50,6 +50,9 @@ pub struct Args {
     /// restrict to associative squares (opposite cells sum to n²+1): NOT redundant, a subclass
     #[arg(long)]
     pub associative: bool,
+    /// redundant: every other set of n cells whose sum the line sums imply (n = 4: corners, centre, middle pairs of opposite sides) sums to S too; n ≤ 5
+    #[arg(long)]
+    pub implied_sums: bool,
     /// completion: a file of n lines of n cells (a value, or 0 . _ for free)
     #[arg(long)]
     pub given: Option<PathBuf>,
@@ -67,6 +70,7 @@ impl PuzzleArgs for Args {
             total: self.total,
             digit_counts: self.encoding == CellEncoding::Digits && !self.no_digit_counts,
             associative: self.associative,
+            implied_sums: self.implied_sums,
         };
         let givens = match (&self.given, self.n) {
             (Some(path), n) => {
