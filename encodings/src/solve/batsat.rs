@@ -119,27 +119,9 @@ impl Batsat {
     /// Builds the solver from the buffered clauses (at the first solve).
     fn flush(&mut self) {
         if let Some(clauses) = self.buffered.take() {
-            let mut o = self.opts.clone();
-            if let Ok(x) = std::env::var("XBS") {
-                for kv in x.split(',') {
-                    let (k, v) = kv.split_once('=').unwrap();
-                    match k {
-                        "vd" => o.var_decay = v.parse().unwrap(),
-                        "rf" => o.restart_first = v.parse().unwrap(),
-                        "ri" => o.restart_inc = v.parse().unwrap(),
-                        "luby" => o.luby_restart = v == "1",
-                        "ps" => o.phase_saving = v.parse().unwrap(),
-                        "cc" => o.ccmin_mode = v.parse().unwrap(),
-                        "lf" => o.learntsize_factor = v.parse().unwrap(),
-                        "rnd" => o.random_var_freq = v.parse().unwrap(),
-                        _ => panic!("{k}"),
-                    }
-                }
-            }
-            self.solver = Solver::new(o, LimitCallbacks::default());
-            let k: u32 = std::env::var("XDEC").ok().map_or(u32::MAX, |v| v.parse().unwrap());
-            for i in 0..self.n_vars {
-                self.solver.new_var(lbool::UNDEF, i < k);
+            self.solver = Solver::new(self.opts.clone(), LimitCallbacks::default());
+            for _ in 0..self.n_vars {
+                self.solver.new_var_default();
             }
             for c in clauses {
                 self.push(&c);
