@@ -125,31 +125,26 @@ impl Args {
         if givens.n == 0 {
             bail!("the order n must be at least 1");
         }
-        // counting the order-4 squares: order cells, pairwise exactly-one and
-        // the implied sums (measured in docs/magic.md, "The small count")
-        let count4 = counting && givens.n == 4;
-        let cells = self.encoding.unwrap_or(if count4 {
-            CellEncoding::Order
+        let base = if counting {
+            Options::counting(givens.n)
         } else {
-            CellEncoding::Digits
-        });
+            Options::default()
+        };
+        let cells = self.encoding.unwrap_or(base.cells);
         let options = Options {
             cells,
             sum: self.sum,
-            amo: self.amo.unwrap_or(if count4 {
-                AmoEncoding::Pairwise
-            } else {
-                AmoEncoding::Ladder
-            }),
+            amo: self.amo.unwrap_or(base.amo),
             symmetry: self.symmetry,
             complement: self.complement,
             total: self.total,
             digit_counts: cells == CellEncoding::Digits && !self.no_digit_counts,
             associative: self.associative,
-            implied_sums: self.implied_sums || (count4 && !self.no_implied_sums),
+            implied_sums: self.implied_sums || (base.implied_sums && !self.no_implied_sums),
         };
         Ok(Magic { givens, options })
     }
+
     /// The method `--method` stands for on this instance.
     pub fn method(&self, p: &Magic, common: &Common) -> anyhow::Result<Method> {
         let method = self.chosen_method(p, common)?;
