@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use puzzlesat::drive;
+use puzzlesat::options::CubeOptions;
 use puzzlesat::puzzles::magic::check::check_square;
 use puzzlesat::puzzles::magic::staged::{self, StagedMagic};
 use puzzlesat::puzzles::magic::{Magic, Options, Symmetry};
-use puzzlesat::options::CubeOptions;
 use puzzlesat::run::{self, RunOptions, Status};
 use puzzlesat::solver::Limits;
 

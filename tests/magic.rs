@@ -538,7 +538,11 @@ fn counting_by_cubes_sums_to_the_reference_counts() {
                 ..Options::counting(4)
             };
             let r = run::run_quiet(&Magic::new(4, o), &cubes(k, None)).unwrap();
-            assert_eq!((r.status, r.count), (Status::All, Some(want)), "{o}, {k} cubes");
+            assert_eq!(
+                (r.status, r.count),
+                (Status::All, Some(want)),
+                "{o}, {k} cubes"
+            );
         }
     }
     let order = Options {

@@ -854,7 +854,9 @@ pub const MAX_IMPLIED_ORDER: usize = 5;
 /// at n = 3 and 5 none. An error beyond [`MAX_IMPLIED_ORDER`].
 pub fn implied_sets(n: usize) -> anyhow::Result<Vec<Vec<usize>>> {
     if n > MAX_IMPLIED_ORDER {
-        bail!("--implied-sums searches the sets of n cells for n ≤ {MAX_IMPLIED_ORDER}, not n = {n}");
+        bail!(
+            "--implied-sums searches the sets of n cells for n ≤ {MAX_IMPLIED_ORDER}, not n = {n}"
+        );
     }
     let m = n * n;
     let ls = lines(n);

@@ -205,12 +205,7 @@ impl Puzzle for Magic {
             cells.push(vec![at(n / 2, n / 2)]);
         }
         if n > 1 {
-            cells.push(vec![
-                at(0, 0),
-                at(n - 1, n - 1),
-                at(0, n - 1),
-                at(n - 1, 0),
-            ]);
+            cells.push(vec![at(0, 0), at(n - 1, n - 1), at(0, n - 1), at(n - 1, 0)]);
         }
         let rest: Vec<usize> = (0..n * n)
             .filter(|c| !cells.iter().flatten().any(|x| x == c))
