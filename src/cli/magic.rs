@@ -26,7 +26,7 @@ pub struct Args {
     /// with the staged method: the place values of the digits of F−1, strictly decreasing from below n² to 1, comma-separated (default: n·m,n,m,1 with m = ⌈√n⌉; 3,1 for n = 3)
     #[arg(long, value_delimiter = ',', value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     pub places: Option<Vec<usize>>,
-    /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits) [default: digits; order to count (--all, --count) at n = 4]
+    /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits) [default: digits]
     #[arg(long, value_parser = choices::<CellEncoding>())]
     pub encoding: Option<CellEncoding>,
     /// line sums: gte, adder, dpw (pseudo-Boolean over direct literals), unary (order-encoded partial sums of values or digits)

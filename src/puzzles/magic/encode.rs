@@ -170,17 +170,16 @@ impl Default for Options {
 
 impl Options {
     /// The defaults for counting order-`n` squares (`--all`, `--count`):
-    /// at n = 4 order cells, pairwise exactly-one and the implied sums (the
-    /// N = 4 count with the source's order constraints took 4,461 conflicts
-    /// with the finding defaults, 1,931 with these; docs/magic.md), else
-    /// the finding defaults (at n = 5 the digits took the fewest seconds per
-    /// cube).
+    /// at n = 4 pairwise exactly-one and the implied sums (the N = 4 count
+    /// with the source's order constraints took 4,461 conflicts and 788 M
+    /// instructions with the finding defaults, 2,808 and 595 M with these;
+    /// docs/magic.md), else the finding defaults (at n = 5 they took the
+    /// fewest seconds per cube). The cells stay digits: order cells took
+    /// about as long, and their VeriPB proofs are rejected (`--certify`).
     pub fn counting(n: usize) -> Options {
         if n == 4 {
             Options {
-                cells: CellEncoding::Order,
                 amo: AmoEncoding::Pairwise,
-                digit_counts: false,
                 implied_sums: true,
                 ..Options::default()
             }
