@@ -84,6 +84,17 @@ pub enum StoppedBy {
     Limit,
 }
 
+impl StoppedBy {
+    /// Why expired `limits` stopped a phase: the interrupt flag, else the
+    /// deadline.
+    pub fn of_limits(limits: &crate::solver::Limits) -> StoppedBy {
+        match limits.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+            true => StoppedBy::Interrupt,
+            false => StoppedBy::Timeout,
+        }
+    }
+}
+
 /// Seconds per phase. `total` is the wall time (of the whole process when
 /// run from the command line); `other` is what no phase accounts for, so
 /// the phases sum to `total`.
@@ -207,6 +218,11 @@ pub struct Report<S, D = serde_json::Value> {
     /// the objective's range); without: None
     #[serde(deserialize_with = "Option::deserialize")]
     pub certificates: Option<Vec<Certified>>,
+    /// with `--certify`: the certificate of the last UNSAT answer was
+    /// stopped (time limit, Ctrl-C or SIGTERM) before its proof was checked;
+    /// the claim stands on the solver's UNSAT answer alone
+    #[serde(default)]
+    pub certificate_stopped: Option<StoppedBy>,
     /// the claim rests on an external solver's UNSAT answer, taken without
     /// a proof
     pub unchecked: bool,
@@ -248,6 +264,7 @@ impl<S, D: Default> Report<S, D> {
             stats: SolverStats::default(),
             seconds: Phases::default(),
             certificates: None,
+            certificate_stopped: None,
             unchecked: false,
             cube: None,
             cubes: None,
@@ -328,6 +345,16 @@ impl<S: Serialize, D: Details> Report<S, D> {
         writeln!(out, "{}", self.summary())?;
         for c in self.certificates.iter().flatten() {
             writeln!(out, "c {c}")?;
+        }
+        if let Some(by) = self.certificate_stopped {
+            writeln!(
+                out,
+                "c certificate not finished: {}; the claim rests on the solver's UNSAT answer, not checked",
+                match by {
+                    StoppedBy::Interrupt => "interrupted (Ctrl-C or SIGTERM)",
+                    _ => "stopped by the time limit",
+                }
+            )?;
         }
         if let Some(cover) = self.cubes.as_ref().and_then(|t| t.cover.as_ref()) {
             writeln!(out, "c {cover}")?;

@@ -338,7 +338,7 @@ fn certify_last_unsat<S, D>(
     proof: &Result<Option<ProofSetup>, String>,
     optimum: Option<(&Objective, &Assignment)>,
 ) -> anyhow::Result<()> {
-    let (Some(producer), Some(certificates)) = (&opts.certify, &mut report.certificates) else {
+    let (Some(producer), true) = (&opts.certify, report.certificates.is_some()) else {
         return Ok(());
     };
     let claim = match report.status {
@@ -387,15 +387,21 @@ fn certify_last_unsat<S, D>(
                 c
             })
         }
+    };
+    report.seconds.certify += t.elapsed().as_secs_f64();
+    // stopped before the proof was checked: the answer stands uncertified,
+    // reported as the best so far says it (the claim rests on UNSAT alone)
+    if let Err(certify::CertifyError::Stopped) = c {
+        report.certificate_stopped = Some(StoppedBy::of_limits(&session.limits));
+        return Ok(());
     }
-    .with_context(|| {
+    let c = c.with_context(|| {
         format!(
             "the {claim} claim of {} could not be certified",
             report.puzzle
         )
     })?;
-    certificates.push(c);
-    report.seconds.certify += t.elapsed().as_secs_f64();
+    report.certificates.get_or_insert_with(Vec::new).push(c);
     Ok(())
 }
 

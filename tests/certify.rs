@@ -48,7 +48,7 @@ fn proof(f: &Cnf, p: &Producer) -> Vec<u8> {
 }
 
 fn check(f: &Cnf, proof: &[u8]) -> Result<drat::CheckStats, DratError> {
-    drat::check(f, proof, drat::detect_format(proof))
+    drat::check(f, proof, drat::detect_format(proof), &|| false)
 }
 
 /// The formula without its `i`-th clause.
@@ -298,6 +298,31 @@ proptest! {
             }
             Err(CertifyError::Satisfiable { .. }) => prop_assert!(satisfiable(&f, 12)),
             Err(e) => prop_assert!(false, "{e}"),
+        }
+    }
+}
+
+/// A certificate honours the limits: the checker stops between lemmas and
+/// Varisat's proof solve is abandoned, so a stopped certification is a
+/// `Stopped` error the run reports as "certificate not finished", never a
+/// hang or a claim called certified.
+#[test]
+fn a_certificate_stops_at_the_limits() {
+    let f = pigeonhole(8, 7);
+    let pr = proof(&f, &Producer::Varisat);
+    assert!(check(&f, &pr).is_ok());
+    match drat::check(&f, &pr, drat::detect_format(&pr), &|| true) {
+        Err(DratError::Stopped) => {}
+        other => panic!("a stopped check must say so, not {other:?}"),
+    }
+    let expired = Limits::default();
+    expired
+        .interrupt
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    for p in [Producer::Varisat, cadical()] {
+        match certify_unsat(&f, &p, &expired) {
+            Err(CertifyError::Stopped) => {}
+            other => panic!("{p}: an interrupted certificate must say so, not {other:?}"),
         }
     }
 }

@@ -75,6 +75,9 @@ impl fmt::Display for DratFormat {
 /// Why a proof was rejected.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum DratError {
+    /// the check was stopped (time limit, Ctrl-C or SIGTERM)
+    #[error("the check was stopped by the time limit or an interrupt")]
+    Stopped,
     /// the proof text is malformed
     #[error("malformed proof at {at}: {what}")]
     Malformed {
@@ -159,7 +162,12 @@ pub fn detect_format(proof: &[u8]) -> DratFormat {
 }
 
 /// Checks that `proof` refutes `formula`.
-pub fn check(formula: &Cnf, proof: &[u8], format: DratFormat) -> Result<CheckStats, DratError> {
+pub fn check(
+    formula: &Cnf,
+    proof: &[u8],
+    format: DratFormat,
+    stop: &dyn Fn() -> bool,
+) -> Result<CheckStats, DratError> {
     let mut ck = Checker::new(formula.n_vars());
     let mut buf = Vec::new();
     for c in formula.clauses() {
@@ -186,7 +194,7 @@ pub fn check(formula: &Cnf, proof: &[u8], format: DratFormat) -> Result<CheckSta
             ck.forward_add(lits, step)
         }
     })?;
-    ck.backward()
+    ck.backward(stop)
 }
 
 /// Calls `f(is_deletion, literals)` for each step of the proof.
@@ -906,7 +914,7 @@ impl Checker {
         Ok(())
     }
 
-    fn backward(mut self) -> Result<CheckStats, DratError> {
+    fn backward(mut self, stop: &dyn Fn() -> bool) -> Result<CheckStats, DratError> {
         let Some((last, conflict)) = self.conflict else {
             return Err(DratError::NoEmptyClause {
                 lemmas: self.stats.lemmas,
@@ -920,6 +928,9 @@ impl Checker {
         self.analyze(conflict, NONE);
         let mut fresh = true; // the trail still holds the conflict
         for i in (0..last).rev() {
+            if i % 256 == 0 && stop() {
+                return Err(DratError::Stopped);
+            }
             match self.steps[i] {
                 Step::Ignored => {}
                 Step::Delete(c) => {
@@ -1044,7 +1055,7 @@ mod tests {
     }
 
     fn text(f: &Cnf, proof: &str) -> Result<CheckStats, DratError> {
-        check(f, proof.as_bytes(), DratFormat::Text)
+        check(f, proof.as_bytes(), DratFormat::Text, &|| false)
     }
 
     const XOR2: &[&[i32]] = &[&[1, 2], &[-1, 2], &[1, -2], &[-1, -2]];
@@ -1203,11 +1214,11 @@ mod tests {
         let bin: Vec<u8> = vec![b'a', 4, 0, b'a', 0];
         assert_eq!(detect_format(&bin), DratFormat::Binary);
         assert_eq!(detect_format(b"2 0\n0\n"), DratFormat::Text);
-        let s = check(&cnf(XOR2), &bin, DratFormat::Binary).unwrap();
+        let s = check(&cnf(XOR2), &bin, DratFormat::Binary, &|| false).unwrap();
         assert_eq!(s.lemmas, 2);
         // a truncated binary clause
         assert!(matches!(
-            check(&cnf(XOR2), &[b'a', 4], DratFormat::Binary),
+            check(&cnf(XOR2), &[b'a', 4], DratFormat::Binary, &|| false),
             Err(DratError::Malformed { .. })
         ));
         // a truncated text clause
@@ -1222,17 +1233,17 @@ mod tests {
         let frat = "o 1 1 2 0\no 2 -1 2 0\no 3 1 -2 0\no 4 -1 -2 0\n\
                     a 5 2 0 l 1 2 0\nd 1 1 2 0\na 6 0 l 5 3 4 0\nf 6 0\nf 5 2 0\n";
         assert_eq!(detect_format(frat.as_bytes()), DratFormat::Frat);
-        let s = check(&cnf(XOR2), frat.as_bytes(), DratFormat::Frat).unwrap();
+        let s = check(&cnf(XOR2), frat.as_bytes(), DratFormat::Frat, &|| false).unwrap();
         assert_eq!((s.lemmas, s.deletions), (2, 1));
         // the hints are not trusted: an empty clause that does not
         // follow by unit propagation fails whatever its hints
         let bad = "a 5 0 l 1 2 3 4 0\n";
-        assert!(check(&cnf(XOR2), bad.as_bytes(), DratFormat::Frat).is_err());
+        assert!(check(&cnf(XOR2), bad.as_bytes(), DratFormat::Frat, &|| false).is_err());
         // a line cut inside its clause or its hints
         for cut in ["a 5 2", "a 5 2 0 l 1 2", "a", "x 1 0"] {
             assert!(
                 matches!(
-                    check(&cnf(XOR2), cut.as_bytes(), DratFormat::Frat),
+                    check(&cnf(XOR2), cut.as_bytes(), DratFormat::Frat, &|| false),
                     Err(DratError::Malformed { .. })
                 ),
                 "{cut}"

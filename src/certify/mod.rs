@@ -274,7 +274,11 @@ pub fn certify_unsat(
     let (proof, solve_seconds) = produce_proof(formula, producer, limits)?;
     let t = Instant::now();
     let format = drat::detect_format(&proof);
-    let stats = drat::check(formula, &proof, format)?;
+    let stats =
+        drat::check(formula, &proof, format, &|| limits.expired()).map_err(|e| match e {
+            DratError::Stopped => CertifyError::Stopped,
+            e => CertifyError::Rejected(e),
+        })?;
     Ok(Certificate {
         format,
         producer: producer.to_string(),

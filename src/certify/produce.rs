@@ -20,6 +20,7 @@ use std::str::FromStr;
 use std::thread::sleep;
 use std::time::Duration;
 
+use puzzlesat_encodings::solve::Waited;
 use puzzlesat_encodings::Cnf;
 use varisat::ExtendFormula;
 
@@ -116,7 +117,18 @@ pub(super) fn produce(
     limits: &Limits,
 ) -> Result<Produced, CertifyError> {
     match producer {
-        Producer::Varisat => varisat(formula, proof),
+        // varisat has no interrupt hook: its thread is abandoned at the limits
+        Producer::Varisat => {
+            let (formula, proof) = (formula.clone(), proof.to_path_buf());
+            match puzzlesat_encodings::solve::abandonable(limits, move || varisat(&formula, &proof))
+            {
+                Waited::Done(produced) => produced,
+                Waited::Expired => Ok(Produced::Unknown),
+                Waited::Gone => Err(CertifyError::Producer(
+                    "varisat: its thread ended without an answer".into(),
+                )),
+            }
+        }
         Producer::External(cmd) => external(formula, cmd, proof, limits),
     }
 }

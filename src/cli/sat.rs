@@ -107,15 +107,19 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
         let mut certificates = vec![];
         let t = Instant::now();
         if outcome == Outcome::Unsat {
-            let c = certify::certify_claim(Claim::Infeasible, &cnf, &producer, &session.limits)
-                .map_err(|e| {
-                    anyhow::anyhow!(
-                        "{} answered UNSAT for {}, but it could not be certified: {e}",
-                        session.solver_name(),
-                        file.display()
-                    )
-                })?;
-            certificates.push(c);
+            match certify::certify_claim(Claim::Infeasible, &cnf, &producer, &session.limits) {
+                Ok(c) => certificates.push(c),
+                // stopped before the proof was checked: the answer stands, uncertified
+                Err(certify::CertifyError::Stopped) => {
+                    report.certificate_stopped =
+                        Some(crate::report::StoppedBy::of_limits(&session.limits))
+                }
+                Err(e) => anyhow::bail!(
+                    "{} answered UNSAT for {}, but it could not be certified: {e}",
+                    session.solver_name(),
+                    file.display()
+                ),
+            }
         }
         report.seconds.certify = t.elapsed().as_secs_f64();
         report.certificates = Some(certificates);

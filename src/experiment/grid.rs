@@ -16,6 +16,12 @@ use crate::values::{self, Seconds};
 /// Names the worker sets itself; a spec cannot use them as parameters.
 const RESERVED: &[&str] = &["timeout", "seed", "json", "quiet", "verbose"];
 
+/// The spec's own top-level fields that no `solve` flag shares (`size` and
+/// `jobs` are also flags: `--size`, `--jobs`).
+const SPEC_FIELDS: &[&str] = &[
+    "name", "question", "puzzle", "sizes", "repeats", "timeout", "memory", "seed", "out", "command",
+];
+
 /// An experiment spec as written in `experiments/*.toml`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -135,6 +141,17 @@ impl Grid {
 
     /// Normalises a parsed spec (`default_name` when it names none).
     pub fn from_spec(spec: SpecFile, default_name: &str) -> anyhow::Result<Self> {
+        // the TOML trap: a top-level field written after `[fixed]` or
+        // `[vary]` lands in that table, as a solve flag
+        let misplaced = spec
+            .fixed
+            .keys()
+            .map(|k| ("fixed", k))
+            .chain(spec.vary.keys().map(|k| ("vary", k)))
+            .find(|(_, k)| SPEC_FIELDS.contains(&k.as_str()));
+        if let Some((table, k)) = misplaced {
+            bail!("[{table}] sets {k:?}, a field of the spec itself, set by the experiment and not a solve flag: TOML puts every key written after a [table] header into that table, so write `{k} = ...` above the first [table]");
+        }
         let name = spec.name.unwrap_or_else(|| default_name.to_string());
         let size_param = spec.size.unwrap_or_else(|| "n".to_string());
         let sizes = match spec.sizes {
@@ -506,6 +523,28 @@ mod tests {
 
     fn spec(text: &str) -> anyhow::Result<Grid> {
         Grid::from_spec(toml::from_str(text)?, "t")
+    }
+
+    #[test]
+    fn a_spec_field_written_under_a_table_is_refused_with_the_toml_rule() {
+        for (table, method, field) in [
+            ("fixed", "\"board\"", "repeats = 2"),
+            ("vary", "[\"board\"]", "timeout = [5]"),
+        ] {
+            let e = spec(&format!(
+                "puzzle = \"enigma\"\nsizes = \"3..4\"\n[{table}]\nmethod = {method}\n{field}\n"
+            ))
+            .unwrap_err()
+            .to_string();
+            let key = field.split(' ').next().unwrap();
+            assert!(
+                e.contains(&format!("[{table}] sets \"{key}\""))
+                    && e.contains("above the first [table]"),
+                "{e}"
+            );
+        }
+        // `jobs` and `size` are also solve flags: kept as parameters
+        assert!(spec("puzzle = \"enigma\"\nsizes = \"3..4\"\n[fixed]\njobs = 2\n").is_ok());
     }
 
     #[test]
