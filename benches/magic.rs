@@ -1,7 +1,8 @@
 //! Magic squares: counting all squares of order 4 (7040 in 166 classes of
 //! the 64 maps of `symmetry::maps`, and 880 with the seed's order constraints — each proven
 //! complete by the final UNSAT, by symmetry classes as `solve --all` does)
-//! and finding squares of large order (see docs/magic.md). Every iteration
+//! one cube of the order-5 count (its cost per class), and finding squares
+//! of large order (see docs/magic.md). Every iteration
 //! asserts its answer; every solution has passed the independent checker
 //! inside the runner.
 //!
@@ -10,8 +11,9 @@
 
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use puzzlesat::drive;
+use puzzlesat::options::CubeOptions;
 use puzzlesat::puzzles::magic::check::check_square;
 use puzzlesat::puzzles::magic::staged::{self, StagedMagic};
 use puzzlesat::puzzles::magic::{Magic, Options, Symmetry};
@@ -21,8 +23,22 @@ use puzzlesat::solver::Limits;
 /// Counts every solution with the defaults; asserts the enumeration is
 /// complete and returns (solutions, classes).
 fn count(n: usize, o: Options) -> (u64, Option<u64>) {
+    count_cube(n, o, None)
+}
+
+/// [`count`], or with `cube = Some((k, i))` cube `i` of `k` alone (the
+/// split of `--cubes`, as a cluster job counts it).
+fn count_cube(n: usize, o: Options, cube: Option<(u32, u32)>) -> (u64, Option<u64>) {
     let opts = RunOptions {
         all: true,
+        count_only: true,
+        cubes: cube.map(|(count, i)| CubeOptions {
+            count,
+            file: None,
+            only: Some(i),
+            jobs: 1,
+            trust: false,
+        }),
         ..Default::default()
     };
     let r = run::run_quiet(&Magic::new(n, o), &opts).expect("run");
@@ -34,11 +50,11 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("magic");
     g.sample_size(10).warm_up_time(Duration::from_millis(1));
     g.bench_function("count-n4-all", |b| {
-        b.iter(|| assert_eq!(count(4, Options::default()), (7040, Some(166))))
+        b.iter(|| assert_eq!(count(4, Options::counting(4)), (7040, Some(166))))
     });
     let seed_order = Options {
         symmetry: Symmetry::Order,
-        ..Default::default()
+        ..Options::counting(4)
     };
     g.bench_function("count-n4-order", |b| {
         b.iter(|| assert_eq!(count(4, seed_order).0, 880))
@@ -72,6 +88,21 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
+    let mut h = c.benchmark_group("magic-n5");
+    h.sample_size(10).warm_up_time(Duration::from_millis(1));
+    // the cost per class of the order-5 count (docs/magic.md): cube 0 of
+    // 1024 (centre 1, every corner's bit 0 clear, the top-left corner's bit 1
+    // clear), 37 classes; criterion's throughput is classes per second
+    h.throughput(Throughput::Elements(37));
+    h.bench_function("count-n5-cube0-of-1024", |b| {
+        b.iter(|| {
+            assert_eq!(
+                count_cube(5, Options::counting(5), Some((1024, 0))),
+                (2368, Some(37))
+            )
+        })
+    });
+    h.finish();
 }
 
 criterion_group!(benches, bench);

@@ -275,6 +275,27 @@ pub fn half_literals(cnf: &mut Cnf, groups: impl IntoIterator<Item = Vec<Lit>>) 
         .collect()
 }
 
+/// Splitting literals for one-hot groups by the binary code of the true
+/// literal's position: per group a new literal per bit `j` of the position
+/// `k` (`0 ≤ k < len`), defined in `cnf` by `lit_k → ±bit_j` (so the
+/// solutions stay the same), least significant bit first. The `b` lowest
+/// bits split a group's positions into `2^b` classes of residues mod `2^b`,
+/// each of about `len/2^b` positions wherever the true one may lie (a range
+/// of values that symmetry breaking cuts keeps each class about as large);
+/// all `⌈log₂ len⌉` bits fix the position.
+pub fn bit_literals(cnf: &mut Cnf, group: &[Lit]) -> Vec<Lit> {
+    let bits = usize::BITS - group.len().saturating_sub(1).leading_zeros();
+    (0..bits)
+        .map(|j| {
+            let bit = cnf.fresh();
+            for (k, &l) in group.iter().enumerate() {
+                cnf.add(&[!l, if k >> j & 1 == 1 { bit } else { !bit }]);
+            }
+            bit
+        })
+        .collect()
+}
+
 /// Encodes `p`, timing it.
 pub fn encode<P: Puzzle>(p: &P) -> anyhow::Result<(Cnf, Encoded<P::Map>, f64)> {
     encode_recording(p, false)

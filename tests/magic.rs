@@ -447,15 +447,19 @@ fn counting_by_classes_gives_the_plain_enumeration_sets() {
             assert_eq!(want, if symmetry == Symmetry::None { 8 } else { 1 }, "{o}");
         }
     }
-    // n = 4, default encoding: the sets of the reference enumerator's 7040
-    // that each option keeps; classes = orbits under the 16 maps
+    // n = 4, the finding and the counting defaults (order cells, pairwise,
+    // implied sums): the sets of the reference enumerator's 7040 that each
+    // option keeps; classes = orbits under the 16 maps
     let mut all = vec![];
     reference::enumerate(&Givens::free(4), u64::MAX, &mut |s| all.push(s.clone()));
-    for (symmetry, complement) in SYMMETRIES {
+    for ((symmetry, complement), base) in SYMMETRIES
+        .iter()
+        .flat_map(|&s| [(s, Options::default()), (s, Options::counting(4))])
+    {
         let o = Options {
             symmetry,
             complement,
-            ..Default::default()
+            ..base
         };
         let want = kept(&all, symmetry, complement);
         let r = run::run_quiet(
@@ -507,6 +511,53 @@ fn counting_by_classes_gives_the_plain_enumeration_sets() {
     };
     let plain: BTreeSet<Square> = solutions_by(&Magic::new(4, o), true).into_iter().collect();
     assert_eq!(plain, kept(&all, Symmetry::Order, false));
+}
+
+/// Counting by cubes (`--count --cubes K`, the split on the centre's and the
+/// corners' value bits): the cubes of order 4 sum to the reference's 7040 and
+/// 880; a cube of order 5 counts the same under two cell encodings (the
+/// cube is a set of squares, whatever the encoding).
+#[test]
+fn counting_by_cubes_sums_to_the_reference_counts() {
+    let cubes = |count, only| RunOptions {
+        all: true,
+        count_only: true,
+        cubes: Some(puzzlesat::options::CubeOptions {
+            count,
+            file: None,
+            only,
+            jobs: 2,
+            trust: false,
+        }),
+        ..Default::default()
+    };
+    for (symmetry, want) in [(Symmetry::None, 7040), (Symmetry::Order, 880)] {
+        for k in [4, 64] {
+            let o = Options {
+                symmetry,
+                ..Options::counting(4)
+            };
+            let r = run::run_quiet(&Magic::new(4, o), &cubes(k, None)).unwrap();
+            assert_eq!(
+                (r.status, r.count),
+                (Status::All, Some(want)),
+                "{o}, {k} cubes"
+            );
+        }
+    }
+    let order = Options {
+        cells: CellEncoding::Order,
+        digit_counts: false,
+        ..Options::counting(5)
+    };
+    for o in [Options::counting(5), order] {
+        let r = run::run_quiet(&Magic::new(5, o), &cubes(1024, Some(0))).unwrap();
+        assert_eq!(
+            (r.status, r.count, r.classes),
+            (Status::All, Some(2368), Some(37)),
+            "{o}"
+        );
+    }
 }
 
 /// Finding a free square goes through the staged method by default (the

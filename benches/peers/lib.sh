@@ -29,7 +29,7 @@ ours_count() {
     start=$(now)
     out=$(timeout $((limit + 30)) "$bin" solve "$@" --count -q --timeout "$limit" 2>/dev/null)
     wall=$(echo "$(now) - $start" | bc)
-    count=$(echo "$out" | sed -n 's/^exactly \([0-9]*\) solutions.*/\1/p')
+    count=$(echo "$out" | sed -n 's/^exactly \([0-9]*\) .*/\1/p')
 }
 
 # cell SECONDS COUNT: one table cell

@@ -26,15 +26,15 @@ pub struct Args {
     /// with the staged method: the place values of the digits of F−1, strictly decreasing from below n² to 1, comma-separated (default: n·m,n,m,1 with m = ⌈√n⌉; 3,1 for n = 3)
     #[arg(long, value_delimiter = ',', value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
     pub places: Option<Vec<usize>>,
-    /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits)
-    #[arg(long, default_value = "digits", value_parser = choices::<CellEncoding>())]
-    pub encoding: CellEncoding,
+    /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits) [default: digits]
+    #[arg(long, value_parser = choices::<CellEncoding>())]
+    pub encoding: Option<CellEncoding>,
     /// line sums: gte, adder, dpw (pseudo-Boolean over direct literals), unary (order-encoded partial sums of values or digits)
     #[arg(long, default_value = "unary", value_parser = choices::<SumEncoding>())]
     pub sum: SumEncoding,
-    /// at-most-one encoding of the exactly-one constraints
-    #[arg(long, default_value = "ladder", value_parser = choices::<AmoEncoding>())]
-    pub amo: AmoEncoding,
+    /// at-most-one encoding of the exactly-one constraints [default: ladder; pairwise to count at n = 4]
+    #[arg(long, value_parser = choices::<AmoEncoding>())]
+    pub amo: Option<AmoEncoding>,
     /// symmetry breaking: none, order (the source's three constraints), lex-leader (8 symmetries), diagonals (order constraints for the group of 2^k·k!·4 maps)
     #[arg(long, default_value = "none", value_parser = choices::<Symmetry>())]
     pub symmetry: Symmetry,
@@ -50,6 +50,12 @@ pub struct Args {
     /// restrict to associative squares (opposite cells sum to n²+1): NOT redundant, a subclass
     #[arg(long)]
     pub associative: bool,
+    /// redundant: every other set of n cells whose sum the line sums imply (n = 4: corners, centre, middle pairs of opposite sides) sums to S too; n ≤ 5 [default: on to count at n = 4]
+    #[arg(long, conflicts_with = "no_implied_sums")]
+    pub implied_sums: bool,
+    /// leave out the implied sums (--implied-sums) where counting would add them
+    #[arg(long)]
+    pub no_implied_sums: bool,
     /// completion: a file of n lines of n cells (a value, or 0 . _ for free)
     #[arg(long)]
     pub given: Option<PathBuf>,
@@ -57,46 +63,15 @@ pub struct Args {
 
 impl PuzzleArgs for Args {
     type Puzzle = Magic;
+    /// The instance with the defaults for finding (and for `dimacs`,
+    /// `decode`, `opb`).
     fn puzzle(&self) -> anyhow::Result<Magic> {
-        let options = Options {
-            cells: self.encoding,
-            sum: self.sum,
-            amo: self.amo,
-            symmetry: self.symmetry,
-            complement: self.complement,
-            total: self.total,
-            digit_counts: self.encoding == CellEncoding::Digits && !self.no_digit_counts,
-            associative: self.associative,
-        };
-        let givens = match (&self.given, self.n) {
-            (Some(path), n) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("reading {}", path.display()))?;
-                let g = Givens::parse(&text).with_context(|| format!("in {}", path.display()))?;
-                if let Some(n) = n {
-                    if n != g.n {
-                        bail!(
-                            "-n {n} but {} holds a {}×{} square",
-                            path.display(),
-                            g.n,
-                            g.n
-                        );
-                    }
-                }
-                g
-            }
-            (None, Some(n)) => Givens::free(n),
-            (None, None) => bail!("give the order with -n N (or a --given file)"),
-        };
-        if givens.n == 0 {
-            bail!("the order n must be at least 1");
-        }
-        Ok(Magic { givens, options })
+        self.puzzle_for(false)
     }
     /// The staged method where `--method` picks it (the single CNF if its
     /// restriction holds no square), else the encoding.
     fn solve(&self, common: &Common, cubes: &Cubes) -> anyhow::Result<ExitCode> {
-        let p = self.puzzle()?;
+        let p = self.puzzle_for(common.all || common.count)?;
         match self.method(&p, common)? {
             Method::Staged => {
                 let n = p.givens.n;
@@ -124,6 +99,52 @@ impl PuzzleArgs for Args {
 }
 
 impl Args {
+    /// The instance, with the defaults for counting (`counting`: `--all` or
+    /// `--count`) or for finding.
+    pub fn puzzle_for(&self, counting: bool) -> anyhow::Result<Magic> {
+        let givens = match (&self.given, self.n) {
+            (Some(path), n) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("reading {}", path.display()))?;
+                let g = Givens::parse(&text).with_context(|| format!("in {}", path.display()))?;
+                if let Some(n) = n {
+                    if n != g.n {
+                        bail!(
+                            "-n {n} but {} holds a {}×{} square",
+                            path.display(),
+                            g.n,
+                            g.n
+                        );
+                    }
+                }
+                g
+            }
+            (None, Some(n)) => Givens::free(n),
+            (None, None) => bail!("give the order with -n N (or a --given file)"),
+        };
+        if givens.n == 0 {
+            bail!("the order n must be at least 1");
+        }
+        let base = if counting {
+            Options::counting(givens.n)
+        } else {
+            Options::default()
+        };
+        let cells = self.encoding.unwrap_or(base.cells);
+        let options = Options {
+            cells,
+            sum: self.sum,
+            amo: self.amo.unwrap_or(base.amo),
+            symmetry: self.symmetry,
+            complement: self.complement,
+            total: self.total,
+            digit_counts: cells == CellEncoding::Digits && !self.no_digit_counts,
+            associative: self.associative,
+            implied_sums: self.implied_sums || (base.implied_sums && !self.no_implied_sums),
+        };
+        Ok(Magic { givens, options })
+    }
+
     /// The method `--method` stands for on this instance.
     pub fn method(&self, p: &Magic, common: &Common) -> anyhow::Result<Method> {
         let method = self.chosen_method(p, common)?;

@@ -25,7 +25,7 @@ pub mod symmetry;
 use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::{Assignment, Cnf, Lit, PbModel};
 
-use crate::puzzle::{Encoded, Puzzle};
+use crate::puzzle::{bit_literals, Encoded, Puzzle};
 pub use encode::{CellEncoding, CellMap, Method, Options, SumEncoding, Symmetry};
 pub use model::{magic_sum, Givens, Square};
 use puzzlesat_encodings::solve::EnumerationEngine;
@@ -184,8 +184,52 @@ impl Puzzle for Magic {
     }
 
     fn images(&self, sol: &Square) -> Vec<Square> {
-        let group = symmetry::maps(sol.n).unwrap_or_default();
-        symmetry::images_under(&group, sol, true)
+        symmetry::images_under(&symmetry::maps_cached(sol.n), sol, true)
+    }
+
+    /// The values, row-major, two bytes each (big-endian): the least key is
+    /// the row-major lexicographically least square.
+    fn class_key(&self, sol: &Square) -> Vec<u8> {
+        sol.cells
+            .iter()
+            .flatten()
+            .flat_map(|&v| (v as u16).to_be_bytes())
+            .collect()
+    }
+
+    /// The centre's value, then the corners', in binary ([`bit_literals`]):
+    /// all the centre's bits first (odd orders; its `⌈log₂ n²⌉` bits make
+    /// one cube per centre value, as Schroeppel's count went by centre), then
+    /// bit 0 of each corner, bit 1 of each, and so on (the lowest bits split
+    /// a corner's values into residue classes of about equal size, whatever
+    /// range the symmetry breaking leaves it), then the other cells the same
+    /// way, row-major.
+    fn split_literals(&self, map: &CellMap, _primary: &[Lit], cnf: &mut Cnf) -> Vec<Lit> {
+        let n = map.n;
+        let at = |r: usize, c: usize| r * n + c;
+        let mut cells = vec![];
+        if n % 2 == 1 {
+            cells.push(vec![at(n / 2, n / 2)]);
+        }
+        if n > 1 {
+            cells.push(vec![at(0, 0), at(n - 1, n - 1), at(0, n - 1), at(n - 1, 0)]);
+        }
+        let rest: Vec<usize> = (0..n * n)
+            .filter(|c| !cells.iter().flatten().any(|x| x == c))
+            .collect();
+        cells.push(rest);
+        let mut out = vec![];
+        for group in cells {
+            let bits: Vec<Vec<Lit>> = group
+                .iter()
+                .map(|&c| bit_literals(cnf, &map.direct[c]))
+                .collect();
+            let width = bits.iter().map(Vec::len).max().unwrap_or(0);
+            for j in 0..width {
+                out.extend(bits.iter().filter_map(|b| b.get(j)));
+            }
+        }
+        out
     }
 
     fn keeps(&self, sol: &Square) -> bool {

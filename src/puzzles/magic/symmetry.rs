@@ -11,6 +11,9 @@
 //! instance's own symmetry breaking keeps, written from the definitions
 //! (the tests compare it with the CNF).
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use puzzlesat_encodings::perm::{self, BoardMap, Perm};
 
 use super::encode::{diagonal_order, square_symmetries, Options, Symmetry};
@@ -49,6 +52,20 @@ pub fn maps(n: usize) -> Option<Vec<Perm>> {
     }
     let order = (1..=k).product::<usize>() << (k + 2);
     perm::closure(&gens, order).ok()
+}
+
+/// [`maps`], built once per order and kept for the process (class counting
+/// expands every representative by it); empty for `n > MAX_GROUP_ORDER`.
+pub fn maps_cached(n: usize) -> Arc<Vec<Perm>> {
+    static CACHE: OnceLock<Mutex<HashMap<usize, Arc<Vec<Perm>>>>> = OnceLock::new();
+    let mut cache = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    cache
+        .entry(n)
+        .or_insert_with(|| Arc::new(maps(n).unwrap_or_default()))
+        .clone()
 }
 
 /// The images of `sq` under `group` (cell maps) and with `complement`
