@@ -8,6 +8,7 @@
 
 pub mod classes;
 pub mod cubes;
+pub mod proof;
 pub mod staged;
 
 pub use puzzlesat_encodings::solve::{

@@ -38,10 +38,10 @@ use super::file::{cube_lines, CubeFile, BUILD};
 use super::{add_stats, on_threads, thread_count, CubeOptions, Split};
 use crate::certify::{certify_claim, check_cover, formula_digest, Certified, Claim, Fnv};
 use crate::drive::classes::Tally;
+use crate::drive::proof::ProofSetup;
 use crate::options::{Purpose, RunOptions};
 use crate::puzzle::{encode_recording, Encoded, Puzzle};
 use crate::report::{plural, CubeRecord, CubeTally, Report, Status, StoppedBy};
-use crate::run::ProofSetup;
 use crate::solver::{Limits, Session, SolverStats};
 
 /// The fingerprint of a counting cube's record: what it says (`count`,
@@ -348,7 +348,7 @@ impl<P: Puzzle> Shared<'_, P> {
                     &formula,
                     producer,
                     self.limits,
-                    crate::run::NOT_COVERED,
+                    crate::drive::proof::NOT_COVERED,
                 )
                 .with_context(what)?
             }
@@ -437,7 +437,7 @@ pub fn run<P: Puzzle>(
     };
     let enumerated = reps.as_ref().unwrap_or(p);
     let classes_of = reps.as_ref().map(|_| p);
-    let model = crate::run::model_for_proof(enumerated, opts);
+    let model = crate::drive::proof::model_for_proof(enumerated, opts);
     let (mut cnf, enc, encode_seconds) =
         encode_recording(enumerated, matches!(model, Ok(Some(_))))?;
 

@@ -57,11 +57,11 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
 use crate::certify::{certify_claim, check_cover, formula_digest, Certified, CertifyError, Claim};
+use crate::drive::proof::ProofSetup;
 use crate::drive::{Incumbent, Objective, Search, Sense};
 use crate::options::{Purpose, RunOptions};
 use crate::puzzle::{decode_checked, encode_recording, Encoded, Puzzle};
 use crate::report::{CubeRecord, CubeTally, Report, Status, StoppedBy};
-use crate::run::ProofSetup;
 use crate::solver::{Limits, Outcome, Session, SolverStats};
 
 /// The most cubes `--cubes` may ask for.
@@ -488,7 +488,14 @@ impl<P: Puzzle> Shared<'_, P> {
             dir: self.opts.proof_dir.as_deref(),
             stem: &stem,
         };
-        veripb::certify(&run, f, producer, self.limits, crate::run::NOT_COVERED).map(Ok)
+        veripb::certify(
+            &run,
+            f,
+            producer,
+            self.limits,
+            crate::drive::proof::NOT_COVERED,
+        )
+        .map(Ok)
     }
 
     /// `f` with the puzzle's lazily added constraints that its models
@@ -740,7 +747,7 @@ pub fn run<P: Puzzle>(
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
     let started = Instant::now();
-    let model = crate::run::model_for_proof(p, opts);
+    let model = crate::drive::proof::model_for_proof(p, opts);
     let (mut cnf, enc, encode_seconds) = encode_recording(p, matches!(model, Ok(Some(_))))?;
     check_supported(p, opts, &enc)?;
     let obj = enc.objective.as_ref().expect("checked: an objective");
