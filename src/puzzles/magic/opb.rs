@@ -281,29 +281,24 @@ pub fn digit_count_lemmas(
     let digit = |i: usize| if which == 0 { i / n } else { i % n };
     let column = |i: usize| -> Vec<Lit> { direct.iter().map(|cell| cell[i]).collect() };
     let values: Vec<usize> = (0..m).filter(|&i| digit(i) == d).collect();
-    let cells = |f: fn(&[Lit], i64) -> Linear| -> Vec<Linear> {
-        if d == 0 {
-            direct.iter().map(|cell| f(cell, 1)).collect()
-        } else {
-            vec![]
-        }
-    };
-    let at_most = Lemma {
+    // each value of the digit held (at most | at least) once, and for d = 0
+    // each cell's "one value" the other way
+    type Count = fn(&[Lit], i64) -> Linear;
+    let lemma = |per_value: Count, per_cell: Count| Lemma {
         parts: values
             .iter()
-            .map(|&i| Linear::count_at_most(&column(i), 1))
-            .chain(cells(Linear::count_at_least))
+            .map(|&i| per_value(&column(i), 1))
+            .chain(
+                direct
+                    .iter()
+                    .filter(|_| d == 0)
+                    .map(|cell| per_cell(cell, 1)),
+            )
             .collect(),
         divisor: 1,
     };
-    let at_least = Lemma {
-        parts: values
-            .iter()
-            .map(|&i| Linear::count_at_least(&column(i), 1))
-            .chain(cells(Linear::count_at_most))
-            .collect(),
-        divisor: 1,
-    };
+    let at_most = lemma(Linear::count_at_most, Linear::count_at_least);
+    let at_least = lemma(Linear::count_at_least, Linear::count_at_most);
     vec![
         (
             Linear::count_at_most(lits, n as i64),

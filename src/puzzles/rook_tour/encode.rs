@@ -364,6 +364,14 @@ pub fn encode<DB: ClauseDatabase>(
     Ok(enc)
 }
 
+/// The names of the successor Booleans `(u, v, s)`: s ⇔ v follows u.
+fn edge_names(inst: &Instance, edges: &[(usize, usize, Lit)]) -> Vec<(String, Lit)> {
+    edges
+        .iter()
+        .map(|&(u, v, s)| (super::opb::follows_name(inst, u, v), s))
+        .collect()
+}
+
 /// The position encoding.
 fn position<DB: ClauseDatabase>(
     db: &mut DB,
@@ -487,10 +495,7 @@ fn successor<DB: ClauseDatabase>(db: &mut DB, inst: &Instance, allowed: &[Vec<bo
             }
         }
     }
-    let names = edges
-        .iter()
-        .map(|&(u, v, s)| (super::opb::follows_name(inst, u, v), s))
-        .collect();
+    let names = edge_names(inst, &edges);
     Encoded {
         primary: edges.iter().map(|e| e.2).collect(),
         map: VarMap::Successor(p),
@@ -538,10 +543,7 @@ fn edges<DB: ClauseDatabase>(db: &mut DB, inst: &Instance) -> Encoded {
             }
         }
     }
-    let names = follows
-        .iter()
-        .map(|&(u, v, s)| (super::opb::follows_name(inst, u, v), s))
-        .collect();
+    let names = edge_names(inst, &follows);
     Encoded {
         primary: follows.iter().map(|e| e.2).collect(),
         map: VarMap::Edges(Edges { follows, last }),
