@@ -11,7 +11,7 @@ use std::time::Instant;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::certify::Certified;
+use crate::certify::{Certified, Claim};
 use puzzlesat_encodings::solve::SolverStats;
 
 /// Version of the JSON report's field set; bumped when a field is renamed,
@@ -421,26 +421,36 @@ impl<S: Serialize, D: Details> Report<S, D> {
             Some(StoppedBy::Limit) => "; stopped at --limit",
             None => "",
         };
-        // what backs the UNSAT answer the claim rests on
-        let from_model = self.certificates.as_ref().and_then(|c| {
-            let m = c.first()?.certificate.from_model.as_ref()?;
-            Some(format!(
-                "UNSAT, certified from the model: {}, {}",
-                m.covers,
-                c.first()?.certificate.checker.replace("veripb", "VeriPB")
-            ))
-        });
-        let unsat = match (&self.certificates, self.unchecked) {
-            (Some(c), _) if !c.is_empty() && from_model.is_some() => {
-                from_model.as_deref().unwrap_or_default()
+        // what backs the UNSAT answer a claim rests on: its certificate
+        // (the first one's for the run's first claim)
+        let backing = |cert: Option<&Certified>| -> String {
+            match (cert, self.unchecked) {
+                (Some(c), _) => match &c.certificate.from_model {
+                    Some(m) => format!(
+                        "UNSAT, certified from the model: {}, {}",
+                        m.covers,
+                        c.certificate.checker.replace("veripb", "VeriPB")
+                    ),
+                    None => "UNSAT, certified".into(),
+                },
+                // a method without SAT proves by its own exact argument (its
+                // details name it)
+                _ if self.solver == NO_SAT => "exact method, no SAT solver".into(),
+                (_, true) => "UNSAT from the external solver, unchecked".into(),
+                _ => "UNSAT".into(),
             }
-            (Some(c), _) if !c.is_empty() => "UNSAT, certified",
-            // a method without SAT proves by its own exact argument (its
-            // details name it)
-            _ if self.solver == NO_SAT => "exact method, no SAT solver",
-            (_, true) => "UNSAT from the external solver, unchecked",
-            _ => "UNSAT",
         };
+        let certs = self.certificates.as_deref().unwrap_or_default();
+        let unsat = &backing(certs.first())[..];
+        // an optimum's enumeration of the solutions with that value rests
+        // on its own final UNSAT, certified on its own
+        let unsat_complete = &backing(
+            certs
+                .iter()
+                .rev()
+                .find(|c| c.claim == Claim::Complete)
+                .or(certs.first()),
+        )[..];
         let counted = |n: u64| format!("{n} {}", counted_noun(&self.counted_as, n));
         if let Some(c) = &self.cube {
             return format!("{}{why}", self.cube_summary(c, unsat));
@@ -474,7 +484,7 @@ impl<S: Serialize, D: Details> Report<S, D> {
             }
             (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
             (Status::All, Some(v), _, Some(n)) => format!(
-                "optimal: {v} (proven: no better solution, {unsat}); exactly {} with that value (complete: final {unsat})",
+                "optimal: {v} (proven: no better solution, {unsat}); exactly {} with that value (complete: final {unsat_complete})",
                 counted(n)
             ),
             (Status::All, _, _, Some(n)) => {

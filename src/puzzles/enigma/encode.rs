@@ -41,7 +41,7 @@
 //! would repeat a column.
 
 use puzzlesat_encodings::bool::{And, Or, Reify};
-use puzzlesat_encodings::int::{sum_capped, Directions, EqInt, IntVar, NeInt};
+use puzzlesat_encodings::int::{lt, sum_capped, Directions, EqInt, IntVar};
 use puzzlesat_encodings::{amo, ClauseDatabase};
 use rustsat::types::Lit;
 use serde::Serialize;
@@ -381,13 +381,24 @@ pub fn encode_board<DB: ClauseDatabase>(
             }
         }
     }
-    // Rule 1: rows i < i' differ in some column
+    // the names of the rules' literals in the PB model (super::opb), so
+    // that a VeriPB proof reads the CNF's rules as the model's
+    let mut names = vec![];
+    // Rule 1: rows i < i' differ in some column k: d[i][i'][k] → row i is
+    // below row i' there (lt[i][i'][k]) or above it (lt[i'][i][k])
     for i in 0..n {
         for i2 in i + 1..n {
             let mut some = vec![];
             for k in 0..n {
                 let d = db.fresh();
-                NeInt(&x[cell(i, k)], &x[cell(i2, k)]).implied_by(db, d);
+                let below = db.fresh();
+                let above = db.fresh();
+                db.add(&[!d, below, above]); // d → x[i][k] ≠ x[i'][k]
+                lt(&x[cell(i, k)], &x[cell(i2, k)]).implied_by(db, below);
+                lt(&x[cell(i2, k)], &x[cell(i, k)]).implied_by(db, above);
+                names.push((super::opb::differ_name(i, i2, k), d));
+                names.push((super::opb::below_name(i, i2, k), below));
+                names.push((super::opb::below_name(i2, i, k), above));
                 some.push(d);
             }
             db.add(&some);
@@ -404,12 +415,19 @@ pub fn encode_board<DB: ClauseDatabase>(
             back.push(c.ge(v));
         }
         db.add(&back); // used_v → some [x ≥ v]
+        names.push((super::opb::used_name(v as usize), u));
         used.push(u);
     }
     for v in 2..=ub {
         let mut some = vec![!used[v as usize]];
-        for c in x.iter_mut() {
-            some.push(c.eq(db, v - 1));
+        for (c, xc) in x.iter_mut().enumerate() {
+            let holds = xc.eq(db, v - 1);
+            // the model's "cell holds v − 1" where it is a fresh literal
+            // (below ub, above 1: the ends are order literals)
+            if v - 1 > 1 && v - 1 < ub {
+                names.push((super::opb::holds_name(c / n, c % n, v as usize - 1), holds));
+            }
+            some.push(holds);
         }
         db.add(&some);
     }
@@ -586,7 +604,6 @@ pub fn encode_board<DB: ClauseDatabase>(
         offset: cells as i64,
     };
     let primary: Vec<Lit> = x.iter().flat_map(|c| c.order_lits().to_vec()).collect();
-    let mut names = vec![];
     for i in 0..n {
         for j in 0..n {
             for (t, &l) in x[cell(i, j)].order_lits().iter().enumerate() {

@@ -11,17 +11,21 @@
 //!   `p[i][j] → x[k][i] = x[j][k]` for every k (two clauses per t). With
 //!   rule 1 this is rule 2: distinct rows equal distinct columns, so "each
 //!   row equals a column other than its own" is such a bijection;
-//! - **rule 1**: rows i < i' differ: some `g[i][i'][k]_t` ("in column k,
-//!   row i is ≥ t and row i' is not") or `g[i'][i][k]_t` holds, each
-//!   implying its two literals;
+//! - **rule 1**: rows i < i' differ: some column k has `d[i][i'][k]`
+//!   ("rows i and i' differ in column k"), which means `lt[i][i'][k]` or
+//!   `lt[i'][i][k]`, where `lt[a][b][k]` ("in column k, row a is below row
+//!   b") is the linear constraint `ub·¬lt + Σ_t x[b][k]_ge<t> +
+//!   Σ_t ¬x[a][k]_ge<t> ≥ ub`, i.e. `x_bk − x_ak ≥ 1` when it holds;
 //! - **rule 3**: a cell ≥ t means some cell holds exactly t − 1 (t ≥ 2):
-//!   `e[i][j]_<v>` ("cell (i, j) holds v") is defined from the unary
-//!   literals, and `x[i][j]_ge<t> → ∨_cells e_<t−1>`;
+//!   `u[t]` ("some cell is at least t") holds exactly when some
+//!   `x[i][j]_ge<t>` does (`u[1]` is true), `e[i][j]_<v>` ("cell (i, j)
+//!   holds v") is defined from the unary literals, and `u[t] → ∨_cells
+//!   e_<t−1>`;
 //! - the objective: maximise the total `n² + Σ x[i][j]_ge<t>`.
 //!
 //! Indices in names are 1-based.
 
-use puzzlesat_encodings::pbmodel::{PbObjective, PbSense};
+use puzzlesat_encodings::pbmodel::{PbObjective, PbSense, Relation};
 use puzzlesat_encodings::{PbLit, PbModel};
 
 use super::model::max_ubnval;
@@ -34,6 +38,26 @@ pub fn ge_name(i: usize, j: usize, t: usize) -> String {
 /// The name of "column i equals row j" (0-based i, j).
 pub fn p_name(i: usize, j: usize) -> String {
     format!("p[{}][{}]", i + 1, j + 1)
+}
+
+/// The name of "rows i and i2 differ in column k" (0-based, i < i2).
+pub fn differ_name(i: usize, i2: usize, k: usize) -> String {
+    format!("d[{}][{}][{}]", i + 1, i2 + 1, k + 1)
+}
+
+/// The name of "in column k, row a is below row b" (0-based).
+pub fn below_name(a: usize, b: usize, k: usize) -> String {
+    format!("lt[{}][{}][{}]", a + 1, b + 1, k + 1)
+}
+
+/// The name of "some cell is at least t".
+pub fn used_name(t: usize) -> String {
+    format!("u[{t}]")
+}
+
+/// The name of "cell (i, j) holds v" (0-based i, j).
+pub fn holds_name(i: usize, j: usize, v: usize) -> String {
+    format!("e[{}][{}]_{v}", i + 1, j + 1)
 }
 
 /// The model of side n.
@@ -115,37 +139,68 @@ pub fn model(n: usize) -> PbModel {
     // rule 1: rows differ
     for i in 0..n {
         for i2 in i + 1..n {
-            let mut witnesses = vec![];
+            let mut columns = vec![];
             for k in 0..n {
-                for t in 2..=ub {
-                    for (a, b) in [(i, i2), (i2, i)] {
-                        let g = m
-                            .var(&format!("g[{}][{}][{}]_{t}", a + 1, b + 1, k + 1))
-                            .pos();
-                        let rule = format!(
-                            "rule 1: g = in column {}, row {} is at least {t} and row {} is not",
+                let d = m.var(&differ_name(i, i2, k)).pos();
+                let below = |a: usize, b: usize, m: &mut PbModel| {
+                    let lt = m.var(&below_name(a, b, k)).pos();
+                    let mut terms = vec![(ub as i64, !lt)];
+                    terms.extend((2..=ub).map(|t| (1, at_least(b, k, t))));
+                    terms.extend((2..=ub).map(|t| (1, !at_least(a, k, t))));
+                    m.linear(
+                        terms,
+                        Relation::AtLeast,
+                        ub as i64,
+                        format!(
+                            "rule 1: lt = in column {}, row {} is below row {}",
                             k + 1,
                             a + 1,
                             b + 1
-                        );
-                        m.clause(&[!g, at_least(a, k, t)], rule.clone());
-                        m.clause(&[!g, !at_least(b, k, t)], rule);
-                        witnesses.push(g);
-                    }
-                }
+                        ),
+                    );
+                    lt
+                };
+                let (lo, hi) = (below(i, i2, &mut m), below(i2, i, &mut m));
+                m.clause(
+                    &[!d, lo, hi],
+                    format!(
+                        "rule 1: d = rows {} and {} differ in column {}",
+                        i + 1,
+                        i2 + 1,
+                        k + 1
+                    ),
+                );
+                columns.push(d);
             }
             m.clause(
-                &witnesses,
+                &columns,
                 format!("rule 1: rows {} and {} differ", i + 1, i2 + 1),
             );
         }
     }
     // rule 3: a cell ≥ t means some cell holds t − 1
+    let used: Vec<PbLit> = (1..=ub).map(|t| m.var(&used_name(t)).pos()).collect();
+    m.clause(
+        &[used[0]],
+        "rule 3: u = some cell is at least 1".to_string(),
+    );
+    for t in 2..=ub {
+        let u = used[t - 1];
+        let rule = format!("rule 3: u = some cell is at least {t}");
+        let mut some = vec![!u];
+        for i in 0..n {
+            for j in 0..n {
+                m.clause(&[!at_least(i, j, t), u], rule.clone());
+                some.push(at_least(i, j, t));
+            }
+        }
+        m.clause(&some, rule);
+    }
     for v in 1..ub {
         let mut holders = vec![];
         for i in 0..n {
             for j in 0..n {
-                let e = m.var(&format!("e[{}][{}]_{v}", i + 1, j + 1)).pos();
+                let e = m.var(&holds_name(i, j, v)).pos();
                 let rule = format!("rule 3: e = cell ({}, {}) holds {v}", i + 1, j + 1);
                 // e ⇔ [x ≥ v] ∧ ¬[x ≥ v+1]
                 let next = at_least(i, j, v + 1);
@@ -160,21 +215,15 @@ pub fn model(n: usize) -> PbModel {
                 holders.push(e);
             }
         }
-        for i in 0..n {
-            for j in 0..n {
-                let mut clause = vec![!at_least(i, j, v + 1)];
-                clause.extend(&holders);
-                m.clause(
-                    &clause,
-                    format!(
-                        "rule 3: cell ({}, {}) is at least {}, so {v} is on the board",
-                        i + 1,
-                        j + 1,
-                        v + 1
-                    ),
-                );
-            }
-        }
+        let mut clause = vec![!used[v]];
+        clause.extend(&holders);
+        m.clause(
+            &clause,
+            format!(
+                "rule 3: some cell is at least {}, so {v} is on the board",
+                v + 1
+            ),
+        );
     }
     m.set_objective(PbObjective {
         sense: PbSense::Maximize,
