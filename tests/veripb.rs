@@ -660,3 +660,41 @@ fn enigma_plain_board_is_certified_from_the_model() {
     let why = c.certificate.not_from_model.as_deref().expect("the reason");
     assert!(why.contains("--symmetry cycles"), "{why}");
 }
+
+/// Magic N = 4 `--all --symmetry order` (the counting defaults: digits,
+/// pairwise exactly-one, the implied sums) from the model: counting by
+/// classes enumerates the representatives of `--symmetry diagonals
+/// --complement` (166), whose order constraints and complement bounds are
+/// derived by dominance, and expands them to the 880 squares the order
+/// constraints keep; `--no-classes` logs the 880 under the order
+/// constraints themselves.
+#[test]
+fn magic_4_order_count_is_certified_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::magic::{Magic, Options, Symmetry};
+    let p = Magic::new(
+        4,
+        Options {
+            symmetry: Symmetry::Order,
+            ..Options::counting(4)
+        },
+    );
+    let claim = "certified from the model: encoding, symmetry breaking and search, VeriPB 3.0.2";
+    for (no_classes, logged) in [(false, 166), (true, 880)] {
+        let opts = RunOptions {
+            no_classes,
+            ..certified(true)
+        };
+        let r = run::run_quiet(&p, &opts).expect("certified run");
+        assert_eq!((r.status, r.count), (Status::All, Some(880)));
+        let c = &r.certificates.clone().expect("certificates")[0];
+        let m = c.certificate.from_model.as_ref().expect("from the model");
+        assert_eq!(m.solutions, logged, "no_classes {no_classes}");
+        assert!(m.dom_clauses > 0);
+        let text = r.summary();
+        assert!(
+            text.contains("exactly 880") && text.contains(claim),
+            "{text}"
+        );
+    }
+}

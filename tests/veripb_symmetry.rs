@@ -155,36 +155,66 @@ fn a_wrong_symmetry_is_refused() {
     );
 }
 
+/// Magic squares' order constraints (`--symmetry order` and `diagonals`,
+/// with and without `--complement`) over direct cells: the block alone
+/// checks. Over digits (the default) the block also uses the encoding's
+/// definitions (found by `ia`) and order clauses, so it is checked end to
+/// end in `tests/veripb.rs`; here it derives every clause the breaking adds.
 #[test]
 fn magic_order_constraints_are_derived_by_dominance() {
     use puzzlesat::puzzles::magic::{CellEncoding, Magic, Options, SumEncoding, Symmetry};
+    let cases = [
+        (Symmetry::Order, false),
+        (Symmetry::Order, true),
+        (Symmetry::Diagonals, false),
+        (Symmetry::Diagonals, true),
+    ];
     for n in [3, 4] {
-        let options = |symmetry| Options {
-            cells: CellEncoding::Direct,
-            sum: SumEncoding::Gte,
-            symmetry,
-            digit_counts: false,
-            ..Options::default()
-        };
-        let p = Magic::new(n, options(Symmetry::Order));
-        let (cnf, enc, _) = encode(&p).unwrap();
-        let model = p.pb_model().unwrap();
-        let name = namer(&enc.names);
-        let proof = p
-            .symmetry_proof(&enc.map, &name)
-            .expect("order clauses")
-            .unwrap();
-        let (plain, _, _) = encode(&Magic::new(n, options(Symmetry::None))).unwrap();
-        let derived = proof.block.cnf_indices(cnf.clauses()).unwrap();
-        assert_eq!(derived.len(), added_clauses(&cnf, &plain), "n = {n}");
-        let (ok, out) = check(&dir(&format!("magic{n}")), &model, &proof, &name);
-        assert!(ok, "n = {n}: {}", &out[..out.len().min(3000)]);
+        for (symmetry, complement) in cases {
+            let options = |symmetry, cells| Options {
+                cells,
+                sum: SumEncoding::Gte,
+                symmetry,
+                complement: complement && symmetry != Symmetry::None,
+                digit_counts: false,
+                ..Options::default()
+            };
+            let what = format!("n = {n}, {symmetry}, complement {complement}");
+            for cells in [CellEncoding::Direct, CellEncoding::Digits] {
+                let p = Magic::new(n, options(symmetry, cells));
+                let (cnf, enc, _) = encode(&p).unwrap();
+                let name = namer(&enc.names);
+                let proof = p
+                    .symmetry_proof(&enc.map, &name)
+                    .expect("order clauses")
+                    .unwrap();
+                let (plain, _, _) = encode(&Magic::new(n, options(Symmetry::None, cells))).unwrap();
+                let derived = proof.block.cnf_indices(cnf.clauses()).unwrap();
+                assert_eq!(
+                    derived.len(),
+                    added_clauses(&cnf, &plain),
+                    "{what}, {cells}"
+                );
+                if cells == CellEncoding::Direct {
+                    let model = p.pb_model().unwrap();
+                    let (ok, out) = check(
+                        &dir(&format!("magic{n}-{symmetry}-{complement}")),
+                        &model,
+                        &proof,
+                        &name,
+                    );
+                    assert!(ok, "{what}: {}", &out[..out.len().min(3000)]);
+                }
+            }
+        }
     }
-    // the default digits encoding: refused, not derived by RUP
+    // order-encoded cells: refused
     let p = Magic::new(
         4,
         Options {
+            cells: CellEncoding::Order,
             symmetry: Symmetry::Order,
+            digit_counts: false,
             ..Options::default()
         },
     );

@@ -57,6 +57,17 @@ impl Big {
     pub fn zero() -> Self {
         Big::default()
     }
+    /// `v`.
+    pub fn from_u64(v: u64) -> Self {
+        let mut b = Big::zero();
+        if v > 0 {
+            b.digits.push(v % BASE);
+            if v >= BASE {
+                b.digits.push(v / BASE);
+            }
+        }
+        b
+    }
     /// `2^e`.
     pub fn pow2(e: usize) -> Self {
         let mut b = Big { digits: vec![1] };
@@ -304,7 +315,6 @@ impl LexOrder {
             return Err("only the plain, non-strict chain of lex_le is derived".into());
         }
         let lit = |l: Lit| name(l);
-        let neg = |l: Lit| name(!l);
         // 1. L: Σ_j w_j (x_σ(j) − x_j) ≥ 0, merged per variable
         let mut plus: Vec<Big> = vec![Big::zero(); k];
         let mut minus: Vec<Big> = vec![Big::zero(); k];
@@ -343,108 +353,168 @@ impl LexOrder {
             ),
             4,
         );
-        // 2. the chain; the helper constraints (L, Q, S, E) are deleted once
-        // σ is done, so that the database keeps only the CNF's clauses and
-        // the chain literals' definitions (RUP without hints propagates over
-        // all of it). The definitions `a_{t+1} → a_t`, `a_{t+1} → x ∨ ¬y`
-        // stay: with the CNF's `a_t ∧ x → a_{t+1}`, `a_t ∧ ¬y → a_{t+1}` they
-        // fix every chain literal by unit propagation from the primary
-        // literals, as a logged solution (`solx`) needs
-        let mut helpers = vec!["@lexL".to_string()];
-        let mut prefix_weight = Big::zero(); // M_t
-        for (t, &i) in positions.iter().enumerate() {
-            let (x, y) = chain.pairs[t];
-            let a = if t == 0 {
-                None
-            } else {
-                Some(chain.chain[t - 1])
-            };
-            // the CNF clause a_t → (x → y): RUP from L (t = 0) or Q_t + L
-            let mut clause = vec![];
-            clause.extend(a.map(|a| !a));
-            clause.extend([!x, y]);
-            let hint = if t == 0 {
-                "@lexL".to_string()
-            } else {
-                out.add(format!("@lexS pol @lexQ{t} @lexL +;"));
-                "@lexS".to_string()
-            };
+        // 2. the chain, from L
+        let skipped = |q: usize| (image(q) != self.vars[q]).then(|| (self.vars[q], image(q)));
+        derive_chain(
+            &ChainSteps {
+                chain,
+                positions: &positions,
+                weight: &|j| self.weight(j),
+                skipped: &skipped,
+                hinted: true,
+            },
+            name,
+            out,
+        )
+    }
+}
+
+/// A lex chain's derivation from a constraint `@lexL` in the database,
+/// `Σ_j w_j·(y_j − x_j) ≥ 0` over the compared pairs `(x_j, y_j)` (and
+/// the positions the chain skipped): see [`derive_chain`].
+pub struct ChainSteps<'a> {
+    /// what [`crate::lex::lex_le`] or [`crate::lex::lex_lt`] posted
+    pub chain: &'a LexChain,
+    /// the position of each compared pair, increasing
+    pub positions: &'a [usize],
+    /// the weight of a position in `@lexL`
+    pub weight: &'a dyn Fn(usize) -> Big,
+    /// the pair at a position the chain skipped (between two compared
+    /// ones), None where `x = y`
+    pub skipped: &'a dyn Fn(usize) -> Option<(Lit, Lit)>,
+    /// each clause `a_t → (x_t → y_t)` by RUP on `@lexL` (or `Q_t + @lexL`)
+    /// alone (the weights are powers of two); else by RUP on the whole
+    /// database (weights that need its clauses, e.g. the order clauses of
+    /// order-encoded digits weighted by their place value)
+    pub hinted: bool,
+}
+
+/// Derives the CNF clauses of a lex chain from `@lexL` (the module docs,
+/// step 2): each chain literal `a_{t+1}` by `red`, the clauses, and `Q_t`.
+/// A strict chain's last literal is defined with its two clauses; its unit
+/// `¬a_m` is the caller's (the vectors differ: a reason outside the chain).
+/// The helper constraints (L, Q, S, E) are deleted at the end.
+pub fn derive_chain(
+    steps: &ChainSteps,
+    name: &dyn Fn(Lit) -> String,
+    out: &mut ProofLines,
+) -> Result<(), String> {
+    let ChainSteps {
+        chain,
+        positions,
+        weight,
+        skipped,
+        hinted,
+    } = *steps;
+    let lit = |l: Lit| name(l);
+    let neg = |l: Lit| name(!l);
+    // the helper constraints (L, Q, S, E) are deleted once the chain is
+    // done, so that the database keeps only the CNF's clauses and the chain
+    // literals' definitions (RUP without hints propagates over all of it).
+    // The definitions `a_{t+1} → a_t`, `a_{t+1} → x ∨ ¬y` stay: with the
+    // CNF's `a_t ∧ x → a_{t+1}`, `a_t ∧ ¬y → a_{t+1}` they fix every chain
+    // literal by unit propagation from the primary literals, as a logged
+    // solution (`solx`) needs
+    let mut helpers = vec!["@lexL".to_string()];
+    let mut prefix_weight = Big::zero(); // M_t
+    for (t, &i) in positions.iter().enumerate() {
+        let (x, y) = chain.pairs[t];
+        let a = if t == 0 {
+            None
+        } else {
+            Some(chain.chain[t - 1])
+        };
+        // the CNF clause a_t → (x → y): RUP from L (t = 0) or Q_t + L
+        let mut clause = vec![];
+        clause.extend(a.map(|a| !a));
+        clause.extend([!x, y]);
+        let hint = if t == 0 {
+            "@lexL".to_string()
+        } else {
+            out.add(format!("@lexS pol @lexQ{t} @lexL +;"));
+            "@lexS".to_string()
+        };
+        if hinted {
             out.add(format!(
                 "rup {} >= 1 : {hint};",
                 clause_terms(&clause, name)
             ));
-            out.derived.push((clause, out.ids));
-            if t > 0 {
-                out.lines.push("del id @lexS;".to_string());
-            }
-            let Some(&next) = chain.chain.get(t) else {
-                break;
-            };
-            // a_{t+1}: its definition and the CNF's two clauses
-            out.defines.push(next.var());
-            let nn = neg(next);
-            let t1 = t + 1;
-            if let Some(a) = a {
-                out.add(format!(
-                    "@lexA{t1} red +1 {nn} +1 {} >= 1 : {} -> 0;",
-                    lit(a),
-                    lit(next)
-                ));
-            }
+        } else {
+            out.add(format!("rup {} >= 1;", clause_terms(&clause, name)));
+        }
+        out.derived.push((clause, out.ids));
+        if t > 0 {
+            out.lines.push("del id @lexS;".to_string());
+        }
+        let Some(&next) = chain.chain.get(t) else {
+            break;
+        };
+        // a_{t+1}: its definition and the CNF's two clauses
+        out.defines.push(next.var());
+        let nn = neg(next);
+        let t1 = t + 1;
+        if let Some(a) = a {
             out.add(format!(
-                "@lexB{t1} red +1 {nn} +1 {} +1 {} >= 1 : {} -> 0;",
-                lit(x),
-                neg(y),
+                "@lexA{t1} red +1 {nn} +1 {} >= 1 : {} -> 0;",
+                lit(a),
                 lit(next)
             ));
-            for other in [!x, y] {
-                let mut c = vec![];
-                c.extend(a.map(|a| !a));
-                c.extend([other, next]);
-                out.add(format!(
-                    "red {} >= 1 : {} -> 1;",
-                    clause_terms(&c, name),
-                    lit(next)
-                ));
-                out.derived.push((c, out.ids));
-            }
-            // Q_{t+1} = Q_t + M_t·(a_{t+1} → a_t) + w_i·(a_{t+1} → x ∨ ¬y)
-            //         + Σ w_q·(a_{t+1} → x_q ∨ ¬y_q)
-            let mut sum = vec![];
-            if t > 0 {
-                sum.push(format!("@lexQ{t} @lexA{t1} {prefix_weight} * +"));
-            }
-            let w = self.weight(i);
-            sum.push(if t > 0 {
-                format!("@lexB{t1} {w} * +")
-            } else {
-                format!("@lexB{t1} {w} *")
-            });
-            prefix_weight.add_assign(&w);
-            let Some(&until) = positions.get(t + 1) else {
-                return Err("a chain literal after the last position".into());
-            };
-            for q in i + 1..until {
-                if image(q) == self.vars[q] {
-                    continue; // a fixed point: x_q − y_q = 0
-                }
-                let (xq, yq) = (self.vars[q], image(q));
-                out.add(format!(
-                    "@lexE{q} rup +1 {nn} +1 {} +1 {} >= 1;",
-                    lit(xq),
-                    neg(yq)
-                ));
-                helpers.push(format!("@lexE{q}"));
-                let wq = self.weight(q);
-                sum.push(format!("@lexE{q} {wq} * +"));
-                prefix_weight.add_assign(&wq);
-            }
-            out.add(format!("@lexQ{t1} pol {};", sum.join(" ")));
-            helpers.push(format!("@lexQ{t1}"));
         }
-        out.lines.push(format!("del id {};", helpers.join(" ")));
-        Ok(())
+        out.add(format!(
+            "@lexB{t1} red +1 {nn} +1 {} +1 {} >= 1 : {} -> 0;",
+            lit(x),
+            neg(y),
+            lit(next)
+        ));
+        for other in [!x, y] {
+            let mut c = vec![];
+            c.extend(a.map(|a| !a));
+            c.extend([other, next]);
+            out.add(format!(
+                "red {} >= 1 : {} -> 1;",
+                clause_terms(&c, name),
+                lit(next)
+            ));
+            out.derived.push((c, out.ids));
+        }
+        let Some(&until) = positions.get(t + 1) else {
+            if chain.strict {
+                break; // ¬a_m is the caller's
+            }
+            return Err("a chain literal after the last position".into());
+        };
+        // Q_{t+1} = Q_t + M_t·(a_{t+1} → a_t) + w_i·(a_{t+1} → x ∨ ¬y)
+        //         + Σ w_q·(a_{t+1} → x_q ∨ ¬y_q)
+        let mut sum = vec![];
+        if t > 0 {
+            sum.push(format!("@lexQ{t} @lexA{t1} {prefix_weight} * +"));
+        }
+        let w = weight(i);
+        sum.push(if t > 0 {
+            format!("@lexB{t1} {w} * +")
+        } else {
+            format!("@lexB{t1} {w} *")
+        });
+        prefix_weight.add_assign(&w);
+        for q in i + 1..until {
+            let Some((xq, yq)) = skipped(q) else {
+                continue; // a fixed point: x_q − y_q = 0
+            };
+            out.add(format!(
+                "@lexE{q} rup +1 {nn} +1 {} +1 {} >= 1;",
+                lit(xq),
+                neg(yq)
+            ));
+            helpers.push(format!("@lexE{q}"));
+            let wq = weight(q);
+            sum.push(format!("@lexE{q} {wq} * +"));
+            prefix_weight.add_assign(&wq);
+        }
+        out.add(format!("@lexQ{t1} pol {};", sum.join(" ")));
+        helpers.push(format!("@lexQ{t1}"));
     }
+    out.lines.push(format!("del id {};", helpers.join(" ")));
+    Ok(())
 }
 
 /// `+1 l1 +1 l2 …` for a clause.

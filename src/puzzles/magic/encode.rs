@@ -36,7 +36,7 @@ use puzzlesat_encodings::amo::{self, AmoEncoding};
 use puzzlesat_encodings::bool::Reify;
 use puzzlesat_encodings::card::{self, CardEncoding};
 use puzzlesat_encodings::int::{self, IntVar};
-use puzzlesat_encodings::lex;
+use puzzlesat_encodings::lex::{self, LexChain};
 use puzzlesat_encodings::pb::{self, PbEncoding};
 use puzzlesat_encodings::perm::{self, Perm};
 use puzzlesat_encodings::{Assignment, ClauseDatabase};
@@ -212,13 +212,21 @@ impl fmt::Display for Options {
 }
 
 /// The variable map: the direct literal `[F_c = v]` of every cell
-/// (row-major) and value, `direct[c][v−1]`.
+/// (row-major) and value, `direct[c][v−1]`; for a VeriPB proof of the
+/// symmetry breaking, the digits' order literals and the order
+/// constraints posted over them.
 #[derive(Clone, Debug)]
 pub struct CellMap {
     /// order
     pub n: usize,
     /// `direct[c][v−1] = [F_c = v]`
     pub direct: Vec<Vec<Lit>>,
+    /// `--encoding digits`: per cell the order literals of `[high, low]`
+    pub digits: Option<Vec<[Vec<Lit>; 2]>>,
+    /// the pairs `(a, b)` of the posted `F_a < F_b` ([`order_pairs`]),
+    /// each with its lex chain over the digits' order literals
+    /// (`--encoding digits`; None otherwise)
+    pub less: Vec<(CellPair, Option<LexChain>)>,
 }
 
 impl CellMap {
@@ -327,7 +335,7 @@ pub fn encode<DB: ClauseDatabase>(
             db.unit(cells.direct[c][v as usize - 1]);
         }
     }
-    symmetry_breaking(db, &cells, n, o)?;
+    let less = symmetry_breaking(db, &cells, n, o)?;
     if o.total {
         let all: Vec<usize> = (0..n * n).collect();
         line_sum(db, &mut cells, &all, m * (m + 1) / 2, m, o.sum, o.amo)?;
@@ -343,9 +351,16 @@ pub fn encode<DB: ClauseDatabase>(
             line_sum(db, &mut cells, &set, s, m, o.sum, o.amo)?;
         }
     }
+    let digits = cells.digits.as_ref().map(|ds| {
+        ds.iter()
+            .map(|[hi, lo]| [hi.order_lits().to_vec(), lo.order_lits().to_vec()])
+            .collect()
+    });
     Ok(CellMap {
         n,
         direct: cells.direct,
+        digits,
+        less,
     })
 }
 
@@ -658,8 +673,8 @@ fn digit_sum_eq<DB: ClauseDatabase>(
     puzzlesat_encodings::provenance::source(db, || None);
 }
 
-/// `F_a < F_b`.
-fn less<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, a: usize, b: usize) {
+/// `F_a < F_b`; over digits, the lex chain it posted.
+fn less<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, a: usize, b: usize) -> Option<LexChain> {
     match (&cells.ints, &cells.digits) {
         (Some(ints), _) => int::lt(&ints[a], &ints[b]).post(db),
         (None, Some(digits)) => {
@@ -670,7 +685,7 @@ fn less<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, a: usize, b: usize) {
                     .flat_map(|d| d.order_lits().iter().copied())
                     .collect()
             };
-            lex::lex_lt(db, &lits(a), &lits(b));
+            return Some(lex::lex_lt(db, &lits(a), &lits(b)));
         }
         (None, None) => {
             let m = cells.direct[a].len();
@@ -681,43 +696,59 @@ fn less<DB: ClauseDatabase>(db: &mut DB, cells: &Cells, a: usize, b: usize) {
             }
         }
     }
+    None
 }
 
-/// Pass 4: symmetry breaking.
+/// Pass 4: symmetry breaking; the posted `F_a < F_b` with their chains.
 fn symmetry_breaking<DB: ClauseDatabase>(
     db: &mut DB,
     cells: &Cells,
     n: usize,
     o: &Options,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Vec<(CellPair, Option<LexChain>)>> {
+    if o.symmetry == Symmetry::LexLeader {
+        lex_leader(db, cells, n, o.complement)?;
+        return Ok(vec![]);
+    }
+    let (lt, sums) = order_pairs(n, o);
+    let posted = lt
+        .into_iter()
+        .map(|(a, b)| ((a, b), less(db, cells, a, b)))
+        .collect();
+    for (a, b) in sums {
+        complement_corners(db, cells, a, b, n);
+    }
+    Ok(posted)
+}
+
+/// The order constraints of `--symmetry order` and `diagonals`: the pairs
+/// `(a, b)` of `F_a < F_b`, in the order they are posted, and with
+/// `--complement` the pairs of `F_a + F_b ≤ n²+1`; none for the other
+/// symmetry breakings.
+pub fn order_pairs(n: usize, o: &Options) -> (Vec<CellPair>, Vec<CellPair>) {
     let at = |r: usize, c: usize| (r - 1) * n + (c - 1);
-    match o.symmetry {
-        Symmetry::None => {}
-        Symmetry::Order => {
-            if n > 1 {
-                less(db, cells, at(1, 1), at(n, n));
-                less(db, cells, at(n, 1), at(1, n));
-                less(db, cells, at(1, 1), at(n, 1));
-                if o.complement {
-                    complement_corners(db, cells, at(1, 1), at(1, n), n);
-                    complement_corners(db, cells, at(1, 1), at(n, n), n);
-                }
+    let mut sums = vec![];
+    let lt = match o.symmetry {
+        Symmetry::Order if n > 1 => {
+            if o.complement {
+                sums = vec![(at(1, 1), at(1, n)), (at(1, 1), at(n, n))];
             }
+            vec![
+                (at(1, 1), at(n, n)),
+                (at(n, 1), at(1, n)),
+                (at(1, 1), at(n, 1)),
+            ]
         }
-        Symmetry::LexLeader => lex_leader(db, cells, n, o.complement)?,
         Symmetry::Diagonals => {
             let (first, rings) = diagonal_order(n);
-            for (a, b) in first.iter().chain(&rings) {
-                less(db, cells, *a, *b);
-            }
             if o.complement {
-                for &(a, b) in first.iter().filter(|&&(a, _)| a == 0) {
-                    complement_corners(db, cells, a, b, n);
-                }
+                sums = first.iter().copied().filter(|&(a, _)| a == 0).collect();
             }
+            first.into_iter().chain(rings).collect()
         }
-    }
-    Ok(())
+        _ => vec![],
+    };
+    (lt, sums)
 }
 
 /// Two cells (row-major indices).

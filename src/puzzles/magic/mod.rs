@@ -70,8 +70,10 @@ impl Puzzle for Magic {
         Some(opb::model(&self.givens))
     }
 
-    /// `--symmetry order` with `--encoding direct` ([`opb::order_proof`]);
-    /// the other symmetry breakings are not derived.
+    /// The order constraints of `--symmetry order` and `diagonals` (with
+    /// or without `--complement`) over direct or digit cells
+    /// ([`opb::order_constraints_proof`]); lex-leader, order-encoded cells
+    /// and given cells are not derived.
     fn symmetry_proof(
         &self,
         map: &CellMap,
@@ -80,22 +82,15 @@ impl Puzzle for Magic {
         let o = &self.options;
         match o.symmetry {
             Symmetry::None => None,
-            Symmetry::Order
-                if o.cells == CellEncoding::Direct && !o.complement && self.givens.count() == 0 =>
+            Symmetry::Order | Symmetry::Diagonals
+                if o.cells != CellEncoding::Order && self.givens.count() == 0 =>
             {
-                Some(Ok(opb::order_proof(map.n, &map.direct, name)))
+                Some(opb::order_constraints_proof(map, o, &self.givens, name))
             }
             s => Some(Err(format!(
-                "the VeriPB proof derives --symmetry order with --encoding direct (no --complement, no givens) only, not --symmetry {s} with --encoding {}{}{}",
+                "the VeriPB proof derives --symmetry order and diagonals over --encoding direct or digits without givens, not --symmetry {s} with --encoding {}{}",
                 o.cells,
-                if o.complement { " --complement" } else { "" },
-                // counting by classes enumerates the representatives of
-                // Puzzle::class_representatives, not the run's options
-                if s == Symmetry::Diagonals && o.complement {
-                    " (the representatives a count by classes enumerates; --no-classes counts under the run's own options)"
-                } else {
-                    ""
-                }
+                if self.givens.count() > 0 { " and givens" } else { "" },
             ))),
         }
     }

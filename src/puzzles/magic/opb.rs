@@ -5,12 +5,17 @@
 //! once, every row, column and main diagonal sums to `S = n(n²+1)/2`
 //! (`Σ_cells Σ_v v·[F = v] = S`), and a given cell holds its value.
 
-use puzzlesat_encodings::dominance::{order_prelude, ProofLines, SymmetryProof};
+use puzzlesat_encodings::dominance::{
+    derive_chain, order_prelude, Big, ChainSteps, ProofLines, SymmetryProof,
+};
 use puzzlesat_encodings::int::IntVar;
+use puzzlesat_encodings::lex::LexChain;
 use puzzlesat_encodings::pbmodel::Relation;
+use puzzlesat_encodings::perm::Perm;
 use puzzlesat_encodings::provenance::{Definition, Lemma, Linear};
 use puzzlesat_encodings::{Lit, PbLit, PbModel};
 
+use super::encode::{order_pairs, CellMap, Options};
 use super::model::{magic_sum, Givens};
 use super::reference::lines;
 
@@ -77,82 +82,257 @@ fn line_names(n: usize) -> Vec<String> {
     names
 }
 
-/// The VeriPB derivation of `--symmetry order` over direct cells (`direct[c][v−1]`,
-/// the model's variables): the order constraints `F11 < Fnn`, `Fn1 < F1n`,
-/// `F11 < Fn1` (Schulte & Smolka), by dominance (Bogaerts, Gocht, McCreesh &
-/// Nordström, JAIR 2023) under the pre-order "K·F11 + Fn1 smaller" (K = n²+1):
-/// each `F_a ≤ F_b` by `dom` with the witness of a symmetry of the square
-/// that brings F_b to a's place (the anti-diagonal reflection, the
-/// transpose, the horizontal mirror) and so lowers K·F11 + Fn1 when it is
-/// violated; then each CNF clause `¬[F_a = v] ∨ ¬[F_b = w]` (w ≤ v) by RUP
-/// (from it for w < v, from "v is held once" for w = v).
-pub fn order_proof(n: usize, direct: &[Vec<Lit>], name: &dyn Fn(Lit) -> String) -> SymmetryProof {
+/// The VeriPB derivation of the order constraints of `--symmetry order`
+/// and `--symmetry diagonals` ([`order_pairs`]), with or without
+/// `--complement`, over direct or digit cells, by dominance (Bogaerts,
+/// Gocht, McCreesh & Nordström, JAIR 2023).
+///
+/// **The order.** The keys are the cells `k_0, k_1, …` that are smaller
+/// sides of the `F_a < F_b` (F11 then Fn1 for `order`; F11, Fn1 and the
+/// rings' F_dd for `diagonals`), and an assignment is better when
+/// `Σ_i K^(r−1−i)·F_{k_i}` is smaller (`K = n²+1`, so the keys compare
+/// lexicographically, F_{k_0} first).
+///
+/// **Each `F_a ≤ F_b`** (a the key `k_p`) by `dom` with the witness of a
+/// symmetry `g` of the square ([`super::symmetry::maps`]) that fixes the
+/// keys before `k_p` and brings F_b to a's place: when `F_a > F_b`, the
+/// image has a smaller key `p` and the same keys before it. The proof goal
+/// "the image is better" is the negated goal plus `K^(r−1−p)` times the
+/// negated constraint plus, for each later key that `g` moves, its image's
+/// upper bound `n²` and its own lower bound 1 (each from the cell's "one
+/// value"), times its weight: the later keys make up at most
+/// `K^(r−1−p) − 1`. **Each `F_a + F_b ≤ n²+1`** (`--complement`, a = F11)
+/// likewise with the witness `F ↦ n²+1 − F` composed with a map that brings
+/// F_b to F11's place; the complemented line sums are not syntactically
+/// the model's, so each has a proof goal: the line's image is `n²+1` times
+/// the cells' "one value" minus the image line's sum.
+///
+/// **The CNF's clauses.** Over direct cells `¬[F_a = v] ∨ ¬[F_b = w]` (w ≤
+/// v) by RUP, from the derived constraint (w < v) or "v is held once"
+/// (w = v); the complement's clauses (v + w > n²+1) likewise. Over digits,
+/// `F_a ≤ F_b` becomes the lex comparison of the digits' order literals
+/// weighted n (high) and 1 (low): the derived constraint plus a's "at
+/// least one value", b's "at most one value" and the definition halves of
+/// the digits' order literals (a's `[d ≥ k] ≤ Σ [F = v]`, b's tight
+/// `[d ≥ k] ≥ Σ [F = v]`, found by `ia`) is `Σ w·([b's] − [a's]) ≥ 0`,
+/// from which [`derive_chain`] derives the chain; the strict chain's last
+/// literal (the digits all equal) is refuted value by value by RUP (equal
+/// digits, equal values: "v is held once").
+pub fn order_constraints_proof(
+    map: &CellMap,
+    o: &Options,
+    givens: &Givens,
+    name: &dyn Fn(Lit) -> String,
+) -> Result<SymmetryProof, String> {
+    let n = map.n;
     let cells = n * n;
-    let k = cells as i64 + 1;
-    let at = |r: usize, c: usize| (r - 1) * n + (c - 1);
-    let val = |c: usize, scale: i64, sign: &str, side: &str| -> Vec<String> {
-        (0..cells)
-            .map(|v| format!("{sign}{} {side}{}", scale * (v as i64 + 1), c * cells + v))
+    let big_n = cells as i128 + 1; // n²+1: the complement's sum, and K
+    let (lt, sums) = order_pairs(n, o);
+    if lt.len() != map.less.len() {
+        return Err("the posted order constraints are not the options'".into());
+    }
+    let group = super::symmetry::maps(n).ok_or_else(|| {
+        format!(
+            "no symmetry group for n = {n} (more than {})",
+            super::symmetry::MAX_GROUP_ORDER
+        )
+    })?;
+    // the keys, in order, and their weights K^(r−1−i)
+    let mut keys: Vec<usize> = vec![];
+    for &(a, _) in &lt {
+        if !keys.contains(&a) {
+            keys.push(a);
+        }
+    }
+    if sums.iter().any(|&(a, _)| keys.first() != Some(&a)) {
+        return Err("a complement constraint not on the first key".into());
+    }
+    let r = keys.len();
+    let weight = |i: usize| big_n.pow((r - 1 - i) as u32);
+    // the model's constraint ids: each cell's "at least / at most one
+    // value", each line's `≥ S` and `≤ S`
+    let m = model(givens);
+    let alo = |c: usize| m.first_id(c);
+    let amo = |c: usize| m.first_id(c) + 1;
+    let all_lines = lines(n);
+    let line_ge = |l: usize| m.first_id(2 * cells + l);
+    let lit = |c: usize, v: usize| name(map.direct[c][v - 1]);
+    // the order: the keys' values, weighted
+    let mut def = vec![];
+    let mut loaded = vec![];
+    let mut j = 0;
+    for (i, &k) in keys.iter().enumerate() {
+        for v in 1..=cells {
+            let w = weight(i) * v as i128;
+            def.push(format!("-{w} u{j}"));
+            def.push(format!("+{w} v{j}"));
+            loaded.push(lit(k, v));
+            j += 1;
+        }
+    }
+    let prelude = order_prelude("keys", &def, &loaded);
+    let mut block = ProofLines::default();
+    // bounds of a cell's (possibly complemented) value, derived once each:
+    // `@ub<c>`: Σ v·[F_c = v] ≤ n², `@ubc<c>`: Σ (n²+1−v)·[F_c = v] ≤ n²,
+    // `@lb<c>`: Σ v·[F_c = v] ≥ 1
+    let mut have: std::collections::HashSet<String> = Default::default();
+    let mut bound = |block: &mut ProofLines, kind: &str, c: usize| -> String {
+        let label = format!("@{kind}{c}");
+        if have.insert(label.clone()) {
+            let line = match kind {
+                "lb" => {
+                    let terms: Vec<String> =
+                        (1..=cells).map(|v| format!("+{v} {}", lit(c, v))).collect();
+                    format!("{label} ia {} >= 1 : {};", terms.join(" "), alo(c))
+                }
+                _ => {
+                    // amo·n² plus (n² − coefficient)·[F_c = v]
+                    let mut pol = format!("{label} pol {} {cells} *", amo(c));
+                    for v in 1..=cells {
+                        let coef = if kind == "ub" { v } else { cells + 1 - v };
+                        let extra = cells - coef;
+                        if extra > 0 {
+                            pol.push_str(&format!(" {} {extra} * +", lit(c, v)));
+                        }
+                    }
+                    pol.push(';');
+                    pol
+                }
+            };
+            block.add_ids(line, 1);
+        }
+        label
+    };
+    // a group element fixing the keys before `p` and mapping a to b
+    let find = |p: usize, a: usize, b: usize| {
+        group
+            .iter()
+            .find(|g| {
+                g.apply(a as u32) as usize == b
+                    && keys[..p].iter().all(|&k| g.apply(k as u32) as usize == k)
+            })
+            .ok_or_else(|| format!("no symmetry maps cell {a} to {b} and fixes the keys before it"))
+    };
+    let value_terms = |c: usize, sign: &str, comp: bool| -> Vec<String> {
+        (1..=cells)
+            .map(|v| {
+                let coef = if comp { cells + 1 - v } else { v };
+                format!("{sign}{coef} {}", lit(c, v))
+            })
             .collect()
     };
-    // order variables: F11's values then Fn1's
-    let (c11, cn1) = (at(1, 1), at(n, 1));
-    let mut def = val(0, k, "-", "u");
-    def.extend(val(0, k, "+", "v"));
-    def.extend(val(1, 1, "-", "u"));
-    def.extend(val(1, 1, "+", "v"));
-    let loaded: Vec<String> = direct[c11]
-        .iter()
-        .chain(&direct[cn1])
-        .map(|&l| name(l))
-        .collect();
-    let prelude = order_prelude("corners", &def, &loaded);
-    let mut block = ProofLines::default();
-    // (a, b, the map π with F_a's new value the old F_b, K·ΔF11 + ΔFn1 per unit)
-    type Map = fn(usize, usize, usize) -> (usize, usize);
-    let steps: [((usize, usize), (usize, usize), Map, i64); 3] = [
-        ((1, 1), (n, n), |n, r, c| (n + 1 - c, n + 1 - r), k),
-        ((n, 1), (1, n), |_, r, c| (c, r), 1),
-        ((1, 1), (n, 1), |n, r, c| (n + 1 - r, c), k - 1),
-    ];
-    for ((ar, ac), (br, bc), pi, m) in steps {
-        let (a, b) = (at(ar, ac), at(br, bc));
-        let terms: Vec<String> = (0..cells)
-            .flat_map(|v| {
-                let w = v as i64 + 1;
-                [
-                    format!("+{w} {}", name(direct[b][v])),
-                    format!("-{w} {}", name(direct[a][v])),
-                ]
-            })
-            .collect();
-        let mut witness = vec![];
-        for r in 1..=n {
-            for c in 1..=n {
-                let (r2, c2) = pi(n, r, c);
-                if (r2, c2) != (r, c) {
-                    for v in 0..cells {
-                        witness.push(format!(
-                            "{} -> {}",
-                            name(direct[at(r, c)][v]),
-                            name(direct[at(r2, c2)][v])
-                        ));
-                    }
-                }
+    for (idx, ((a, b), chain)) in map.less.iter().enumerate() {
+        if (*a, *b) != lt[idx] {
+            return Err("the posted order constraints are not the options'".into());
+        }
+        let (a, b) = (*a, *b);
+        let p = keys.iter().position(|&k| k == a).expect("a is a key");
+        let g = find(p, a, b)?;
+        // the later keys g moves: their images' upper bounds and their lower bounds
+        let mut extra = String::new();
+        for (i, &k) in keys.iter().enumerate().skip(p + 1) {
+            let gk = g.apply(k as u32) as usize;
+            if gk != k {
+                let ub = bound(&mut block, "ub", gk);
+                let lb = bound(&mut block, "lb", k);
+                let w = weight(i);
+                extra.push_str(&format!(" {ub} {w} * + {lb} {w} * +"));
             }
         }
-        // ids: the negated constraint, its copy @nc, two goals of two each, the constraint
+        let mut terms = value_terms(b, "+", false);
+        terms.extend(value_terms(a, "-", false));
+        let witness = witness(map, g, false, name);
+        let wp = weight(p);
+        let goal = format!("pol -1 @nc {wp} * +{extra}; qed : -1;");
         block.add_ids(
             format!(
-                "dom {} >= 0 : {} : subproof @nc pol -1; proofgoal #1 pol -1 @nc {m} * +; qed : -1; proofgoal #2 pol -1 @nc {m} * +; qed : -1; qed;",
+                "@lt dom {} >= 0 : {} : subproof @nc pol -1; proofgoal #1 {goal} proofgoal #2 {goal} qed;",
                 terms.join(" "),
                 witness.join(" ")
             ),
             7,
         );
-        for v in 0..cells {
-            for w in 0..=v {
-                let clause = vec![!direct[a][v], !direct[b][w]];
+        match chain {
+            None => {
+                for v in 0..cells {
+                    for w in 0..=v {
+                        let clause = vec![!map.direct[a][v], !map.direct[b][w]];
+                        block.add_ids(
+                            format!("rup +1 {} +1 {} >= 1;", name(clause[0]), name(clause[1])),
+                            1,
+                        );
+                        block.derived.push((clause, block.ids));
+                    }
+                }
+            }
+            Some(chain) => digit_chain(map, a, b, chain, alo(a), amo(b), name, &mut block)?,
+        }
+    }
+    for &(a, b) in &sums {
+        let g = find(0, a, b)?;
+        let mut extra = String::new();
+        for (i, &k) in keys.iter().enumerate().skip(1) {
+            let gk = g.apply(k as u32) as usize;
+            let ub = bound(&mut block, "ubc", gk);
+            let lb = bound(&mut block, "lb", k);
+            let w = weight(i);
+            extra.push_str(&format!(" {ub} {w} * + {lb} {w} * +"));
+        }
+        let mut terms = value_terms(a, "-", false);
+        terms.extend(value_terms(b, "-", false));
+        let witness = witness(map, g, true, name);
+        let w0 = weight(0);
+        let goal = format!(
+            "pol -1 @nc {w0} * + {} {} * +{extra}; qed : -1;",
+            amo(b),
+            w0 * big_n
+        );
+        // each line's image under g with the complement: n²+1 times the
+        // image line's "one value" minus its sum
+        let mut line_goals = vec![];
+        for (l, line) in all_lines.iter().enumerate() {
+            let mut image: Vec<usize> = line.iter().map(|&c| g.apply(c as u32) as usize).collect();
+            image.sort_unstable();
+            let l2 = all_lines
+                .iter()
+                .position(|x| {
+                    let mut x = x.clone();
+                    x.sort_unstable();
+                    x == image
+                })
+                .ok_or("a symmetry maps a line onto no line")?;
+            let ones = |one: &dyn Fn(usize) -> usize| -> String {
+                image
+                    .iter()
+                    .map(|&c| format!(" {} {big_n} * +", one(c)))
+                    .collect()
+            };
+            line_goals.push(format!(
+                "proofgoal {} pol -1{} {} +; qed : -1;",
+                line_ge(l),
+                ones(&alo),
+                line_ge(l2) + 1
+            ));
+            line_goals.push(format!(
+                "proofgoal {} pol -1{} {} +; qed : -1;",
+                line_ge(l) + 1,
+                ones(&amo),
+                line_ge(l2)
+            ));
+        }
+        block.add_ids(
+            format!(
+                "dom {} >= -{big_n} : {} : subproof @nc pol -1; proofgoal #1 {goal} proofgoal #2 {goal} {} qed;",
+                terms.join(" "),
+                witness.join(" "),
+                line_goals.join(" ")
+            ),
+            7 + 2 * line_goals.len(),
+        );
+        // ¬[F_a = v] ∨ ¬[F_b = w] for v + w > n²+1
+        for v in 1..=cells {
+            for w in (cells + 2 - v).max(1)..=cells {
+                let clause = vec![!map.direct[a][v - 1], !map.direct[b][w - 1]];
                 block.add_ids(
                     format!("rup +1 {} +1 {} >= 1;", name(clause[0]), name(clause[1])),
                     1,
@@ -161,7 +341,131 @@ pub fn order_proof(n: usize, direct: &[Vec<Lit>], name: &dyn Fn(Lit) -> String) 
             }
         }
     }
-    SymmetryProof { prelude, block }
+    Ok(SymmetryProof { prelude, block })
+}
+
+/// The witness of the cell map `g` (the new `[F_c = v]` is the old
+/// `[F_g(c) = v]`), composed with the complement `v ↦ n²+1−v` if `comp`.
+fn witness(map: &CellMap, g: &Perm, comp: bool, name: &dyn Fn(Lit) -> String) -> Vec<String> {
+    let cells = map.n * map.n;
+    let mut out = vec![];
+    for c in 0..cells {
+        let gc = g.apply(c as u32) as usize;
+        for v in 0..cells {
+            let w = if comp { cells - 1 - v } else { v };
+            if (gc, w) != (c, v) {
+                out.push(format!(
+                    "{} -> {}",
+                    name(map.direct[c][v]),
+                    name(map.direct[gc][w])
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The clauses of the lex chain `F_a < F_b` over the digits' order
+/// literals, from the derived `F_a ≤ F_b` (labelled `@lt`); see
+/// [`order_constraints_proof`].
+#[allow(clippy::too_many_arguments)]
+fn digit_chain(
+    map: &CellMap,
+    a: usize,
+    b: usize,
+    chain: &LexChain,
+    alo_a: usize,
+    amo_b: usize,
+    name: &dyn Fn(Lit) -> String,
+    block: &mut ProofLines,
+) -> Result<(), String> {
+    let n = map.n;
+    let cells = n * n;
+    let digits = map.digits.as_ref().ok_or("a chain without digits")?;
+    let lits = |c: usize| -> Vec<Lit> { digits[c].iter().flatten().copied().collect() };
+    let (xs, ys) = (lits(a), lits(b));
+    if chain.pairs
+        != xs
+            .iter()
+            .copied()
+            .zip(ys.iter().copied())
+            .collect::<Vec<_>>()
+        || !chain.strict
+        || chain.chain.len() != xs.len()
+    {
+        return Err("the chain is not the strict comparison of the two cells' digits".into());
+    }
+    // the definition halves, found in the database by `ia`: for digit
+    // `which` and order literal k (`[d ≥ k+1]`) the values S with a larger
+    // digit (0-based value indices)
+    let set = |which: usize, k: usize| -> Vec<usize> {
+        (0..cells)
+            .filter(|&i| (if which == 0 { i / n } else { i % n }) > k)
+            .collect()
+    };
+    let mut pol = format!("@lexL pol @lt {alo_a} + {amo_b} +");
+    for (which, (ys_b, ys_a)) in digits[b].iter().zip(&digits[a]).enumerate() {
+        let w = if which == 0 { n } else { 1 };
+        for (k, (&yb, &ya)) in ys_b.iter().zip(ys_a).enumerate() {
+            let s = set(which, k);
+            let terms = |c: usize, negate: bool| -> String {
+                s.iter()
+                    .map(|&i| {
+                        let l = map.direct[c][i];
+                        format!("+1 {}", name(if negate { !l } else { l }))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            // b's tight half: [d ≥ k+1] + Σ_S ¬[F = v] ≥ |S|
+            let (tb, ra) = (format!("@tb{which}_{k}"), format!("@ra{which}_{k}"));
+            block.add_ids(
+                format!("{tb} ia +1 {} {} >= {};", name(yb), terms(b, true), s.len()),
+                1,
+            );
+            // a's half: ¬[d ≥ k+1] + Σ_S [F = v] ≥ 1
+            block.add_ids(
+                format!("{ra} ia +1 {} {} >= 1;", name(!ya), terms(a, false)),
+                1,
+            );
+            for label in [tb, ra] {
+                pol.push_str(&if w == 1 {
+                    format!(" {label} +")
+                } else {
+                    format!(" {label} {w} * +")
+                });
+            }
+        }
+    }
+    pol.push(';');
+    block.add_ids(pol, 1);
+    let positions: Vec<usize> = (0..xs.len()).collect();
+    derive_chain(
+        &ChainSteps {
+            chain,
+            positions: &positions,
+            weight: &|j| Big::from_u64(if j < n - 1 { n as u64 } else { 1 }),
+            skipped: &|_| None,
+            hinted: false,
+        },
+        name,
+        block,
+    )?;
+    // ¬a_m: the digits all equal, so the values too
+    let last = *chain.chain.last().expect("a strict chain has literals");
+    for v in 0..cells {
+        block.add_ids(
+            format!(
+                "rup +1 {} +1 {} >= 1;",
+                name(!last),
+                name(!map.direct[a][v])
+            ),
+            1,
+        );
+    }
+    block.add_ids(format!("rup +1 {} >= 1;", name(!last)), 1);
+    block.derived.push((vec![!last], block.ids));
+    Ok(())
 }
 
 /// The meaning of a digit cell's literals over its values (`--encoding
@@ -224,45 +528,170 @@ pub fn digit_line_lemmas(
             hi.chain(lo).collect::<Vec<_>>()
         })
         .collect();
-    let values: Vec<(u64, Lit)> = line
-        .iter()
-        .flat_map(|&c| {
-            direct[c]
-                .iter()
-                .enumerate()
-                .map(|(v, &l)| (v as u64 + 1, l))
-        })
-        .collect();
+    let values_of = |cells: &[usize]| -> Vec<(u64, Lit)> {
+        cells
+            .iter()
+            .flat_map(|&c| {
+                direct[c]
+                    .iter()
+                    .enumerate()
+                    .map(|(v, &l)| (v as u64 + 1, l))
+            })
+            .collect()
+    };
     let signed = |terms: &[(u64, Lit)]| {
         terms
             .iter()
             .map(|&(a, l)| (a as i64, l))
             .collect::<Vec<_>>()
     };
+    // the set's sum: a line of the model, or (an implied set,
+    // `--implied-sums`) α·set = Σ δ_i·line_i, the lines' `≤ S` where δ_i
+    // > 0 and `≥ S` where δ_i < 0 for the upper bound (the other way round
+    // for the lower), each |δ_i| times, and α times the cells' "one
+    // value", divided by α
+    let n = base as usize;
+    let all = lines(n);
+    let sorted = |l: &[usize]| {
+        let mut l = l.to_vec();
+        l.sort_unstable();
+        l
+    };
+    let (combination, alpha): (Vec<(usize, i128)>, i128) =
+        match all.iter().position(|l| sorted(l) == sorted(line)) {
+            Some(i) => (vec![(i, 1)], 1),
+            None => match line_combination(n, line) {
+                Some((delta, alpha)) => (
+                    delta
+                        .into_iter()
+                        .enumerate()
+                        .filter(|&(_, d)| d != 0)
+                        .collect(),
+                    alpha,
+                ),
+                // not implied by the lines: the lemma's sum falls short
+                // and the check refuses it (plan refuses it first)
+                None => (vec![], 1),
+            },
+        };
+    let line_parts = |upper: bool| -> Vec<Linear> {
+        combination
+            .iter()
+            .flat_map(|&(i, d)| {
+                let vals = values_of(&all[i]);
+                let part = if (d > 0) == upper {
+                    Linear::weighted_at_most(&vals, target)
+                } else {
+                    Linear::at_least(signed(&vals), target)
+                };
+                std::iter::repeat(part).take(d.unsigned_abs() as usize)
+            })
+            .collect()
+    };
+    let ones = |count: fn(&[Lit], i64) -> Linear| -> Vec<Linear> {
+        line.iter()
+            .flat_map(|&c| std::iter::repeat(count(&direct[c], 1)).take(alpha as usize))
+            .collect()
+    };
     let upper = Lemma {
-        parts: std::iter::once(Linear::weighted_at_most(&values, target))
-            .chain(line.iter().map(|&c| Linear::count_at_least(&direct[c], 1)))
+        parts: line_parts(true)
+            .into_iter()
+            .chain(ones(Linear::count_at_least))
             .collect(),
-        divisor: 1,
+        divisor: alpha as u64,
     };
     let lower = Lemma {
-        parts: std::iter::once(Linear::at_least(signed(&values), target))
-            .chain(line.iter().map(|&c| Linear::count_at_most(&direct[c], 1)))
+        parts: line_parts(false)
+            .into_iter()
+            .chain(ones(Linear::count_at_most))
             .collect(),
-        divisor: 1,
+        divisor: alpha as u64,
     };
+    let times = |a: u64| a * alpha as u64;
     vec![
         (
             Linear::weighted_at_most(&weighted, t),
             upper,
-            weighted.iter().map(|&(a, l)| (a, !l)).collect(),
+            weighted.iter().map(|&(a, l)| (times(a), !l)).collect(),
         ),
         (
             Linear::at_least(signed(&weighted), t),
             lower,
-            weighted.clone(),
+            weighted.iter().map(|&(a, l)| (times(a), l)).collect(),
         ),
     ]
+}
+
+/// The lines' combination of a set of cells: `α·set = Σ δ_i·line_i`
+/// (the lines of [`lines`], `α > 0`), by Gaussian elimination over the
+/// rationals; None if the set's indicator is not in the lines' span.
+pub fn line_combination(n: usize, set: &[usize]) -> Option<(Vec<i128>, i128)> {
+    type Q = (i128, i128); // numerator, positive denominator
+    fn gcd(a: i128, b: i128) -> i128 {
+        if b == 0 {
+            a.abs()
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    fn norm((a, b): Q) -> Q {
+        let g = gcd(a, b).max(1);
+        let s = if b < 0 { -1 } else { 1 };
+        (s * a / g, s * b / g)
+    }
+    let sub = |x: Q, k: Q, y: Q| norm((x.0 * k.1 * y.1 - k.0 * y.0 * x.1, x.1 * k.1 * y.1));
+    let div = |x: Q, y: Q| norm((x.0 * y.1, x.1 * y.0));
+    let ls = lines(n);
+    let m = n * n;
+    let width = m + ls.len();
+    let row = |cells: &[usize], unit: Option<usize>| -> Vec<Q> {
+        (0..width)
+            .map(|j| {
+                let one = if j < m {
+                    cells.contains(&j)
+                } else {
+                    unit == Some(j - m)
+                };
+                (i128::from(one), 1)
+            })
+            .collect()
+    };
+    let mut rest: Vec<Vec<Q>> = ls
+        .iter()
+        .enumerate()
+        .map(|(i, l)| row(l, Some(i)))
+        .collect();
+    let mut basis: Vec<(usize, Vec<Q>)> = vec![];
+    for col in 0..m {
+        let Some(k) = rest.iter().position(|r| r[col].0 != 0) else {
+            continue;
+        };
+        let p = rest.swap_remove(k);
+        let p: Vec<Q> = p.iter().map(|&x| div(x, p[col])).collect();
+        for r in rest.iter_mut() {
+            let f = r[col];
+            for j in 0..width {
+                r[j] = sub(r[j], f, p[j]);
+            }
+        }
+        basis.push((col, p));
+    }
+    let mut t = row(set, None);
+    for (col, p) in &basis {
+        let f = t[*col];
+        if f.0 != 0 {
+            for j in 0..width {
+                t[j] = sub(t[j], f, p[j]);
+            }
+        }
+    }
+    if t[..m].iter().any(|x| x.0 != 0) {
+        return None;
+    }
+    // set = Σ −t_i·line_i: clear the denominators
+    let alpha = t[m..].iter().fold(1, |l, x| l / gcd(l, x.1) * x.1);
+    let delta = t[m..].iter().map(|x| -x.0 * (alpha / x.1)).collect();
+    Some((delta, alpha))
 }
 
 /// The lemmas behind a digit count `Σ_c [digit_c = d] = n` (`which` 0: the
@@ -311,4 +740,36 @@ pub fn digit_count_lemmas(
             lits.iter().map(|&l| (1, l)).collect(),
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn implied_sets_are_combinations_of_the_lines() {
+        let n = 4;
+        let ls = lines(n);
+        for set in super::super::encode::implied_sets(n).unwrap() {
+            let (delta, alpha) = line_combination(n, &set).expect("implied");
+            assert!(alpha > 0);
+            for c in 0..n * n {
+                let got: i128 = ls
+                    .iter()
+                    .zip(&delta)
+                    .filter(|(l, _)| l.contains(&c))
+                    .map(|(_, d)| d)
+                    .sum();
+                assert_eq!(
+                    got,
+                    alpha * i128::from(set.contains(&c)),
+                    "{set:?}, cell {c}"
+                );
+            }
+            // Σ δ = α: the set sums to S
+            assert_eq!(delta.iter().sum::<i128>(), alpha);
+        }
+        assert!(line_combination(n, &[0, 1, 4, 5]).is_none());
+        assert_eq!(line_combination(n, &[0, 1, 2, 3]).map(|(_, a)| a), Some(1));
+    }
 }
