@@ -440,7 +440,12 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 _ => "UNSAT".into(),
             }
         };
-        let certs = self.certificates.as_deref().unwrap_or_default();
+        // a certificate the limits stopped leaves the claim on UNSAT alone
+        // (the certificates of a run's other cubes do not certify it)
+        let certs = match self.certificate_stopped {
+            Some(_) => &[],
+            None => self.certificates.as_deref().unwrap_or_default(),
+        };
         let unsat = &backing(certs.first())[..];
         // an optimum's enumeration of the solutions with that value rests
         // on its own final UNSAT, certified on its own

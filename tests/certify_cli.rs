@@ -597,3 +597,34 @@ fn lazily_added_constraints_enter_the_cube_formulas() {
         .unwrap()
         .starts_with("cover checked: the 4 cubes"));
 }
+
+/// A cube's certificate stopped by the time limit ends the run with its
+/// best so far, as a single run's does: the cubes counted so far, the
+/// claim not certified (`certificate_stopped`), the answer's exit code;
+/// never an error. Queens n = 13 in 2 cubes: the first cube counts in
+/// about a second, its DRAT certificate takes minutes.
+#[test]
+fn a_cube_certificate_stops_at_the_limits() {
+    let (code, out, err) = puzzlesat(&[
+        "solve",
+        "queens",
+        "-n",
+        "13",
+        "--count",
+        "--cubes",
+        "2",
+        "--no-classes",
+        "--certify",
+        "--proof-format",
+        "drat",
+        "--timeout",
+        "10",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(code, 10, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["certificate_stopped"], "timeout", "{out}");
+    assert_eq!(v["stopped_by"], "timeout", "{out}");
+    assert!(v["count"].as_u64().unwrap() > 0, "{out}");
+}

@@ -27,15 +27,18 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
 use super::file::{cube_lines, CubeFile, BUILD};
-use super::{add_stats, on_threads, thread_count, CubeOptions, Split};
+use super::{
+    add_stats, certificate_failed, on_threads, thread_count, unless_stopped, CubeOptions, Split,
+};
 use crate::certify::{certify_claim, check_cover, formula_digest, Certified, Claim, Fnv};
 use crate::drive::classes::Tally;
 use crate::drive::proof::ProofSetup;
@@ -165,6 +168,8 @@ struct Shared<'a, P: Puzzle> {
     /// with `--certify` and a PB model: what a VeriPB proof per cube needs
     /// (`Err`: why the cubes are certified by DRAT)
     proof: Result<Option<ProofSetup>, String>,
+    /// set when the limits stopped a cube's certificate
+    certificate_stopped: AtomicBool,
 }
 
 /// A cube counted to its end, or stopped.
@@ -257,7 +262,10 @@ impl<P: Puzzle> Shared<'_, P> {
         let counted = e.complete.then_some(found);
         let t = Instant::now();
         let certified = match counted {
-            Some(c) if self.opts.certify.is_some() => Some(self.certify(index, &cube, session, c)?),
+            Some(c) if self.opts.certify.is_some() => unless_stopped(
+                self.certify(index, &cube, session, c),
+                &self.certificate_stopped,
+            )?,
             _ => None,
         };
         let certify = t.elapsed();
@@ -350,12 +358,13 @@ impl<P: Puzzle> Shared<'_, P> {
                     self.limits,
                     crate::drive::proof::NOT_COVERED,
                 )
-                .with_context(what)?
+                .map_err(|e| certificate_failed(e, what))?
             }
-            Ok(None) => certify_claim(claim, &formula, producer, self.limits).with_context(what)?,
+            Ok(None) => certify_claim(claim, &formula, producer, self.limits)
+                .map_err(|e| certificate_failed(e, what))?,
             Err(why) => {
-                let mut c =
-                    certify_claim(claim, &formula, producer, self.limits).with_context(what)?;
+                let mut c = certify_claim(claim, &formula, producer, self.limits)
+                    .map_err(|e| certificate_failed(e, what))?;
                 c.certificate.not_from_model = Some(why);
                 c
             }
@@ -518,6 +527,7 @@ pub fn run<P: Puzzle>(
         file,
         queue: Mutex::new(todo),
         proof,
+        certificate_stopped: AtomicBool::new(false),
     };
     let results = on_threads(threads, progress, |tx| shared.work(tx));
     let mut counts = known.counts.clone();
@@ -614,7 +624,11 @@ pub fn run<P: Puzzle>(
         // every cube's final UNSAT certified, and the cubes cover every
         // assignment
         proved.sort_by_key(|(i, _)| *i);
-        if complete {
+        let stopped = shared.certificate_stopped.load(Ordering::Relaxed);
+        if stopped {
+            r.certificate_stopped = Some(StoppedBy::of_limits(&limits));
+        }
+        if complete && !stopped {
             let literals: Vec<Vec<Lit>> = proved.iter().map(|(i, _)| split.cube(*i)).collect();
             let cover = check_cover(&literals).map_err(|e| {
                 anyhow::anyhow!("the cubes' certificates do not cover the problem: {e}")

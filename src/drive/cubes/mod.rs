@@ -216,6 +216,45 @@ enum Job {
 }
 
 /// What every thread shares.
+/// A cube's certificate stopped by the limits (the time limit, Ctrl-C,
+/// SIGTERM): the run ends with its best so far, the cube closed by its
+/// UNSAT answer but not certified, as a single run's claim does
+/// (`c certificate not finished`), never an error.
+#[derive(Debug)]
+pub(crate) struct CertificateStopped;
+
+impl std::fmt::Display for CertificateStopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a certificate was stopped by the limits")
+    }
+}
+
+impl std::error::Error for CertificateStopped {}
+
+/// The error of a certificate that failed: [`CertificateStopped`] when the
+/// limits stopped it, else `e` in the context `what`.
+pub(crate) fn certificate_failed(e: CertifyError, what: impl FnOnce() -> String) -> anyhow::Error {
+    match e {
+        CertifyError::Stopped => CertificateStopped.into(),
+        e => anyhow::Error::new(e).context(what()),
+    }
+}
+
+/// `r`, or None (after raising `stopped`) if it is a certificate the
+/// limits stopped.
+pub(crate) fn unless_stopped<T>(
+    r: anyhow::Result<T>,
+    stopped: &AtomicBool,
+) -> anyhow::Result<Option<T>> {
+    match r {
+        Err(e) if e.is::<CertificateStopped>() => {
+            stopped.store(true, Ordering::Relaxed);
+            Ok(None)
+        }
+        r => r.map(Some),
+    }
+}
+
 struct Shared<'a, P: Puzzle> {
     p: &'a P,
     /// with `--certify` and a PB model: what a VeriPB proof per cube
@@ -242,6 +281,8 @@ struct Shared<'a, P: Puzzle> {
     queue: Mutex<VecDeque<Job>>,
     /// set on a thread's error: the others stop after their cube
     failed: AtomicBool,
+    /// set when the limits stopped a cube's certificate
+    certificate_stopped: AtomicBool,
 }
 
 /// A thread's totals.
@@ -410,15 +451,16 @@ impl<P: Puzzle> Shared<'_, P> {
                     )))
                 }
                 Ok(Err(why)) => not_from_model = Some(why),
-                Err(e) => return Err(anyhow::Error::new(e).context(what())),
+                Err(e) => return Err(certificate_failed(e, what)),
             }
         }
         let mut certified = match certify_claim(claim, &f, producer, self.limits) {
             Err(CertifyError::Satisfiable { .. }) => {
                 let (f, _) = self.with_lazy_constraints(f, index, bound)?;
-                certify_claim(claim, &f, producer, self.limits).with_context(what)?
+                certify_claim(claim, &f, producer, self.limits)
+                    .map_err(|e| certificate_failed(e, what))?
             }
-            other => other.with_context(what)?,
+            other => other.map_err(|e| certificate_failed(e, what))?,
         };
         certified.certificate.not_from_model = not_from_model;
         Ok(Some((
@@ -566,7 +608,11 @@ impl<P: Puzzle> Shared<'_, P> {
                 Job::Solve(index) => index,
                 Job::Recheck(index, bound) => {
                     let t0 = Instant::now();
-                    let proved = self.certify_cube(index, bound)?;
+                    let Some(proved) =
+                        unless_stopped(self.certify_cube(index, bound), &self.certificate_stopped)?
+                    else {
+                        break;
+                    };
                     t.certify += t0.elapsed();
                     if let Some((cube, c)) = proved {
                         // a record certified when written names the formula
@@ -654,8 +700,14 @@ impl<P: Puzzle> Shared<'_, P> {
             let threshold = self.incumbent.get().unwrap_or(no_model(self.obj));
             let closed = opt.proven && !better(sense, opt.bound, threshold);
             let t0 = Instant::now();
+            // closed by its UNSAT answer; a certificate the limits stop
+            // leaves it uncertified (the run then ends)
             let proved = match closed {
-                true => self.certify_cube(index, opt.bound)?,
+                true => unless_stopped(
+                    self.certify_cube(index, opt.bound),
+                    &self.certificate_stopped,
+                )?
+                .flatten(),
                 false => None,
             };
             let certify_time = t0.elapsed();
@@ -816,6 +868,7 @@ pub fn run<P: Puzzle>(
             .collect(),
         queue: Mutex::new(VecDeque::new()),
         failed: AtomicBool::new(false),
+        certificate_stopped: AtomicBool::new(false),
     };
     // the file's best witness, decoded and checked as any model
     let t = Instant::now();
@@ -988,15 +1041,18 @@ pub fn run<P: Puzzle>(
             split.cubes()
         )?;
         report.cubes = Some(tally);
-        if opts.certify.is_some() && all_closed {
+        let stopped = &shared.certificate_stopped;
+        if opts.certify.is_some() && all_closed && !stopped.load(Ordering::Relaxed) {
             // a cube whose bound closes it only against the final incumbent
             // (found by another thread after the cube ended) is proved now
             let t = Instant::now();
             for (i, b) in bounds.iter().enumerate() {
                 let i = i as u32;
                 if let (Some(b), false) = (b, proved.iter().any(|(j, _, _)| *j == i)) {
-                    if let Some((cube, c)) = shared.certify_cube(i, *b)? {
-                        proved.push((i, cube, c));
+                    match unless_stopped(shared.certify_cube(i, *b), stopped)? {
+                        Some(Some((cube, c))) => proved.push((i, cube, c)),
+                        Some(None) => {}
+                        None => break,
                     }
                 }
             }
@@ -1005,14 +1061,19 @@ pub fn run<P: Puzzle>(
             report.seconds.certify += t.elapsed().as_secs_f64();
             // every cube's bound proven in this run, and the cubes cover
             // every assignment
-            let cubes: Vec<Vec<Lit>> = proved.iter().map(|(_, c, _)| c.clone()).collect();
-            let cover = check_cover(&cubes).map_err(|e| {
-                anyhow::anyhow!("the cubes' certificates do not cover the problem: {e}")
-            })?;
-            if let Some(t) = &mut report.cubes {
-                t.cover = Some(cover.to_string());
+            if !stopped.load(Ordering::Relaxed) {
+                let cubes: Vec<Vec<Lit>> = proved.iter().map(|(_, c, _)| c.clone()).collect();
+                let cover = check_cover(&cubes).map_err(|e| {
+                    anyhow::anyhow!("the cubes' certificates do not cover the problem: {e}")
+                })?;
+                if let Some(t) = &mut report.cubes {
+                    t.cover = Some(cover.to_string());
+                }
             }
         }
+    }
+    if shared.certificate_stopped.load(Ordering::Relaxed) {
+        report.certificate_stopped = Some(StoppedBy::of_limits(&limits));
     }
     let t = Instant::now();
     p.details(&enc.map, &mut report)?;
