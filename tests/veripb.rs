@@ -645,3 +645,52 @@ fn magic_4_order_count_is_certified_from_the_model() {
         );
     }
 }
+
+/// Magic squares over order-encoded cells (`--encoding order`, unary line
+/// sums): each node of a line's sum tree is cut to the sums its cells can
+/// take, a lemma from the line's sum and the distinct values' bounds
+/// (e.g. `¬[F12 = 1] ∨ [F13 ≥ 3]`, from `F12 + F13 ≥ 15 − 9`), stated over
+/// the cells' order literals. n = 3: the 8 squares; N = 4 with four
+/// givens (the counting defaults: the implied sums too): 4.
+#[test]
+fn magic_order_cells_are_certified_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::magic::{CellEncoding, Givens, Magic, Options};
+    let claim = "certified from the model: encoding and search, VeriPB 3.0.2";
+    let p = Magic::new(
+        3,
+        Options {
+            cells: CellEncoding::Order,
+            digit_counts: false,
+            ..Options::default()
+        },
+    );
+    let givens = Givens::parse(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("instances/magic/4x4-four-givens.txt"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let q = Magic {
+        givens,
+        options: Options {
+            cells: CellEncoding::Order,
+            digit_counts: false,
+            ..Options::counting(4)
+        },
+    };
+    for (p, count) in [(p, 8), (q, 4)] {
+        let r = run::run_quiet(&p, &certified(true)).expect("certified run");
+        assert_eq!((r.status, r.count), (Status::All, Some(count)));
+        let c = &r.certificates.clone().expect("certificates")[0];
+        let m = c.certificate.from_model.as_ref().expect("from the model");
+        assert_eq!(m.solutions, count as usize);
+        let text = r.summary();
+        assert!(
+            text.contains(&format!("exactly {count}")) && text.contains(claim),
+            "{text}"
+        );
+    }
+}
