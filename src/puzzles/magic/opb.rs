@@ -19,6 +19,13 @@ use super::encode::{order_pairs, CellMap, Options};
 use super::model::{magic_sum, Givens};
 use super::reference::lines;
 
+/// A lemma of the encoding: the constraint, how the model implies it, and
+/// the definition halves its derivation adds ([`puzzlesat_encodings::provenance::lemmas`]).
+pub type LemmaEntry = (Linear, Lemma, Vec<(u64, Lit)>);
+
+/// A count constraint over literals ("at least / at most k of").
+type Count = fn(&[Lit], i64) -> Linear;
+
 /// The name of the literal "cell c (row-major) holds v" in an n×n square.
 pub fn value_name(n: usize, c: usize, v: usize) -> String {
     format!("F{}_{}_eq{v}", c / n + 1, c % n + 1)
@@ -517,7 +524,7 @@ pub fn digit_line_lemmas(
     direct: &[Vec<Lit>],
     line: &[usize],
     target: i64,
-) -> Vec<(Linear, Lemma, Vec<(u64, Lit)>)> {
+) -> Vec<LemmaEntry> {
     let base = digits[0][0].ub() as u64 + 1;
     let t = target - line.len() as i64;
     let weighted: Vec<(u64, Lit)> = line
@@ -739,7 +746,7 @@ pub fn order_sum_lemmas(
     lo: i64,
     hi: i64,
     target: i64,
-) -> Vec<(Linear, Lemma, Vec<(u64, Lit)>)> {
+) -> Vec<LemmaEntry> {
     let m = direct.first().map_or(0, Vec::len) as i64;
     let k = part.len() as i64;
     let rest: Vec<usize> = line.iter().copied().filter(|c| !part.contains(c)).collect();
@@ -823,7 +830,7 @@ fn distinct_sum(direct: &[Vec<Lit>], cells: &[usize], upper: bool) -> Vec<Linear
         let lits: Vec<Lit> = cells.iter().map(|&c| direct[c][v as usize - 1]).collect();
         Linear::count_at_most(&lits, 1)
     };
-    let (cell_times, per_cell): (i64, fn(&[Lit], i64) -> Linear) = if upper {
+    let (cell_times, per_cell): (i64, Count) = if upper {
         (m - k, Linear::count_at_most)
     } else {
         (k + 1, Linear::count_at_least)
@@ -864,7 +871,7 @@ pub fn digit_count_lemmas(
     lits: &[Lit],
     which: usize,
     d: usize,
-) -> Vec<(Linear, Lemma, Vec<(u64, Lit)>)> {
+) -> Vec<LemmaEntry> {
     let m = direct.first().map_or(0, Vec::len);
     let n = (m as f64).sqrt().round() as usize;
     let digit = |i: usize| if which == 0 { i / n } else { i % n };
@@ -872,7 +879,6 @@ pub fn digit_count_lemmas(
     let values: Vec<usize> = (0..m).filter(|&i| digit(i) == d).collect();
     // each value of the digit held (at most | at least) once, and for d = 0
     // each cell's "one value" the other way
-    type Count = fn(&[Lit], i64) -> Linear;
     let lemma = |per_value: Count, per_cell: Count| Lemma {
         parts: values
             .iter()
