@@ -717,7 +717,8 @@ impl Puzzle for WrongSymmetry {
         let mut enc = self.inner.encode(cnf)?;
         if let Some(wrong) = &self.wrong {
             let cells: Vec<Lit> = enc.map.q.iter().flatten().copied().collect();
-            let posted = puzzlesat::encodings::perm::lex_leader(cnf, &cells, &[wrong.clone()]);
+            let posted =
+                puzzlesat::encodings::perm::lex_leader(cnf, &cells, std::slice::from_ref(wrong));
             enc.map.symmetry.extend(posted);
         }
         Ok(enc)
