@@ -175,7 +175,8 @@ impl Options {
     /// instructions with the finding defaults, 2,808 and 595 M with these;
     /// docs/magic.md), else the finding defaults (at n = 5 they took the
     /// fewest seconds per cube). The cells stay digits: order cells took
-    /// about as long, and their VeriPB proofs are rejected (`--certify`).
+    /// about as long, and their VeriPB proofs do not derive the order
+    /// constraints (`--certify`).
     pub fn counting(n: usize) -> Options {
         if n == 4 {
             Options {
