@@ -169,11 +169,11 @@ fn magic_order_constraints_are_derived_by_dominance() {
         (Symmetry::Diagonals, false),
         (Symmetry::Diagonals, true),
     ];
-    for n in [3, 4] {
+    for n in [3, 4, 5] {
         for (symmetry, complement) in cases {
             let options = |symmetry, cells| Options {
                 cells,
-                sum: SumEncoding::Gte,
+                sum: SumEncoding::Adder,
                 symmetry,
                 complement: complement && symmetry != Symmetry::None,
                 digit_counts: false,
