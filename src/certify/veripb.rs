@@ -1573,8 +1573,14 @@ pub fn prove(
         w.comment("the symmetry breaking, by dominance")
             .map_err(io)?;
         let first = w.block(&s.lines, s.ids).map_err(io)?;
+        // each derived clause is checked (`e`) to be the constraint whose id
+        // the block says: a miscounted block fails here, not at a later
+        // deletion of the wrong constraint
+        let clauses: Vec<&[Lit]> = cnf.clauses().collect();
         for &(i, rel) in &s.derives {
             cnf_ids[i] = first + rel as Id - 1;
+            w.line(&format!("e {} : {};", names.clause(clauses[i]), cnf_ids[i]))
+                .map_err(io)?;
         }
     }
     let mut optimum = None;
