@@ -175,8 +175,7 @@ impl Options {
     /// instructions with the finding defaults, 2,808 and 595 M with these;
     /// docs/magic.md), else the finding defaults (at n = 5 they took the
     /// fewest seconds per cube). The cells stay digits: order cells took
-    /// about as long, and their VeriPB proofs do not derive the order
-    /// constraints (`--certify`).
+    /// about as long.
     pub fn counting(n: usize) -> Options {
         if n == 4 {
             Options {
@@ -224,6 +223,8 @@ pub struct CellMap {
     pub direct: Vec<Vec<Lit>>,
     /// `--encoding digits`: per cell the order literals of `[high, low]`
     pub digits: Option<Vec<[Vec<Lit>; 2]>>,
+    /// `--encoding order`: per cell its order literals `[F ≥ 2], …, [F ≥ n²]`
+    pub ints: Option<Vec<Vec<Lit>>>,
     /// the pairs `(a, b)` of the posted `F_a < F_b` ([`order_pairs`]),
     /// each with its lex chain over the digits' order literals
     /// (`--encoding digits`; None otherwise)
@@ -357,10 +358,15 @@ pub fn encode<DB: ClauseDatabase>(
             .map(|[hi, lo]| [hi.order_lits().to_vec(), lo.order_lits().to_vec()])
             .collect()
     });
+    let ints = cells
+        .ints
+        .as_ref()
+        .map(|xs| xs.iter().map(|x| x.order_lits().to_vec()).collect());
     Ok(CellMap {
         n,
         direct: cells.direct,
         digits,
+        ints,
         less,
     })
 }

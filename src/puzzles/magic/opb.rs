@@ -260,7 +260,7 @@ pub fn order_constraints_proof(
             7,
         );
         match chain {
-            None => {
+            None if map.ints.is_none() => {
                 for v in 0..cells {
                     for w in 0..=v {
                         let clause = vec![!map.direct[a][v], !map.direct[b][w]];
@@ -273,6 +273,7 @@ pub fn order_constraints_proof(
                 }
             }
             Some(chain) => digit_chain(map, a, b, chain, alo(a), amo(b), name, &mut block)?,
+            None => order_cells_lt(map, a, b, alo(a), amo(b), name, &mut block)?,
         }
     }
     for &(a, b) in &sums {
@@ -349,6 +350,103 @@ pub fn order_constraints_proof(
         }
     }
     Ok(SymmetryProof { prelude, block })
+}
+
+/// The clauses of `int::lt(F_a, F_b)` over order cells (`[F_a ≥ v] →
+/// [F_b ≥ v+1]`, constants simplified as the CNF does), from the derived
+/// `F_a ≤ F_b` (`@lt`): it plus a's "at least one value", b's "at most one
+/// value" and the order literals' definition halves (b's tight ones, found
+/// by `ia`) is `Σ_v ([F_b ≥ v] − [F_a ≥ v]) ≥ 0`; under a clause's
+/// negation that propagates both cells to the same value (with the order
+/// clauses), which "v is held once" refutes: each clause by RUP.
+#[allow(clippy::too_many_arguments)]
+fn order_cells_lt(
+    map: &CellMap,
+    a: usize,
+    b: usize,
+    alo_a: usize,
+    amo_b: usize,
+    name: &dyn Fn(Lit) -> String,
+    block: &mut ProofLines,
+) -> Result<(), String> {
+    let ints = map
+        .ints
+        .as_ref()
+        .ok_or("order cells without order literals")?;
+    let cells = map.n * map.n;
+    let (xs, ys) = (&ints[a], &ints[b]);
+    if xs.len() + 1 != cells || ys.len() + 1 != cells {
+        return Err("an order cell's order literals are not [F ≥ 2..n²]".into());
+    }
+    let mut pol = format!("@ordL pol @lt {alo_a} + {amo_b} +");
+    for (i, (&yb, &ya)) in ys.iter().zip(xs).enumerate() {
+        // [F ≥ i+2] over the values i+2.. (0-based indices i+1..)
+        let s: Vec<usize> = (i + 1..cells).collect();
+        let terms = |c: usize, negate: bool| -> String {
+            s.iter()
+                .map(|&u| {
+                    let l = map.direct[c][u];
+                    format!("+1 {}", name(if negate { !l } else { l }))
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        if s.len() == 1 && map.direct[b][s[0]] == yb {
+            continue; // [F ≥ n²] is [F = n²]: both halves trivial
+        }
+        block.add_ids(
+            format!(
+                "@tb{i} ia +1 {} {} >= {};",
+                name(yb),
+                terms(b, true),
+                s.len()
+            ),
+            1,
+        );
+        block.add_ids(
+            format!("@ra{i} ia +1 {} {} >= 1;", name(!ya), terms(a, false)),
+            1,
+        );
+        pol.push_str(&format!(" @tb{i} + @ra{i} +"));
+    }
+    pol.push(';');
+    block.add_ids(pol, 1);
+    // the clauses, as the CNF has them: [x ≥ v] for v ≤ 1 is true, for
+    // v > n² false
+    let ge = |lits: &[Lit], v: usize| -> Option<Option<Lit>> {
+        match v {
+            0 | 1 => Some(None),    // true
+            v if v > cells => None, // false
+            v => Some(Some(lits[v - 2])),
+        }
+    };
+    for v in 0..=cells + 1 {
+        let mut clause = vec![];
+        match ge(xs, v) {
+            None => continue, // ¬false: satisfied
+            Some(Some(l)) => clause.push(!l),
+            Some(None) => {}
+        }
+        match ge(ys, v + 1) {
+            Some(None) => continue, // true: satisfied
+            Some(Some(l)) => clause.push(l),
+            None => {}
+        }
+        block.add_ids(
+            format!(
+                "rup {} >= 1;",
+                clause
+                    .iter()
+                    .map(|&l| format!("+1 {}", name(l)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            1,
+        );
+        block.derived.push((clause, block.ids));
+    }
+    block.lines.push("del id @ordL;".to_string());
+    Ok(())
 }
 
 /// The witness of the cell map `g` (the new `[F_c = v]` is the old
