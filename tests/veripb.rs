@@ -698,3 +698,165 @@ fn magic_4_order_count_is_certified_from_the_model() {
         );
     }
 }
+
+/// Magic squares over order-encoded cells (`--encoding order`, unary line
+/// sums): each node of a line's sum tree is cut to the sums its cells can
+/// take, a lemma from the line's sum and the distinct values' bounds
+/// (e.g. `¬[F12 = 1] ∨ [F13 ≥ 3]`, from `F12 + F13 ≥ 15 − 9`), stated over
+/// the cells' order literals. n = 3: the 8 squares; N = 4 with four
+/// givens (the counting defaults: the implied sums too): 4.
+#[test]
+fn magic_order_cells_are_certified_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::magic::{CellEncoding, Givens, Magic, Options};
+    let claim = "certified from the model: encoding and search, VeriPB 3.0.2";
+    let p = Magic::new(
+        3,
+        Options {
+            cells: CellEncoding::Order,
+            digit_counts: false,
+            ..Options::default()
+        },
+    );
+    let givens = Givens::parse(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("instances/magic/4x4-four-givens.txt"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let q = Magic {
+        givens,
+        options: Options {
+            cells: CellEncoding::Order,
+            digit_counts: false,
+            ..Options::counting(4)
+        },
+    };
+    for (p, count) in [(p, 8), (q, 4)] {
+        let r = run::run_quiet(&p, &certified(true)).expect("certified run");
+        assert_eq!((r.status, r.count), (Status::All, Some(count)));
+        let c = &r.certificates.clone().expect("certificates")[0];
+        let m = c.certificate.from_model.as_ref().expect("from the model");
+        assert_eq!(m.solutions, count as usize);
+        let text = r.summary();
+        assert!(
+            text.contains(&format!("exactly {count}")) && text.contains(claim),
+            "{text}"
+        );
+    }
+}
+
+/// The queens' class representatives (lex-leader under the board's
+/// symmetries) with one more lex-leader constraint, for `wrong`: a
+/// permutation of the cells that is not a symmetry of the puzzle. The
+/// constraint is posted and derived by the production path (the
+/// encoder's `perm::lex_leader`, the family's `symmetry_proof` over every
+/// posted comparison: `LexOrder::proof`, `dom`).
+struct WrongSymmetry {
+    inner: Queens,
+    wrong: Option<puzzlesat::encodings::perm::Perm>,
+}
+
+impl Puzzle for WrongSymmetry {
+    type Solution = <Queens as Puzzle>::Solution;
+    type Map = <Queens as Puzzle>::Map;
+    type Details = <Queens as Puzzle>::Details;
+    fn describe(&self) -> String {
+        format!("wrong-symmetry mutant of {}", self.inner.describe())
+    }
+    fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<puzzlesat::puzzle::Encoded<Self::Map>> {
+        let mut enc = self.inner.encode(cnf)?;
+        if let Some(wrong) = &self.wrong {
+            let cells: Vec<Lit> = enc.map.q.iter().flatten().copied().collect();
+            let posted =
+                puzzlesat::encodings::perm::lex_leader(cnf, &cells, std::slice::from_ref(wrong));
+            enc.map.symmetry.extend(posted);
+        }
+        Ok(enc)
+    }
+    fn decode(
+        &self,
+        map: &Self::Map,
+        model: &puzzlesat::encodings::Assignment,
+    ) -> anyhow::Result<Self::Solution> {
+        self.inner.decode(map, model)
+    }
+    fn check(&self, sol: &Self::Solution) -> Result<(), String> {
+        self.inner.check(sol)
+    }
+    fn render(&self, sol: &Self::Solution) -> String {
+        self.inner.render(sol)
+    }
+    fn pb_model(&self) -> Option<PbModel> {
+        self.inner.pb_model()
+    }
+    fn symmetry_proof(
+        &self,
+        map: &Self::Map,
+        name: &dyn Fn(Lit) -> String,
+    ) -> Option<Result<puzzlesat::encodings::dominance::SymmetryProof, String>> {
+        self.inner.symmetry_proof(map, name)
+    }
+}
+
+/// Mutant (issue 26, item 5): lex-leader for a permutation that is not a
+/// symmetry of the puzzle. n = 8 queens' 12 class representatives are
+/// certified with their lex-leader constraints derived by dominance; with
+/// one more constraint for the swap of the first row's first two cells
+/// (no symmetry: it moves a queen onto another diagonal), the `dom` step's
+/// proof goals for the model's diagonal constraints fail, VeriPB rejects
+/// the proof and the claim is refused (an error, nothing "certified").
+#[test]
+fn a_wrong_symmetry_is_refused() {
+    require_veripb();
+    let n = 8;
+    let representatives = Queens::new(n, Options::default())
+        .class_representatives()
+        .expect("queens have representatives");
+    let swap =
+        puzzlesat::encodings::perm::Perm::from_cycles(n * n, &[&[n as u32 + 2, n as u32 + 3]])
+            .unwrap();
+    let right = WrongSymmetry {
+        inner: representatives.clone(),
+        wrong: None,
+    };
+    let r = run::run_quiet(&right, &certified(true)).expect("certified run");
+    assert_eq!((r.status, r.count), (Status::All, Some(18)));
+    assert!(
+        r.summary()
+            .contains("certified from the model: encoding, symmetry breaking and search"),
+        "{}",
+        r.summary()
+    );
+    let wrong = WrongSymmetry {
+        inner: representatives,
+        wrong: Some(swap),
+    };
+    // without --certify the run counts (the swap removes representatives)
+    let uncertified = run::run_quiet(
+        &wrong,
+        &RunOptions {
+            all: true,
+            no_classes: true,
+            ..Default::default()
+        },
+    )
+    .expect("the mutant counts");
+    assert!(
+        uncertified.count.unwrap() < 18,
+        "the wrong symmetry drops representatives: {:?}",
+        uncertified.count
+    );
+    let e = run::run_quiet(&wrong, &certified(true)).expect_err("the claim is refused");
+    let text = format!("{e:#}");
+    assert!(
+        text.contains("could not be certified")
+            && text.contains("VeriPB rejected")
+            // at a model constraint's proof goal of the `dom` step: the
+            // swap does not map it onto a constraint of the model
+            && text.contains("could not be autoproven"),
+        "{text}"
+    );
+}

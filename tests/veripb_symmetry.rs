@@ -157,9 +157,10 @@ fn a_wrong_symmetry_is_refused() {
 
 /// Magic squares' order constraints (`--symmetry order` and `diagonals`,
 /// with and without `--complement`) over direct cells: the block alone
-/// checks. Over digits (the default) the block also uses the encoding's
-/// definitions (found by `ia`) and order clauses, so it is checked end to
-/// end in `tests/veripb.rs`; here it derives every clause the breaking adds.
+/// checks. Over order cells and digits (the default) the block also uses
+/// the encoding's definitions (found by `ia`) and order clauses, so it is
+/// checked end to end in `tests/veripb.rs`; here it derives every clause
+/// the breaking adds.
 #[test]
 fn magic_order_constraints_are_derived_by_dominance() {
     use puzzlesat::puzzles::magic::{CellEncoding, Magic, Options, SumEncoding, Symmetry};
@@ -169,18 +170,22 @@ fn magic_order_constraints_are_derived_by_dominance() {
         (Symmetry::Diagonals, false),
         (Symmetry::Diagonals, true),
     ];
-    for n in [3, 4] {
+    for n in [3, 4, 5] {
         for (symmetry, complement) in cases {
             let options = |symmetry, cells| Options {
                 cells,
-                sum: SumEncoding::Gte,
+                sum: SumEncoding::Adder,
                 symmetry,
                 complement: complement && symmetry != Symmetry::None,
                 digit_counts: false,
                 ..Options::default()
             };
             let what = format!("n = {n}, {symmetry}, complement {complement}");
-            for cells in [CellEncoding::Direct, CellEncoding::Digits] {
+            for cells in [
+                CellEncoding::Direct,
+                CellEncoding::Order,
+                CellEncoding::Digits,
+            ] {
                 let p = Magic::new(n, options(symmetry, cells));
                 let (cnf, enc, _) = encode(&p).unwrap();
                 let name = namer(&enc.names);
@@ -208,13 +213,11 @@ fn magic_order_constraints_are_derived_by_dominance() {
             }
         }
     }
-    // order-encoded cells: refused
+    // lex-leader: refused
     let p = Magic::new(
         4,
         Options {
-            cells: CellEncoding::Order,
-            symmetry: Symmetry::Order,
-            digit_counts: false,
+            symmetry: Symmetry::LexLeader,
             ..Options::default()
         },
     );

@@ -668,11 +668,12 @@ pub fn derive_cnf<W: Write>(
     let first: std::collections::HashSet<Lit> = prov
         .map(|p| p.first.iter().map(|d| d.lit).collect())
         .unwrap_or_default();
-    for (d, intro) in &defs {
+    for (d, _) in &defs {
         let m = &d.meaning;
         let lits: Vec<Lit> = m.terms.iter().map(|&(_, l)| l).collect();
-        if *intro != Intro::Red
-            || !first.contains(&d.lit)
+        // (a model literal's too: `¬[x = lb]` for `[x ≥ lb+1]`, whose
+        // y-half is by RUP)
+        if !first.contains(&d.lit)
             || m.bound != 1
             || lits.len() < 2
             || m.terms
@@ -786,14 +787,32 @@ pub fn derive_cnf<W: Write>(
             }
         }
         let mut ladders = vec![];
-        if derived.is_none() {
-            // the auxiliary halves again, with each leaf [x ≥ k] of an
-            // integer moved down its order clauses to the clause's [x ≥ j]
+        // the auxiliary halves again, with each leaf [x ≥ k] of an integer
+        // moved down its order clauses to the clause's [x ≥ j]: with the
+        // first source and the inner halves, then with each source and the
+        // halves of the clause's literals that are not its terms (a sum's
+        // lemma over the order literals of its cells)
+        let mut candidates = vec![(source, inner_halves.clone())];
+        for &(s, c) in &sources {
+            let terms: std::collections::HashSet<Var> =
+                c.terms.iter().map(|&(_, l)| l.var()).collect();
+            let halves: Vec<&(Id, Linear)> = clause
+                .iter()
+                .filter(|l| !names.is_model(l.var()) && !terms.contains(&l.var()))
+                .filter_map(|l| half.get(l))
+                .collect();
+            candidates.push((Some((s, c)), halves));
+        }
+        for (src, halves) in candidates {
+            if derived.is_some() {
+                break;
+            }
+            ladders.clear();
             let mut sum = Sum::default();
-            for (_, c) in inner_halves.iter() {
+            for (_, c) in halves.iter() {
                 sum.add(c);
             }
-            if let Some((_, c)) = source {
+            if let Some((_, c)) = src {
                 sum.add(c);
             }
             // one step: [x ≥ k] down to [x ≥ k−1], or ¬[x ≥ k] up to
@@ -835,9 +854,12 @@ pub fn derive_cnf<W: Write>(
                 break;
             }
             if let Some(weaken) = sum.weakening_to(clause) {
-                let mult = vec![1; inner_halves.len()];
-                derived = Some((source, weaken, inner_halves.clone(), mult));
+                let mult = vec![1; halves.len()];
+                derived = Some((src, weaken, halves, mult));
             }
+        }
+        if derived.is_none() {
+            ladders.clear();
         }
         if derived.is_none() {
             // a model constraint over one of the clause's model literals
@@ -1551,8 +1573,14 @@ pub fn prove(
         w.comment("the symmetry breaking, by dominance")
             .map_err(io)?;
         let first = w.block(&s.lines, s.ids).map_err(io)?;
+        // each derived clause is checked (`e`) to be the constraint whose id
+        // the block says: a miscounted block fails here, not at a later
+        // deletion of the wrong constraint
+        let clauses: Vec<&[Lit]> = cnf.clauses().collect();
         for &(i, rel) in &s.derives {
             cnf_ids[i] = first + rel as Id - 1;
+            w.line(&format!("e {} : {};", names.clause(clauses[i]), cnf_ids[i]))
+                .map_err(io)?;
         }
     }
     let mut optimum = None;

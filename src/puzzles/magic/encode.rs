@@ -175,7 +175,7 @@ impl Options {
     /// instructions with the finding defaults, 2,808 and 595 M with these;
     /// docs/magic.md), else the finding defaults (at n = 5 they took the
     /// fewest seconds per cube). The cells stay digits: order cells took
-    /// about as long, and their VeriPB proofs are rejected (`--certify`).
+    /// about as long.
     pub fn counting(n: usize) -> Options {
         if n == 4 {
             Options {
@@ -223,6 +223,8 @@ pub struct CellMap {
     pub direct: Vec<Vec<Lit>>,
     /// `--encoding digits`: per cell the order literals of `[high, low]`
     pub digits: Option<Vec<[Vec<Lit>; 2]>>,
+    /// `--encoding order`: per cell its order literals `[F ≥ 2], …, [F ≥ n²]`
+    pub ints: Option<Vec<Vec<Lit>>>,
     /// the pairs `(a, b)` of the posted `F_a < F_b` ([`order_pairs`]),
     /// each with its lex chain over the digits' order literals
     /// (`--encoding digits`; None otherwise)
@@ -356,10 +358,15 @@ pub fn encode<DB: ClauseDatabase>(
             .map(|[hi, lo]| [hi.order_lits().to_vec(), lo.order_lits().to_vec()])
             .collect()
     });
+    let ints = cells
+        .ints
+        .as_ref()
+        .map(|xs| xs.iter().map(|x| x.order_lits().to_vec()).collect());
     Ok(CellMap {
         n,
         direct: cells.direct,
         digits,
+        ints,
         less,
     })
 }
@@ -383,10 +390,17 @@ fn cell_variables<DB: ClauseDatabase>(db: &mut DB, n: usize, o: &Options) -> Cel
             let mut ints: Vec<IntVar> = (0..n * n)
                 .map(|_| IntVar::new(db, 1, m).expect("n ≥ 1"))
                 .collect();
-            let direct = ints
+            let direct: Vec<Vec<Lit>> = ints
                 .iter_mut()
                 .map(|x| (1..=m).map(|v| x.eq(db, v)).collect())
                 .collect();
+            // provenance for a VeriPB proof: the order literals over the values
+            puzzlesat_encodings::provenance::define_first(db, || {
+                ints.iter()
+                    .zip(&direct)
+                    .flat_map(|(x, lits)| super::opb::order_definitions(lits, x.order_lits()))
+                    .collect()
+            });
             Cells {
                 direct,
                 ints: Some(ints),
@@ -468,8 +482,7 @@ fn line_sum<DB: ClauseDatabase>(
                     .ints
                     .as_ref()
                     .expect("checked in encode: unary sums need integer cells");
-                let xs: Vec<&IntVar> = line.iter().map(|&c| &ints[c]).collect();
-                unary_sum_eq(db, &xs, target, m);
+                unary_sum_eq(db, ints, &cells.direct, line, target, m);
             }
             return Ok(());
         }
@@ -591,11 +604,34 @@ fn value_sets_clauses<DB: ClauseDatabase>(
     Ok(())
 }
 
-/// `Σ xs = target` for distinct order-encoded integers in `1..=m`: a
-/// [`cut_sum_eq`] with [`partial_bounds`].
-fn unary_sum_eq<DB: ClauseDatabase>(db: &mut DB, xs: &[&IntVar], target: i64, m: i64) {
-    let len = xs.len() as i64;
-    cut_sum_eq(db, xs, target, &|k| partial_bounds(m, len, k, target));
+/// `Σ_{c ∈ line} F_c = target` for distinct order-encoded integers in
+/// `1..=m`: a [`cut_sum_eq`] with [`partial_bounds`]; for a VeriPB proof,
+/// each node's cut is a lemma from the model ([`super::opb::order_sum_lemmas`]).
+fn unary_sum_eq<DB: ClauseDatabase>(
+    db: &mut DB,
+    ints: &[IntVar],
+    direct: &[Vec<Lit>],
+    line: &[usize],
+    target: i64,
+    m: i64,
+) {
+    let len = line.len() as i64;
+    let xs: Vec<&IntVar> = line.iter().map(|&c| &ints[c]).collect();
+    let bounds = |k| partial_bounds(m, len, k, target);
+    let mut note = |db: &mut DB, part: std::ops::Range<usize>| {
+        if let Some(p) = db.provenance() {
+            let (lo, hi) = bounds(part.len() as i64);
+            let group =
+                super::opb::order_sum_lemmas(ints, direct, line, &line[part], lo, hi, target);
+            if group.is_empty() {
+                p.source(None);
+            } else {
+                p.lemmas(group);
+            }
+        }
+    };
+    cut_sum_eq_noting(db, &xs, target, &bounds, &mut note);
+    puzzlesat_encodings::provenance::source(db, || None);
 }
 
 /// `Σ xs = target` as a balanced tree of unary adders whose partial sums of
@@ -610,14 +646,31 @@ pub(super) fn cut_sum_eq<DB: ClauseDatabase>(
     target: i64,
     bounds: &dyn Fn(i64) -> (i64, i64),
 ) {
+    cut_sum_eq_noting(db, xs, target, bounds, &mut |_, _| {});
+}
+
+/// The positions of the terms whose node's clauses come next (for a
+/// proof's provenance): the whole range before the root's.
+type Note<'a, DB> = &'a mut dyn FnMut(&mut DB, std::ops::Range<usize>);
+
+/// [`cut_sum_eq`], calling `note` before each node's clauses.
+fn cut_sum_eq_noting<DB: ClauseDatabase>(
+    db: &mut DB,
+    xs: &[&IntVar],
+    target: i64,
+    bounds: &dyn Fn(i64) -> (i64, i64),
+    note: Note<DB>,
+) {
     if xs.len() == 1 {
+        note(db, 0..1);
         xs[0].post_ge(db, target);
         xs[0].post_le(db, target);
         return;
     }
     let half = xs.len() / 2;
-    let left = cut_partial_sum(db, &xs[..half], bounds);
-    let right = cut_partial_sum(db, &xs[half..], bounds);
+    let left = cut_partial_sum(db, &xs[..half], 0, bounds, note);
+    let right = cut_partial_sum(db, &xs[half..], half, bounds, note);
+    note(db, 0..xs.len());
     // x + y = target: [x ≥ i] → [y ≤ target − i] and [x ≤ i−1] → [y ≥ target − i + 1]
     for i in left.lb()..=left.ub() + 1 {
         db.add(&[!left.ge(i), !right.ge(target - i + 1)]);
@@ -625,22 +678,27 @@ pub(super) fn cut_sum_eq<DB: ClauseDatabase>(
     }
 }
 
-/// The partial sum of `xs`, its domain cut to `bounds(xs.len())`.
+/// The partial sum of `xs` (the terms from position `at`), its domain cut
+/// to `bounds(xs.len())`.
 fn cut_partial_sum<DB: ClauseDatabase>(
     db: &mut DB,
     xs: &[&IntVar],
+    at: usize,
     bounds: &dyn Fn(i64) -> (i64, i64),
+    note: Note<DB>,
 ) -> IntVar {
     let (lo, hi) = bounds(xs.len() as i64);
     if xs.len() == 1 {
         // a single cell: post its bounds, reuse it
+        note(db, at..at + 1);
         xs[0].post_ge(db, lo);
         xs[0].post_le(db, hi);
         return xs[0].clone();
     }
     let half = xs.len() / 2;
-    let x = cut_partial_sum(db, &xs[..half], bounds);
-    let y = cut_partial_sum(db, &xs[half..], bounds);
+    let x = cut_partial_sum(db, &xs[..half], at, bounds, note);
+    let y = cut_partial_sum(db, &xs[half..], at + half, bounds, note);
+    note(db, at..at + xs.len());
     // an empty range has posted the empty clause: any variable will do
     int::plus_in(db, &x, &y, lo, hi).unwrap_or_else(|_| IntVar::constant(db, lo))
 }

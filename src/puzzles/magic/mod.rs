@@ -71,9 +71,9 @@ impl Puzzle for Magic {
     }
 
     /// The order constraints of `--symmetry order` and `diagonals` (with
-    /// or without `--complement`) over direct or digit cells
-    /// ([`opb::order_constraints_proof`]); lex-leader, order-encoded cells
-    /// and given cells are not derived.
+    /// or without `--complement`) over direct, order or digit cells
+    /// ([`opb::order_constraints_proof`]); lex-leader and given cells are
+    /// not derived.
     fn symmetry_proof(
         &self,
         map: &CellMap,
@@ -82,15 +82,12 @@ impl Puzzle for Magic {
         let o = &self.options;
         match o.symmetry {
             Symmetry::None => None,
-            Symmetry::Order | Symmetry::Diagonals
-                if o.cells != CellEncoding::Order && self.givens.count() == 0 =>
-            {
+            Symmetry::Order | Symmetry::Diagonals if self.givens.count() == 0 => {
                 Some(opb::order_constraints_proof(map, o, &self.givens, name))
             }
             s => Some(Err(format!(
-                "the VeriPB proof derives --symmetry order and diagonals over --encoding direct or digits without givens, not --symmetry {s} with --encoding {}{}",
-                o.cells,
-                if self.givens.count() > 0 { " and givens" } else { "" },
+                "the VeriPB proof derives --symmetry order and diagonals without givens, not --symmetry {s}{}",
+                if self.givens.count() > 0 { " with givens" } else { "" },
             ))),
         }
     }

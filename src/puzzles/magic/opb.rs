@@ -19,6 +19,13 @@ use super::encode::{order_pairs, CellMap, Options};
 use super::model::{magic_sum, Givens};
 use super::reference::lines;
 
+/// A lemma of the encoding: the constraint, how the model implies it, and
+/// the definition halves its derivation adds ([`puzzlesat_encodings::provenance::lemmas`]).
+pub type LemmaEntry = (Linear, Lemma, Vec<(u64, Lit)>);
+
+/// A count constraint over literals ("at least / at most k of").
+type Count = fn(&[Lit], i64) -> Linear;
+
 /// The name of the literal "cell c (row-major) holds v" in an n×n square.
 pub fn value_name(n: usize, c: usize, v: usize) -> String {
     format!("F{}_{}_eq{v}", c / n + 1, c % n + 1)
@@ -253,7 +260,7 @@ pub fn order_constraints_proof(
             7,
         );
         match chain {
-            None => {
+            None if map.ints.is_none() => {
                 for v in 0..cells {
                     for w in 0..=v {
                         let clause = vec![!map.direct[a][v], !map.direct[b][w]];
@@ -266,6 +273,7 @@ pub fn order_constraints_proof(
                 }
             }
             Some(chain) => digit_chain(map, a, b, chain, alo(a), amo(b), name, &mut block)?,
+            None => order_cells_lt(map, a, b, alo(a), amo(b), name, &mut block)?,
         }
     }
     for &(a, b) in &sums {
@@ -342,6 +350,103 @@ pub fn order_constraints_proof(
         }
     }
     Ok(SymmetryProof { prelude, block })
+}
+
+/// The clauses of `int::lt(F_a, F_b)` over order cells (`[F_a ≥ v] →
+/// [F_b ≥ v+1]`, constants simplified as the CNF does), from the derived
+/// `F_a ≤ F_b` (`@lt`): it plus a's "at least one value", b's "at most one
+/// value" and the order literals' definition halves (b's tight ones, found
+/// by `ia`) is `Σ_v ([F_b ≥ v] − [F_a ≥ v]) ≥ 0`; under a clause's
+/// negation that propagates both cells to the same value (with the order
+/// clauses), which "v is held once" refutes: each clause by RUP.
+#[allow(clippy::too_many_arguments)]
+fn order_cells_lt(
+    map: &CellMap,
+    a: usize,
+    b: usize,
+    alo_a: usize,
+    amo_b: usize,
+    name: &dyn Fn(Lit) -> String,
+    block: &mut ProofLines,
+) -> Result<(), String> {
+    let ints = map
+        .ints
+        .as_ref()
+        .ok_or("order cells without order literals")?;
+    let cells = map.n * map.n;
+    let (xs, ys) = (&ints[a], &ints[b]);
+    if xs.len() + 1 != cells || ys.len() + 1 != cells {
+        return Err("an order cell's order literals are not [F ≥ 2..n²]".into());
+    }
+    let mut pol = format!("@ordL pol @lt {alo_a} + {amo_b} +");
+    for (i, (&yb, &ya)) in ys.iter().zip(xs).enumerate() {
+        // [F ≥ i+2] over the values i+2.. (0-based indices i+1..)
+        let s: Vec<usize> = (i + 1..cells).collect();
+        let terms = |c: usize, negate: bool| -> String {
+            s.iter()
+                .map(|&u| {
+                    let l = map.direct[c][u];
+                    format!("+1 {}", name(if negate { !l } else { l }))
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        if s.len() == 1 && map.direct[b][s[0]] == yb {
+            continue; // [F ≥ n²] is [F = n²]: both halves trivial
+        }
+        block.add_ids(
+            format!(
+                "@tb{i} ia +1 {} {} >= {};",
+                name(yb),
+                terms(b, true),
+                s.len()
+            ),
+            1,
+        );
+        block.add_ids(
+            format!("@ra{i} ia +1 {} {} >= 1;", name(!ya), terms(a, false)),
+            1,
+        );
+        pol.push_str(&format!(" @tb{i} + @ra{i} +"));
+    }
+    pol.push(';');
+    block.add_ids(pol, 1);
+    // the clauses, as the CNF has them: [x ≥ v] for v ≤ 1 is true, for
+    // v > n² false
+    let ge = |lits: &[Lit], v: usize| -> Option<Option<Lit>> {
+        match v {
+            0 | 1 => Some(None),    // true
+            v if v > cells => None, // false
+            v => Some(Some(lits[v - 2])),
+        }
+    };
+    for v in 0..=cells + 1 {
+        let mut clause = vec![];
+        match ge(xs, v) {
+            None => continue, // ¬false: satisfied
+            Some(Some(l)) => clause.push(!l),
+            Some(None) => {}
+        }
+        match ge(ys, v + 1) {
+            Some(None) => continue, // true: satisfied
+            Some(Some(l)) => clause.push(l),
+            None => {}
+        }
+        block.add_ids(
+            format!(
+                "rup {} >= 1;",
+                clause
+                    .iter()
+                    .map(|&l| format!("+1 {}", name(l)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            1,
+        );
+        block.derived.push((clause, block.ids));
+    }
+    block.lines.push("del id @ordL;".to_string());
+    Ok(())
 }
 
 /// The witness of the cell map `g` (the new `[F_c = v]` is the old
@@ -517,7 +622,7 @@ pub fn digit_line_lemmas(
     direct: &[Vec<Lit>],
     line: &[usize],
     target: i64,
-) -> Vec<(Linear, Lemma, Vec<(u64, Lit)>)> {
+) -> Vec<LemmaEntry> {
     let base = digits[0][0].ub() as u64 + 1;
     let t = target - line.len() as i64;
     let weighted: Vec<(u64, Lit)> = line
@@ -528,65 +633,21 @@ pub fn digit_line_lemmas(
             hi.chain(lo).collect::<Vec<_>>()
         })
         .collect();
-    let values_of = |cells: &[usize]| -> Vec<(u64, Lit)> {
-        cells
-            .iter()
-            .flat_map(|&c| {
-                direct[c]
-                    .iter()
-                    .enumerate()
-                    .map(|(v, &l)| (v as u64 + 1, l))
-            })
-            .collect()
-    };
     let signed = |terms: &[(u64, Lit)]| {
         terms
             .iter()
             .map(|&(a, l)| (a as i64, l))
             .collect::<Vec<_>>()
     };
-    // the set's sum: a line of the model, or (an implied set,
-    // `--implied-sums`) α·set = Σ δ_i·line_i, the lines' `≤ S` where δ_i
-    // > 0 and `≥ S` where δ_i < 0 for the upper bound (the other way round
-    // for the lower), each |δ_i| times, and α times the cells' "one
-    // value", divided by α
     let n = base as usize;
-    let all = lines(n);
-    let sorted = |l: &[usize]| {
-        let mut l = l.to_vec();
-        l.sort_unstable();
-        l
-    };
-    let (combination, alpha): (Vec<(usize, i128)>, i128) =
-        match all.iter().position(|l| sorted(l) == sorted(line)) {
-            Some(i) => (vec![(i, 1)], 1),
-            None => match line_combination(n, line) {
-                Some((delta, alpha)) => (
-                    delta
-                        .into_iter()
-                        .enumerate()
-                        .filter(|&(_, d)| d != 0)
-                        .collect(),
-                    alpha,
-                ),
-                // not implied by the lines: the lemma's sum falls short
-                // and the check refuses it (plan refuses it first)
-                None => (vec![], 1),
-            },
-        };
-    let line_parts = |upper: bool| -> Vec<Linear> {
-        combination
-            .iter()
-            .flat_map(|&(i, d)| {
-                let vals = values_of(&all[i]);
-                let part = if (d > 0) == upper {
-                    Linear::weighted_at_most(&vals, target)
-                } else {
-                    Linear::at_least(signed(&vals), target)
-                };
-                std::iter::repeat(part).take(d.unsigned_abs() as usize)
-            })
-            .collect()
+    let (upper_parts, alpha) = set_sum_parts(n, direct, line, target, true);
+    let (lower_parts, _) = set_sum_parts(n, direct, line, target, false);
+    let line_parts = |upper: bool| {
+        if upper {
+            upper_parts.clone()
+        } else {
+            lower_parts.clone()
+        }
     };
     let ones = |count: fn(&[Lit], i64) -> Linear| -> Vec<Linear> {
         line.iter()
@@ -598,16 +659,16 @@ pub fn digit_line_lemmas(
             .into_iter()
             .chain(ones(Linear::count_at_least))
             .collect(),
-        divisor: alpha as u64,
+        divisor: alpha,
     };
     let lower = Lemma {
         parts: line_parts(false)
             .into_iter()
             .chain(ones(Linear::count_at_most))
             .collect(),
-        divisor: alpha as u64,
+        divisor: alpha,
     };
-    let times = |a: u64| a * alpha as u64;
+    let times = |a: u64| a * alpha;
     vec![
         (
             Linear::weighted_at_most(&weighted, t),
@@ -620,6 +681,64 @@ pub fn digit_line_lemmas(
             weighted.iter().map(|&(a, l)| (times(a), l)).collect(),
         ),
     ]
+}
+
+/// The parts whose sum is `α·(Σ_set F ≤ target)` (`upper`) or `α·(Σ_set
+/// F ≥ target)`, and α: the set's line of the model (α = 1), or for an
+/// implied set (`--implied-sums`) `α·set = Σ δ_i·line_i`
+/// ([`line_combination`]): the lines' `≤ S` where δ_i > 0 and `≥ S` where
+/// δ_i < 0 for the upper bound (the other way round for the lower), each
+/// |δ_i| times. A set the lines do not imply gets no parts (the lemma's sum
+/// falls short, and the check refuses it).
+fn set_sum_parts(
+    n: usize,
+    direct: &[Vec<Lit>],
+    set: &[usize],
+    target: i64,
+    upper: bool,
+) -> (Vec<Linear>, u64) {
+    let all = lines(n);
+    let sorted = |l: &[usize]| {
+        let mut l = l.to_vec();
+        l.sort_unstable();
+        l
+    };
+    let (combination, alpha): (Vec<(usize, i128)>, i128) =
+        match all.iter().position(|l| sorted(l) == sorted(set)) {
+            Some(i) => (vec![(i, 1)], 1),
+            None => match line_combination(n, set) {
+                Some((delta, alpha)) => (
+                    delta
+                        .into_iter()
+                        .enumerate()
+                        .filter(|&(_, d)| d != 0)
+                        .collect(),
+                    alpha,
+                ),
+                None => (vec![], 1),
+            },
+        };
+    let parts = combination
+        .iter()
+        .flat_map(|&(i, d)| {
+            let vals: Vec<(i64, Lit)> = all[i]
+                .iter()
+                .flat_map(|&c| {
+                    direct[c]
+                        .iter()
+                        .enumerate()
+                        .map(|(v, &l)| (v as i64 + 1, l))
+                })
+                .collect();
+            let part = if (d > 0) == upper {
+                Linear::at_least(vals.iter().map(|&(a, l)| (-a, l)), -target)
+            } else {
+                Linear::at_least(vals, target)
+            };
+            std::iter::repeat(part).take(d.unsigned_abs() as usize)
+        })
+        .collect();
+    (parts, alpha as u64)
 }
 
 /// The lines' combination of a set of cells: `α·set = Σ δ_i·line_i`
@@ -694,6 +813,152 @@ pub fn line_combination(n: usize, set: &[usize]) -> Option<(Vec<i128>, i128)> {
     Some((delta, alpha))
 }
 
+/// The meaning of an order cell's order literals over its values
+/// (`--encoding order`, for a VeriPB proof): `ge[i] = [F ≥ i+2] ⇔
+/// Σ_{u ≥ i+2} [F = u] ≥ 1` (`lits[u−1] = [F = u]`).
+pub fn order_definitions(lits: &[Lit], ge: &[Lit]) -> Vec<Definition> {
+    ge.iter()
+        .enumerate()
+        .map(|(i, &l)| Definition {
+            lit: l,
+            meaning: Linear::count_at_least(&lits[i + 1..], 1),
+        })
+        .collect()
+}
+
+/// The lemmas behind a node of a unary line sum over order cells
+/// (`--encoding order`): the cells `part` of `line` sum to within
+/// `[lo, hi]`, stated over their order literals (`Σ_part F = |part| + Σ
+/// [F ≥ v]`). Each bound is the line's sum (the whole line), or the sum of
+/// `k` distinct values (at least `1 + … + k`, at most the `k` largest:
+/// [`distinct_sum`]), or the line's sum less the other cells' distinct
+/// bound; then each cell's "one value" shifts `v` to `v − 1`, and the
+/// order literals' definition halves replace the values (the tight half
+/// `[F ≥ v] ≥ Σ_{u ≥ v} [F = u]` for a lower bound). Trivial bounds are
+/// left out.
+pub fn order_sum_lemmas(
+    ints: &[IntVar],
+    direct: &[Vec<Lit>],
+    line: &[usize],
+    part: &[usize],
+    lo: i64,
+    hi: i64,
+    target: i64,
+) -> Vec<LemmaEntry> {
+    let m = direct.first().map_or(0, Vec::len) as i64;
+    let k = part.len() as i64;
+    let rest: Vec<usize> = line.iter().copied().filter(|c| !part.contains(c)).collect();
+    let r = rest.len() as i64;
+    let leaves: Vec<Lit> = part
+        .iter()
+        .flat_map(|&c| ints[c].order_lits().iter().copied())
+        .collect();
+    let whole = rest.is_empty();
+    let n = (m as f64).sqrt().round() as usize;
+    // whether a bound is the distinct values' alone (no line sum)
+    let distinct_only = |upper: bool| {
+        !whole
+            && if upper {
+                top(m, k) <= target - r * (r + 1) / 2
+            } else {
+                k * (k + 1) / 2 >= target - top(m, r)
+            }
+    };
+    // the line's sum (α times, an implied set's: see set_sum_parts), then
+    // `others` α times, divided by α; the halves α times
+    let lemma = |upper: bool, others: Vec<Linear>, halves: Vec<(u64, Lit)>| {
+        let (mut parts, alpha) = if !distinct_only(upper) {
+            set_sum_parts(n, direct, line, target, upper)
+        } else {
+            (vec![], 1)
+        };
+        for _ in 0..alpha {
+            parts.extend(others.iter().cloned());
+        }
+        let halves = halves.into_iter().map(|(a, l)| (a * alpha, l)).collect();
+        (
+            Lemma {
+                parts,
+                divisor: alpha,
+            },
+            halves,
+        )
+    };
+    let mut out = vec![];
+    if lo - k > 0 {
+        let mut others = match (whole, distinct_only(false)) {
+            (true, _) => vec![],
+            (false, true) => distinct_sum(direct, part, false),
+            (false, false) => distinct_sum(direct, &rest, true),
+        };
+        others.extend(part.iter().map(|&c| Linear::count_at_most(&direct[c], 1)));
+        let (l, halves) = lemma(false, others, leaves.iter().map(|&l| (1, l)).collect());
+        out.push((Linear::count_at_least(&leaves, lo - k), l, halves));
+    }
+    if hi - k < k * (m - 1) {
+        let mut others = match (whole, distinct_only(true)) {
+            (true, _) => vec![],
+            (false, true) => distinct_sum(direct, part, true),
+            (false, false) => distinct_sum(direct, &rest, false),
+        };
+        others.extend(part.iter().map(|&c| Linear::count_at_least(&direct[c], 1)));
+        let (l, halves) = lemma(true, others, leaves.iter().map(|&l| (1, !l)).collect());
+        out.push((Linear::count_at_most(&leaves, hi - k), l, halves));
+    }
+    out
+}
+
+/// The sum of `k + 1 … ` largest of `1..=m`: `k·m − k(k−1)/2`.
+fn top(m: i64, k: i64) -> i64 {
+    k * m - k * (k - 1) / 2
+}
+
+/// The constraints whose sum bounds the values of the distinct cells
+/// `cells` (k of them, values `1..=m`): `Σ v·[F = v] ≥ 1 + … + k`
+/// (`upper` false) is `k+1` times each cell's "at least one value", `k+1−v`
+/// times "v is held at most once" (over these cells) for v ≤ k, and the
+/// literal axioms `(v−k−1)·[F = v]` for v > k+1; `Σ v·[F = v] ≤` the k
+/// largest (`upper`) likewise with "at most one value" `m−k` times, "v at
+/// most once" `v−m+k` times for v > m−k and the axioms `(m−k−v)·[F = v]`
+/// for v < m−k (linear-programming duality, in cutting planes).
+fn distinct_sum(direct: &[Vec<Lit>], cells: &[usize], upper: bool) -> Vec<Linear> {
+    let m = direct.first().map_or(0, Vec::len) as i64;
+    let k = cells.len() as i64;
+    let held = |v: i64| -> Linear {
+        let lits: Vec<Lit> = cells.iter().map(|&c| direct[c][v as usize - 1]).collect();
+        Linear::count_at_most(&lits, 1)
+    };
+    let (cell_times, per_cell): (i64, Count) = if upper {
+        (m - k, Linear::count_at_most)
+    } else {
+        (k + 1, Linear::count_at_least)
+    };
+    let mut parts = vec![];
+    for &c in cells {
+        for _ in 0..cell_times {
+            parts.push(per_cell(&direct[c], 1));
+        }
+    }
+    let mut axioms = vec![];
+    for v in 1..=m {
+        let (held_times, axiom) = if upper {
+            ((v - m + k).max(0), (m - k - v).max(0))
+        } else {
+            ((k + 1 - v).max(0), (v - k - 1).max(0))
+        };
+        for _ in 0..held_times {
+            parts.push(held(v));
+        }
+        if axiom > 0 {
+            axioms.extend(cells.iter().map(|&c| (axiom, direct[c][v as usize - 1])));
+        }
+    }
+    if !axioms.is_empty() {
+        parts.push(Linear::at_least(axioms, 0));
+    }
+    parts
+}
+
 /// The lemmas behind a digit count `Σ_c [digit_c = d] = n` (`which` 0: the
 /// high digits, 1: the low ones; `lits[c] = [digit_c = d]`): each of the n
 /// values with digit d is held once (the model), and each cell's literal
@@ -704,7 +969,7 @@ pub fn digit_count_lemmas(
     lits: &[Lit],
     which: usize,
     d: usize,
-) -> Vec<(Linear, Lemma, Vec<(u64, Lit)>)> {
+) -> Vec<LemmaEntry> {
     let m = direct.first().map_or(0, Vec::len);
     let n = (m as f64).sqrt().round() as usize;
     let digit = |i: usize| if which == 0 { i / n } else { i % n };
@@ -712,7 +977,6 @@ pub fn digit_count_lemmas(
     let values: Vec<usize> = (0..m).filter(|&i| digit(i) == d).collect();
     // each value of the digit held (at most | at least) once, and for d = 0
     // each cell's "one value" the other way
-    type Count = fn(&[Lit], i64) -> Linear;
     let lemma = |per_value: Count, per_cell: Count| Lemma {
         parts: values
             .iter()
