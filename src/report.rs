@@ -360,17 +360,27 @@ impl<S: Serialize, D: Details> Report<S, D> {
             writeln!(out, "c {cover}")?;
         }
         if let Some(first) = self.certificates.as_ref().and_then(|c| c.first()) {
+            // a count by classes: the proof covers the representatives
+            let expansion = match (self.classes, self.count) {
+                (Some(k), Some(n)) => format!(
+                    "; the expansion of the representatives into the {n} solutions of {} (their images under the symmetry group, each passed through the independent checker) is computed outside the proof",
+                    plural(k, "class", "classes")
+                ),
+                _ => String::new(),
+            };
             match (
                 &first.certificate.from_model,
                 &first.certificate.not_from_model,
             ) {
-                (Some(m), _) => writeln!(out, "c not covered: {}", m.not_covered)?,
+                (Some(m), _) => writeln!(out, "c not covered: {}{expansion}", m.not_covered)?,
                 (None, Some(why)) => writeln!(
                     out,
-                    "c not covered: {}; no VeriPB proof from the model: {why} (DRAT instead)",
+                    "c not covered: {}{expansion}; no VeriPB proof from the model: {why} (DRAT instead)",
                     crate::certify::SCOPE
                 )?,
-                (None, None) => writeln!(out, "c not covered: {}", crate::certify::SCOPE)?,
+                (None, None) => {
+                    writeln!(out, "c not covered: {}{expansion}", crate::certify::SCOPE)?
+                }
             }
         }
         for line in self.details.lines() {
