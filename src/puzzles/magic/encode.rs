@@ -91,6 +91,19 @@ puzzlesat_encodings::option_enum! {
 }
 
 puzzlesat_encodings::option_enum! {
+    /// What a count branches on.
+    pub enum Decisions("decision literals") {
+            /// every variable (the backend's own choice)
+            All = "all",
+            /// the cells' order literals only (`digits`: both digits',
+            /// `order`: the value's, `direct`: the direct literals); the
+            /// rest follows by propagation, and a model is blocked by its
+            /// decisions
+            Cells = "cells",
+    }
+}
+
+puzzlesat_encodings::option_enum! {
     /// Which symmetries of the square are broken.
     pub enum Symmetry("symmetry breaking") {
             /// none: every magic square is a solution
@@ -131,6 +144,8 @@ pub struct Options {
     /// imply ([`implied_sets`]; at n = 4 the corners, the centre and the
     /// middle pairs of opposite sides) sums to `S`, encoded like a line
     pub implied_sums: bool,
+    /// what a count branches on (`--decisions`)
+    pub decisions: Decisions,
 }
 
 /// A quick estimate of the clauses of the order-`n` encoding with `opts`,
@@ -164,6 +179,7 @@ impl Default for Options {
             digit_counts: true,
             associative: false,
             implied_sums: false,
+            decisions: Decisions::All,
         }
     }
 }
@@ -181,6 +197,7 @@ impl Options {
             Options {
                 amo: AmoEncoding::Pairwise,
                 implied_sums: true,
+                decisions: Decisions::Cells,
                 ..Options::default()
             }
         } else {
@@ -206,6 +223,9 @@ impl fmt::Display for Options {
             if on {
                 write!(f, " +{name}")?;
             }
+        }
+        if self.decisions != Decisions::All {
+            write!(f, " decisions={}", self.decisions)?;
         }
         Ok(())
     }
@@ -305,6 +325,18 @@ pub fn encode<DB: ClauseDatabase>(
     givens: &Givens,
     o: &Options,
 ) -> anyhow::Result<CellMap> {
+    Ok(encode_with_decisions(db, givens, o)?.0)
+}
+
+/// [`encode`], and the cells' own literals, which fix every other
+/// variable by propagation ([`Decisions::Cells`]): the order literals of
+/// both digits (`digits`) or of the value (`order`), the direct literals
+/// (`direct`).
+pub fn encode_with_decisions<DB: ClauseDatabase>(
+    db: &mut DB,
+    givens: &Givens,
+    o: &Options,
+) -> anyhow::Result<(CellMap, Vec<Lit>)> {
     let n = givens.n;
     if n == 0 {
         bail!("the order n must be at least 1");
@@ -343,10 +375,23 @@ pub fn encode<DB: ClauseDatabase>(
             line_sum(db, &mut cells, &set, s, m, o.sum, o.amo)?;
         }
     }
-    Ok(CellMap {
+    let decisions = match (&cells.digits, &cells.ints) {
+        (Some(digits), _) => digits
+            .iter()
+            .flatten()
+            .flat_map(|d| d.order_lits().iter().copied())
+            .collect(),
+        (None, Some(ints)) => ints
+            .iter()
+            .flat_map(|x| x.order_lits().iter().copied())
+            .collect(),
+        (None, None) => cells.direct.iter().flatten().copied().collect(),
+    };
+    let map = CellMap {
         n,
         direct: cells.direct,
-    })
+    };
+    Ok((map, decisions))
 }
 
 /// Pass 1: a variable per cell.
