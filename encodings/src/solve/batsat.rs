@@ -280,10 +280,16 @@ impl Backend for Batsat {
             starts: Vec::new(),
             trail_len: 0,
             undecided: false,
+            exhausted: false,
         };
         let answer = self.solver.solve_limited_th(&mut th, &assumps);
-        let (count, stopped) = (th.seen.len() as u64, th.stopped);
+        let (count, stopped, exhausted) = (th.seen.len() as u64, th.stopped, th.exhausted);
         let outcome = self.finish(answer);
+        if exhausted {
+            // the last model was forced at the root: block it for good (the
+            // formula has no model left)
+            self.push(&[]);
+        }
         if th.undecided {
             return Some(Err(SolverError::Failed {
                 solver: self.name(),
@@ -293,7 +299,9 @@ impl Backend for Batsat {
         Some(Ok(InSearch {
             count,
             // a SAT answer means the enumerator accepted a model to stop
-            outcome: if stopped && outcome == Outcome::Sat {
+            outcome: if exhausted {
+                Outcome::Unsat
+            } else if stopped && outcome == Outcome::Sat {
                 Outcome::Unknown
             } else {
                 outcome
@@ -324,6 +332,8 @@ struct Enumerator<'a> {
     /// a complete assignment of the decision variables left a primary
     /// literal unassigned (the search stops)
     undecided: bool,
+    /// the last model was forced without a decision: none is left
+    exhausted: bool,
 }
 
 impl Theory for Enumerator<'_> {
@@ -369,9 +379,11 @@ impl Theory for Enumerator<'_> {
             );
         }
         if self.block.is_empty() {
-            // nothing to project on: one class, then stop
+            // nothing to project on: one class, then stop; or no decision
+            // on the trail: this model is the only one left
             if self.seen.insert(projection) {
-                let _ = (self.on_model)(&Assignment::from_values(self.values.clone()));
+                let verdict = (self.on_model)(&Assignment::from_values(self.values.clone()));
+                self.exhausted = self.by_decisions && verdict == ModelVerdict::Next;
             }
             self.stopped = true;
             return;

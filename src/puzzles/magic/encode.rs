@@ -87,6 +87,12 @@ puzzlesat_encodings::option_enum! {
             /// the line's set of values is one of the sets of distinct values
             /// summing to S, chosen by a selector (small n: counting)
             Table = "table",
+            /// `unary` over order cells, but a set of four cells is the sum
+            /// of two pair sums shared with every other set that has them:
+            /// each set in every pairing whose two pairs both lie in one of
+            /// the implied sets (n = 4 with `--implied-sums`: 24 pairs, the
+            /// equalities between them propagate as binary clauses)
+            Pairs = "pairs",
     }
 }
 
@@ -157,7 +163,7 @@ pub struct Options {
 pub fn estimated_clauses(n: usize, opts: &Options) -> u64 {
     let n = n as u64;
     let (k, power) = match opts.sum {
-        SumEncoding::Unary => (4, 5),
+        SumEncoding::Unary | SumEncoding::Pairs => (4, 5),
         SumEncoding::Adder => (8, 5),
         SumEncoding::Dpw => (7, 6),
         SumEncoding::Gte => (2, 7),
@@ -351,8 +357,19 @@ pub fn encode_with_decisions<DB: ClauseDatabase>(
     let s = magic_sum(n) as i64;
     let mut cells = cell_variables(db, n, o);
     all_different(db, &cells, o.amo);
-    for line in lines(n) {
-        line_sum(db, &mut cells, &line, s, m, o.sum, o.amo)?;
+    if o.sum == SumEncoding::Pairs {
+        let hubs = if o.implied_sums {
+            implied_sets(n)?
+        } else {
+            vec![]
+        };
+        let mut sets = lines(n);
+        sets.extend(hubs.iter().cloned());
+        shared_pair_sums(db, &cells, &sets, &hubs, s, m)?;
+    } else {
+        for line in lines(n) {
+            line_sum(db, &mut cells, &line, s, m, o.sum, o.amo)?;
+        }
     }
     for (c, given) in givens.cells.iter().flatten().enumerate() {
         if let Some(v) = *given {
@@ -370,7 +387,7 @@ pub fn encode_with_decisions<DB: ClauseDatabase>(
     if o.associative {
         associative(db, &cells, n);
     }
-    if o.implied_sums {
+    if o.implied_sums && o.sum != SumEncoding::Pairs {
         for set in implied_sets(n)? {
             line_sum(db, &mut cells, &set, s, m, o.sum, o.amo)?;
         }
@@ -490,7 +507,7 @@ fn line_sum<DB: ClauseDatabase>(
         SumEncoding::Table => {
             return value_sets_clauses(db, &cells.direct, line, target, m, amo);
         }
-        SumEncoding::Unary => {
+        SumEncoding::Unary | SumEncoding::Pairs => {
             if let Some(digits) = &cells.digits {
                 digit_sum_eq(db, digits, &cells.direct, line, target);
             } else {
@@ -522,6 +539,58 @@ fn line_sum<DB: ClauseDatabase>(
     }
     let _ = pb::at_most(db, &up, (target - len) as usize, pb_enc);
     let _ = pb::at_most(db, &down, (len * m - target) as usize, pb_enc);
+    Ok(())
+}
+
+/// `--sum pairs`: every set of `sets` sums to `target`; a set of four
+/// cells as `x + y = target` over two pair sums `x`, `y` (each an
+/// order-encoded [`int::plus_in`] cut to what two distinct values of a
+/// line can sum to, made once per pair and shared), in every pairing whose
+/// two pairs both lie in a set of `hubs`; any other set as a `unary` tree.
+fn shared_pair_sums<DB: ClauseDatabase>(
+    db: &mut DB,
+    cells: &Cells,
+    sets: &[Vec<usize>],
+    hubs: &[Vec<usize>],
+    target: i64,
+    m: i64,
+) -> anyhow::Result<()> {
+    let Some(ints) = cells.ints.as_ref() else {
+        bail!("--sum pairs adds order-encoded integers: it needs --encoding order");
+    };
+    let in_hub = |a: usize, b: usize| hubs.iter().any(|h| h.contains(&a) && h.contains(&b));
+    let mut pairs: std::collections::HashMap<(usize, usize), IntVar> = Default::default();
+    for set in sets {
+        let chosen: Vec<[(usize, usize); 2]> = match set[..] {
+            [a, b, c, d] => [[(a, b), (c, d)], [(a, c), (b, d)], [(a, d), (b, c)]]
+                .into_iter()
+                .filter(|ps| ps.iter().all(|&(x, y)| in_hub(x, y)))
+                .collect(),
+            _ => vec![],
+        };
+        if chosen.is_empty() {
+            let xs: Vec<&IntVar> = set.iter().map(|&c| &ints[c]).collect();
+            unary_sum_eq(db, &xs, target, m);
+            continue;
+        }
+        let (lo, hi) = partial_bounds(m, 4, 2, target);
+        for ps in chosen {
+            let [x, y] = ps.map(|(a, b)| {
+                pairs
+                    .entry((a, b))
+                    .or_insert_with(|| {
+                        int::plus_in(db, &ints[a], &ints[b], lo, hi)
+                            .unwrap_or_else(|_| IntVar::constant(db, lo))
+                    })
+                    .clone()
+            });
+            // x + y = target: [x ≥ i] → [y ≤ target − i] and [x ≤ i−1] → [y ≥ target − i + 1]
+            for i in x.lb()..=x.ub() + 1 {
+                db.add(&[!x.ge(i), !y.ge(target - i + 1)]);
+                db.add(&[x.ge(i), y.ge(target - i + 1)]);
+            }
+        }
+    }
     Ok(())
 }
 
