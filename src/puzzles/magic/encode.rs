@@ -350,6 +350,11 @@ pub fn encode_with_decisions<DB: ClauseDatabase>(
     if o.sum == SumEncoding::Unary && o.cells == CellEncoding::Direct {
         bail!("--sum unary adds order-encoded integers: it needs --encoding order or digits");
     }
+    if o.decisions == Decisions::Cells && o.sum == SumEncoding::Adder {
+        // its sums are not fixed by propagation from the inputs: a square
+        // breaking a line would be taken for a model
+        bail!("--decisions cells needs line sums that propagate to a verdict once the cells are fixed: not --sum adder");
+    }
     if o.complement && o.symmetry == Symmetry::None {
         bail!("--complement needs --symmetry lex-leader or order");
     }
