@@ -56,7 +56,7 @@ pub struct Args {
     /// leave out the implied sums (--implied-sums) where counting would add them
     #[arg(long)]
     pub no_implied_sums: bool,
-    /// what a count branches on: all (every variable), cells (the cells' order literals; a model is blocked by its decisions) [default: all; cells to count at n = 4]
+    /// what a count branches on: all (every variable), cells (the cells' order literals; a model is blocked by its decisions) [default: cells to count, except with --sum adder]
     #[arg(long, value_parser = choices::<Decisions>())]
     pub decisions: Option<Decisions>,
     /// completion: a file of n lines of n cells (a value, or 0 . _ for free)
@@ -144,7 +144,12 @@ impl Args {
             digit_counts: cells == CellEncoding::Digits && !self.no_digit_counts,
             associative: self.associative,
             implied_sums: self.implied_sums || (base.implied_sums && !self.no_implied_sums),
-            decisions: self.decisions.unwrap_or(base.decisions),
+            // the adder's sums do not propagate from fixed cells
+            decisions: self.decisions.unwrap_or(if self.sum == SumEncoding::Adder {
+                Decisions::All
+            } else {
+                base.decisions
+            }),
         };
         Ok(Magic { givens, options })
     }

@@ -192,22 +192,29 @@ impl Default for Options {
 
 impl Options {
     /// The defaults for counting order-`n` squares (`--all`, `--count`):
-    /// at n = 4 pairwise exactly-one and the implied sums (the N = 4 count
-    /// with the source's order constraints took 4,461 conflicts and 788 M
-    /// instructions with the finding defaults, 2,808 and 595 M with these;
-    /// docs/magic.md), else the finding defaults (at n = 5 they took the
-    /// fewest seconds per cube). The cells stay digits: order cells took
-    /// about as long, and their VeriPB proofs are rejected (`--certify`).
+    /// decisions on the cells ([`Decisions::Cells`]), and at n = 4 pairwise
+    /// exactly-one and the implied sums; else the finding defaults. The N = 4
+    /// count with the source's order constraints took 4,461 conflicts and
+    /// 788 M instructions with the finding defaults, 2,808 and 594 M with
+    /// pairwise and the implied sums, 2,442 and 392 M with decisions on the
+    /// cells too; cube 0 of 1024 at n = 5 took 1,503 M instructions
+    /// deciding every variable, 1,283 M deciding the cells (docs/magic.md).
+    /// The cells stay digits: order cells with shared pair sums took 11 %
+    /// fewer instructions at n = 4, but their VeriPB proofs are rejected
+    /// (`--certify`).
     pub fn counting(n: usize) -> Options {
+        let counting = Options {
+            decisions: Decisions::Cells,
+            ..Options::default()
+        };
         if n == 4 {
             Options {
                 amo: AmoEncoding::Pairwise,
                 implied_sums: true,
-                decisions: Decisions::Cells,
-                ..Options::default()
+                ..counting
             }
         } else {
-            Options::default()
+            counting
         }
     }
 }
