@@ -34,6 +34,10 @@ pub struct Encoded<M> {
     /// assumptions tried first (a warm start); an UNSAT under them proves
     /// nothing
     pub hint: Vec<Lit>,
+    /// the literals a count may branch on (empty: every variable); they
+    /// must fix every primary literal by propagation
+    /// ([`puzzlesat_encodings::solve::Session::set_decisions`])
+    pub decisions: Vec<Lit>,
 }
 
 impl<M> Encoded<M> {
@@ -46,7 +50,12 @@ impl<M> Encoded<M> {
             names,
             scored: None,
             hint: vec![],
+            decisions: vec![],
         }
+    }
+    /// With the literals a count may branch on.
+    pub fn with_decisions(self, decisions: Vec<Lit>) -> Self {
+        Encoded { decisions, ..self }
     }
     /// With a linear objective in the CNF.
     pub fn with_objective(self, objective: Objective) -> Self {

@@ -16,7 +16,7 @@ use puzzlesat::puzzles::magic::check::{check_square, in_seed_order};
 use puzzlesat::puzzles::magic::encode::square_symmetries;
 use puzzlesat::puzzles::magic::symmetry;
 use puzzlesat::puzzles::magic::{
-    reference, CellEncoding, Givens, Magic, Options, Square, SumEncoding, Symmetry,
+    reference, CellEncoding, Decisions, Givens, Magic, Options, Square, SumEncoding, Symmetry,
 };
 use puzzlesat::run::{self, RunOptions, Status};
 
@@ -59,7 +59,9 @@ fn encodings() -> Vec<Options> {
     let mut v = vec![];
     for cells in CellEncoding::ALL {
         for sum in SumEncoding::ALL {
-            if sum == SumEncoding::Unary && cells == CellEncoding::Direct {
+            if sum == SumEncoding::Unary && cells == CellEncoding::Direct
+                || sum == SumEncoding::Pairs && cells != CellEncoding::Order
+            {
                 continue;
             }
             v.push(Options {
@@ -218,7 +220,7 @@ fn every_encoding_finds_a_checked_square() {
             // the weaker sums at smaller orders (the binary adder's two bounds
             // propagate poorly: over a minute at n = 4, see docs/magic.md)
             let n = match o.sum {
-                SumEncoding::Unary => 5,
+                SumEncoding::Unary | SumEncoding::Pairs => 5,
                 SumEncoding::Gte | SumEncoding::Dpw | SumEncoding::Table => 4,
                 SumEncoding::Adder => 3,
             };
@@ -270,15 +272,19 @@ fn completion_files_match_the_reference() {
         let text = std::fs::read_to_string(file).unwrap();
         let g = Givens::parse(&text).unwrap();
         let want = reference::count(&g);
-        let p = Magic {
-            givens: g,
-            options: Options::default(),
-        };
-        let sols = all_solutions(&p);
-        assert_eq!(sols.len() as u64, want, "{file}");
-        assert!(want > 0, "{file}");
-        for s in &sols {
-            assert_eq!(p.check(s), Ok(()));
+        // the finding and the counting defaults (the latter branch on the
+        // cells and block by decisions: the last completion is forced)
+        for options in [Options::default(), Options::counting(g.n)] {
+            let p = Magic {
+                givens: g.clone(),
+                options,
+            };
+            let sols = all_solutions(&p);
+            assert_eq!(sols.len() as u64, want, "{file} {options}");
+            assert!(want > 0, "{file}");
+            for s in &sols {
+                assert_eq!(p.check(s), Ok(()));
+            }
         }
     }
     // an impossible completion is proven UNSAT
@@ -343,6 +349,15 @@ fn bad_options_and_files_are_errors_with_locations() {
         ..Default::default()
     };
     assert!(run::encode(&Magic::new(3, o)).is_err());
+    // decisions on the cells need sums that propagate from fixed cells;
+    // shared pair sums need order cells
+    for argv in [
+        &["-n", "3", "--sum", "adder", "--decisions", "cells"][..],
+        &["-n", "4", "--sum", "pairs"][..],
+    ] {
+        let p = parse(argv).unwrap().args.puzzle().unwrap();
+        assert!(run::encode(&p).is_err(), "{argv:?}");
+    }
 }
 
 #[test]
@@ -430,12 +445,18 @@ fn all3() -> Vec<Square> {
 
 #[test]
 fn counting_by_classes_gives_the_plain_enumeration_sets() {
-    // n = 3: every encoding and symmetry option, both ways, against brute force
-    for o in encodings() {
+    // n = 3: every encoding, symmetry and decision option, both ways,
+    // against brute force
+    for (o, decisions) in encodings()
+        .into_iter()
+        .flat_map(|o| Decisions::ALL.map(|d| (o, d)))
+        .filter(|&(o, d)| !(d == Decisions::Cells && o.sum == SumEncoding::Adder))
+    {
         for (symmetry, complement) in SYMMETRIES {
             let o = Options {
                 symmetry,
                 complement,
+                decisions,
                 ..o
             };
             let p = Magic::new(3, o);
@@ -447,15 +468,26 @@ fn counting_by_classes_gives_the_plain_enumeration_sets() {
             assert_eq!(want, if symmetry == Symmetry::None { 8 } else { 1 }, "{o}");
         }
     }
-    // n = 4, the finding and the counting defaults (order cells, pairwise,
-    // implied sums): the sets of the reference enumerator's 7040 that each
-    // option keeps; classes = orbits under the 16 maps
+    // n = 4, the finding and the counting defaults (pairwise, implied sums,
+    // decisions on the cells) and order cells with shared pair sums: the
+    // sets of the reference enumerator's 7040 that each option keeps;
+    // classes = orbits under the 64 maps
     let mut all = vec![];
     reference::enumerate(&Givens::free(4), u64::MAX, &mut |s| all.push(s.clone()));
-    for ((symmetry, complement), base) in SYMMETRIES
-        .iter()
-        .flat_map(|&s| [(s, Options::default()), (s, Options::counting(4))])
-    {
+    let pairs = Options {
+        cells: CellEncoding::Order,
+        sum: SumEncoding::Pairs,
+        amo: AmoEncoding::Commander,
+        digit_counts: false,
+        ..Options::counting(4)
+    };
+    for ((symmetry, complement), base) in SYMMETRIES.iter().flat_map(|&s| {
+        [
+            (s, Options::default()),
+            (s, Options::counting(4)),
+            (s, pairs),
+        ]
+    }) {
         let o = Options {
             symmetry,
             complement,

@@ -11,7 +11,7 @@ use crate::drive;
 use crate::front::{choices, Common, Cubes, PuzzleArgs};
 use crate::puzzles::magic::staged::{self, StagedMagic};
 use crate::puzzles::magic::{
-    CellEncoding, Givens, Magic, Method, Options, SumEncoding, Symmetry,
+    CellEncoding, Decisions, Givens, Magic, Method, Options, SumEncoding, Symmetry,
 };
 
 /// Magic squares: n×n, 1..n² once each, all lines summing to n(n²+1)/2; find, count, complete
@@ -56,6 +56,9 @@ pub struct Args {
     /// leave out the implied sums (--implied-sums) where counting would add them
     #[arg(long)]
     pub no_implied_sums: bool,
+    /// what a count branches on: all (every variable), cells (the cells' order literals; a model is blocked by its decisions) [default: cells to count, except with --sum adder]
+    #[arg(long, value_parser = choices::<Decisions>())]
+    pub decisions: Option<Decisions>,
     /// completion: a file of n lines of n cells (a value, or 0 . _ for free)
     #[arg(long)]
     pub given: Option<PathBuf>,
@@ -141,6 +144,12 @@ impl Args {
             digit_counts: cells == CellEncoding::Digits && !self.no_digit_counts,
             associative: self.associative,
             implied_sums: self.implied_sums || (base.implied_sums && !self.no_implied_sums),
+            // the adder's sums do not propagate from fixed cells
+            decisions: self.decisions.unwrap_or(if self.sum == SumEncoding::Adder {
+                Decisions::All
+            } else {
+                base.decisions
+            }),
         };
         Ok(Magic { givens, options })
     }

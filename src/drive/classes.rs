@@ -18,7 +18,6 @@
 //! [`Tally::count`] is the one counting loop: the plain run's `--all` /
 //! `--count` and every counting cube enumerate through it.
 
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use anyhow::bail;
@@ -38,20 +37,29 @@ pub fn expand_one<P: Puzzle>(
     r: P::Solution,
 ) -> anyhow::Result<Option<Vec<P::Solution>>> {
     let rk = p.class_key(&r);
-    let orbit: BTreeMap<Vec<u8>, P::Solution> = p
-        .images(&r)
-        .into_iter()
-        .map(|s| (p.class_key(&s), s))
+    let mut images: Vec<Option<P::Solution>> = p.images(&r).into_iter().map(Some).collect();
+    // the orbit: the distinct images, in key order
+    let mut orbit: Vec<(Vec<u8>, usize)> = images
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (p.class_key(s.as_ref().expect("not taken yet")), i))
         .collect();
-    if !orbit.contains_key(&rk) {
+    orbit.sort_unstable();
+    orbit.dedup_by(|a, b| a.0 == b.0);
+    if orbit.binary_search_by(|(k, _)| k.cmp(&rk)).is_err() {
         bail!("internal error: the images of a solution do not include itself");
     }
-    let canonical = orbit.iter().find(|(_, s)| reps.keeps(s)).map(|(k, _)| k);
+    let member = |i: usize| images[i].as_ref().expect("not taken yet");
+    let canonical = orbit
+        .iter()
+        .find(|&&(_, i)| reps.keeps(member(i)))
+        .map(|(k, _)| k);
     if canonical != Some(&rk) {
         return Ok(None);
     }
     let mut members = vec![];
-    for (_, s) in orbit {
+    for &(_, i) in &orbit {
+        let s = images[i].take().expect("each image once");
         if !p.keeps(&s) {
             continue;
         }
@@ -112,7 +120,8 @@ impl<'a, P: Puzzle> Tally<'a, P> {
     }
 
     /// The counting loop: enumerates the models of `session` projected
-    /// onto `enc.primary` under `assumptions` (at most `limit`), with the
+    /// onto `enc.primary` under `assumptions` (at most `limit`), branching
+    /// on `enc.decisions` where the puzzle names them, with the
     /// enumerated puzzle's lazy constraints; each model is decoded, passed
     /// through the independent checker and counted ([`Tally::add`]), then
     /// shown to `on_counted` (e.g. for a progress line). A model that fails
@@ -126,6 +135,10 @@ impl<'a, P: Puzzle> Tally<'a, P> {
         mut on_counted: impl FnMut(&Self),
     ) -> anyhow::Result<Enumeration> {
         let p = self.enumerated;
+        if !enc.decisions.is_empty() {
+            // where the backend cannot, it branches on every variable
+            let _ = session.set_decisions(&enc.decisions);
+        }
         let mut err = None;
         // the two callbacks are called in turn, never at once
         let tally = std::cell::RefCell::new(self);

@@ -18,6 +18,16 @@
 //! solver backjumps from the conflict like from any other instead of
 //! restarting from the root for every model, as a fresh solve per model
 //! does.
+//!
+//! **Decisions.** [`Backend::set_decisions`] makes every other variable a
+//! non-decision variable of BatSat (MiniSat's `decision` flag), so the
+//! search branches on those literals only (e.g. a puzzle's cell values
+//! rather than its direct literals and sum trees). They fix the primary
+//! literals by propagation, so an enumeration blocks each model by its
+//! negated decisions (the clause of the decisions on its trail, assumptions
+//! included): a model extending them is this one, as everything else was
+//! propagated from them. That clause has one literal per decision level
+//! instead of one per primary literal.
 
 use std::collections::HashSet;
 
@@ -80,6 +90,11 @@ pub struct Batsat {
     n_vars: u32,
     seed: Option<u64>,
     core: Vec<Lit>,
+    /// the decision variables ([`Backend::set_decisions`]), until the
+    /// solver is built with them
+    decisions: Option<HashSet<u32>>,
+    /// the solver was built with a restricted set of decision variables
+    restricted: bool,
 }
 
 impl Default for Batsat {
@@ -91,6 +106,8 @@ impl Default for Batsat {
             n_vars: 0,
             seed: None,
             core: Vec::new(),
+            decisions: None,
+            restricted: false,
         }
     }
 }
@@ -120,8 +137,11 @@ impl Batsat {
     fn flush(&mut self) {
         if let Some(clauses) = self.buffered.take() {
             self.solver = Solver::new(self.opts.clone(), LimitCallbacks::default());
-            for _ in 0..self.n_vars {
-                self.solver.new_var_default();
+            let decisions = self.decisions.take();
+            self.restricted = decisions.is_some();
+            for v in 0..self.n_vars {
+                let decide = decisions.as_ref().map_or(true, |d| d.contains(&v));
+                self.solver.new_var(lbool::UNDEF, decide);
             }
             for c in clauses {
                 self.push(&c);
@@ -227,6 +247,16 @@ impl Backend for Batsat {
         self.seed = Some(seed);
         Ok(())
     }
+    fn set_decisions(&mut self, decisions: &[Lit]) -> bool {
+        if self.buffered.is_none() {
+            return self.restricted; // built already
+        }
+        for l in decisions {
+            self.n_vars = self.n_vars.max(l.vidx32() + 1);
+        }
+        self.decisions = Some(decisions.iter().map(|l| l.vidx32()).collect());
+        true
+    }
     fn enumerate_in_search(
         &mut self,
         primary: &[Lit],
@@ -246,14 +276,32 @@ impl Backend for Batsat {
             levels: 0,
             values: vec![false; n_vars as usize],
             block: Vec::new(),
+            by_decisions: self.restricted,
+            starts: Vec::new(),
+            trail_len: 0,
+            undecided: false,
+            exhausted: false,
         };
         let answer = self.solver.solve_limited_th(&mut th, &assumps);
-        let (count, stopped) = (th.seen.len() as u64, th.stopped);
+        let (count, stopped, exhausted) = (th.seen.len() as u64, th.stopped, th.exhausted);
         let outcome = self.finish(answer);
+        if exhausted {
+            // the last model was forced at the root: block it for good (the
+            // formula has no model left)
+            self.push(&[]);
+        }
+        if th.undecided {
+            return Some(Err(SolverError::Failed {
+                solver: self.name(),
+                message: "the decision literals left a primary literal unassigned: they must fix the primary literals".into(),
+            }));
+        }
         Some(Ok(InSearch {
             count,
             // a SAT answer means the enumerator accepted a model to stop
-            outcome: if stopped && outcome == Outcome::Sat {
+            outcome: if exhausted {
+                Outcome::Unsat
+            } else if stopped && outcome == Outcome::Sat {
                 Outcome::Unknown
             } else {
                 outcome
@@ -274,6 +322,18 @@ struct Enumerator<'a> {
     levels: usize,
     values: Vec<bool>,
     block: Vec<batsat::Lit>,
+    /// block a model by its negated decisions ([`Backend::set_decisions`])
+    by_decisions: bool,
+    /// where each decision level starts on the trail
+    starts: Vec<usize>,
+    /// the trail's length at the last partial check (where the next level
+    /// starts)
+    trail_len: usize,
+    /// a complete assignment of the decision variables left a primary
+    /// literal unassigned (the search stops)
+    undecided: bool,
+    /// the last model was forced without a decision: none is left
+    exhausted: bool,
 }
 
 impl Theory for Enumerator<'_> {
@@ -288,23 +348,42 @@ impl Theory for Enumerator<'_> {
                 self.values[i as usize] = true;
             }
         }
+        if self.by_decisions && self.primary.iter().any(|&l| acts.value(l.var()) == lbool::UNDEF) {
+            self.undecided = true;
+            self.stopped = true;
+            return; // accept: the search ends, and the caller reports the error
+        }
         let projection: Vec<bool> = self
             .primary
             .iter()
             .map(|&l| acts.value(l.var()) == lbool::new(l.sign()))
             .collect();
-        // the blocking clause: some primary literal takes the other value
         self.block.clear();
-        self.block.extend(
-            self.primary
-                .iter()
-                .zip(&projection)
-                .map(|(&l, &t)| if t { !l } else { l }),
-        );
+        if self.by_decisions {
+            // the blocking clause: some decision takes the other value (a
+            // level whose assumption was true already is empty)
+            let trail = acts.model();
+            for (i, &start) in self.starts.iter().enumerate() {
+                let end = self.starts.get(i + 1).copied().unwrap_or(trail.len());
+                if start < end {
+                    self.block.push(!trail[start]);
+                }
+            }
+        } else {
+            // the blocking clause: some primary literal takes the other value
+            self.block.extend(
+                self.primary
+                    .iter()
+                    .zip(&projection)
+                    .map(|(&l, &t)| if t { !l } else { l }),
+            );
+        }
         if self.block.is_empty() {
-            // nothing to project on: one class, then stop
+            // nothing to project on: one class, then stop; or no decision
+            // on the trail: this model is the only one left
             if self.seen.insert(projection) {
-                let _ = (self.on_model)(&Assignment::from_values(self.values.clone()));
+                let verdict = (self.on_model)(&Assignment::from_values(self.values.clone()));
+                self.exhausted = self.by_decisions && verdict == ModelVerdict::Next;
             }
             self.stopped = true;
             return;
@@ -329,9 +408,16 @@ impl Theory for Enumerator<'_> {
     }
     fn create_level(&mut self) {
         self.levels += 1;
+        // BatSat checks partially after each propagation, so the new level
+        // starts where the last partial check saw the trail end
+        self.starts.push(self.trail_len);
     }
     fn pop_levels(&mut self, n: usize) {
         self.levels -= n;
+        self.starts.truncate(self.levels);
+    }
+    fn partial_check(&mut self, acts: &mut TheoryArg) {
+        self.trail_len = acts.model().len();
     }
     fn n_levels(&self) -> usize {
         self.levels

@@ -245,6 +245,14 @@ pub trait Backend {
             message: "this solver takes no seed: drop --seed, or use --solver batsat".into(),
         })
     }
+    /// Restricts the search's decisions to the variables of `decisions`
+    /// (before the first solve), which must fix every primary literal by
+    /// propagation: [`Backend::enumerate_in_search`] then blocks a model by
+    /// its negated decisions, which are fewer than the primary literals.
+    /// False where the backend cannot (it then branches on every variable).
+    fn set_decisions(&mut self, _decisions: &[Lit]) -> bool {
+        false
+    }
     /// True if [`Backend::enumerate_in_search`] keeps its search across a
     /// [`ModelVerdict::Retry`] (then the driver keeps nothing per model).
     fn resumes_enumeration(&self) -> bool {
@@ -639,6 +647,10 @@ impl Session {
     /// takes no seed.
     pub fn set_seed(&mut self, seed: u64) -> Result<(), SolverError> {
         self.backend.set_seed(seed)
+    }
+    /// [`Backend::set_decisions`]: false where the backend cannot.
+    pub fn set_decisions(&mut self, decisions: &[Lit]) -> bool {
+        self.backend.set_decisions(decisions)
     }
     /// [`Backend::resumes_enumeration`].
     pub fn resumes_enumeration(&self) -> bool {

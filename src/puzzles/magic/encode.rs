@@ -87,6 +87,25 @@ puzzlesat_encodings::option_enum! {
             /// the line's set of values is one of the sets of distinct values
             /// summing to S, chosen by a selector (small n: counting)
             Table = "table",
+            /// `unary` over order cells, but a set of four cells is the sum
+            /// of two pair sums shared with every other set that has them:
+            /// each set in every pairing whose two pairs both lie in one of
+            /// the implied sets (n = 4 with `--implied-sums`: 24 pairs, the
+            /// equalities between them propagate as binary clauses)
+            Pairs = "pairs",
+    }
+}
+
+puzzlesat_encodings::option_enum! {
+    /// What a count branches on.
+    pub enum Decisions("decision literals") {
+            /// every variable (the backend's own choice)
+            All = "all",
+            /// the cells' order literals only (`digits`: both digits',
+            /// `order`: the value's, `direct`: the direct literals); the
+            /// rest follows by propagation, and a model is blocked by its
+            /// decisions
+            Cells = "cells",
     }
 }
 
@@ -131,6 +150,8 @@ pub struct Options {
     /// imply ([`implied_sets`]; at n = 4 the corners, the centre and the
     /// middle pairs of opposite sides) sums to `S`, encoded like a line
     pub implied_sums: bool,
+    /// what a count branches on (`--decisions`)
+    pub decisions: Decisions,
 }
 
 /// A quick estimate of the clauses of the order-`n` encoding with `opts`,
@@ -142,7 +163,7 @@ pub struct Options {
 pub fn estimated_clauses(n: usize, opts: &Options) -> u64 {
     let n = n as u64;
     let (k, power) = match opts.sum {
-        SumEncoding::Unary => (4, 5),
+        SumEncoding::Unary | SumEncoding::Pairs => (4, 5),
         SumEncoding::Adder => (8, 5),
         SumEncoding::Dpw => (7, 6),
         SumEncoding::Gte => (2, 7),
@@ -164,27 +185,36 @@ impl Default for Options {
             digit_counts: true,
             associative: false,
             implied_sums: false,
+            decisions: Decisions::All,
         }
     }
 }
 
 impl Options {
     /// The defaults for counting order-`n` squares (`--all`, `--count`):
-    /// at n = 4 pairwise exactly-one and the implied sums (the N = 4 count
-    /// with the source's order constraints took 4,461 conflicts and 788 M
-    /// instructions with the finding defaults, 2,808 and 595 M with these;
-    /// docs/magic.md), else the finding defaults (at n = 5 they took the
-    /// fewest seconds per cube). The cells stay digits: order cells took
-    /// about as long.
+    /// decisions on the cells ([`Decisions::Cells`]), and at n = 4 pairwise
+    /// exactly-one and the implied sums; else the finding defaults. The N = 4
+    /// count with the source's order constraints took 4,461 conflicts and
+    /// 788 M instructions with the finding defaults, 2,808 and 594 M with
+    /// pairwise and the implied sums, 2,442 and 392 M with decisions on the
+    /// cells too; cube 0 of 1024 at n = 5 took 1,503 M instructions
+    /// deciding every variable, 1,283 M deciding the cells (docs/magic.md).
+    /// The cells stay digits: order cells with shared pair sums took 11 %
+    /// fewer instructions at n = 4 (`--sum pairs` is not derived by the
+    /// VeriPB proof yet).
     pub fn counting(n: usize) -> Options {
+        let counting = Options {
+            decisions: Decisions::Cells,
+            ..Options::default()
+        };
         if n == 4 {
             Options {
                 amo: AmoEncoding::Pairwise,
                 implied_sums: true,
-                ..Options::default()
+                ..counting
             }
         } else {
-            Options::default()
+            counting
         }
     }
 }
@@ -206,6 +236,9 @@ impl fmt::Display for Options {
             if on {
                 write!(f, " +{name}")?;
             }
+        }
+        if self.decisions != Decisions::All {
+            write!(f, " decisions={}", self.decisions)?;
         }
         Ok(())
     }
@@ -315,12 +348,29 @@ pub fn encode<DB: ClauseDatabase>(
     givens: &Givens,
     o: &Options,
 ) -> anyhow::Result<CellMap> {
+    Ok(encode_with_decisions(db, givens, o)?.0)
+}
+
+/// [`encode`], and the cells' own literals, which fix every other
+/// variable by propagation ([`Decisions::Cells`]): the order literals of
+/// both digits (`digits`) or of the value (`order`), the direct literals
+/// (`direct`).
+pub fn encode_with_decisions<DB: ClauseDatabase>(
+    db: &mut DB,
+    givens: &Givens,
+    o: &Options,
+) -> anyhow::Result<(CellMap, Vec<Lit>)> {
     let n = givens.n;
     if n == 0 {
         bail!("the order n must be at least 1");
     }
     if o.sum == SumEncoding::Unary && o.cells == CellEncoding::Direct {
         bail!("--sum unary adds order-encoded integers: it needs --encoding order or digits");
+    }
+    if o.decisions == Decisions::Cells && o.sum == SumEncoding::Adder {
+        // its sums are not fixed by propagation from the inputs: a square
+        // breaking a line would be taken for a model
+        bail!("--decisions cells needs line sums that propagate to a verdict once the cells are fixed: not --sum adder");
     }
     if o.complement && o.symmetry == Symmetry::None {
         bail!("--complement needs --symmetry lex-leader or order");
@@ -329,8 +379,19 @@ pub fn encode<DB: ClauseDatabase>(
     let s = magic_sum(n) as i64;
     let mut cells = cell_variables(db, n, o);
     all_different(db, &cells, o.amo);
-    for line in lines(n) {
-        line_sum(db, &mut cells, &line, s, m, o.sum, o.amo)?;
+    if o.sum == SumEncoding::Pairs {
+        let hubs = if o.implied_sums {
+            implied_sets(n)?
+        } else {
+            vec![]
+        };
+        let mut sets = lines(n);
+        sets.extend(hubs.iter().cloned());
+        shared_pair_sums(db, &cells, &sets, &hubs, s, m)?;
+    } else {
+        for line in lines(n) {
+            line_sum(db, &mut cells, &line, s, m, o.sum, o.amo)?;
+        }
     }
     for (c, given) in givens.cells.iter().flatten().enumerate() {
         if let Some(v) = *given {
@@ -348,27 +409,37 @@ pub fn encode<DB: ClauseDatabase>(
     if o.associative {
         associative(db, &cells, n);
     }
-    if o.implied_sums {
+    if o.implied_sums && o.sum != SumEncoding::Pairs {
         for set in implied_sets(n)? {
             line_sum(db, &mut cells, &set, s, m, o.sum, o.amo)?;
         }
     }
-    let digits = cells.digits.as_ref().map(|ds| {
+    let digits: Option<Vec<[Vec<Lit>; 2]>> = cells.digits.as_ref().map(|ds| {
         ds.iter()
             .map(|[hi, lo]| [hi.order_lits().to_vec(), lo.order_lits().to_vec()])
             .collect()
     });
-    let ints = cells
+    let ints: Option<Vec<Vec<Lit>>> = cells
         .ints
         .as_ref()
         .map(|xs| xs.iter().map(|x| x.order_lits().to_vec()).collect());
-    Ok(CellMap {
+    // what a count branches on: the cells' own literals
+    let decisions = match (&digits, &ints) {
+        (Some(digits), _) => digits
+            .iter()
+            .flat_map(|[hi, lo]| hi.iter().chain(lo).copied())
+            .collect(),
+        (None, Some(ints)) => ints.iter().flatten().copied().collect(),
+        (None, None) => cells.direct.iter().flatten().copied().collect(),
+    };
+    let map = CellMap {
         n,
         direct: cells.direct,
         digits,
         ints,
         less,
-    })
+    };
+    Ok((map, decisions))
 }
 
 /// Pass 1: a variable per cell.
@@ -474,7 +545,7 @@ fn line_sum<DB: ClauseDatabase>(
         SumEncoding::Table => {
             return value_sets_clauses(db, &cells.direct, line, target, m, amo);
         }
-        SumEncoding::Unary => {
+        SumEncoding::Unary | SumEncoding::Pairs => {
             if let Some(digits) = &cells.digits {
                 digit_sum_eq(db, digits, &cells.direct, line, target);
             } else {
@@ -505,6 +576,57 @@ fn line_sum<DB: ClauseDatabase>(
     }
     let _ = pb::at_most(db, &up, (target - len) as usize, pb_enc);
     let _ = pb::at_most(db, &down, (len * m - target) as usize, pb_enc);
+    Ok(())
+}
+
+/// `--sum pairs`: every set of `sets` sums to `target`; a set of four
+/// cells as `x + y = target` over two pair sums `x`, `y` (each an
+/// order-encoded [`int::plus_in`] cut to what two distinct values of a
+/// line can sum to, made once per pair and shared), in every pairing whose
+/// two pairs both lie in a set of `hubs`; any other set as a `unary` tree.
+fn shared_pair_sums<DB: ClauseDatabase>(
+    db: &mut DB,
+    cells: &Cells,
+    sets: &[Vec<usize>],
+    hubs: &[Vec<usize>],
+    target: i64,
+    m: i64,
+) -> anyhow::Result<()> {
+    let Some(ints) = cells.ints.as_ref() else {
+        bail!("--sum pairs adds order-encoded integers: it needs --encoding order");
+    };
+    let in_hub = |a: usize, b: usize| hubs.iter().any(|h| h.contains(&a) && h.contains(&b));
+    let mut pairs: std::collections::HashMap<(usize, usize), IntVar> = Default::default();
+    for set in sets {
+        let chosen: Vec<[(usize, usize); 2]> = match set[..] {
+            [a, b, c, d] => [[(a, b), (c, d)], [(a, c), (b, d)], [(a, d), (b, c)]]
+                .into_iter()
+                .filter(|ps| ps.iter().all(|&(x, y)| in_hub(x, y)))
+                .collect(),
+            _ => vec![],
+        };
+        if chosen.is_empty() {
+            unary_sum_eq(db, ints, &cells.direct, set, target, m);
+            continue;
+        }
+        let (lo, hi) = partial_bounds(m, 4, 2, target);
+        for ps in chosen {
+            let [x, y] = ps.map(|(a, b)| {
+                pairs
+                    .entry((a, b))
+                    .or_insert_with(|| {
+                        int::plus_in(db, &ints[a], &ints[b], lo, hi)
+                            .unwrap_or_else(|_| IntVar::constant(db, lo))
+                    })
+                    .clone()
+            });
+            // x + y = target: [x ≥ i] → [y ≤ target − i] and [x ≤ i−1] → [y ≥ target − i + 1]
+            for i in x.lb()..=x.ub() + 1 {
+                db.add(&[!x.ge(i), !y.ge(target - i + 1)]);
+                db.add(&[x.ge(i), y.ge(target - i + 1)]);
+            }
+        }
+    }
     Ok(())
 }
 

@@ -26,7 +26,7 @@ use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::{Assignment, Cnf, Lit, PbModel};
 
 use crate::puzzle::{bit_literals, Encoded, Puzzle};
-pub use encode::{CellEncoding, CellMap, Method, Options, SumEncoding, Symmetry};
+pub use encode::{CellEncoding, CellMap, Decisions, Method, Options, SumEncoding, Symmetry};
 pub use model::{magic_sum, Givens, Square};
 use puzzlesat_encodings::solve::EnumerationEngine;
 
@@ -80,6 +80,13 @@ impl Puzzle for Magic {
         name: &dyn Fn(Lit) -> String,
     ) -> Option<Result<SymmetryProof, String>> {
         let o = &self.options;
+        // the shared pair sums' clauses are not derived from the model (the
+        // proof would be refused at its first such clause): DRAT, saying so
+        if o.sum == SumEncoding::Pairs {
+            return Some(Err(
+                "the VeriPB proof does not derive --sum pairs (the shared pair sums)".into(),
+            ));
+        }
         match o.symmetry {
             Symmetry::None => None,
             Symmetry::Order | Symmetry::Diagonals if self.givens.count() == 0 => {
@@ -121,7 +128,7 @@ impl Puzzle for Magic {
     }
 
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<Encoded<CellMap>> {
-        let map = encode::encode(cnf, &self.givens, &self.options)?;
+        let (map, decisions) = encode::encode_with_decisions(cnf, &self.givens, &self.options)?;
         let n = map.n;
         let mut names = vec![];
         for (c, lits) in map.direct.iter().enumerate() {
@@ -130,7 +137,11 @@ impl Puzzle for Magic {
             }
         }
         let primary = map.direct.iter().flatten().copied().collect();
-        Ok(Encoded::new(map, primary, names))
+        let decisions = match self.options.decisions {
+            Decisions::All => vec![],
+            Decisions::Cells => decisions,
+        };
+        Ok(Encoded::new(map, primary, names).with_decisions(decisions))
     }
 
     fn decode(&self, map: &CellMap, model: &Assignment) -> anyhow::Result<Square> {
@@ -182,11 +193,11 @@ impl Puzzle for Magic {
     /// The values, row-major, two bytes each (big-endian): the least key is
     /// the row-major lexicographically least square.
     fn class_key(&self, sol: &Square) -> Vec<u8> {
-        sol.cells
-            .iter()
-            .flatten()
-            .flat_map(|&v| (v as u16).to_be_bytes())
-            .collect()
+        let mut key = Vec::with_capacity(2 * sol.n * sol.n);
+        for &v in sol.cells.iter().flatten() {
+            key.extend_from_slice(&(v as u16).to_be_bytes());
+        }
+        key
     }
 
     /// The centre's value, then the corners', in binary ([`bit_literals`]):

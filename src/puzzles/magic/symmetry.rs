@@ -76,13 +76,19 @@ pub fn images_under(group: &[Perm], sq: &Square, complement: bool) -> Vec<Square
     let flat: Vec<u32> = sq.cells.concat();
     let mut out = Vec::with_capacity(2 * group.len());
     for g in group {
-        let img: Vec<u32> = (0..n * n)
-            .map(|i| flat[g.apply(i as u32) as usize])
+        let img = |i: usize| flat[g.apply(i as u32) as usize];
+        let cells: Vec<Vec<u32>> = (0..n)
+            .map(|r| (r * n..(r + 1) * n).map(img).collect())
             .collect();
-        out.push(to_square(n, &img));
         if complement {
-            let c: Vec<u32> = img.iter().map(|v| m + 1 - v).collect();
-            out.push(to_square(n, &c));
+            let c = cells
+                .iter()
+                .map(|row| row.iter().map(|v| m + 1 - v).collect())
+                .collect();
+            out.push(Square { n, cells });
+            out.push(Square { n, cells: c });
+        } else {
+            out.push(Square { n, cells });
         }
     }
     out
@@ -92,13 +98,6 @@ pub fn images_under(group: &[Perm], sq: &Square, complement: bool) -> Vec<Square
 pub fn images(sq: &Square, complement: bool) -> Vec<Square> {
     let group = square_symmetries(sq.n);
     images_under(&group, sq, complement)
-}
-
-fn to_square(n: usize, flat: &[u32]) -> Square {
-    Square {
-        n,
-        cells: flat.chunks(n).map(|r| r.to_vec()).collect(),
-    }
 }
 
 /// Whether `sq` is the lexicographically smallest (row-major) of its
