@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use puzzlesat_encodings::amo::AmoEncoding;
 
 use crate::puzzles::rook_tour::encode::{
-    default_amo, ClassSymmetry, Encoding, Links, Options, Symmetry,
+    default_amo, ClassSymmetry, Connectivity, Encoding, Links, Options, Symmetry,
 };
 use crate::puzzles::rook_tour::model::Instance;
 use crate::puzzles::rook_tour::RookTour;
@@ -42,6 +42,12 @@ pub struct Args {
     /// position encoding: forward links only (the source's model) or also the redundant backward links
     #[arg(long, default_value = "both", value_parser = choices::<Links>())]
     pub links: Links,
+    /// position encoding, with the built-in enumeration engine: check the
+    /// path's connectivity on partial assignments (lazy: a dead end or a
+    /// region that cannot be covered fails at once, with a clause that
+    /// explains it)
+    #[arg(long, default_value = "none", value_parser = choices::<Connectivity>())]
+    pub connectivity: Connectivity,
 }
 
 impl PuzzleArgs for Args {
@@ -54,6 +60,7 @@ impl PuzzleArgs for Args {
             symmetry: self.symmetry,
             amo: self.amo.unwrap_or(default_amo(inst.n())),
             links: self.links,
+            connectivity: self.connectivity,
         };
         Ok(RookTour {
             class_symmetry: self.class_symmetry.unwrap_or_default(),
