@@ -610,3 +610,34 @@ fn lazy_connectivity_keeps_the_counts_and_cuts_the_search() {
         );
     }
 }
+
+/// `--connectivity lazy` reads the position encoding's literals: with
+/// another encoding it is refused in words, not ignored.
+#[test]
+fn lazy_connectivity_with_another_encoding_is_refused() {
+    let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/rook-empty-4x4.toml");
+    for encoding in ["successor", "edges"] {
+        let out = bin()
+            .args(["solve", "rook-tour", "--count", "--connectivity", "lazy"])
+            .args(["--encoding", encoding, "--instance"])
+            .arg(&board)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{encoding}");
+        assert!(
+            err.contains("--connectivity lazy") && err.contains("--encoding position"),
+            "{err}"
+        );
+    }
+    let opts = Options {
+        encoding: Encoding::Successor,
+        ..ENCODINGS[4]
+    };
+    let p = RookTour::new(instance_file("rook-empty-4x4.toml"), opts);
+    let err = p
+        .encode(&mut puzzlesat_encodings::Cnf::new())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("--connectivity lazy"), "{err}");
+}

@@ -53,6 +53,12 @@ pub struct Args {
 impl PuzzleArgs for Args {
     type Puzzle = RookTour;
     fn puzzle(&self) -> anyhow::Result<RookTour> {
+        if self.connectivity == Connectivity::Lazy && self.encoding != Encoding::Position {
+            anyhow::bail!(
+                "--connectivity lazy reads the position encoding's \"cell holds k\" literals: drop it, or use --encoding position (not {})",
+                self.encoding.name()
+            );
+        }
         let mut inst = Instance::from_file(&self.instance)?;
         inst.tour |= self.tour;
         let opts = Options {

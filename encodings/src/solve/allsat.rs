@@ -387,8 +387,6 @@ pub struct AllSat {
     assumed: usize,
     /// the puzzle's check of partial assignments, if installed
     partial_check: Option<Box<dyn PartialCheck>>,
-    /// conflicts the partial check found
-    check_conflicts: u64,
     conflicts: u64,
     decisions: u64,
     propagations: u64,
@@ -451,7 +449,6 @@ impl AllSat {
             check_kept: 0,
             assumed: 0,
             partial_check: None,
-            check_conflicts: 0,
             conflicts: 0,
             decisions: 0,
             propagations: 0,
@@ -1029,7 +1026,6 @@ impl AllSat {
     /// ones included, hold no model (the clause is implied and false there),
     /// so they are left. False when the search space is exhausted.
     fn partial_conflict(&mut self, mut lits: Vec<u32>) -> bool {
-        self.check_conflicts += 1;
         lits.sort_unstable();
         lits.dedup();
         // the highest levels first: the clause's watches are its two latest

@@ -323,6 +323,15 @@ pub fn encode<DB: ClauseDatabase>(
             limit: MAX_LEX_PAIRS,
         });
     }
+    if opts.connectivity == Connectivity::Lazy && opts.encoding != Encoding::Position {
+        return Err(EncodeError::Unsupported {
+            encoder: "--connectivity lazy",
+            what: format!(
+                "the {} encoding (the check reads the position encoding's \"cell holds k\" literals): use --encoding position",
+                opts.encoding.name()
+            ),
+        });
+    }
     let allowed = inst.allowed();
     if opts.encoding == Encoding::Edges {
         let why = if inst.tour {
