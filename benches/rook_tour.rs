@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use puzzlesat::puzzles::rook_tour::encode::{Encoding, Links, Options, Symmetry};
+use puzzlesat::puzzles::rook_tour::encode::{Connectivity, Encoding, Links, Options, Symmetry};
 use puzzlesat::puzzles::rook_tour::model::Instance;
 use puzzlesat::puzzles::rook_tour::RookTour;
 use puzzlesat::run::{self, RunOptions, Status};
@@ -17,6 +17,7 @@ fn count_all(inst: &Instance, encoding: Encoding) -> u64 {
         symmetry: Symmetry::None,
         amo: AmoEncoding::Ladder,
         links: Links::Both,
+        connectivity: Connectivity::None,
     };
     let p = RookTour::new(inst.clone(), opts);
     let run_opts = RunOptions {

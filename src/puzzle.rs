@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::picture::Picture;
 use crate::report::{Details, Report};
-use puzzlesat_encodings::solve::{EnumerationEngine, Objective, Sense};
+use puzzlesat_encodings::solve::{EnumerationEngine, Objective, PartialCheck, Sense};
 
 /// What encoding produced besides clauses.
 #[derive(Debug)]
@@ -157,6 +157,14 @@ pub trait Puzzle: Sync {
         _db: &mut DB,
     ) -> bool {
         false
+    }
+    /// Reasoning on partial assignments during the built-in engine's search
+    /// ([`PartialCheck`]: a conflict it finds comes with an implied clause
+    /// that explains it, learnt as a conflict clause). The drivers install
+    /// it wherever they enumerate; a backend that runs none ignores it (it
+    /// only prunes what no solution needs). Default: none.
+    fn partial_check(&self, _map: &Self::Map) -> Option<Box<dyn PartialCheck>> {
+        None
     }
     /// With a scored objective ([`Encoded::scored`]): adds clauses keeping
     /// only models that may score better than `best`.

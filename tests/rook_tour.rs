@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 
 use puzzlesat::puzzle::Puzzle;
-use puzzlesat::puzzles::rook_tour::encode::{Encoding, Links, Options, Symmetry};
+use puzzlesat::puzzles::rook_tour::encode::{Connectivity, Encoding, Links, Options, Symmetry};
 use puzzlesat::puzzles::rook_tour::model::{Instance, Numbering};
 use puzzlesat::puzzles::rook_tour::{class_of, reference, symmetry, RookTour};
 use puzzlesat::run::{self, RunOptions, Status};
@@ -15,31 +15,43 @@ use puzzlesat_encodings::amo::AmoEncoding;
 
 /// The encodings under test: the seed's position model (forward links only),
 /// the position model with backward links and another at-most-one encoder,
-/// and the successor encoding.
-const ENCODINGS: [Options; 4] = [
+/// the successor encoding, and the position model with the connectivity
+/// check on partial assignments.
+const ENCODINGS: [Options; 5] = [
     Options {
         encoding: Encoding::Position,
         symmetry: Symmetry::None,
         amo: AmoEncoding::Pairwise,
         links: Links::Forward,
+        connectivity: Connectivity::None,
     },
     Options {
         encoding: Encoding::Position,
         symmetry: Symmetry::None,
         amo: AmoEncoding::Ladder,
         links: Links::Both,
+        connectivity: Connectivity::None,
     },
     Options {
         encoding: Encoding::Position,
         symmetry: Symmetry::None,
         amo: AmoEncoding::Commander,
         links: Links::Forward,
+        connectivity: Connectivity::None,
     },
     Options {
         encoding: Encoding::Successor,
         symmetry: Symmetry::None,
         amo: AmoEncoding::Ladder,
         links: Links::Both,
+        connectivity: Connectivity::None,
+    },
+    Options {
+        encoding: Encoding::Position,
+        symmetry: Symmetry::None,
+        amo: AmoEncoding::Pairwise,
+        links: Links::Both,
+        connectivity: Connectivity::Lazy,
     },
 ];
 
@@ -501,7 +513,7 @@ fn cnf_agrees_with_brute_force_on_random_layouts() {
         let mut brute = reference::all_solutions(&inst);
         brute.sort();
         solvable += usize::from(!brute.is_empty());
-        for opts in [ENCODINGS[0], ENCODINGS[1], ENCODINGS[3]] {
+        for opts in [ENCODINGS[0], ENCODINGS[1], ENCODINGS[3], ENCODINGS[4]] {
             assert_eq!(
                 all_by_cnf(&inst, opts, Symmetry::None),
                 brute,
@@ -534,4 +546,98 @@ fn oversized_symmetry_group_is_an_error_not_a_cut() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("over the limit"), "{err}");
+}
+
+/// The connectivity check on partial assignments (`--connectivity lazy`)
+/// prunes, and only what no solution needs: the empty boards' counts (by
+/// classes, every path, and cube by cube) are the known ones with and
+/// without it, and it cuts the search (fewer conflicts).
+#[test]
+fn lazy_connectivity_keeps_the_counts_and_cuts_the_search() {
+    use puzzlesat::options::CubeOptions;
+    for (k, paths, classes) in [(4, 552, 38), (5, 8648, 549)] {
+        let inst = instance_file(&format!("rook-empty-{k}x{k}.toml"));
+        let mut conflicts = vec![];
+        for connectivity in [Connectivity::None, Connectivity::Lazy] {
+            let p = RookTour::new(
+                inst.clone(),
+                Options {
+                    connectivity,
+                    ..ENCODINGS[4]
+                },
+            );
+            let count = RunOptions {
+                all: true,
+                count_only: true,
+                ..RunOptions::default()
+            };
+            let r = run::run_quiet(&p, &count).unwrap();
+            assert_eq!(r.status, Status::All, "{k}x{k} {connectivity}");
+            assert_eq!(
+                (r.count, r.classes),
+                (Some(paths), Some(classes)),
+                "{k}x{k} {connectivity}"
+            );
+            conflicts.push(r.stats.conflicts.unwrap());
+            // every path, no classes
+            let every = RunOptions {
+                no_classes: true,
+                ..count.clone()
+            };
+            let r = run::run_quiet(&p, &every).unwrap();
+            assert_eq!(r.count, Some(paths), "{k}x{k} {connectivity} --no-classes");
+            // cube by cube, on two threads
+            let cubes = RunOptions {
+                cubes: Some(CubeOptions {
+                    count: 8,
+                    file: None,
+                    only: None,
+                    jobs: 2,
+                    trust: false,
+                }),
+                ..count.clone()
+            };
+            let r = run::run_quiet(&p, &cubes).unwrap();
+            assert_eq!(
+                (r.count, r.classes),
+                (Some(paths), Some(classes)),
+                "{k}x{k} {connectivity} --cubes 8"
+            );
+        }
+        assert!(
+            conflicts[1] < conflicts[0],
+            "{k}x{k}: conflicts without and with the check: {conflicts:?}"
+        );
+    }
+}
+
+/// `--connectivity lazy` reads the position encoding's literals: with
+/// another encoding it is refused in words, not ignored.
+#[test]
+fn lazy_connectivity_with_another_encoding_is_refused() {
+    let board = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/rook-empty-4x4.toml");
+    for encoding in ["successor", "edges"] {
+        let out = bin()
+            .args(["solve", "rook-tour", "--count", "--connectivity", "lazy"])
+            .args(["--encoding", encoding, "--instance"])
+            .arg(&board)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{encoding}");
+        assert!(
+            err.contains("--connectivity lazy") && err.contains("--encoding position"),
+            "{err}"
+        );
+    }
+    let opts = Options {
+        encoding: Encoding::Successor,
+        ..ENCODINGS[4]
+    };
+    let p = RookTour::new(instance_file("rook-empty-4x4.toml"), opts);
+    let err = p
+        .encode(&mut puzzlesat_encodings::Cnf::new())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("--connectivity lazy"), "{err}");
 }

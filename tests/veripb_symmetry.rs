@@ -253,7 +253,7 @@ fn queens_representatives_are_derived_by_dominance() {
 #[test]
 fn rook_tour_symmetry_is_derived_by_dominance() {
     use puzzlesat::encodings::amo::AmoEncoding;
-    use puzzlesat::puzzles::rook_tour::encode::{Encoding, Links, Options, Symmetry};
+    use puzzlesat::puzzles::rook_tour::encode::{Connectivity, Encoding, Links, Options, Symmetry};
     use puzzlesat::puzzles::rook_tour::model::Instance;
     use puzzlesat::puzzles::rook_tour::RookTour;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/rook-empty-4x4.toml");
@@ -264,6 +264,7 @@ fn rook_tour_symmetry_is_derived_by_dominance() {
             symmetry,
             amo: AmoEncoding::Ladder,
             links: Links::Both,
+            connectivity: Connectivity::None,
         };
         let p = RookTour::new(inst.clone(), opts(symmetry));
         let (cnf, enc, _) = encode(&p).unwrap();

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use puzzlesat_encodings::amo::AmoEncoding;
 
 use crate::puzzles::rook_tour::encode::{
-    default_amo, ClassSymmetry, Encoding, Links, Options, Symmetry,
+    default_amo, ClassSymmetry, Connectivity, Encoding, Links, Options, Symmetry,
 };
 use crate::puzzles::rook_tour::model::Instance;
 use crate::puzzles::rook_tour::RookTour;
@@ -42,11 +42,23 @@ pub struct Args {
     /// position encoding: forward links only (the source's model) or also the redundant backward links
     #[arg(long, default_value = "both", value_parser = choices::<Links>())]
     pub links: Links,
+    /// position encoding, with the built-in enumeration engine: check the
+    /// path's connectivity on partial assignments (lazy: a dead end or a
+    /// region that cannot be covered fails at once, with a clause that
+    /// explains it)
+    #[arg(long, default_value = "none", value_parser = choices::<Connectivity>())]
+    pub connectivity: Connectivity,
 }
 
 impl PuzzleArgs for Args {
     type Puzzle = RookTour;
     fn puzzle(&self) -> anyhow::Result<RookTour> {
+        if self.connectivity == Connectivity::Lazy && self.encoding != Encoding::Position {
+            anyhow::bail!(
+                "--connectivity lazy reads the position encoding's \"cell holds k\" literals: drop it, or use --encoding position (not {})",
+                self.encoding.name()
+            );
+        }
         let mut inst = Instance::from_file(&self.instance)?;
         inst.tour |= self.tour;
         let opts = Options {
@@ -54,6 +66,7 @@ impl PuzzleArgs for Args {
             symmetry: self.symmetry,
             amo: self.amo.unwrap_or(default_amo(inst.n())),
             links: self.links,
+            connectivity: self.connectivity,
         };
         Ok(RookTour {
             class_symmetry: self.class_symmetry.unwrap_or_default(),

@@ -122,7 +122,8 @@ impl<'a, P: Puzzle> Tally<'a, P> {
     /// The counting loop: enumerates the models of `session` projected
     /// onto `enc.primary` under `assumptions` (at most `limit`), branching
     /// on `enc.decisions` where the puzzle names them, with the
-    /// enumerated puzzle's lazy constraints; each model is decoded, passed
+    /// enumerated puzzle's lazy constraints and its check of partial
+    /// assignments ([`Puzzle::partial_check`]); each model is decoded, passed
     /// through the independent checker and counted ([`Tally::add`]), then
     /// shown to `on_counted` (e.g. for a progress line). A model that fails
     /// its check is an error, and ends the enumeration.
@@ -139,6 +140,9 @@ impl<'a, P: Puzzle> Tally<'a, P> {
             // where the backend cannot, it branches on every variable
             let _ = session.set_decisions(&enc.decisions);
         }
+        // the puzzle's reasoning on partial assignments, where it has some
+        // (each call installs its own: the session may be reused)
+        session.set_partial_check(p.partial_check(&enc.map));
         let mut err = None;
         // the two callbacks are called in turn, never at once
         let tally = std::cell::RefCell::new(self);

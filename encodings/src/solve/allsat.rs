@@ -34,6 +34,15 @@
 //! tried at their saved phases all at once before any is decided. Until an
 //! activity is bumped, decisions follow the initial order by a cursor.
 //!
+//! A puzzle may add its own reasoning ([`PartialCheck`], e.g. the
+//! connectivity of a numbered path): after propagation at each step the
+//! check looks at the partial assignment and may name a clause that every
+//! solution satisfies and the assignment falsifies. The engine stores it as
+//! a learnt clause and handles it as a conflict at its highest level, as a
+//! CP propagator's failure with its explanation (the lazy clause generation
+//! of Ohrimenko, Stuckey & Codish, "Propagation via lazy clause generation",
+//! Constraints 2009). The engine knows nothing of the puzzle.
+//!
 //! Assumptions are closed levels at the bottom of the trail: the search is
 //! exhausted when a conflict reaches them. Used as a [`Backend`] it also
 //! answers single solve calls (one model under assumptions, or UNSAT), and
@@ -63,6 +72,101 @@ crate::option_enum! {
         /// add the clause of the negated primary decisions and backjump from it
         DecisionBlocking = "decision-blocking",
     }
+}
+
+/// The engine's partial assignment, as a [`PartialCheck`] sees it: the
+/// value of each literal, and the trail (the true literals in the order
+/// they were assigned) with how much of it is unchanged since the check's
+/// last call, so that a check can follow the assignment incrementally.
+pub struct Partial<'a> {
+    value: &'a [u8],
+    trail: &'a [u32],
+    kept: usize,
+}
+
+impl<'a> Partial<'a> {
+    /// The literal's value: None while unassigned.
+    #[inline]
+    pub fn lit(&self, l: Lit) -> Option<bool> {
+        match self.value.get(code(l) as usize) {
+            Some(&TRUE) => Some(true),
+            Some(&FALSE) => Some(false),
+            _ => None,
+        }
+    }
+    /// True if the literal is assigned true.
+    #[inline]
+    pub fn is_true(&self, l: Lit) -> bool {
+        self.value.get(code(l) as usize) == Some(&TRUE)
+    }
+    /// The number of literals on the trail.
+    pub fn len(&self) -> usize {
+        self.trail.len()
+    }
+    /// True if nothing is assigned.
+    pub fn is_empty(&self) -> bool {
+        self.trail.is_empty()
+    }
+    /// The `i`-th true literal of the trail.
+    #[inline]
+    pub fn at(&self, i: usize) -> Lit {
+        let c = self.trail[i];
+        Lit::new(c >> 1, c & 1 == 1)
+    }
+    /// The first `kept` literals of the trail are those of the check's last
+    /// call (0 at its first call): the rest were assigned since.
+    pub fn kept(&self) -> usize {
+        self.kept
+    }
+}
+
+/// An assignment built by hand (a list of true literals), to try a
+/// [`PartialCheck`] outside the engine, e.g. in tests.
+pub struct Assigned {
+    value: Vec<u8>,
+    trail: Vec<u32>,
+}
+
+impl Assigned {
+    /// `assigned` true (their negations false), in this order, over
+    /// variables `0..n_vars`; the rest unassigned.
+    pub fn new(assigned: &[Lit], n_vars: u32) -> Self {
+        let mut value = vec![UNDEF; 2 * n_vars as usize];
+        for &l in assigned {
+            value[code(l) as usize] = TRUE;
+            value[code(!l) as usize] = FALSE;
+        }
+        Assigned {
+            value,
+            trail: assigned.iter().map(|&l| code(l)).collect(),
+        }
+    }
+    /// The view a check sees at its first call.
+    pub fn partial(&self) -> Partial<'_> {
+        self.partial_since(0)
+    }
+    /// The view a check sees when the first `kept` literals are those of
+    /// its last call.
+    pub fn partial_since(&self, kept: usize) -> Partial<'_> {
+        Partial {
+            value: &self.value,
+            trail: &self.trail,
+            kept: kept.min(self.trail.len()),
+        }
+    }
+}
+
+/// Reasoning the built-in engine runs on partial assignments (installed by
+/// [`Backend::set_partial_check`]): after propagation, before each
+/// decision, [`PartialCheck::conflict`] may return a clause that *every
+/// solution of the problem* satisfies (an implied constraint, so that it
+/// never excludes a model, counted or not) and that the current assignment
+/// falsifies (every literal false). The engine learns it and backtracks
+/// from it as from a conflict. A check that finds nothing returns None;
+/// one that is never installed changes nothing.
+pub trait PartialCheck {
+    /// A falsified implied clause, or None.
+    fn conflict(&mut self, partial: &Partial<'_>) -> Option<Vec<Lit>>;
 }
 
 /// Conflicts without a model after which [`AllSatMode::NonBlocking`] learns.
@@ -277,6 +381,12 @@ pub struct AllSat {
     since_check: u32,
     /// [`LEARNT_BUDGET`] (tests lower it to exercise the reduction)
     learnt_budget: usize,
+    /// the trail's first literals unchanged since the check's last call
+    check_kept: usize,
+    /// the levels of the assumptions, at the bottom of the trail
+    assumed: usize,
+    /// the puzzle's check of partial assignments, if installed
+    partial_check: Option<Box<dyn PartialCheck>>,
     conflicts: u64,
     decisions: u64,
     propagations: u64,
@@ -336,6 +446,9 @@ impl AllSat {
             bumped: false,
             since_check: 0,
             learnt_budget: LEARNT_BUDGET,
+            check_kept: 0,
+            assumed: 0,
+            partial_check: None,
             conflicts: 0,
             decisions: 0,
             propagations: 0,
@@ -424,6 +537,7 @@ impl AllSat {
         }
         self.trail.truncate(start);
         self.qhead = self.qhead.min(start);
+        self.check_kept = self.check_kept.min(start);
         self.levels.truncate(to as usize);
         while self.closed.last().is_some_and(|&l| l > to) {
             self.closed.pop();
@@ -792,9 +906,11 @@ impl AllSat {
         cl.lbd == 0 && cl.lits.iter().any(|&q| !self.primary[(q >> 1) as usize])
     }
 
-    /// True if a decision on a non-primary variable is on the trail.
+    /// True if a decision on a non-primary variable is on the trail (the
+    /// assumptions' levels at the bottom are not decisions: a cube's
+    /// splitting literals are often auxiliary variables).
     fn aux_decided(&self) -> bool {
-        self.levels
+        self.levels[self.assumed.min(self.levels.len())..]
             .iter()
             .rev()
             .any(|l| l.decision != NONE && !self.primary[(l.decision >> 1) as usize])
@@ -882,6 +998,54 @@ impl AllSat {
         }
     }
 
+    /// The installed [`PartialCheck`]'s clause for the current assignment
+    /// (above level 0), if it finds one.
+    fn check_partial(&mut self) -> Option<Vec<u32>> {
+        if self.decision_level() == 0 {
+            return None;
+        }
+        let check = self.partial_check.as_mut()?;
+        let partial = Partial {
+            value: &self.value,
+            trail: &self.trail,
+            kept: self.check_kept,
+        };
+        let clause = check.conflict(&partial);
+        self.check_kept = self.trail.len();
+        let clause = clause?;
+        let lits: Vec<u32> = clause.iter().map(|&l| code(l)).collect();
+        assert!(
+            lits.iter().all(|&q| self.value[q as usize] == FALSE),
+            "internal error: a partial check's clause is not falsified by the assignment"
+        );
+        Some(lits)
+    }
+
+    /// Handles a clause of the partial check (every literal false): learnt,
+    /// and a conflict at its highest level. Levels above that level, closed
+    /// ones included, hold no model (the clause is implied and false there),
+    /// so they are left. False when the search space is exhausted.
+    fn partial_conflict(&mut self, mut lits: Vec<u32>) -> bool {
+        lits.sort_unstable();
+        lits.dedup();
+        // the highest levels first: the clause's watches are its two latest
+        lits.sort_by_key(|&q| std::cmp::Reverse(self.level[(q >> 1) as usize]));
+        let top = lits.first().map_or(0, |&q| self.level[(q >> 1) as usize]);
+        if top == 0 {
+            self.ok = false;
+            return false;
+        }
+        if lits.len() == 1 {
+            lits.push(lits[0]); // a unit kept as a watched pair
+        }
+        let lbd = self.lbd(&lits).max(1);
+        let cref = self.new_clause(lits, lbd);
+        self.attach(cref);
+        self.learnts.push(cref);
+        self.backtrack(top);
+        self.handle_conflict(cref)
+    }
+
     fn reduce_db(&mut self) {
         let mut cands: Vec<u32> = std::mem::take(&mut self.learnts);
         cands.sort_unstable_by_key(|&c| std::cmp::Reverse(self.clauses[c as usize].lbd));
@@ -939,6 +1103,12 @@ impl AllSat {
             }
             if let Some(conflict) = self.propagate() {
                 if !self.handle_conflict(conflict) {
+                    return Searched::Exhausted;
+                }
+                continue;
+            }
+            if let Some(clause) = self.check_partial() {
+                if !self.partial_conflict(clause) {
                     return Searched::Exhausted;
                 }
                 continue;
@@ -1010,6 +1180,7 @@ impl AllSat {
             self.ok = false;
             return false;
         }
+        self.assumed = assumptions.len();
         for &a in assumptions {
             match self.lit_value(code(a)) {
                 TRUE => self.push_level(NONE, true),
@@ -1212,6 +1383,11 @@ impl Backend for AllSat {
         self.failed.clone()
     }
     fn resumes_enumeration(&self) -> bool {
+        true
+    }
+    fn set_partial_check(&mut self, check: Option<Box<dyn PartialCheck>>) -> bool {
+        self.partial_check = check;
+        self.check_kept = 0;
         true
     }
     fn set_seed(&mut self, _seed: u64) -> Result<(), SolverError> {
@@ -1466,5 +1642,100 @@ mod tests {
             break;
         }
         assert_eq!(count, 24);
+    }
+
+    /// A check that knows every model (brute force): where no model
+    /// extends the true literals of the trail, it returns the clause of a
+    /// minimal subset of them that no model extends (an implied clause,
+    /// often false below the current level).
+    struct Oracle {
+        models: Vec<Assignment>,
+        fired: std::rc::Rc<std::cell::Cell<u64>>,
+    }
+
+    impl PartialCheck for Oracle {
+        fn conflict(&mut self, partial: &Partial<'_>) -> Option<Vec<Lit>> {
+            let mut lits: Vec<Lit> = (0..partial.len()).map(|i| partial.at(i)).collect();
+            let extended =
+                |lits: &[Lit]| self.models.iter().any(|m| lits.iter().all(|&l| m.lit(l)));
+            if extended(&lits) {
+                return None;
+            }
+            // drop literals from the start while no model extends the rest
+            let mut i = 0;
+            while i < lits.len() {
+                let l = lits.remove(i);
+                if extended(&lits) {
+                    lits.insert(i, l);
+                    i += 1;
+                }
+            }
+            self.fired.set(self.fired.get() + 1);
+            Some(lits.iter().map(|&l| !l).collect())
+        }
+    }
+
+    #[test]
+    fn partial_check_clauses_prune_and_keep_the_projections() {
+        let mut rng = Rng(0x5151_7777_abcd_0001);
+        let fired = std::rc::Rc::new(std::cell::Cell::new(0));
+        for round in 0..400 {
+            // 3-clauses near the threshold: few models, and branches
+            // without one that propagation does not see
+            let n = 6 + rng.below(7) as u32;
+            let all: Vec<Lit> = (0..n).map(Lit::positive).collect();
+            let mut cnf = Cnf::new();
+            cnf.fresh_lits(n as usize);
+            for _ in 0..(3 + rng.below(2)) * u64::from(n) {
+                let c: Vec<Lit> = (0..3)
+                    .map(|_| {
+                        let l = all[rng.below(u64::from(n)) as usize];
+                        if rng.below(2) == 0 {
+                            l
+                        } else {
+                            !l
+                        }
+                    })
+                    .collect();
+                cnf.add(&c);
+            }
+            let primary: Vec<Lit> = all.iter().copied().filter(|_| rng.below(3) > 0).collect();
+            let assumptions: Vec<Lit> = if rng.below(3) == 0 {
+                vec![!all[1]]
+            } else {
+                vec![]
+            };
+            let models: Vec<Assignment> = (0u64..1 << n)
+                .map(|bits| Assignment::from_values((0..n).map(|i| bits >> i & 1 == 1).collect()))
+                .filter(|a| a.satisfies(cnf.clauses()))
+                .collect();
+            let want = brute(&cnf, n, &primary, &assumptions);
+            for mode in AllSatMode::ALL.iter().copied() {
+                let mut e = AllSat::new(mode);
+                e.learnt_budget = 0;
+                e.reserve(n);
+                for c in cnf.clauses() {
+                    e.add_clause(c).unwrap();
+                }
+                let check = Oracle {
+                    models: models.clone(),
+                    fired: fired.clone(),
+                };
+                assert!(e.set_partial_check(Some(Box::new(check))));
+                let mut found = BTreeSet::new();
+                let r = e
+                    .enumerate_in_search(&primary, &assumptions, &Limits::default(), n, &mut |a| {
+                        assert!(a.satisfies(cnf.clauses()));
+                        let p: Vec<bool> = primary.iter().map(|&l| a.lit(l)).collect();
+                        assert!(found.insert(p), "round {round} {mode}: a projection twice");
+                        ModelVerdict::Next
+                    })
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(r.outcome, Outcome::Unsat, "round {round} {mode}");
+                assert_eq!(found, want, "round {round} {mode}");
+            }
+        }
+        assert!(fired.get() > 300, "the check fired {} times", fired.get());
     }
 }

@@ -71,7 +71,7 @@ registry! {
     "cadical" => cadical,
 }
 
-pub use allsat::{AllSat, AllSatMode};
+pub use allsat::{AllSat, AllSatMode, Assigned, Partial, PartialCheck};
 pub use enumerate::{enumerate, enumerate_lazy, Enumeration, EnumerationEngine};
 pub use optimize::{
     optimize, optimize_lazy, optimize_scored, Incumbent, Objective, ObjectiveBound, Optimum,
@@ -256,6 +256,13 @@ pub trait Backend {
     /// True if [`Backend::enumerate_in_search`] keeps its search across a
     /// [`ModelVerdict::Retry`] (then the driver keeps nothing per model).
     fn resumes_enumeration(&self) -> bool {
+        false
+    }
+    /// Installs (Some) or removes (None) a puzzle's reasoning on partial
+    /// assignments ([`PartialCheck`]); false: this backend runs none (the
+    /// check only prunes what no solution needs, so the answers are the
+    /// same without it). Only the built-in engine runs one.
+    fn set_partial_check(&mut self, _check: Option<Box<dyn PartialCheck>>) -> bool {
         false
     }
     /// Enumerates the models projected onto `primary` inside one search,
@@ -655,6 +662,10 @@ impl Session {
     /// [`Backend::resumes_enumeration`].
     pub fn resumes_enumeration(&self) -> bool {
         self.backend.resumes_enumeration()
+    }
+    /// [`Backend::set_partial_check`].
+    pub fn set_partial_check(&mut self, check: Option<Box<dyn PartialCheck>>) -> bool {
+        self.backend.set_partial_check(check)
     }
     /// [`Backend::enumerate_in_search`] (timed and counted as one solve
     /// call); `None` if the backend does not support it.

@@ -130,6 +130,21 @@ pub struct Options {
     pub amo: AmoEncoding,
     /// which neighbour links the position encoding states
     pub links: Links,
+    /// the connectivity check during the search (position encoding)
+    pub connectivity: Connectivity,
+}
+
+puzzlesat_encodings::option_enum! {
+    /// Connectivity reasoning during the built-in engine's search
+    /// (`--connectivity`; [`super::connect`]).
+    #[derive(Default)]
+    pub enum Connectivity("connectivity check") {
+        /// the clauses alone
+        #[default]
+        None = "none",
+        /// dead ends and regions that cannot be covered fail at once, each with an explaining clause (position encoding)
+        Lazy = "lazy",
+    }
 }
 
 puzzlesat_encodings::option_enum! {
@@ -306,6 +321,15 @@ pub fn encode<DB: ClauseDatabase>(
             ),
             size: pairs,
             limit: MAX_LEX_PAIRS,
+        });
+    }
+    if opts.connectivity == Connectivity::Lazy && opts.encoding != Encoding::Position {
+        return Err(EncodeError::Unsupported {
+            encoder: "--connectivity lazy",
+            what: format!(
+                "the {} encoding (the check reads the position encoding's \"cell holds k\" literals): use --encoding position",
+                opts.encoding.name()
+            ),
         });
     }
     let allowed = inst.allowed();

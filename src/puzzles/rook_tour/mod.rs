@@ -7,12 +7,14 @@
 //! - [`model`]: instance, TOML file format, solution;
 //! - [`encode`]: the `position`, `successor` and `edges` encodings;
 //! - [`symmetry`]: the board's symmetry group (lex-leader breaking);
+//! - [`connect`]: connectivity on partial assignments (`--connectivity lazy`);
 //! - [`check`]: the independent checker;
 //! - [`opb`]: the PB model (for VeriPB proofs);
 //! - [`reference`]: brute-force DFS, to cross-check the CNF on small boards;
 //! - its command line: `crate::cli::rook_tour`.
 
 pub mod check;
+pub mod connect;
 pub mod encode;
 pub mod model;
 pub mod opb;
@@ -29,7 +31,7 @@ use crate::puzzle::{Encoded, Puzzle};
 use crate::report::{Details, Report, Status};
 use encode::{ClassSymmetry, Options, Symmetry, VarMap};
 use model::{Instance, Numbering};
-use puzzlesat_encodings::solve::EnumerationEngine;
+use puzzlesat_encodings::solve::{EnumerationEngine, PartialCheck};
 use symmetry::BoardSymmetry;
 
 /// An instance with its encoding options.
@@ -135,7 +137,12 @@ impl Puzzle for RookTour {
                 self.opts.symmetry.name().to_string()
             },
             if self.opts.encoding == encode::Encoding::Position {
-                format!(" amo={} links={}", self.opts.amo, self.opts.links.name())
+                format!(
+                    " amo={} links={} connectivity={}",
+                    self.opts.amo,
+                    self.opts.links.name(),
+                    self.opts.connectivity.name()
+                )
             } else {
                 String::new()
             }
@@ -248,15 +255,31 @@ impl Puzzle for RookTour {
         })
     }
 
-    /// The non-blocking engine for the complete encodings; the edges
-    /// encoding's lazy cuts need an engine that takes a clause against the
-    /// models of a closed level (measured on the empty 5×5 board's 8,648
-    /// paths: decision-blocking 0.76 s, blocking 1.29 s; non-blocking
-    /// refuses the cuts).
+    /// The non-blocking engine without learning (DPLL) for the complete
+    /// encodings: their models are dense, and learning (which the default
+    /// mode switches on after 1,000 conflicts without a model, as happens
+    /// on 7×7 and in sparse cubes) made the empty 7×7 board's count 2.2
+    /// times slower per class (docs/rook-tour.md). The edges encoding's
+    /// lazy cuts need an engine that takes a clause against the models of
+    /// a closed level (measured on the empty 5×5 board's 8,648 paths:
+    /// decision-blocking 0.76 s, blocking 1.29 s; non-blocking refuses the
+    /// cuts).
     fn enumeration(&self) -> EnumerationEngine {
         match self.opts.encoding {
             encode::Encoding::Edges => EnumerationEngine::DecisionBlocking,
-            _ => EnumerationEngine::NonBlocking,
+            _ => EnumerationEngine::NonBlockingDpll,
+        }
+    }
+
+    /// With `--connectivity lazy` and the position encoding: dead ends and
+    /// regions that cannot be covered, on partial assignments
+    /// ([`connect::PathCheck`]).
+    fn partial_check(&self, map: &RookMap) -> Option<Box<dyn PartialCheck>> {
+        match (&map.vars, self.opts.connectivity) {
+            (VarMap::Position(x), encode::Connectivity::Lazy) => {
+                Some(Box::new(connect::PathCheck::new(&self.inst, x)))
+            }
+            _ => None,
         }
     }
 
