@@ -18,6 +18,7 @@ pub mod check;
 pub mod encode;
 pub mod model;
 pub mod opb;
+pub mod order_proof;
 pub mod reference;
 pub mod staged;
 pub mod symmetry;
@@ -72,7 +73,7 @@ impl Puzzle for Magic {
 
     /// The order constraints of `--symmetry order` and `diagonals` (with
     /// or without `--complement`) over direct, order or digit cells
-    /// ([`opb::order_constraints_proof`]); lex-leader and given cells are
+    /// ([`order_proof::order_constraints_proof`]); lex-leader and given cells are
     /// not derived.
     fn symmetry_proof(
         &self,
@@ -90,7 +91,7 @@ impl Puzzle for Magic {
         match o.symmetry {
             Symmetry::None => None,
             Symmetry::Order | Symmetry::Diagonals if self.givens.count() == 0 => {
-                Some(opb::order_constraints_proof(map, o, &self.givens, name))
+                Some(order_proof::order_constraints_proof(map, o, &self.givens, name))
             }
             s => Some(Err(format!(
                 "the VeriPB proof derives --symmetry order and diagonals without givens, not --symmetry {s}{}",

@@ -1,0 +1,502 @@
+//! The VeriPB derivation of magic squares' order constraints
+//! (`--symmetry order`, `--symmetry diagonals`, with or without
+//! `--complement`) from the PB model of [`super::opb`], by the dominance
+//! rule of Bogaerts, Gocht, McCreesh & Nordström, "Certified Dominance and
+//! Symmetry Breaking for Combinatorial Optimisation" (JAIR 77, 2023): the
+//! symmetry block a `--certify` run's proof starts with.
+
+use puzzlesat_encodings::dominance::{
+    derive_chain, order_prelude, Big, ChainSteps, ProofLines, SymmetryProof,
+};
+use puzzlesat_encodings::lex::LexChain;
+use puzzlesat_encodings::perm::Perm;
+use puzzlesat_encodings::Lit;
+
+use super::encode::{order_pairs, CellMap, Options};
+use super::model::Givens;
+use super::opb::model;
+use super::reference::lines;
+
+/// The VeriPB derivation of the order constraints of `--symmetry order`
+/// and `--symmetry diagonals` ([`order_pairs`]), with or without
+/// `--complement`, over direct or digit cells, by dominance (Bogaerts,
+/// Gocht, McCreesh & Nordström, JAIR 2023).
+///
+/// **The order.** The keys are the cells `k_0, k_1, …` that are smaller
+/// sides of the `F_a < F_b` (F11 then Fn1 for `order`; F11, Fn1 and the
+/// rings' F_dd for `diagonals`), and an assignment is better when
+/// `Σ_i K^(r−1−i)·F_{k_i}` is smaller (`K = n²+1`, so the keys compare
+/// lexicographically, F_{k_0} first).
+///
+/// **Each `F_a ≤ F_b`** (a the key `k_p`) by `dom` with the witness of a
+/// symmetry `g` of the square ([`super::symmetry::maps`]) that fixes the
+/// keys before `k_p` and brings F_b to a's place: when `F_a > F_b`, the
+/// image has a smaller key `p` and the same keys before it. The proof goal
+/// "the image is better" is the negated goal plus `K^(r−1−p)` times the
+/// negated constraint plus, for each later key that `g` moves, its image's
+/// upper bound `n²` and its own lower bound 1 (each from the cell's "one
+/// value"), times its weight: the later keys make up at most
+/// `K^(r−1−p) − 1`. **Each `F_a + F_b ≤ n²+1`** (`--complement`, a = F11)
+/// likewise with the witness `F ↦ n²+1 − F` composed with a map that brings
+/// F_b to F11's place; the complemented line sums are not syntactically
+/// the model's, so each has a proof goal: the line's image is `n²+1` times
+/// the cells' "one value" minus the image line's sum.
+///
+/// **The CNF's clauses.** Over direct cells `¬[F_a = v] ∨ ¬[F_b = w]` (w ≤
+/// v) by RUP, from the derived constraint (w < v) or "v is held once"
+/// (w = v); the complement's clauses (v + w > n²+1) likewise. Over digits,
+/// `F_a ≤ F_b` becomes the lex comparison of the digits' order literals
+/// weighted n (high) and 1 (low): the derived constraint plus a's "at
+/// least one value", b's "at most one value" and the definition halves of
+/// the digits' order literals (a's `[d ≥ k] ≤ Σ [F = v]`, b's tight
+/// `[d ≥ k] ≥ Σ [F = v]`, found by `ia`) is `Σ w·([b's] − [a's]) ≥ 0`,
+/// from which [`derive_chain`] derives the chain; the strict chain's last
+/// literal (the digits all equal) is refuted value by value by RUP (equal
+/// digits, equal values: "v is held once").
+pub fn order_constraints_proof(
+    map: &CellMap,
+    o: &Options,
+    givens: &Givens,
+    name: &dyn Fn(Lit) -> String,
+) -> Result<SymmetryProof, String> {
+    let n = map.n;
+    let cells = n * n;
+    let big_n = cells as i128 + 1; // n²+1: the complement's sum, and K
+    let (lt, sums) = order_pairs(n, o);
+    if lt.len() != map.less.len() {
+        return Err("the posted order constraints are not the options'".into());
+    }
+    let group = super::symmetry::maps(n).ok_or_else(|| {
+        format!(
+            "no symmetry group for n = {n} (more than {})",
+            super::symmetry::MAX_GROUP_ORDER
+        )
+    })?;
+    // the keys, in order, and their weights K^(r−1−i)
+    let mut keys: Vec<usize> = vec![];
+    for &(a, _) in &lt {
+        if !keys.contains(&a) {
+            keys.push(a);
+        }
+    }
+    if sums.iter().any(|&(a, _)| keys.first() != Some(&a)) {
+        return Err("a complement constraint not on the first key".into());
+    }
+    let r = keys.len();
+    let weight = |i: usize| big_n.pow((r - 1 - i) as u32);
+    // the model's constraint ids: each cell's "at least / at most one
+    // value", each line's `≥ S` and `≤ S`
+    let m = model(givens);
+    let alo = |c: usize| m.first_id(c);
+    let amo = |c: usize| m.first_id(c) + 1;
+    let all_lines = lines(n);
+    let line_ge = |l: usize| m.first_id(2 * cells + l);
+    let lit = |c: usize, v: usize| name(map.direct[c][v - 1]);
+    // the order: the keys' values, weighted
+    let mut def = vec![];
+    let mut loaded = vec![];
+    let mut j = 0;
+    for (i, &k) in keys.iter().enumerate() {
+        for v in 1..=cells {
+            let w = weight(i) * v as i128;
+            def.push(format!("-{w} u{j}"));
+            def.push(format!("+{w} v{j}"));
+            loaded.push(lit(k, v));
+            j += 1;
+        }
+    }
+    let prelude = order_prelude("keys", &def, &loaded);
+    let mut block = ProofLines::default();
+    // bounds of a cell's (possibly complemented) value, derived once each:
+    // `@ub<c>`: Σ v·[F_c = v] ≤ n², `@ubc<c>`: Σ (n²+1−v)·[F_c = v] ≤ n²,
+    // `@lb<c>`: Σ v·[F_c = v] ≥ 1
+    let mut have: std::collections::HashSet<String> = Default::default();
+    let mut bound = |block: &mut ProofLines, kind: &str, c: usize| -> String {
+        let label = format!("@{kind}{c}");
+        if have.insert(label.clone()) {
+            let line = match kind {
+                "lb" => {
+                    let terms: Vec<String> =
+                        (1..=cells).map(|v| format!("+{v} {}", lit(c, v))).collect();
+                    format!("{label} ia {} >= 1 : {};", terms.join(" "), alo(c))
+                }
+                _ => {
+                    // amo·n² plus (n² − coefficient)·[F_c = v]
+                    let mut pol = format!("{label} pol {} {cells} *", amo(c));
+                    for v in 1..=cells {
+                        let coef = if kind == "ub" { v } else { cells + 1 - v };
+                        let extra = cells - coef;
+                        if extra > 0 {
+                            pol.push_str(&format!(" {} {extra} * +", lit(c, v)));
+                        }
+                    }
+                    pol.push(';');
+                    pol
+                }
+            };
+            block.add_ids(line, 1);
+        }
+        label
+    };
+    // a group element fixing the keys before `p` and mapping a to b
+    let find = |p: usize, a: usize, b: usize| {
+        group
+            .iter()
+            .find(|g| {
+                g.apply(a as u32) as usize == b
+                    && keys[..p].iter().all(|&k| g.apply(k as u32) as usize == k)
+            })
+            .ok_or_else(|| format!("no symmetry maps cell {a} to {b} and fixes the keys before it"))
+    };
+    let value_terms = |c: usize, sign: &str, comp: bool| -> Vec<String> {
+        (1..=cells)
+            .map(|v| {
+                let coef = if comp { cells + 1 - v } else { v };
+                format!("{sign}{coef} {}", lit(c, v))
+            })
+            .collect()
+    };
+    for (idx, ((a, b), chain)) in map.less.iter().enumerate() {
+        if (*a, *b) != lt[idx] {
+            return Err("the posted order constraints are not the options'".into());
+        }
+        let (a, b) = (*a, *b);
+        let p = keys.iter().position(|&k| k == a).expect("a is a key");
+        let g = find(p, a, b)?;
+        // the later keys g moves: their images' upper bounds and their lower bounds
+        let mut extra = String::new();
+        for (i, &k) in keys.iter().enumerate().skip(p + 1) {
+            let gk = g.apply(k as u32) as usize;
+            if gk != k {
+                let ub = bound(&mut block, "ub", gk);
+                let lb = bound(&mut block, "lb", k);
+                let w = weight(i);
+                extra.push_str(&format!(" {ub} {w} * + {lb} {w} * +"));
+            }
+        }
+        let mut terms = value_terms(b, "+", false);
+        terms.extend(value_terms(a, "-", false));
+        let witness = witness(map, g, false, name);
+        let wp = weight(p);
+        let goal = format!("pol -1 @nc {wp} * +{extra}; qed : -1;");
+        block.add_ids(
+            format!(
+                "@lt dom {} >= 0 : {} : subproof @nc pol -1; proofgoal #1 {goal} proofgoal #2 {goal} qed;",
+                terms.join(" "),
+                witness.join(" ")
+            ),
+            7,
+        );
+        match chain {
+            None if map.ints.is_none() => {
+                for v in 0..cells {
+                    for w in 0..=v {
+                        let clause = vec![!map.direct[a][v], !map.direct[b][w]];
+                        block.add_ids(
+                            format!("rup +1 {} +1 {} >= 1;", name(clause[0]), name(clause[1])),
+                            1,
+                        );
+                        block.derived.push((clause, block.ids));
+                    }
+                }
+            }
+            Some(chain) => digit_chain(map, a, b, chain, alo(a), amo(b), name, &mut block)?,
+            None => order_cells_lt(map, a, b, alo(a), amo(b), name, &mut block)?,
+        }
+    }
+    for &(a, b) in &sums {
+        let g = find(0, a, b)?;
+        let mut extra = String::new();
+        for (i, &k) in keys.iter().enumerate().skip(1) {
+            let gk = g.apply(k as u32) as usize;
+            let ub = bound(&mut block, "ubc", gk);
+            let lb = bound(&mut block, "lb", k);
+            let w = weight(i);
+            extra.push_str(&format!(" {ub} {w} * + {lb} {w} * +"));
+        }
+        let mut terms = value_terms(a, "-", false);
+        terms.extend(value_terms(b, "-", false));
+        let witness = witness(map, g, true, name);
+        let w0 = weight(0);
+        let goal = format!(
+            "pol -1 @nc {w0} * + {} {} * +{extra}; qed : -1;",
+            amo(b),
+            w0 * big_n
+        );
+        // each line's image under g with the complement: n²+1 times the
+        // image line's "one value" minus its sum
+        let mut line_goals = vec![];
+        for (l, line) in all_lines.iter().enumerate() {
+            let mut image: Vec<usize> = line.iter().map(|&c| g.apply(c as u32) as usize).collect();
+            image.sort_unstable();
+            let l2 = all_lines
+                .iter()
+                .position(|x| {
+                    let mut x = x.clone();
+                    x.sort_unstable();
+                    x == image
+                })
+                .ok_or("a symmetry maps a line onto no line")?;
+            let ones = |one: &dyn Fn(usize) -> usize| -> String {
+                image
+                    .iter()
+                    .map(|&c| format!(" {} {big_n} * +", one(c)))
+                    .collect()
+            };
+            line_goals.push(format!(
+                "proofgoal {} pol -1{} {} +; qed : -1;",
+                line_ge(l),
+                ones(&alo),
+                line_ge(l2) + 1
+            ));
+            line_goals.push(format!(
+                "proofgoal {} pol -1{} {} +; qed : -1;",
+                line_ge(l) + 1,
+                ones(&amo),
+                line_ge(l2)
+            ));
+        }
+        block.add_ids(
+            format!(
+                "dom {} >= -{big_n} : {} : subproof @nc pol -1; proofgoal #1 {goal} proofgoal #2 {goal} {} qed;",
+                terms.join(" "),
+                witness.join(" "),
+                line_goals.join(" ")
+            ),
+            7 + 2 * line_goals.len(),
+        );
+        // ¬[F_a = v] ∨ ¬[F_b = w] for v + w > n²+1
+        for v in 1..=cells {
+            for w in (cells + 2 - v).max(1)..=cells {
+                let clause = vec![!map.direct[a][v - 1], !map.direct[b][w - 1]];
+                block.add_ids(
+                    format!("rup +1 {} +1 {} >= 1;", name(clause[0]), name(clause[1])),
+                    1,
+                );
+                block.derived.push((clause, block.ids));
+            }
+        }
+    }
+    Ok(SymmetryProof { prelude, block })
+}
+
+/// The clauses of `int::lt(F_a, F_b)` over order cells (`[F_a ≥ v] →
+/// [F_b ≥ v+1]`, constants simplified as the CNF does), from the derived
+/// `F_a ≤ F_b` (`@lt`): it plus a's "at least one value", b's "at most one
+/// value" and the order literals' definition halves (b's tight ones, found
+/// by `ia`) is `Σ_v ([F_b ≥ v] − [F_a ≥ v]) ≥ 0`; under a clause's
+/// negation that propagates both cells to the same value (with the order
+/// clauses), which "v is held once" refutes: each clause by RUP.
+#[allow(clippy::too_many_arguments)]
+fn order_cells_lt(
+    map: &CellMap,
+    a: usize,
+    b: usize,
+    alo_a: usize,
+    amo_b: usize,
+    name: &dyn Fn(Lit) -> String,
+    block: &mut ProofLines,
+) -> Result<(), String> {
+    let ints = map
+        .ints
+        .as_ref()
+        .ok_or("order cells without order literals")?;
+    let cells = map.n * map.n;
+    let (xs, ys) = (&ints[a], &ints[b]);
+    if xs.len() + 1 != cells || ys.len() + 1 != cells {
+        return Err("an order cell's order literals are not [F ≥ 2..n²]".into());
+    }
+    let mut pol = format!("@ordL pol @lt {alo_a} + {amo_b} +");
+    for (i, (&yb, &ya)) in ys.iter().zip(xs).enumerate() {
+        // [F ≥ i+2] over the values i+2.. (0-based indices i+1..)
+        let s: Vec<usize> = (i + 1..cells).collect();
+        let terms = |c: usize, negate: bool| -> String {
+            s.iter()
+                .map(|&u| {
+                    let l = map.direct[c][u];
+                    format!("+1 {}", name(if negate { !l } else { l }))
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        if s.len() == 1 && map.direct[b][s[0]] == yb {
+            continue; // [F ≥ n²] is [F = n²]: both halves trivial
+        }
+        block.add_ids(
+            format!(
+                "@tb{i} ia +1 {} {} >= {};",
+                name(yb),
+                terms(b, true),
+                s.len()
+            ),
+            1,
+        );
+        block.add_ids(
+            format!("@ra{i} ia +1 {} {} >= 1;", name(!ya), terms(a, false)),
+            1,
+        );
+        pol.push_str(&format!(" @tb{i} + @ra{i} +"));
+    }
+    pol.push(';');
+    block.add_ids(pol, 1);
+    // the clauses, as the CNF has them: [x ≥ v] for v ≤ 1 is true, for
+    // v > n² false
+    let ge = |lits: &[Lit], v: usize| -> Option<Option<Lit>> {
+        match v {
+            0 | 1 => Some(None),    // true
+            v if v > cells => None, // false
+            v => Some(Some(lits[v - 2])),
+        }
+    };
+    for v in 0..=cells + 1 {
+        let mut clause = vec![];
+        match ge(xs, v) {
+            None => continue, // ¬false: satisfied
+            Some(Some(l)) => clause.push(!l),
+            Some(None) => {}
+        }
+        match ge(ys, v + 1) {
+            Some(None) => continue, // true: satisfied
+            Some(Some(l)) => clause.push(l),
+            None => {}
+        }
+        block.add_ids(
+            format!(
+                "rup {} >= 1;",
+                clause
+                    .iter()
+                    .map(|&l| format!("+1 {}", name(l)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            1,
+        );
+        block.derived.push((clause, block.ids));
+    }
+    block.lines.push("del id @ordL;".to_string());
+    Ok(())
+}
+
+/// The witness of the cell map `g` (the new `[F_c = v]` is the old
+/// `[F_g(c) = v]`), composed with the complement `v ↦ n²+1−v` if `comp`.
+fn witness(map: &CellMap, g: &Perm, comp: bool, name: &dyn Fn(Lit) -> String) -> Vec<String> {
+    let cells = map.n * map.n;
+    let mut out = vec![];
+    for c in 0..cells {
+        let gc = g.apply(c as u32) as usize;
+        for v in 0..cells {
+            let w = if comp { cells - 1 - v } else { v };
+            if (gc, w) != (c, v) {
+                out.push(format!(
+                    "{} -> {}",
+                    name(map.direct[c][v]),
+                    name(map.direct[gc][w])
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The clauses of the lex chain `F_a < F_b` over the digits' order
+/// literals, from the derived `F_a ≤ F_b` (labelled `@lt`); see
+/// [`order_constraints_proof`].
+#[allow(clippy::too_many_arguments)]
+fn digit_chain(
+    map: &CellMap,
+    a: usize,
+    b: usize,
+    chain: &LexChain,
+    alo_a: usize,
+    amo_b: usize,
+    name: &dyn Fn(Lit) -> String,
+    block: &mut ProofLines,
+) -> Result<(), String> {
+    let n = map.n;
+    let cells = n * n;
+    let digits = map.digits.as_ref().ok_or("a chain without digits")?;
+    let lits = |c: usize| -> Vec<Lit> { digits[c].iter().flatten().copied().collect() };
+    let (xs, ys) = (lits(a), lits(b));
+    if chain.pairs
+        != xs
+            .iter()
+            .copied()
+            .zip(ys.iter().copied())
+            .collect::<Vec<_>>()
+        || !chain.strict
+        || chain.chain.len() != xs.len()
+    {
+        return Err("the chain is not the strict comparison of the two cells' digits".into());
+    }
+    // the definition halves, found in the database by `ia`: for digit
+    // `which` and order literal k (`[d ≥ k+1]`) the values S with a larger
+    // digit (0-based value indices)
+    let set = |which: usize, k: usize| -> Vec<usize> {
+        (0..cells)
+            .filter(|&i| (if which == 0 { i / n } else { i % n }) > k)
+            .collect()
+    };
+    let mut pol = format!("@lexL pol @lt {alo_a} + {amo_b} +");
+    for (which, (ys_b, ys_a)) in digits[b].iter().zip(&digits[a]).enumerate() {
+        let w = if which == 0 { n } else { 1 };
+        for (k, (&yb, &ya)) in ys_b.iter().zip(ys_a).enumerate() {
+            let s = set(which, k);
+            let terms = |c: usize, negate: bool| -> String {
+                s.iter()
+                    .map(|&i| {
+                        let l = map.direct[c][i];
+                        format!("+1 {}", name(if negate { !l } else { l }))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            // b's tight half: [d ≥ k+1] + Σ_S ¬[F = v] ≥ |S|
+            let (tb, ra) = (format!("@tb{which}_{k}"), format!("@ra{which}_{k}"));
+            block.add_ids(
+                format!("{tb} ia +1 {} {} >= {};", name(yb), terms(b, true), s.len()),
+                1,
+            );
+            // a's half: ¬[d ≥ k+1] + Σ_S [F = v] ≥ 1
+            block.add_ids(
+                format!("{ra} ia +1 {} {} >= 1;", name(!ya), terms(a, false)),
+                1,
+            );
+            for label in [tb, ra] {
+                pol.push_str(&if w == 1 {
+                    format!(" {label} +")
+                } else {
+                    format!(" {label} {w} * +")
+                });
+            }
+        }
+    }
+    pol.push(';');
+    block.add_ids(pol, 1);
+    let positions: Vec<usize> = (0..xs.len()).collect();
+    derive_chain(
+        &ChainSteps {
+            chain,
+            positions: &positions,
+            weight: &|j| Big::from_u64(if j < n - 1 { n as u64 } else { 1 }),
+            skipped: &|_| None,
+            hinted: false,
+        },
+        name,
+        block,
+    )?;
+    // ¬a_m: the digits all equal, so the values too
+    let last = *chain.chain.last().expect("a strict chain has literals");
+    for v in 0..cells {
+        block.add_ids(
+            format!(
+                "rup +1 {} +1 {} >= 1;",
+                name(!last),
+                name(!map.direct[a][v])
+            ),
+            1,
+        );
+    }
+    block.add_ids(format!("rup +1 {} >= 1;", name(!last)), 1);
+    block.derived.push((vec![!last], block.ids));
+    Ok(())
+}
