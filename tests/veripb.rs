@@ -205,10 +205,19 @@ fn an_encoding_without_definitions_is_certified_by_drat_and_says_so() {
     };
     let r = run::run_quiet(&p, &certified(true)).expect("certified run");
     assert_eq!(r.count, Some(4));
-    let c = &r.certificates.expect("certificates")[0];
+    assert_certified_by_drat_because(&r.certificates, "without a definition");
+}
+
+/// The first certificate is a DRAT one whose reason (why no VeriPB proof
+/// from the model) says `because`.
+fn assert_certified_by_drat_because(
+    certificates: &Option<Vec<puzzlesat::certify::Certified>>,
+    because: &str,
+) {
+    let c = &certificates.as_ref().expect("certificates")[0];
     assert!(c.certificate.from_model.is_none());
     let why = c.certificate.not_from_model.as_deref().expect("the reason");
-    assert!(why.contains("without a definition"), "{why}");
+    assert!(why.contains(because), "{why}");
 }
 
 /// Optima certified from the model (`soli`, `conclusion BOUNDS`): the
@@ -655,10 +664,7 @@ fn enigma_plain_board_is_certified_from_the_model() {
     };
     let r = run::run_quiet(&full, &certified(false)).expect("certified run");
     assert_eq!(r.objective, Some(55));
-    let c = &r.certificates.expect("certificates")[0];
-    assert!(c.certificate.from_model.is_none());
-    let why = c.certificate.not_from_model.as_deref().expect("the reason");
-    assert!(why.contains("--symmetry cycles"), "{why}");
+    assert_certified_by_drat_because(&r.certificates, "--symmetry cycles");
 }
 
 /// Magic N = 4 `--all --symmetry order` (the counting defaults: digits,
