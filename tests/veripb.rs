@@ -21,12 +21,13 @@ fn require_veripb() {
     }
 }
 
-/// A puzzle whose CNF gets `mutate`'s clauses after its own: a broken
-/// encoding, for the mutants the check must refuse. Everything else,
-/// the PB model included, is the inner puzzle's.
+/// A puzzle whose CNF gets `mutate`'s clauses after its own (and whose map
+/// `mutate` may extend, e.g. with posted lex-leader comparisons): a broken
+/// encoding or symmetry breaking, for the mutants the check must refuse.
+/// Everything else, the PB model included, is the inner puzzle's.
 struct Mutant<P: Puzzle> {
     inner: P,
-    mutate: fn(&mut Cnf, &P::Map),
+    mutate: Box<dyn Fn(&mut Cnf, &mut P::Map) + Send + Sync>,
 }
 
 impl<P: Puzzle> Puzzle for Mutant<P> {
@@ -37,8 +38,8 @@ impl<P: Puzzle> Puzzle for Mutant<P> {
         format!("mutant of {}", self.inner.describe())
     }
     fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<puzzlesat::puzzle::Encoded<Self::Map>> {
-        let enc = self.inner.encode(cnf)?;
-        (self.mutate)(cnf, &enc.map);
+        let mut enc = self.inner.encode(cnf)?;
+        (self.mutate)(cnf, &mut enc.map);
         Ok(enc)
     }
     fn decode(
@@ -197,11 +198,11 @@ fn an_encoding_without_definitions_is_certified_by_drat_and_says_so() {
     // true by two clauses: the placements stay the same)
     let p = Mutant {
         inner: Queens::new(6, Options::default()),
-        mutate: |cnf, q| {
+        mutate: Box::new(|cnf, q| {
             let y = cnf.fresh();
             cnf.add(&[y, q.q[0][0]]);
             cnf.add(&[y, !q.q[0][0]]);
-        },
+        }),
     };
     let r = run::run_quiet(&p, &certified(true)).expect("certified run");
     assert_eq!(r.count, Some(4));
@@ -257,7 +258,7 @@ fn a_wrong_lemma_is_refused() {
     use puzzlesat::puzzles::alien_tiles::{AlienTiles, Task};
     let p = Mutant {
         inner: AlienTiles::new(4, 3, Task::Hardest).unwrap(),
-        mutate: |cnf, map| {
+        mutate: Box::new(|cnf, map| {
             let lits: Vec<Lit> = map
                 .clicks()
                 .iter()
@@ -275,7 +276,7 @@ fn a_wrong_lemma_is_refused() {
             let units = Card::new(CardEncoding::Totalizer, &lits).at_most(cnf, 9);
             cnf.post_units(units).unwrap();
             puzzlesat::encodings::provenance::source(cnf, || None);
-        },
+        }),
     };
     let e = run::run_quiet(&p, &certified(false)).expect_err("the claim is refused");
     let text = format!("{e:#}");
@@ -301,7 +302,7 @@ fn a_wrong_order_axiom_is_refused() {
                 ..Default::default()
             },
         ),
-        mutate: |cnf, q| cnf.add(&[q.q[0][0], q.q[0][7]]),
+        mutate: Box::new(|cnf, q| cnf.add(&[q.q[0][0], q.q[0][7]])),
     };
     let uncertified = run::run_quiet(
         &p,
@@ -609,7 +610,7 @@ fn magic_digits_are_certified_from_the_model() {
     );
     let mutant = Mutant {
         inner: Magic::new(3, o),
-        mutate: |cnf, map| cnf.add(&[!map.direct[0][1]]),
+        mutate: Box::new(|cnf, map| cnf.add(&[!map.direct[0][1]])),
     };
     let e = run::run_quiet(&mutant, &certified(true))
         .err()
@@ -754,59 +755,6 @@ fn magic_order_cells_are_certified_from_the_model() {
     }
 }
 
-/// The queens' class representatives (lex-leader under the board's
-/// symmetries) with one more lex-leader constraint, for `wrong`: a
-/// permutation of the cells that is not a symmetry of the puzzle. The
-/// constraint is posted and derived by the production path (the
-/// encoder's `perm::lex_leader`, the family's `symmetry_proof` over every
-/// posted comparison: `LexOrder::proof`, `dom`).
-struct WrongSymmetry {
-    inner: Queens,
-    wrong: Option<puzzlesat::encodings::perm::Perm>,
-}
-
-impl Puzzle for WrongSymmetry {
-    type Solution = <Queens as Puzzle>::Solution;
-    type Map = <Queens as Puzzle>::Map;
-    type Details = <Queens as Puzzle>::Details;
-    fn describe(&self) -> String {
-        format!("wrong-symmetry mutant of {}", self.inner.describe())
-    }
-    fn encode(&self, cnf: &mut Cnf) -> anyhow::Result<puzzlesat::puzzle::Encoded<Self::Map>> {
-        let mut enc = self.inner.encode(cnf)?;
-        if let Some(wrong) = &self.wrong {
-            let cells: Vec<Lit> = enc.map.q.iter().flatten().copied().collect();
-            let posted =
-                puzzlesat::encodings::perm::lex_leader(cnf, &cells, std::slice::from_ref(wrong));
-            enc.map.symmetry.extend(posted);
-        }
-        Ok(enc)
-    }
-    fn decode(
-        &self,
-        map: &Self::Map,
-        model: &puzzlesat::encodings::Assignment,
-    ) -> anyhow::Result<Self::Solution> {
-        self.inner.decode(map, model)
-    }
-    fn check(&self, sol: &Self::Solution) -> Result<(), String> {
-        self.inner.check(sol)
-    }
-    fn render(&self, sol: &Self::Solution) -> String {
-        self.inner.render(sol)
-    }
-    fn pb_model(&self) -> Option<PbModel> {
-        self.inner.pb_model()
-    }
-    fn symmetry_proof(
-        &self,
-        map: &Self::Map,
-        name: &dyn Fn(Lit) -> String,
-    ) -> Option<Result<puzzlesat::encodings::dominance::SymmetryProof, String>> {
-        self.inner.symmetry_proof(map, name)
-    }
-}
-
 /// Mutant (issue 26, item 5): lex-leader for a permutation that is not a
 /// symmetry of the puzzle. n = 8 queens' 12 class representatives are
 /// certified with their lex-leader constraints derived by dominance; with
@@ -824,10 +772,25 @@ fn a_wrong_symmetry_is_refused() {
     let swap =
         puzzlesat::encodings::perm::Perm::from_cycles(n * n, &[&[n as u32 + 2, n as u32 + 3]])
             .unwrap();
-    let right = WrongSymmetry {
+    // the representatives with one more lex-leader constraint for `wrong`,
+    // posted and derived by the production path (the encoder's
+    // `perm::lex_leader`, the family's `symmetry_proof` over every posted
+    // comparison: `LexOrder::proof`, `dom`)
+    let with = |wrong: Option<puzzlesat::encodings::perm::Perm>| Mutant {
         inner: representatives.clone(),
-        wrong: None,
+        mutate: Box::new(move |cnf: &mut Cnf, map: &mut <Queens as Puzzle>::Map| {
+            if let Some(wrong) = &wrong {
+                let cells: Vec<Lit> = map.q.iter().flatten().copied().collect();
+                let posted = puzzlesat::encodings::perm::lex_leader(
+                    cnf,
+                    &cells,
+                    std::slice::from_ref(wrong),
+                );
+                map.symmetry.extend(posted);
+            }
+        }),
     };
+    let right = with(None);
     let r = run::run_quiet(&right, &certified(true)).expect("certified run");
     assert_eq!((r.status, r.count), (Status::All, Some(18)));
     assert!(
@@ -836,10 +799,7 @@ fn a_wrong_symmetry_is_refused() {
         "{}",
         r.summary()
     );
-    let wrong = WrongSymmetry {
-        inner: representatives,
-        wrong: Some(swap),
-    };
+    let wrong = with(Some(swap));
     // without --certify the run counts (the swap removes representatives)
     let uncertified = run::run_quiet(
         &wrong,

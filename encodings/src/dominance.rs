@@ -326,14 +326,10 @@ impl LexOrder {
             }
         }
         let mut terms = vec![];
-        for j in 0..k {
-            let (pos, c) = signed(&plus[j], &minus[j]);
+        for ((p, m), &v) in plus.iter().zip(&minus).zip(&self.vars) {
+            let (pos, c) = signed(p, m);
             if !c.is_zero() {
-                terms.push(format!(
-                    "{}{c} {}",
-                    if pos { "+" } else { "-" },
-                    lit(self.vars[j])
-                ));
+                terms.push(format!("{}{c} {}", if pos { "+" } else { "-" }, lit(v)));
             }
         }
         let witness: Vec<String> = (0..k)
