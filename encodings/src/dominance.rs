@@ -318,11 +318,11 @@ impl LexOrder {
         // 1. L: Σ_j w_j (x_σ(j) − x_j) ≥ 0, merged per variable
         let mut plus: Vec<Big> = vec![Big::zero(); k];
         let mut minus: Vec<Big> = vec![Big::zero(); k];
-        for j in 0..k {
+        for (j, m) in minus.iter_mut().enumerate() {
             let s = sigma.apply(j as u32) as usize;
             if s != j {
                 plus[s].add_assign(&self.weight(j));
-                minus[j].add_assign(&self.weight(j));
+                m.add_assign(&self.weight(j));
             }
         }
         let mut terms = vec![];

@@ -236,11 +236,11 @@ impl<P: Puzzle> Shared<'_, P> {
         let engine = self
             .opts
             .enumeration_engine(self.enumerated.enumeration())?;
-        Ok(self.opts.open(
+        self.opts.open(
             Cow::Borrowed(self.cnf),
             self.limits.clone(),
             Purpose::Enumerate(engine),
-        )?)
+        )
     }
 
     /// Counts cube `index` on the thread's `session`.
