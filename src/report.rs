@@ -192,7 +192,9 @@ pub struct Report<S, D = serde_json::Value> {
     /// what a counted model stands for: `solutions` or `symmetry classes`
     pub counted_as: String,
     /// with `--all` by symmetry classes (`drive::classes`): the classes
-    /// (orbits of the puzzle's group) the `count` solutions fall into
+    /// (orbits of the puzzle's group) the `count` solutions fall into; for
+    /// the structured magic count (solver `none`), the classes up to
+    /// rotation and reflection
     #[serde(deserialize_with = "Option::deserialize")]
     pub classes: Option<u64>,
     /// solutions (the best one, or all with `--all`), each checked
@@ -509,6 +511,8 @@ impl<S: Serialize, D: Details> Report<S, D> {
                     ""
                 };
                 let complete = match &self.cubes {
+                    // an exact method ends its search, not on UNSAT
+                    None if self.solver == NO_SAT => format!("complete: {unsat}"),
                     None => format!("complete: final {unsat}{on}"),
                     Some(t) => {
                         let file = t.from_file().map_or(String::new(), |f| format!("; the other {f}"));
@@ -519,6 +523,12 @@ impl<S: Serialize, D: Details> Report<S, D> {
                     }
                 };
                 match self.classes {
+                    // the structured magic count: its classes are those of
+                    // the square's rotations and reflections
+                    Some(c) if self.solver == NO_SAT => format!(
+                        "exactly {}, {c} up to rotation and reflection ({complete})",
+                        counted(n)
+                    ),
                     Some(c) => format!(
                         "exactly {}, in {} of the puzzle's whole symmetry group ({complete})",
                         counted(n),

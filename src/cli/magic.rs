@@ -20,7 +20,7 @@ pub struct Args {
     /// order of the square, 1 to 1000 (taken from --given if omitted; --max-clauses bounds it further)
     #[arg(short, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     pub n: Option<usize>,
-    /// auto (staged to find a free square with the default encoding options on a solver with a conflict limit, else encoding), encoding (the single CNF: finds, counts, refutes), staged (finds under the balanced-digits restriction, docs/magic.md)
+    /// auto (staged to find a free square with the default encoding options on a solver with a conflict limit, else encoding), encoding (the single CNF: finds, counts, refutes), staged (finds under the balanced-digits restriction, docs/magic.md), reference (counts every square of order 1 to 5 without SAT: row and column partitions into line sets, then the diagonals; --count, with --cubes K, --jobs and --cube-file)
     #[arg(long, default_value = "auto", value_parser = choices::<Method>())]
     pub method: Method,
     /// with the staged method: the place values of the digits of F−1, strictly decreasing from below n² to 1, comma-separated (default: n·m,n,m,1 with m = ⌈√n⌉; 3,1 for n = 3)
@@ -95,6 +95,26 @@ impl PuzzleArgs for Args {
                         common.solve(&p, cubes)
                     }
                 }
+            }
+            Method::Reference => {
+                let n = p.givens.n;
+                if cubes.cube.is_some() {
+                    bail!("--method reference counts all its cubes in one run (--cubes K --jobs J, resumable with --cube-file): not --cube I");
+                }
+                cubes.options()?;
+                let file = cubes
+                    .cube_file
+                    .as_deref()
+                    .map(|f| (f, cubes.trust_cube_file));
+                let report = drive::line_sets::run(
+                    n,
+                    cubes.cubes.unwrap_or(1) as usize,
+                    usize::from(cubes.jobs),
+                    file,
+                    &common.limits(),
+                    &mut common.progress(),
+                )?;
+                common.print(report, |s| s.to_string(), |s| Some(s.picture()))
             }
             _ => common.solve(&p, cubes),
         }
@@ -183,6 +203,18 @@ impl Args {
             ),
             Method::Staged if p.options != Options::default() => bail!(
                 "--method staged has its own encoding: leave the encoding options at their defaults, or use --method encoding"
+            ),
+            Method::Reference if !common.count || common.all => bail!(
+                "--method reference counts the squares (--count); it does not list them (--all) or find one"
+            ),
+            Method::Reference if p.givens.count() > 0 => {
+                bail!("--method reference counts free squares: not with --given cells")
+            }
+            Method::Reference if p.options != Options::counting(p.givens.n) => bail!(
+                "--method reference counts every square without a CNF: leave --symmetry, --complement and the encoding options at their defaults"
+            ),
+            Method::Reference if common.certify => bail!(
+                "--certify backs UNSAT answers: the reference method uses no SAT solver (use --method encoding)"
             ),
             m => Ok(m),
         }

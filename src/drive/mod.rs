@@ -4,10 +4,12 @@
 //! solutions projected onto primary literals ([`enumerate`]), expand
 //! symmetry classes into solutions and count them ([`classes`]), optimise
 //! or count cube by cube with a file of results that a rerun resumes from
-//! ([`cubes`]), find in stages ([`staged`]).
+//! ([`cubes`]), find in stages ([`staged`]); and the structured count of
+//! magic squares by cubes, which uses no SAT solver ([`line_sets`]).
 
 pub mod classes;
 pub mod cubes;
+pub mod line_sets;
 pub mod proof;
 pub mod staged;
 

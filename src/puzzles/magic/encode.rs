@@ -57,6 +57,9 @@ puzzlesat_encodings::option_enum! {
             /// SAT stages, one per digit of `F − 1`, under the
             /// balanced-digits restriction (finds only; [`super::staged`])
             Staged = "staged",
+            /// the structured count, no SAT: row and column partitions into
+            /// line sets, then the diagonals (counts only; [`super::line_sets`])
+            Reference = "reference",
     }
 }
 

@@ -8,6 +8,8 @@
 //! - [`check`]: the independent checker from the definition;
 //! - [`opb`]: the PB model (for VeriPB proofs);
 //! - [`reference`]: a structured depth-first enumerator used to cross-check;
+//! - [`line_sets`]: the structured count (`--method reference --count`):
+//!   row and column partitions into line sets, then the diagonals;
 //! - [`symmetry`]: the 16 maps (square × complement) acting on solutions,
 //!   for counting by classes;
 //! - [`staged`]: finding under the balanced-digits restriction, one SAT
@@ -16,6 +18,7 @@
 
 pub mod check;
 pub mod encode;
+pub mod line_sets;
 pub mod model;
 pub mod opb;
 pub mod order_proof;
