@@ -1,7 +1,8 @@
 //! Magic squares: counting all squares of order 4 (7040 in 166 classes of
 //! the 64 maps of `symmetry::maps`, and 880 with the seed's order constraints — each proven
 //! complete by the final UNSAT, by symmetry classes as `solve --all` does)
-//! one cube of the order-5 count (its cost per class), and finding squares
+//! one cube of the order-5 count (its cost per class; and one cube of the
+//! structured count, `--method reference`), and finding squares
 //! of large order (see docs/magic.md). Every iteration
 //! asserts its answer; every solution has passed the independent checker
 //! inside the runner.
@@ -15,6 +16,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use puzzlesat::drive;
 use puzzlesat::options::CubeOptions;
 use puzzlesat::puzzles::magic::check::check_square;
+use puzzlesat::puzzles::magic::line_sets::LineSets;
 use puzzlesat::puzzles::magic::staged::{self, StagedMagic};
 use puzzlesat::puzzles::magic::{Magic, Options, Symmetry};
 use puzzlesat::run::{self, RunOptions, Status};
@@ -101,6 +103,15 @@ fn bench(c: &mut Criterion) {
                 (2368, Some(37))
             )
         })
+    });
+    // the structured count (`--method reference`, no SAT): cube 0 of 244 at
+    // n = 5 (the first line set holding the value 1); throughput: squares
+    // checked (each standing for 8) per second
+    let sets = LineSets::new(5).expect("order 5");
+    let cube0 = sets.count_cube(0, 244, &|| false).unwrap().unwrap();
+    h.throughput(Throughput::Elements(cube0.arrangements));
+    h.bench_function("reference-n5-cube0-of-244", |b| {
+        b.iter(|| assert_eq!(sets.count_cube(0, 244, &|| false).unwrap(), Some(cube0)))
     });
     h.finish();
 }
