@@ -623,9 +623,9 @@ fn magic_digits_are_certified_from_the_model() {
 /// rule 3's "some cell is at least t" and "cell holds v" literals are the
 /// model's own (the CNF names them), so the optimum (n = 4: 40) ends on
 /// `BOUNDS 40 40`. The count of the optimal boards (72, as brute force
-/// finds) stays on DRAT (it assumes the optimum). The default options (canonical cycle types,
-/// redundant and dominance constraints) are not derived: that run is
-/// certified by DRAT and says why.
+/// finds) stays on DRAT (it assumes the optimum). The redundant and
+/// dominance constraints of the default options are not derived: that run
+/// is certified by DRAT and names them.
 #[test]
 fn enigma_plain_board_is_certified_from_the_model() {
     require_veripb();
@@ -665,7 +665,157 @@ fn enigma_plain_board_is_certified_from_the_model() {
     };
     let r = run::run_quiet(&full, &certified(false)).expect("certified run");
     assert_eq!(r.objective, Some(55));
-    assert_certified_by_drat_because(&r.certificates, "--symmetry cycles");
+    assert_certified_by_drat_because(
+        &r.certificates,
+        "not --redundant occ3,ubnval,gcd,staircase or --dominance orbits12",
+    );
+}
+
+/// Enigma's board with the canonical cycle types (`--symmetry cycles
+/// --redundant none --dominance none`): C9's units, C10's clauses by
+/// `dom` (conjugations of the permutation, a row-major lex order on the
+/// matrix), the canonical matrix's "at least one" and C10's "no room"
+/// units by RUP; the optimum (n = 4: 40, n = 5: 55) is certified from the
+/// model. n = 4 has 2 "no room" units and 8 rows' and columns' clauses;
+/// n = 5 one C10 clause by `dom`, 4 units, 10 rows and columns.
+#[test]
+fn enigma_cycles_are_certified_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::enigma::encode::{BoardOptions, Symmetry};
+    use puzzlesat::puzzles::enigma::Enigma;
+    for (n, best, derived) in [(4, 40, 10), (5, 55, 15)] {
+        let p = Enigma {
+            n,
+            opts: BoardOptions {
+                symmetry: Symmetry::Cycles,
+                ..BoardOptions::NAIVE
+            },
+        };
+        let r = run::run_quiet(&p, &certified(false)).expect("certified run");
+        assert_eq!((r.status, r.objective), (Status::Optimal, Some(best)));
+        let c = &r.certificates.as_ref().expect("certificates")[0];
+        let from = c.certificate.from_model.as_ref().expect("from the model");
+        assert_eq!(from.covers, "encoding, symmetry breaking and search");
+        assert_eq!(from.dom_clauses, derived, "n = {n}");
+        let text = r.summary();
+        assert!(
+            text.contains(&format!(
+                "optimal: {best} (proven: no better solution, UNSAT, certified from the model: encoding, symmetry breaking and search, VeriPB"
+            )),
+            "{text}"
+        );
+    }
+}
+
+/// The symmetry block of `--symmetry cycles` alone, n = 6..8 (where the
+/// search takes minutes): the encoding's derivation, then every C9 unit
+/// and C10 clause by `dom`, each checked against the CNF's clause by `e`,
+/// checked by VeriPB with no conclusion.
+#[test]
+fn enigma_cycle_clauses_are_derived_up_to_n_8() {
+    require_veripb();
+    use puzzlesat::puzzles::enigma::encode::{BoardOptions, Symmetry};
+    use puzzlesat::puzzles::enigma::Enigma;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    for (n, doms) in [(6, 13), (7, 22), (8, 34)] {
+        let p = Enigma {
+            n,
+            opts: BoardOptions {
+                symmetry: Symmetry::Cycles,
+                ..BoardOptions::NAIVE
+            },
+        };
+        let (cnf, enc, _) = puzzlesat::puzzle::encode_recording(&p, true).expect("encoded");
+        let model = p.pb_model().expect("a model");
+        let names = ProofNames::new(&model, &enc.names, cnf.n_vars()).expect("names");
+        let proof = p
+            .symmetry_proof(&enc.map, &|l| names.lit(l))
+            .expect("a symmetry proof")
+            .expect("derived");
+        let block = veripb::SymmetryBlock::new(proof, &cnf).expect("its clauses are the CNF's");
+        let prov = cnf.provenance_log();
+        veripb::plan(&model, &names, &cnf, prov, Some(&block)).expect("a plan");
+        assert_eq!(
+            block.lines.iter().filter(|l| l.starts_with("dom ")).count(),
+            doms,
+            "n = {n}"
+        );
+        let model_path = dir.path().join(format!("cycles{n}.opb"));
+        let proof_path = dir.path().join(format!("cycles{n}.pbp"));
+        let mut f = std::fs::File::create(&model_path).unwrap();
+        model.write_opb(&mut f).unwrap();
+        let mut w = ProofWriter::new(
+            std::io::BufWriter::new(std::fs::File::create(&proof_path).unwrap()),
+            model.loaded(),
+        )
+        .unwrap();
+        w.block(&block.prelude, 0).unwrap();
+        let constraints = veripb::ModelConstraints::new(&model, &names);
+        veripb::derive_cnf(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
+        let first = w.block(&block.lines, block.ids).unwrap();
+        let clauses: Vec<&[Lit]> = cnf.clauses().collect();
+        for &(i, rel) in &block.derives {
+            let id = first + rel as u64 - 1;
+            w.line(&format!("e {} : {id};", names.clause(clauses[i])))
+                .unwrap();
+        }
+        w.finish("NONE").unwrap();
+        let checked = veripb::check(&model_path, &proof_path, &Limits::default())
+            .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+        assert!(
+            checked.verdict.contains("NO CONCLUSION"),
+            "{}",
+            checked.verdict
+        );
+    }
+}
+
+/// Mutant: a wrong C10 clause, "a 2-cycle [1..2] is not followed by the
+/// 2-cycle [3..4]", posted and derived like the right ones (`dom` with the
+/// conjugation that swaps the two blocks). It excludes n = 4's optimal
+/// cycle type {2, 2}: without `--certify` the run reports less than 40.
+/// The swap maps (1 2)(3 4) onto itself, not onto a smaller permutation,
+/// so the `dom` step's goal "the image is strictly smaller" fails, VeriPB
+/// rejects the proof and the claim is refused.
+#[test]
+fn a_wrong_cycle_clause_is_refused() {
+    require_veripb();
+    use puzzlesat::puzzles::enigma::encode::{BoardOptions, Symmetry};
+    use puzzlesat::puzzles::enigma::partitions::C10;
+    use puzzlesat::puzzles::enigma::Enigma;
+    let mutant = Mutant {
+        inner: Enigma {
+            n: 4,
+            opts: BoardOptions {
+                symmetry: Symmetry::Cycles,
+                ..BoardOptions::NAIVE
+            },
+        },
+        mutate: Box::new(|cnf, map| {
+            let m = map.cycles.as_mut().expect("the canonical matrix");
+            let wrong = C10 {
+                start: 0,
+                end: 1,
+                next_end: Some(3),
+            };
+            cnf.add(&wrong.clause(m));
+            m.c10.push(wrong);
+        }),
+    };
+    let uncertified = run::run_quiet(&mutant, &RunOptions::default()).expect("the mutant solves");
+    assert!(
+        uncertified.objective.is_some_and(|v| v < 40),
+        "the wrong clause drops the optimum: {:?}",
+        uncertified.objective
+    );
+    let e = run::run_quiet(&mutant, &certified(false)).expect_err("the claim is refused");
+    let text = format!("{e:#}");
+    assert!(
+        text.contains("could not be certified")
+            && text.contains("VeriPB rejected")
+            && text.contains("Proofgoal #2 could not be autoproven"),
+        "{text}"
+    );
 }
 
 /// Magic N = 4 `--all --symmetry order` (the counting defaults: digits,

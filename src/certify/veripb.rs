@@ -450,12 +450,22 @@ pub fn plan(
 }
 
 /// The model's constraints over CNF literals, as `≥` constraints with
-/// their ids in the proof (an equality as two; a constraint over a
-/// model-only variable left out), indexed by variable.
+/// their ids in the proof (an equality as two), indexed by variable. A
+/// constraint over a model-only variable (one the CNF does not name) is
+/// kept apart, its model-only variables as placeholder literals that no
+/// CNF has: it serves only as the source of an implied constraint
+/// ([`Self::source`]: `ia`, which names the id, not the terms), e.g. an
+/// at-most-one over part of a row whose other literals the symmetry
+/// breaking fixes false.
 pub struct ModelConstraints {
     constraints: Vec<(Id, Linear)>,
     by_var: HashMap<Var, Vec<usize>>,
+    partial: Vec<(Id, Linear)>,
+    partial_by_var: HashMap<Var, Vec<usize>>,
 }
+
+/// The first placeholder variable of [`ModelConstraints`] (above any CNF's).
+const MODEL_ONLY: u32 = 1 << 30;
 
 impl ModelConstraints {
     /// The constraints of `model`.
@@ -467,52 +477,74 @@ impl ModelConstraints {
                 lit_of.insert(name, Lit::new(i as u32, *negated));
             }
         }
-        let mut constraints = vec![];
+        let (mut constraints, mut partial) = (vec![], vec![]);
         let mut id: Id = 1;
         for c in model.constraints() {
             let first = id;
             id += c.loaded() as Id;
-            let terms: Option<Vec<(i64, Lit)>> = c
+            let mut model_only = false;
+            let terms: Vec<(i64, Lit)> = c
                 .terms
                 .iter()
                 .map(|&(a, l)| {
-                    let x = *lit_of.get(model.name(l.var))?;
-                    Some((a, if l.negated { !x } else { x }))
+                    let x = lit_of.get(model.name(l.var)).copied().unwrap_or_else(|| {
+                        model_only = true;
+                        Lit::positive(MODEL_ONLY + l.var.idx() as u32)
+                    });
+                    (a, if l.negated { !x } else { x })
                 })
                 .collect();
-            let Some(terms) = terms else { continue };
+            let to = if model_only {
+                &mut partial
+            } else {
+                &mut constraints
+            };
             let ge = || Linear::at_least(terms.iter().copied(), c.rhs);
             let le = || Linear::at_least(terms.iter().map(|&(a, l)| (-a, l)), -c.rhs);
             match c.relation {
-                Relation::AtLeast => constraints.push((first, ge())),
-                Relation::AtMost => constraints.push((first, le())),
+                Relation::AtLeast => to.push((first, ge())),
+                Relation::AtMost => to.push((first, le())),
                 Relation::Equal => {
-                    constraints.push((first, ge()));
-                    constraints.push((first + 1, le()));
+                    to.push((first, ge()));
+                    to.push((first + 1, le()));
                 }
             }
         }
-        let mut by_var: HashMap<Var, Vec<usize>> = HashMap::new();
-        for (i, (_, c)) in constraints.iter().enumerate() {
-            for &(_, l) in &c.terms {
-                by_var.entry(l.var()).or_default().push(i);
+        let index = |cs: &[(Id, Linear)]| {
+            let mut by_var: HashMap<Var, Vec<usize>> = HashMap::new();
+            for (i, (_, c)) in cs.iter().enumerate() {
+                for &(_, l) in &c.terms {
+                    by_var.entry(l.var()).or_default().push(i);
+                }
             }
-        }
+            by_var
+        };
         ModelConstraints {
+            by_var: index(&constraints),
+            partial_by_var: index(&partial),
             constraints,
-            by_var,
+            partial,
         }
     }
     /// A model constraint that implies `c`, and the divisor that makes it
     /// imply `c` syntactically (1: as it is; `d`: after VeriPB's division
     /// by `d`, e.g. `3·Σ l ≤ 7` gives `Σ l ≤ 2`).
     pub fn source(&self, c: &Linear) -> Option<(Id, u64)> {
-        let candidates: &[usize] = match c.terms.first() {
-            Some((_, l)) => self.by_var.get(&l.var())?,
-            None => return None,
-        };
-        for &i in candidates {
-            let (id, m) = &self.constraints[i];
+        let (_, first) = c.terms.first()?;
+        let candidates = self
+            .by_var
+            .get(&first.var())
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.constraints[i])
+            .chain(
+                self.partial_by_var
+                    .get(&first.var())
+                    .into_iter()
+                    .flatten()
+                    .map(|&i| &self.partial[i]),
+            );
+        for (id, m) in candidates {
             if implies(m, c) {
                 return Some((*id, 1));
             }

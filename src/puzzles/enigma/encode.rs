@@ -217,6 +217,8 @@ pub struct BoardMap {
     pub x: Vec<IntVar>,
     /// `p[i][j]`: column i equals row j (None: fixed false)
     pub p: Vec<Vec<Option<Lit>>>,
+    /// the canonical matrix of `--symmetry cycles` (its literals are `p`'s)
+    pub cycles: Option<CycleMatrix>,
 }
 
 /// The staircase the occurrence clauses imply: `c_v ≤ n² − Σ_{k<v} step_k`,
@@ -619,7 +621,7 @@ pub fn encode_board<DB: ClauseDatabase>(
         }
     }
     Ok(BoardCnf {
-        map: BoardMap { n, x, p },
+        map: BoardMap { n, x, p, cycles },
         objective,
         primary,
         names,

@@ -11,10 +11,12 @@
 //!   UBNVAL bound, each model scored by Algorithm 1;
 //! - `reference` ([`reference`]): the structured search, no SAT.
 //!
-//! [`opb`] is the board's PB model (for VeriPB proofs); [`brute`] enumerates every board for n ≤ 5 from the rules alone.
+//! [`opb`] is the board's PB model (for VeriPB proofs), [`cycle_proof`]
+//! derives `--symmetry cycles` from it by dominance; [`brute`] enumerates every board for n ≤ 5 from the rules alone.
 
 pub mod brute;
 pub mod check;
+pub mod cycle_proof;
 pub mod encode;
 pub mod model;
 pub mod opb;
@@ -269,26 +271,36 @@ impl Puzzle for Enigma {
         Some(opb::model(self.n))
     }
 
-    /// Not derived yet: the canonical cycle types (`--symmetry cycles`) and
-    /// `--dominance counts` need dominance steps with witnesses that depend
-    /// on the permutation, and the redundant constraints (occ3, ubnval,
-    /// gcd, staircase) are theorems about the rules (Properties 1–4) with
-    /// no derivation written (docs/certify.md). The plain board CNF
-    /// (`--symmetry none --redundant none --dominance none`) is derived from
-    /// the model.
+    /// The canonical cycle types (`--symmetry cycles`) are derived by
+    /// dominance ([`cycle_proof`]); the plain board has no symmetry
+    /// breaking to derive. Not derived: `--dominance counts` (its witness
+    /// relabels the values by their occurrence counts, a map that depends
+    /// on the board) and the redundant constraints (occ3, ubnval, gcd,
+    /// staircase: theorems about the rules, Properties 1–4, with no
+    /// derivation written; docs/certify.md).
     fn symmetry_proof(
         &self,
-        _map: &BoardMap,
-        _name: &dyn Fn(Lit) -> String,
+        map: &BoardMap,
+        name: &dyn Fn(Lit) -> String,
     ) -> Option<Result<SymmetryProof, String>> {
         let o = &self.opts;
-        let redundant = o.redundant.to_string();
-        (o.symmetry != encode::Symmetry::None || o.dominance.counts() || redundant != "none").then(|| {
-            Err(format!(
-                "the VeriPB proof derives the plain board (--symmetry none --redundant none --dominance none), not --symmetry {} --redundant {redundant} --dominance {}",
-                o.symmetry, o.dominance
-            ))
-        })
+        let mut missing = vec![];
+        if o.redundant != encode::Redundant::default() {
+            missing.push(format!("--redundant {}", o.redundant));
+        }
+        if o.dominance.counts() {
+            missing.push(format!("--dominance {}", o.dominance));
+        }
+        if !missing.is_empty() {
+            return Some(Err(format!(
+                "the VeriPB proof derives the board's rules and --symmetry cycles, not {} (use --redundant none --dominance none)",
+                missing.join(" or ")
+            )));
+        }
+        match o.symmetry {
+            encode::Symmetry::None => None,
+            encode::Symmetry::Cycles => Some(cycle_proof::cycles_proof(map, name)),
+        }
     }
 
     fn split_literals(&self, map: &BoardMap, _primary: &[Lit], _cnf: &mut Cnf) -> Vec<Lit> {

@@ -62,6 +62,27 @@ pub fn holds_name(i: usize, j: usize, v: usize) -> String {
 
 /// The model of side n.
 pub fn model(n: usize) -> PbModel {
+    build(n).0
+}
+
+/// The ids (VeriPB's, from 1) of the model's permutation constraints,
+/// each an equality loaded as `≥ 1` (this id) then `≤ 1` (the next):
+/// `rows[i]` of `Σ_j p[i][j] = 1` ("column i equals one other row"),
+/// `columns[j]` of `Σ_i p[i][j] = 1` ("row j equals one other column").
+#[derive(Clone, Debug)]
+pub struct PermutationIds {
+    /// per i, the id of `Σ_j p[i][j] ≥ 1`
+    pub rows: Vec<usize>,
+    /// per j, the id of `Σ_i p[i][j] ≥ 1`
+    pub columns: Vec<usize>,
+}
+
+/// The ids of the model's permutation constraints (side n).
+pub fn permutation_ids(n: usize) -> PermutationIds {
+    build(n).1
+}
+
+fn build(n: usize) -> (PbModel, PermutationIds) {
     let ub = max_ubnval(n).max(1);
     let mut m = PbModel::new();
     m.comment(format!(
@@ -99,21 +120,27 @@ pub fn model(n: usize) -> PbModel {
                 .collect()
         })
         .collect();
+    let mut ids = PermutationIds {
+        rows: vec![],
+        columns: vec![],
+    };
     for i in 0..n {
         let col: Vec<PbLit> = p[i].iter().flatten().copied().collect();
-        m.exactly(
+        let c = m.exactly(
             &col,
             1,
             format!("rule 2: column {} equals one other row", i + 1),
         );
+        ids.rows.push(m.first_id(c));
     }
     for j in 0..n {
         let row: Vec<PbLit> = (0..n).filter_map(|i| p[i][j]).collect();
-        m.exactly(
+        let c = m.exactly(
             &row,
             1,
             format!("rule 2: row {} equals one other column", j + 1),
         );
+        ids.columns.push(m.first_id(c));
     }
     for i in 0..n {
         for j in 0..n {
@@ -230,5 +257,5 @@ pub fn model(n: usize) -> PbModel {
         terms: ge.iter().flatten().flatten().map(|&l| (1, l)).collect(),
         offset: (n * n) as i64,
     });
-    m
+    (m, ids)
 }

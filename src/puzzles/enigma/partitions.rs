@@ -61,6 +61,29 @@ impl BoundKind {
     }
 }
 
+/// A C10 clause as posted: the cycle `[start..end]` is not followed by a
+/// shorter one. `next_end: Some(k)`: `close[end][start] → ¬close[k][end+1]`
+/// (the next cycle `[end+1..k]` is shorter); `None`: `¬close[end][start]`
+/// (the positions after `end` are too few for a cycle as long).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct C10 {
+    /// the cycle's first position
+    pub start: usize,
+    /// its last position
+    pub end: usize,
+    /// the last position of the shorter cycle after it, None: no room
+    pub next_end: Option<usize>,
+}
+
+impl C10 {
+    /// The clause over `m`'s literals.
+    pub fn clause(&self, m: &CycleMatrix) -> Vec<Lit> {
+        let mut c = vec![!m.close[self.end][self.start]];
+        c.extend(self.next_end.map(|k| !m.close[k][self.end + 1]));
+        c
+    }
+}
+
 /// The permutation matrix of the canonical representatives.
 #[derive(Clone, Debug)]
 pub struct CycleMatrix {
@@ -70,6 +93,8 @@ pub struct CycleMatrix {
     pub next: Vec<Lit>,
     /// `close[i][s]`: i → s (s < i), ending the cycle [s..i]
     pub close: Vec<Vec<Lit>>,
+    /// the C10 clauses posted, in order (what a proof derives)
+    pub c10: Vec<C10>,
 }
 
 impl CycleMatrix {
@@ -79,7 +104,12 @@ impl CycleMatrix {
         let next: Vec<Lit> = (0..n.saturating_sub(1)).map(|_| db.fresh()).collect();
         let close: Vec<Vec<Lit>> = (0..n).map(|i| db.fresh_lits(i)).collect();
         // close[i] has entries for s = 0..i (length i-s+1 ≥ 2)
-        let m = CycleMatrix { n, next, close };
+        let mut m = CycleMatrix {
+            n,
+            next,
+            close,
+            c10: vec![],
+        };
         for i in 0..n {
             let _ = amo::exactly_one(db, &m.row(i), amo::AmoEncoding::Ladder);
         }
@@ -88,16 +118,27 @@ impl CycleMatrix {
         }
         // C10: a cycle [s..i] of length ℓ is followed by one of length ≥ ℓ
         for i in 0..n {
-            for (s, &c) in m.close[i].iter().enumerate() {
+            for s in 0..i {
                 let len = i - s + 1;
                 for k in i + 2..(i + len).min(n) {
-                    db.add(&[!c, !m.close[k][i + 1]]);
+                    m.c10.push(C10 {
+                        start: s,
+                        end: i,
+                        next_end: Some(k),
+                    });
                 }
                 if i + 1 < n && i + len >= n {
                     // no room left for a cycle of length ≥ ℓ
-                    db.add(&[!c]);
+                    m.c10.push(C10 {
+                        start: s,
+                        end: i,
+                        next_end: None,
+                    });
                 }
             }
+        }
+        for c in &m.c10 {
+            db.add(&c.clause(&m));
         }
         m
     }
