@@ -111,7 +111,12 @@ fn bench(c: &mut Criterion) {
     let cube0 = sets.count_cube(0, 244, &|| false).unwrap().unwrap();
     h.throughput(Throughput::Elements(cube0.arrangements));
     h.bench_function("reference-n5-cube0-of-244", |b| {
-        b.iter(|| assert_eq!(sets.count_cube(0, 244, &|| false).unwrap(), Some(cube0)))
+        b.iter(|| {
+            assert_eq!(
+                sets.count_cube(0, 244, &|| false).unwrap(),
+                Some(cube0.clone())
+            )
+        })
     });
     h.finish();
 }

@@ -3,7 +3,8 @@
 //! of orders 1 to 4 (OEIS A006052 times 8), the same count as the SAT count
 //! of the same order, cubes that sum to it, a cube file that a rerun resumes
 //! from and that refuses lines it does not belong with, a time limit that
-//! ends the run with the cubes counted so far, and the options it refuses.
+//! ends the run with the cubes counted so far, the counts by the centre
+//! value (odd orders), and the options it refuses.
 
 mod common;
 
@@ -68,6 +69,26 @@ fn it_agrees_with_the_sat_count_and_reports_its_stages() {
             &serde_json::json!(880),
             &serde_json::json!(8)
         )
+    );
+}
+
+#[test]
+fn odd_orders_are_counted_by_the_centre_value() {
+    let (code, out, err) = common::run(&[
+        "solve",
+        "magic",
+        "-n",
+        "3",
+        "--method",
+        "reference",
+        "--count",
+        "--json",
+    ]);
+    assert_eq!(code, Some(10), "{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        r["details"]["by_centre"],
+        serde_json::json!([0, 0, 0, 0, 8, 0, 0, 0, 0])
     );
 }
 

@@ -45,6 +45,8 @@ pub struct LineSetDetails {
     pub per_checked: u64,
     /// the count up to rotation and reflection (count / 8, n ≥ 3)
     pub up_to_rotation_and_reflection: Option<u64>,
+    /// odd n: the squares by their centre's value (index v − 1)
+    pub by_centre: Vec<u64>,
 }
 
 impl Details for LineSetDetails {
@@ -60,6 +62,15 @@ impl Details for LineSetDetails {
             lines.push(
                 "c up to rotation and reflection: the count divided by 8 (the values are distinct, so no rotation or reflection fixes a square of order 3 or more)".into(),
             );
+        }
+        if !self.by_centre.is_empty() {
+            let by: Vec<String> = self
+                .by_centre
+                .iter()
+                .enumerate()
+                .map(|(v, c)| format!("{}: {c}", v + 1))
+                .collect();
+            lines.push(format!("c by the centre's value: {}", by.join(", ")));
         }
         lines.push(format!(
             "c cubes: {} ({} counted in this run, {} from the cube file)",
@@ -81,6 +92,7 @@ struct CubeLine {
     pairs: u64,
     arrangements: u64,
     squares: u64,
+    by_centre: Vec<u64>,
     digest: String,
 }
 
@@ -95,6 +107,7 @@ impl CubeLine {
             pairs: c.pairs,
             arrangements: c.arrangements,
             squares: c.squares,
+            by_centre: c.by_centre.clone(),
             digest: String::new(),
         };
         line.digest = line.fingerprint();
@@ -109,7 +122,8 @@ impl CubeLine {
             .text(&self.row_partitions.to_string())
             .text(&self.pairs.to_string())
             .text(&self.arrangements.to_string())
-            .text(&self.squares.to_string());
+            .text(&self.squares.to_string())
+            .text(&format!("{:?}", self.by_centre));
         fnv.hex()
     }
     fn counted(&self) -> Counted {
@@ -118,6 +132,7 @@ impl CubeLine {
             pairs: self.pairs,
             arrangements: self.arrangements,
             squares: self.squares,
+            by_centre: self.by_centre.clone(),
         }
     }
 }
@@ -170,7 +185,7 @@ fn read_file(
             bail!("{}: cube {} of {cubes}", at(), line.cube);
         }
         let counted = line.counted();
-        if let Some(before) = closed.insert(line.cube, counted) {
+        if let Some(before) = closed.insert(line.cube, counted.clone()) {
             if before != counted {
                 bail!(
                     "{}: cube {} was counted differently before",
@@ -250,12 +265,12 @@ pub fn run(
                             );
                         }
                     }
+                    let squares = c.squares;
                     closed.insert(cube, c);
                     let so_far = total(closed.values());
                     let _ = writeln!(
                         progress,
-                        "c cube {cube}: {} squares; {} of {cubes} cubes, {} squares so far, {:.1} s",
-                        c.squares,
+                        "c cube {cube}: {squares} squares; {} of {cubes} cubes, {} squares so far, {:.1} s",
                         closed.len(),
                         so_far.squares,
                         start.elapsed().as_secs_f64()
@@ -300,6 +315,7 @@ pub fn run(
         checked: counted.arrangements,
         per_checked: sets.centraliser(),
         up_to_rotation_and_reflection: (complete && n >= 3).then_some(counted.squares / 8),
+        by_centre: counted.by_centre.clone(),
     };
     report.seconds.solve = start.elapsed().as_secs_f64();
     Ok(report)

@@ -56,7 +56,7 @@ pub struct LineSets {
 }
 
 /// What one cube counted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counted {
     /// partitions into row sets
     pub row_partitions: u64,
@@ -66,6 +66,10 @@ pub struct Counted {
     pub arrangements: u64,
     /// squares: `arrangements · |C(r)|`
     pub squares: u64,
+    /// odd n: the squares by the value of their centre (index v − 1; the
+    /// reorderings of an arrangement keep the middle row and column, so
+    /// its |C(r)| squares share their centre); empty for even n
+    pub by_centre: Vec<u64>,
 }
 
 impl Counted {
@@ -74,6 +78,12 @@ impl Counted {
         self.pairs += other.pairs;
         self.arrangements += other.arrangements;
         self.squares += other.squares;
+        if self.by_centre.len() < other.by_centre.len() {
+            self.by_centre.resize(other.by_centre.len(), 0);
+        }
+        for (mine, theirs) in self.by_centre.iter_mut().zip(&other.by_centre) {
+            *mine += theirs;
+        }
     }
 }
 
@@ -142,7 +152,10 @@ impl LineSets {
     ) -> anyhow::Result<Option<Counted>> {
         let mut run = Run {
             sets: self,
-            counted: Counted::default(),
+            counted: Counted {
+                by_centre: vec![0; if self.n % 2 == 1 { self.n * self.n } else { 0 }],
+                ..Counted::default()
+            },
             rows: vec![0; self.n],
             cols: vec![0; self.n],
             square: Square {
@@ -164,6 +177,9 @@ impl LineSets {
             }
         }
         run.counted.squares = run.counted.arrangements * self.centraliser;
+        for c in &mut run.counted.by_centre {
+            *c *= self.centraliser;
+        }
         Ok(Some(run.counted))
     }
 }
@@ -341,6 +357,10 @@ impl Run<'_> {
                         *cell = v[sigma[a]][rho[sigma[b]]] + 1;
                     }
                 }
+                if n % 2 == 1 {
+                    let centre = self.square.cells[n / 2][n / 2];
+                    self.counted.by_centre[centre as usize - 1] += 1;
+                }
                 check_square(n, &self.square).map_err(|e| {
                     anyhow::anyhow!(
                         "internal error: the structured count built a square that is not magic ({e}):\n{}",
@@ -368,7 +388,9 @@ mod tests {
         // OEIS A006052 times 8: 1, 0, 1, 880, 275,305,224 classes
         assert_eq!(count(1).unwrap().squares, 1);
         assert_eq!(count(2).unwrap().squares, 0);
-        assert_eq!(count(3).unwrap().squares, 8);
+        let three = count(3).unwrap();
+        assert_eq!(three.squares, 8);
+        assert_eq!(three.by_centre, [0, 0, 0, 0, 8, 0, 0, 0, 0]);
         let four = count(4).unwrap();
         assert_eq!(four.squares, 7040);
         assert_eq!(
