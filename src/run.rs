@@ -376,6 +376,7 @@ fn certify_last_unsat<S, D>(
                 primary: &setup.primary,
                 claim,
                 cube: None,
+                guard: None,
                 dir: opts.proof_dir.as_deref(),
                 stem: &stem,
             };

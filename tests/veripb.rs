@@ -380,6 +380,7 @@ fn a_totalizer_with_a_clause_dropped_is_refused() {
             primary: &x,
             claim: Claim::Complete,
             cube: None,
+            guard: None,
             dir: None,
             stem: "totalizer",
         };
@@ -462,6 +463,7 @@ fn prove_small(extra: &[&[i32]], solutions: &[&[i32]]) -> Result<(), CertifyErro
             Claim::Complete
         },
         cube: None,
+        guard: None,
         dir: None,
         stem: "small",
     };
@@ -538,6 +540,52 @@ fn a_cubed_optimum_is_certified_per_cube_from_the_model() {
     let text = r.summary();
     assert!(
         text.contains("optimal: 3") && text.contains("certified from the model"),
+        "{text}"
+    );
+}
+
+/// `--certify --cubes K` on an optimum whose symmetry breaking is derived
+/// by dominance (Alien Tiles' default double-lex and transpose): the cube
+/// cannot be part of the model the `dom` steps preserve, so each cube's
+/// proof keeps the puzzle's model, derives the symmetry breaking, then
+/// "not (the cube and better than its bound)" by contradiction (a `red`
+/// subproof), checked by `e` under `conclusion NONE`. 4×4/3: hardest 10.
+#[test]
+fn a_cubed_optimum_under_dominance_is_certified_per_cube_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::alien_tiles::{AlienTiles, Task};
+    let p = AlienTiles::new(4, 3, Task::Hardest).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let opts = RunOptions {
+        cubes: Some(cubes(4)),
+        proof_dir: Some(dir.path().to_path_buf()),
+        ..certified(false)
+    };
+    let r = run::run_quiet(&p, &opts).expect("certified run");
+    assert_eq!((r.status, r.objective), (Status::Optimal, Some(10)));
+    let certs = r.certificates.clone().expect("certificates");
+    assert_eq!(certs.len(), 4, "one certificate per cube");
+    for (i, c) in certs.iter().enumerate() {
+        assert_eq!(c.cube, Some(i as u32));
+        let m = c.certificate.from_model.as_ref().expect("from the model");
+        assert_eq!(
+            m.covers, "encoding, symmetry breaking and search",
+            "cube {i}"
+        );
+        assert!(m.dom_clauses > 0, "cube {i}");
+        let (_, proof) = m.files.clone().expect("kept");
+        let text = std::fs::read_to_string(proof).unwrap();
+        assert!(
+            text.contains(": : subproof") && text.contains("conclusion NONE;"),
+            "cube {i}"
+        );
+    }
+    let cover = r.cubes.as_ref().and_then(|t| t.cover.clone());
+    assert!(cover.is_some_and(|c| c.contains("4 sign patterns")));
+    let text = r.summary();
+    assert!(
+        text.contains("optimal: 10")
+            && text.contains("certified from the model: encoding, symmetry breaking and search"),
         "{text}"
     );
 }

@@ -192,6 +192,11 @@ impl<W: Write> ProofWriter<W> {
     pub fn comment(&mut self, text: &str) -> io::Result<()> {
         self.line(&format!("% {text}"))
     }
+    /// Counts `n` ids that a rule adds without a line of its own (a
+    /// subproof's reserved id and premise, its derived constraint).
+    pub fn skip(&mut self, n: Id) {
+        self.next += n;
+    }
     /// The id the next added constraint gets.
     pub fn next_id(&self) -> Id {
         self.next
@@ -1219,6 +1224,7 @@ pub fn replay_search<W: Write>(
     n_cnf: usize,
     cnf_ids: &[Id],
     primary: &[Lit],
+    deletions: bool,
     producer: &Producer,
     limits: &Limits,
 ) -> Result<(Id, SearchSteps), CertifyError> {
@@ -1258,7 +1264,9 @@ pub fn replay_search<W: Write>(
         }
         lits.clear();
         lits.extend(raw.iter().map(|&l| Lit::new(l >> 1, l & 1 == 1)));
-        let r = if delete {
+        let r = if delete && !deletions {
+            Ok(())
+        } else if delete {
             match ids.remove(&lits) {
                 Some(id) => {
                     steps.deletions += 1;
@@ -1418,6 +1426,10 @@ pub struct Run<'a> {
     /// ([`cube_model`]), from which the formula's assumptions follow (no
     /// best solution is logged)
     pub cube: Option<CubeBound<'a>>,
+    /// a cube's optimum when the symmetry breaking is derived by dominance:
+    /// the model stays the puzzle's, and the proof derives "not (the cube
+    /// and better than its bound)" by contradiction ([`CubeGuard`])
+    pub guard: Option<CubeGuard<'a>>,
     /// where the model and proof are kept (None: a temporary directory)
     pub dir: Option<&'a Path>,
     /// the file stem of model and proof
@@ -1427,6 +1439,27 @@ pub struct Run<'a> {
 /// Why a run whose symmetry breaking is derived by dominance has no VeriPB
 /// proof per cube.
 pub const CUBE_AFTER_DOMINANCE: &str = "a cube is not closed under the symmetries its run breaks, so its literals cannot be constraints of the model the dominance steps preserve; a proof that assumes the cube after the dominance steps is not written";
+
+/// A cube proved under the symmetry breaking: the dominance steps need a
+/// model that every symmetry maps onto itself, which the cube's literals
+/// are not. So the model stays the puzzle's, the dominance steps come
+/// first, and the cube's claim is the derived constraint `C` = "not (every
+/// cube literal and better than the bound)", by `red` with the identity
+/// witness and a subproof: its premise ¬C gives the cube's literals by
+/// propagation and "better" by adding the literals' axioms; the last
+/// call's assumptions follow as for an optimum, and the proof solver's
+/// lemmas refute them. The proof ends `conclusion NONE` with `C` checked
+/// (`e`) among the derived constraints: among the solutions the dominance
+/// steps keep, none in the cube is better than its bound, and the cover
+/// check makes the cubes' claims the puzzle's.
+pub struct CubeGuard<'a> {
+    /// the objective over CNF literals
+    pub objective: &'a Objective,
+    /// the cube's literals
+    pub cube: &'a [Lit],
+    /// "better than the bound" over CNF literals
+    pub better: Linear,
+}
 
 /// A cube's bound in the proof's model: the constraint "better than the
 /// bound" (its id and its terms over CNF literals) and the CNF's objective.
@@ -1616,7 +1649,48 @@ pub fn prove(
         }
     }
     let mut optimum = None;
-    if let (Claim::Optimal, Some(c)) = (run.claim, &run.cube) {
+    let mut guarded = None;
+    if let (Claim::Optimal, Some(g)) = (run.claim, &run.guard) {
+        // the premise ¬C: better + Σ k·l ≥ bound + k·|cube|, k large enough
+        // that it forces every cube literal
+        let most: i64 = g.better.terms.iter().map(|&(a, _)| a as i64).sum();
+        let k = (most - g.better.bound + 1).max(1);
+        let terms = g
+            .better
+            .terms
+            .iter()
+            .map(|&(a, l)| (a as i64, l))
+            .chain(g.cube.iter().map(|&l| (k, l)));
+        let premise = Linear::at_least(terms, g.better.bound + k * g.cube.len() as i64);
+        let claim = premise.negation();
+        w.comment(
+            "the cube's claim, by contradiction: not (its literals and better than its bound)",
+        )
+        .map_err(io)?;
+        w.line(&format!("red {} : : subproof", names.linear(&claim)))
+            .map_err(io)?;
+        w.line("proofgoal #1").map_err(io)?;
+        // the rule's reserved id, then the premise
+        w.skip(2);
+        let p = w.next_id() - 1;
+        let axioms: String = g
+            .cube
+            .iter()
+            .map(|&l| format!(" {} {k} * +", names.lit(!l)))
+            .collect();
+        let better = w.step(&format!("pol {p}{axioms};")).map_err(io)?;
+        derive_assumptions(
+            run,
+            g.objective,
+            &names,
+            &mut w,
+            formula,
+            &halves,
+            &mut cnf_ids,
+            (better, &g.better),
+        )?;
+        guarded = Some(claim);
+    } else if let (Claim::Optimal, Some(c)) = (run.claim, &run.cube) {
         w.comment("the cube's assumptions: better than its bound, its literals")
             .map_err(io)?;
         derive_assumptions(
@@ -1641,6 +1715,8 @@ pub fn prove(
             cnf_ids.len(),
             &cnf_ids,
             run.primary,
+            // a subproof deletes nothing of the database around it
+            guarded.is_none(),
             producer,
             limits,
         )?
@@ -1650,7 +1726,18 @@ pub fn prove(
         (w.step("rup >= 1;").map_err(io)?, SearchSteps::default())
     };
     search.solutions += usize::from(optimum.is_some());
+    if let Some(claim) = &guarded {
+        w.line(&format!("qed : {contradiction};")).map_err(io)?;
+        w.line("qed;").map_err(io)?;
+        w.skip(1);
+        let id = w.next_id() - 1;
+        w.comment("the cube's claim, derived").map_err(io)?;
+        w.line(&format!("e {} : {id};", names.linear(claim)))
+            .map_err(io)?;
+    }
     let conclusion = match (run.claim, search.solutions, optimum) {
+        // the cube's claim is the derived constraint checked above
+        _ if guarded.is_some() => "NONE".to_string(),
         (Claim::Complete, n, _) if n > 0 => "SAT".to_string(),
         (Claim::Optimal, _, Some(v)) => format!("BOUNDS {v} : {contradiction} {v}"),
         // a model with an objective and no solution (a cube's, with its

@@ -348,6 +348,7 @@ impl<P: Puzzle> Shared<'_, P> {
                     primary: &setup.primary,
                     claim,
                     cube: None,
+                    guard: None,
                     dir: self.opts.proof_dir.as_deref(),
                     stem: &stem,
                 };

@@ -496,7 +496,11 @@ impl<P: Puzzle> Shared<'_, P> {
             Ok(None) => return Ok(Err("the family has no PB model".into())),
             Err(why) => return Ok(Err(why.clone())),
         };
-        if setup.symmetry.is_some() {
+        // under dominance steps the cube cannot be part of the model: an
+        // optimum's cube is then proved as a derived constraint
+        // ([`veripb::CubeGuard`]); a count's has no such form yet
+        let guarded = setup.symmetry.is_some();
+        if guarded && (claim != Claim::Optimal || past.is_none()) {
             return Ok(Err(veripb::CUBE_AFTER_DOMINANCE.into()));
         }
         let producer = self.opts.certify.as_ref().expect("--certify");
@@ -505,11 +509,24 @@ impl<P: Puzzle> Shared<'_, P> {
             Err(e) => return Ok(Err(format!("the model's names: {e}"))),
         };
         let prov = log.or(f.provenance_log()).or(setup.provenance.as_ref());
+        let in_model: &[Lit] = if guarded { &[] } else { cube };
         let (model, better) =
-            match veripb::cube_model(&setup.model, &names, prov, index, cube, past) {
+            match veripb::cube_model(&setup.model, &names, prov, index, in_model, past) {
                 Ok(m) => m,
                 Err(e) => return Ok(Err(e)),
             };
+        let (model, better, guard) = match (guarded, better) {
+            (true, Some((_, better))) => (
+                setup.model.clone(),
+                None,
+                Some(veripb::CubeGuard {
+                    objective: self.obj,
+                    cube,
+                    better,
+                }),
+            ),
+            (_, better) => (model, better, None),
+        };
         let stem = format!("{}-cube{index}-{claim}", setup.stem);
         let run = veripb::Run {
             model: &model,
@@ -527,6 +544,7 @@ impl<P: Puzzle> Shared<'_, P> {
                 id,
                 better,
             }),
+            guard,
             dir: self.opts.proof_dir.as_deref(),
             stem: &stem,
         };
