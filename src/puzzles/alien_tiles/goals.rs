@@ -92,7 +92,7 @@ pub fn goal_min(s: &[u32], n: usize, c: u32) -> Option<u32> {
                     dp = next;
                 }
                 let v = dp[t as usize];
-                if v != u32::MAX && best.is_none_or(|b| v < b) {
+                if v != u32::MAX && best.map_or(true, |b| v < b) {
                     best = Some(v);
                 }
             }
@@ -184,7 +184,7 @@ fn vectors_mod(n: usize, c: u32, g: u32, t: Option<u32>) -> Vec<u8> {
     let mut out = vec![];
     let mut v = vec![0u8; n];
     loop {
-        if t.is_none_or(|t| v.iter().map(|&x| u32::from(x)).sum::<u32>() % g == t) {
+        if t.map_or(true, |t| v.iter().map(|&x| u32::from(x)).sum::<u32>() % g == t) {
             out.extend_from_slice(&v);
         }
         // next in lexicographic order: the last position counts fastest
@@ -548,7 +548,7 @@ impl Walk<'_, '_> {
                     self.tick();
                     return;
                 }
-                Some(v) => Some(v).filter(|&v| floor.is_none_or(|f| v > f)),
+                Some(v) => Some(v).filter(|&v| floor.map_or(true, |f| v > f)),
             }
         };
         self.visited += 1;
