@@ -290,14 +290,16 @@ impl Puzzle for Enigma {
         let o = &self.opts;
         let r = o.redundant;
         let mut missing = vec![];
-        for (on, what) in [
+        let redundant: Vec<&str> = [
             (r.ubnval, "ubnval"),
             (r.gcd, "gcd"),
             (r.staircase, "staircase"),
-        ] {
-            if on {
-                missing.push(format!("--redundant {what}"));
-            }
+        ]
+        .into_iter()
+        .filter_map(|(on, what)| on.then_some(what))
+        .collect();
+        if !redundant.is_empty() {
+            missing.push(format!("--redundant {}", redundant.join(",")));
         }
         if r.occ3 && o.symmetry != encode::Symmetry::Cycles {
             missing.push("--redundant occ3 without --symmetry cycles".to_string());
