@@ -756,6 +756,79 @@ fn enigma_occ3_is_certified_from_the_model() {
     }
 }
 
+/// The block of `--symmetry cycles --redundant occ3` alone, n = 6 and 7
+/// (the search of n = 7 takes minutes to check): the encoding's
+/// derivation, then C9–C11 and every occurrence clause, each checked
+/// against the CNF's clause by `e`, and the objective's link, checked by
+/// VeriPB with no conclusion. The block derives 284 CNF clauses at n = 6
+/// and 434 at n = 7 (the canonical matrix's and the occurrence clauses).
+#[test]
+fn enigma_occurrence_clauses_are_derived_at_n_6_and_7() {
+    require_veripb();
+    use puzzlesat::puzzles::enigma::encode::{BoardOptions, Redundant, Symmetry};
+    use puzzlesat::puzzles::enigma::Enigma;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    for (n, derived) in [(6, 284), (7, 434)] {
+        let p = Enigma {
+            n,
+            opts: BoardOptions {
+                symmetry: Symmetry::Cycles,
+                redundant: Redundant {
+                    occ3: true,
+                    ..Redundant::default()
+                },
+                ..BoardOptions::NAIVE
+            },
+        };
+        let (cnf, enc, _) = puzzlesat::puzzle::encode_recording(&p, true).expect("encoded");
+        let model = p.pb_model().expect("a model");
+        let names = ProofNames::new(&model, &enc.names, cnf.n_vars()).expect("names");
+        let proof = p
+            .symmetry_proof(&enc.map, &|l| names.lit(l))
+            .expect("a symmetry proof")
+            .expect("derived");
+        assert!(proof.objective_link.is_some(), "the objective's link");
+        let block = veripb::SymmetryBlock::new(proof, &cnf).expect("its clauses are the CNF's");
+        assert_eq!(block.derives.len(), derived, "n = {n}");
+        let prov = cnf.provenance_log();
+        veripb::plan(&model, &names, &cnf, prov, Some(&block)).expect("a plan");
+        let model_path = dir.path().join(format!("occ{n}.opb"));
+        let proof_path = dir.path().join(format!("occ{n}.pbp"));
+        let mut f = std::fs::File::create(&model_path).unwrap();
+        model.write_opb(&mut f).unwrap();
+        let mut w = ProofWriter::new(
+            std::io::BufWriter::new(std::fs::File::create(&proof_path).unwrap()),
+            model.loaded(),
+        )
+        .unwrap();
+        w.block(&block.prelude, 0).unwrap();
+        let constraints = veripb::ModelConstraints::new(&model, &names);
+        let (_, _, halves) =
+            veripb::derive_cnf(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
+        let lines = veripb::with_halves(&block.lines, &halves, &names).expect("the halves");
+        let first = w.block(&lines, block.ids).unwrap();
+        let clauses: Vec<&[Lit]> = cnf.clauses().collect();
+        for &(i, rel) in &block.derives {
+            let id = first + rel as u64 - 1;
+            w.line(&format!("e {} : {id};", names.clause(clauses[i])))
+                .unwrap();
+        }
+        w.finish("NONE").unwrap();
+        let checked = veripb::check(&model_path, &proof_path, &Limits::default())
+            .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+        assert!(
+            checked.verdict.contains("NO CONCLUSION"),
+            "{}",
+            checked.verdict
+        );
+        eprintln!(
+            "n = {n}: proof {} bytes, checked in {:.2} s",
+            std::fs::metadata(&proof_path).unwrap().len(),
+            checked.seconds
+        );
+    }
+}
+
 /// Mutant: a wrong occurrence clause, `[c_3 ≥ 8] → [c_2 ≥ 13]` ("value 2
 /// occurs at least 5 times once 8 cells are above it"). n = 4's optimal
 /// boards (type {2, 2}) fill four orbits of 4 cells with 1..4, so c_3 = 8

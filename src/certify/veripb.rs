@@ -254,7 +254,7 @@ impl SymmetryBlock {
 /// ([`puzzlesat_encodings::dominance::ProofLines::half`]) replaced by the
 /// id of the definition half in which the literal named `L` occurs; `Err`
 /// names a literal with no such half.
-fn with_halves(
+pub fn with_halves(
     lines: &[String],
     halves: &Halves,
     names: &ProofNames,

@@ -144,11 +144,11 @@ fn along(
     path: &mut Vec<String>,
     goal: &[String],
     name: &dyn Fn(Lit) -> String,
-    leaf: &dyn Fn(&[usize], &[String], &mut ProofLines),
+    leaf: &dyn Fn(&[String], &mut ProofLines),
     block: &mut ProofLines,
 ) {
     match node {
-        Node::Leaf(pi) => leaf(pi, path, block),
+        Node::Leaf(_) => leaf(path, block),
         Node::Branch(l, yes, no) => {
             for (child, lit) in [(yes, *l), (no, !*l)] {
                 path.push(neg(&name(lit)));
@@ -232,22 +232,16 @@ pub fn occ3_proof(
         );
         // G_v
         let mut pol = String::from("@occ3_g pol @occ3_zp");
-        for c in 0..cells {
+        for (c, e_c) in es.iter().enumerate() {
             let up = g(c, v + 1);
             if v == 1 {
                 block.add_ids(
-                    format!("@occ3_t{c} rup {};", clause(&[neg(&es[c]), neg(&up)])),
+                    format!("@occ3_t{c} rup {};", clause(&[neg(e_c), neg(&up)])),
                     1,
                 );
             } else {
-                block.add_ids(
-                    format!("@occ3_a rup {};", clause(&[neg(&es[c]), g(c, v)])),
-                    1,
-                );
-                block.add_ids(
-                    format!("@occ3_b rup {};", clause(&[neg(&es[c]), neg(&up)])),
-                    1,
-                );
+                block.add_ids(format!("@occ3_a rup {};", clause(&[neg(e_c), g(c, v)])), 1);
+                block.add_ids(format!("@occ3_b rup {};", clause(&[neg(e_c), neg(&up)])), 1);
                 block.add_ids(format!("@occ3_c rup {};", clause(&[neg(&up), g(c, v)])), 1);
                 block.add_ids(
                     format!("@occ3_t{c} pol @occ3_a @occ3_b + @occ3_c + 2 d;"),
@@ -261,10 +255,10 @@ pub fn occ3_proof(
         // K_v
         let u = used_name(v + 1);
         let goal = vec![neg(&u), z.clone()];
-        let leaf = |_: &[usize], path: &[String], b: &mut ProofLines| {
-            for c in 0..cells {
+        let leaf = |path: &[String], b: &mut ProofLines| {
+            for e_c in &es {
                 let mut cl = path.to_vec();
-                cl.extend([z.clone(), neg(&es[c])]);
+                cl.extend([z.clone(), neg(e_c)]);
                 b.add_ids(format!("rup {};", clause(&cl)), 1);
             }
             let mut cl = path.to_vec();
@@ -304,7 +298,7 @@ pub fn occ3_proof(
         let qn = name(q);
         let u = used_name(v);
         let goal = vec![neg(&u), qn.clone()];
-        let leaf = |_: &[usize], path: &[String], b: &mut ProofLines| {
+        let leaf = |path: &[String], b: &mut ProofLines| {
             for c in 0..cells {
                 let mut cl = path.to_vec();
                 cl.extend([qn.clone(), neg(&g(c, v))]);
