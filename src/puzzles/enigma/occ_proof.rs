@@ -16,8 +16,9 @@
 //!    (its two halves `Z⁺: z_v ⇒ Σ e ≥ 3`, `Z⁻: ¬z_v ⇒ Σ ¬e ≥ N − 2`);
 //! 2. `G_v: Σ_c (g_c + ¬[x_c ≥ v+1]) + 3·¬z_v ≥ N + 3` ("z_v → the cells
 //!    at least v outnumber those at least v+1 by 3") by `pol`: `Z⁺` plus,
-//!    per cell, `g + ¬[x ≥ v+1] + ¬e ≥ 2` (the halves of e's definition
-//!    and the order clause, summed and divided by 2);
+//!    per cell, `g + ¬[x ≥ v+1] + ¬e ≥ 2` (the model's clauses `e → g`,
+//!    `e → ¬[x ≥ v+1]` and the order clause, each restated by RUP, summed
+//!    and divided by 2);
 //! 3. `K_v: u[v+1] → z_v` along a decision tree over the canonical matrix
 //!    (row i closes the current cycle `[s..i]` or not; the units of the
 //!    cycle block cut the branches without room): at a leaf Λ (a cycle
