@@ -1680,6 +1680,7 @@ pub fn prove(
     if let (Claim::Optimal, Some(c)) = (run.claim, &run.cube) {
         w.comment("the cube's assumptions: better than its bound, its literals")
             .map_err(io)?;
+        let (id, better) = linked(run, &mut w, (c.id, c.better.clone())).map_err(io)?;
         derive_assumptions(
             run,
             c.objective,
@@ -1688,7 +1689,7 @@ pub fn prove(
             formula,
             &halves,
             &mut cnf_ids,
-            (c.id, &c.better),
+            (id, &better),
         )?;
     } else if run.claim == Claim::Optimal {
         let opb = log_optimum(run, &names, &mut w, formula, &halves, &mut cnf_ids)?;
@@ -1792,18 +1793,8 @@ fn log_optimum<W: Write>(
         .collect();
     let terms =
         terms.ok_or_else(|| fail("the objective has a variable the CNF does not name".into()))?;
-    let mut better = Linear::at_least(terms, 1 - opb);
-    let mut soli = soli;
-    if let Some((label, link)) = run.symmetry.and_then(|s| s.objective_link.as_ref()) {
-        // the CNF's objective is over other literals: better, in its terms
-        w.comment("the improving constraint in the CNF objective's terms")
-            .map_err(io)?;
-        soli = w.step(&format!("pol {soli} {label} +;")).map_err(io)?;
-        let mut sum = Sum::default();
-        sum.add(&better);
-        sum.add(link);
-        better = sum.linear();
-    }
+    let better = Linear::at_least(terms, 1 - opb);
+    let (soli, better) = linked(run, w, (soli, better)).map_err(io)?;
     w.comment("the last call's assumptions: better than the best")
         .map_err(io)?;
     derive_assumptions(
@@ -1817,6 +1808,26 @@ fn log_optimum<W: Write>(
         (soli, &better),
     )?;
     Ok(opb)
+}
+
+/// The constraint `better` (id `id`: the model's objective better than a
+/// bound) in the terms of the CNF's objective, where the symmetry block
+/// ties the two ([`SymmetryBlock::objective_link`]: their sum); else as
+/// it is.
+fn linked<W: Write>(
+    run: &Run,
+    w: &mut ProofWriter<W>,
+    (id, better): (Id, Linear),
+) -> io::Result<(Id, Linear)> {
+    let Some((label, link)) = run.symmetry.and_then(|s| s.objective_link.as_ref()) else {
+        return Ok((id, better));
+    };
+    w.comment("the improving constraint in the CNF objective's terms")?;
+    let id = w.step(&format!("pol {id} {label} +;"))?;
+    let mut sum = Sum::default();
+    sum.add(&better);
+    sum.add(link);
+    Ok((id, sum.linear()))
 }
 
 /// Derives each clause of `formula` after the first `ids.len()` (the last
