@@ -175,6 +175,13 @@ impl ProofLines {
         self.lines.push(line);
         self.ids += ids;
     }
+    /// The operand that stands for the id of a definition half of the
+    /// encoding, the one in which the literal named `lit` occurs (`~y`:
+    /// `y ⇒ D`; `y`: `¬y ⇒ ¬D`): the proof writer, which introduces the
+    /// definitions before the block, puts the id in its place.
+    pub fn half(lit: &str) -> String {
+        format!("{{half {lit}}}")
+    }
     /// The derived clauses as CNF clause indices: each derivation is
     /// matched, in order, with the next clause of `clauses` equal to it as a
     /// set of literals (a clause posted twice is derived twice, and each copy
@@ -216,6 +223,11 @@ pub struct SymmetryProof {
     pub prelude: Vec<String>,
     /// the derivation
     pub block: ProofLines,
+    /// a constraint the block derives, by its label, with its terms over
+    /// CNF literals, that ties the CNF's objective to the model's (e.g.
+    /// `Σ outputs of the counters ≥ Σ the cells they count`): added to the
+    /// improving constraint of an optimum's `soli`
+    pub objective_link: Option<(String, crate::provenance::Linear)>,
 }
 
 impl LexOrder {
@@ -233,6 +245,7 @@ impl LexOrder {
         Ok(SymmetryProof {
             prelude: self.prelude(name),
             block,
+            objective_link: None,
         })
     }
 }

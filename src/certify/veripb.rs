@@ -235,6 +235,9 @@ pub struct SymmetryBlock {
     /// the id of the constraint that implies it, counted from 1 at the
     /// block's first line
     pub derives: Vec<(usize, usize)>,
+    /// the label and terms of the constraint tying the CNF's objective to
+    /// the model's ([`SymmetryProof::objective_link`])
+    pub objective_link: Option<(String, Linear)>,
 }
 
 impl SymmetryBlock {
@@ -247,8 +250,50 @@ impl SymmetryBlock {
             ids: proof.block.ids,
             defines: proof.block.defines,
             derives,
+            objective_link: proof.objective_link,
         })
     }
+}
+
+/// The block's lines with each `{half L}` operand
+/// ([`puzzlesat_encodings::dominance::ProofLines::half`]) replaced by the
+/// id of the definition half in which the literal named `L` occurs; `Err`
+/// names a literal with no such half.
+pub fn with_halves(
+    lines: &[String],
+    halves: &Halves,
+    names: &ProofNames,
+) -> Result<Vec<String>, String> {
+    const OPEN: &str = "{half ";
+    if !lines.iter().any(|l| l.contains(OPEN)) {
+        return Ok(lines.to_vec());
+    }
+    let ids: HashMap<String, Id> = halves
+        .iter()
+        .map(|(&l, &(id, _))| (names.lit(l), id))
+        .collect();
+    lines
+        .iter()
+        .map(|line| {
+            let mut out = String::with_capacity(line.len());
+            let mut rest = line.as_str();
+            while let Some(at) = rest.find(OPEN) {
+                out.push_str(&rest[..at]);
+                let after = &rest[at + OPEN.len()..];
+                let end = after
+                    .find('}')
+                    .ok_or_else(|| format!("an unclosed half in '{line}'"))?;
+                let lit = &after[..end];
+                let id = ids
+                    .get(lit)
+                    .ok_or_else(|| format!("no definition half of {lit} (in '{line}')"))?;
+                out.push_str(&id.to_string());
+                rest = &after[end + 1..];
+            }
+            out.push_str(rest);
+            Ok(out)
+        })
+        .collect()
 }
 
 /// A constraint `Σ c·l ≥ d` in normal form (one literal per variable,
@@ -284,6 +329,19 @@ impl Sum {
                     }
                 }
             }
+        }
+    }
+    /// The sum as a constraint.
+    fn linear(&self) -> Linear {
+        let mut terms: Vec<(u64, Lit)> = self
+            .terms
+            .iter()
+            .map(|(&v, &(a, neg))| (a, Lit::new(v.idx32(), neg)))
+            .collect();
+        terms.sort_by_key(|&(_, l)| l);
+        Linear {
+            terms,
+            bound: self.degree,
         }
     }
     /// The variables to weaken away so that only `clause`'s literals stay,
@@ -1637,7 +1695,10 @@ pub fn prove(
     if let Some(s) = run.symmetry {
         w.comment("the symmetry breaking, by dominance")
             .map_err(io)?;
-        let first = w.block(&s.lines, s.ids).map_err(io)?;
+        let lines = with_halves(&s.lines, &halves, &names).map_err(|e| {
+            CertifyError::Producer(format!("VeriPB proof of the symmetry breaking: {e}"))
+        })?;
+        let first = w.block(&lines, s.ids).map_err(io)?;
         // each derived clause is checked (`e`) to be the constraint whose id
         // the block says: a miscounted block fails here, not at a later
         // deletion of the wrong constraint
@@ -1693,6 +1754,7 @@ pub fn prove(
     } else if let (Claim::Optimal, Some(c)) = (run.claim, &run.cube) {
         w.comment("the cube's assumptions: better than its bound, its literals")
             .map_err(io)?;
+        let (id, better) = linked(run, &mut w, (c.id, c.better.clone())).map_err(io)?;
         derive_assumptions(
             run,
             c.objective,
@@ -1701,7 +1763,7 @@ pub fn prove(
             formula,
             &halves,
             &mut cnf_ids,
-            (c.id, &c.better),
+            (id, &better),
         )?;
     } else if run.claim == Claim::Optimal {
         let opb = log_optimum(run, &names, &mut w, formula, &halves, &mut cnf_ids)?;
@@ -1819,6 +1881,7 @@ fn log_optimum<W: Write>(
     let terms =
         terms.ok_or_else(|| fail("the objective has a variable the CNF does not name".into()))?;
     let better = Linear::at_least(terms, 1 - opb);
+    let (soli, better) = linked(run, w, (soli, better)).map_err(io)?;
     w.comment("the last call's assumptions: better than the best")
         .map_err(io)?;
     derive_assumptions(
@@ -1832,6 +1895,26 @@ fn log_optimum<W: Write>(
         (soli, &better),
     )?;
     Ok(opb)
+}
+
+/// The constraint `better` (id `id`: the model's objective better than a
+/// bound) in the terms of the CNF's objective, where the symmetry block
+/// ties the two ([`SymmetryBlock::objective_link`]: their sum); else as
+/// it is.
+fn linked<W: Write>(
+    run: &Run,
+    w: &mut ProofWriter<W>,
+    (id, better): (Id, Linear),
+) -> io::Result<(Id, Linear)> {
+    let Some((label, link)) = run.symmetry.and_then(|s| s.objective_link.as_ref()) else {
+        return Ok((id, better));
+    };
+    w.comment("the improving constraint in the CNF objective's terms")?;
+    let id = w.step(&format!("pol {id} {label} +;"))?;
+    let mut sum = Sum::default();
+    sum.add(&better);
+    sum.add(link);
+    Ok((id, sum.linear()))
 }
 
 /// Derives each clause of `formula` after the first `ids.len()` (the last

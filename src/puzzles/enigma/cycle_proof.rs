@@ -118,6 +118,7 @@ pub fn cycles_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> Result<Symm
     Ok(SymmetryProof {
         prelude: order.prelude(),
         block,
+        objective_link: None,
     })
 }
 

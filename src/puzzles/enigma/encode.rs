@@ -219,6 +219,20 @@ pub struct BoardMap {
     pub p: Vec<Vec<Option<Lit>>>,
     /// the canonical matrix of `--symmetry cycles` (its literals are `p`'s)
     pub cycles: Option<CycleMatrix>,
+    /// the occurrence counters, when built
+    pub counters: Option<Counters>,
+}
+
+/// The occurrence counters `c_v = #{cells ≥ v}` and the "value used"
+/// literals, as a proof of the occurrence clauses needs them.
+#[derive(Clone, Debug)]
+pub struct Counters {
+    /// `used[v]`: some cell is at least v (v = 1..ub; `used[0]` a
+    /// placeholder)
+    pub used: Vec<Lit>,
+    /// `ge[v][t−1]` = `[c_v ≥ t]`, v = 2..ub, t = 1..n² (`ge[0]`, `ge[1]`
+    /// empty: c_1 = n² is no counter)
+    pub ge: Vec<Vec<Lit>>,
 }
 
 /// The staircase the occurrence clauses imply: `c_v ≤ n² − Σ_{k<v} step_k`,
@@ -436,6 +450,7 @@ pub fn encode_board<DB: ClauseDatabase>(
     // 4./5. counters c_v = #{cells ≥ v}, v = 2..ub (c_1 = n²)
     let cells = n * n;
     let mut objective_terms = vec![];
+    let mut counters = None;
     if opts.counters() {
         let t_lit = db.true_lit();
         let mut c: Vec<Vec<Lit>> = vec![vec![], vec![t_lit; cells]]; // c[v][t-1] = [c_v ≥ t]
@@ -446,6 +461,14 @@ pub fn encode_board<DB: ClauseDatabase>(
             db.add(&[used[v as usize], !out[0]]);
             c.push(out);
         }
+        counters = Some(Counters {
+            used: used.clone(),
+            ge: c
+                .iter()
+                .enumerate()
+                .map(|(v, o)| if v < 2 { vec![] } else { o.clone() })
+                .collect(),
+        });
         // [c_v ≥ t]: true for t = 0, None (false) past the cells
         let ge = |v: usize, t: usize| -> Option<Lit> {
             if t == 0 {
@@ -621,7 +644,13 @@ pub fn encode_board<DB: ClauseDatabase>(
         }
     }
     Ok(BoardCnf {
-        map: BoardMap { n, x, p, cycles },
+        map: BoardMap {
+            n,
+            x,
+            p,
+            cycles,
+            counters,
+        },
         objective,
         primary,
         names,

@@ -12,13 +12,15 @@
 //! - `reference` ([`reference`]): the structured search, no SAT.
 //!
 //! [`opb`] is the board's PB model (for VeriPB proofs), [`cycle_proof`]
-//! derives `--symmetry cycles` from it by dominance; [`brute`] enumerates every board for n ≤ 5 from the rules alone.
+//! derives `--symmetry cycles` from it by dominance, [`occ_proof`] the
+//! occurrence clauses of `--redundant occ3` with it; [`brute`] enumerates every board for n ≤ 5 from the rules alone.
 
 pub mod brute;
 pub mod check;
 pub mod cycle_proof;
 pub mod encode;
 pub mod model;
+pub mod occ_proof;
 pub mod opb;
 pub mod paper;
 pub mod partitions;
@@ -272,11 +274,13 @@ impl Puzzle for Enigma {
     }
 
     /// The canonical cycle types (`--symmetry cycles`) are derived by
-    /// dominance ([`cycle_proof`]); the plain board has no symmetry
+    /// dominance ([`cycle_proof`]), and with them the occurrence clauses
+    /// of `--redundant occ3` ([`occ_proof`]: π is fixed by the cycle type,
+    /// a case split over the types); the plain board has no symmetry
     /// breaking to derive. Not derived: `--dominance counts` (its witness
     /// relabels the values by their occurrence counts, a map that depends
-    /// on the board) and the redundant constraints (occ3, ubnval, gcd,
-    /// staircase: theorems about the rules, Properties 1–4, with no
+    /// on the board) and the other redundant constraints (ubnval, gcd,
+    /// staircase: theorems about the rules, Properties 2–4, with no
     /// derivation written; docs/certify.md).
     fn symmetry_proof(
         &self,
@@ -284,22 +288,41 @@ impl Puzzle for Enigma {
         name: &dyn Fn(Lit) -> String,
     ) -> Option<Result<SymmetryProof, String>> {
         let o = &self.opts;
+        let r = o.redundant;
         let mut missing = vec![];
-        if o.redundant != encode::Redundant::default() {
-            missing.push(format!("--redundant {}", o.redundant));
+        let redundant: Vec<&str> = [
+            (r.ubnval, "ubnval"),
+            (r.gcd, "gcd"),
+            (r.staircase, "staircase"),
+        ]
+        .into_iter()
+        .filter_map(|(on, what)| on.then_some(what))
+        .collect();
+        if !redundant.is_empty() {
+            missing.push(format!("--redundant {}", redundant.join(",")));
+        }
+        if r.occ3 && o.symmetry != encode::Symmetry::Cycles {
+            missing.push("--redundant occ3 without --symmetry cycles".to_string());
         }
         if o.dominance.counts() {
             missing.push(format!("--dominance {}", o.dominance));
         }
         if !missing.is_empty() {
             return Some(Err(format!(
-                "the VeriPB proof derives the board's rules and --symmetry cycles, not {} (use --redundant none --dominance none)",
+                "the VeriPB proof derives the board's rules, --symmetry cycles and --redundant occ3, not {} (use --redundant none or occ3, --dominance none)",
                 missing.join(" or ")
             )));
         }
         match o.symmetry {
             encode::Symmetry::None => None,
-            encode::Symmetry::Cycles => Some(cycle_proof::cycles_proof(map, name)),
+            encode::Symmetry::Cycles => {
+                Some(cycle_proof::cycles_proof(map, name).and_then(|mut p| {
+                    if r.occ3 {
+                        occ_proof::occ3_proof(map, name, &mut p)?;
+                    }
+                    Ok(p)
+                }))
+            }
         }
     }
 

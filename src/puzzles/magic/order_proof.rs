@@ -277,7 +277,11 @@ pub fn order_constraints_proof(
             }
         }
     }
-    Ok(SymmetryProof { prelude, block })
+    Ok(SymmetryProof {
+        prelude,
+        block,
+        objective_link: None,
+    })
 }
 
 /// The clauses of `int::lt(F_a, F_b)` over order cells (`[F_a ≥ v] →

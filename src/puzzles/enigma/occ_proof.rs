@@ -1,0 +1,372 @@
+//! The VeriPB derivation of `--redundant occ3` (every value on the board
+//! occurs at least 3 times, Properties 1–2 of Cambazard, O'Sullivan &
+//! Smith, "A Constraint-based Approach to Enigma 1225") from the PB model
+//! of [`super::opb`], with `--symmetry cycles`: appended to the block of
+//! [`super::cycle_proof`], after the encoding's definitions (the counters'
+//! outputs `[c_v ≥ t] ⇔ Σ_cells [x ≥ v] ≥ t`, whose halves it sums).
+//!
+//! **Why it holds.** Rule 2 with the permutation π makes the cells `(k, i)`
+//! and `f(k, i) = (π(i), k)` equal; π has no fixed point, so every orbit of
+//! f has at least 3 cells, and a value on the board fills whole orbits.
+//! With the canonical matrix, π is fixed by its cycle type.
+//!
+//! **The steps**, with `e_c` the model's "cell c holds v" and `g_c` its
+//! "cell c is at least v" (`[x_c ≥ v]`), N = n² cells:
+//! 1. per value v < ub, a proof variable `z_v ⇔ Σ_c e_c ≥ 3` by `red`
+//!    (its two halves `Z⁺: z_v ⇒ Σ e ≥ 3`, `Z⁻: ¬z_v ⇒ Σ ¬e ≥ N − 2`);
+//! 2. `G_v: Σ_c (g_c + ¬[x_c ≥ v+1]) + 3·¬z_v ≥ N + 3` ("z_v → the cells
+//!    at least v outnumber those at least v+1 by 3") by `pol`: `Z⁺` plus,
+//!    per cell, `g + ¬[x ≥ v+1] + ¬e ≥ 2` (the model's clauses `e → g`,
+//!    `e → ¬[x ≥ v+1]` and the order clause, each restated by RUP, summed
+//!    and divided by 2);
+//! 3. `K_v: u[v+1] → z_v` along a decision tree over the canonical matrix
+//!    (row i closes the current cycle `[s..i]` or not; the units of the
+//!    cycle block cut the branches without room): at a leaf Λ (a cycle
+//!    type, every `p` literal then fixed by propagation), per cell
+//!    `Λ → z_v ∨ ¬e_c` is RUP (e_c spreads over c's orbit of ≥ 3 cells,
+//!    against `Z⁻`), then `Λ → (u[v+1] → z_v)` is RUP by rule 3
+//!    (`u[v+1] → some cell holds v`); the leaves' clauses meet by RUP up
+//!    the tree;
+//! 4. each occurrence clause `[c_{v+1} ≥ t] → [c_v ≥ t + 3]` (t ≥ 1): the
+//!    sum of the counters' halves (`[c_{v+1} ≥ t] ⇒ Σ [x ≥ v+1] ≥ t`,
+//!    `¬[c_v ≥ t+3] ⇒ Σ ¬[x ≥ v] ≥ N − t − 2`) and `G_v`, saturated, is
+//!    the clause with `¬z_v`, and the clause is then RUP by `K_v` (with
+//!    `[c_{v+1} ≥ t]`, some cell is at least v+1, so u[v+1] holds); for
+//!    v = 1 (no counter `c_1 = N`) and past the counter's end the clause
+//!    is the unit `¬[c_{v+1} ≥ t]`, the same way;
+//! 5. each `u[v] → [c_v ≥ 3]` (t = 0, the top value too) along the same
+//!    tree: per cell `Λ → [c_v ≥ 3] ∨ ¬g_c` is RUP against
+//!    `¬[c_v ≥ 3] ⇒ Σ ¬g ≥ N − 2`, then rule 3's `u[v] → some g_c`;
+//! 6. the objective's link: the CNF maximises `Σ_v Σ_t [c_v ≥ t]`, the
+//!    model `Σ_v Σ_c g_c`. Per counter, with `y_t = [c_v ≥ t]` and `S =
+//!    Σ_c g_c`, `R_k: Σ_{t ≥ k} y_t + Σ_c ¬g_c ≥ N − k + 1` ("S − k + 1 ≤
+//!    the outputs from k on") from `R_N`, the half `¬y_N ⇒ S ≤ N − 1`, down
+//!    to `R_1` (`Σ_t y_t ≥ S`): `R_k = ((N−k)·R_{k+1} + H_k) / (N−k+1)`
+//!    with `H_k: (N−k+1)·y_k + Σ_c ¬g_c ≥ N − k + 1` (`¬y_k ⇒ S ≤ k − 1`),
+//!    the division rounding the degree `(N−k)² + (N−k) + 1` up to
+//!    `N − k + 1`. Their sum is the link the optimum's improving
+//!    constraint (over the model's g) gets added to, so that the CNF's
+//!    bound on its objective follows.
+
+use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
+use puzzlesat_encodings::provenance::Linear;
+use puzzlesat_encodings::Lit;
+
+use super::encode::BoardMap;
+use super::model::max_ubnval;
+use super::opb::{ge_name, holds_name, used_name};
+
+/// The name of the proof variable `z_v` ("at least 3 cells hold v").
+fn z_name(v: usize) -> String {
+    format!("occ3_z[{v}]")
+}
+
+/// The decision tree over the canonical matrix: a branch on "row i closes
+/// the cycle `[s..i]`" (`close[i][s]`), or a leaf with its permutation.
+enum Node {
+    Leaf(Vec<usize>),
+    Branch(Lit, Box<Node>, Box<Node>),
+}
+
+/// The tree from row i, the current cycle starting at s, the previous
+/// cycle of length `prev`, `pi` the images so far; None if no canonical
+/// cycle type fits.
+fn tree(
+    close: &[Vec<Lit>],
+    n: usize,
+    i: usize,
+    s: usize,
+    prev: usize,
+    pi: &mut Vec<usize>,
+) -> Option<Node> {
+    let len = i - s + 1;
+    let rest = n - 1 - i;
+    let closed = (len >= 2 && len >= prev && (rest == 0 || rest >= len))
+        .then(|| {
+            pi[i] = s;
+            if rest == 0 {
+                Some(Node::Leaf(pi.clone()))
+            } else {
+                tree(close, n, i + 1, i + 1, len, pi)
+            }
+        })
+        .flatten();
+    let open = (rest > 0)
+        .then(|| {
+            pi[i] = i + 1;
+            tree(close, n, i + 1, s, prev, pi)
+        })
+        .flatten();
+    match (closed, open) {
+        (Some(a), Some(b)) => Some(Node::Branch(close[i][s], Box::new(a), Box::new(b))),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The orbits of the cells (row-major indices) under `(k, i) ↦ (π(i), k)`.
+fn orbits(pi: &[usize]) -> Vec<Vec<usize>> {
+    let n = pi.len();
+    let mut seen = vec![false; n * n];
+    let mut out = vec![];
+    for c in 0..n * n {
+        let mut orbit = vec![];
+        let mut d = c;
+        while !seen[d] {
+            seen[d] = true;
+            orbit.push(d);
+            let (k, i) = (d / n, d % n);
+            d = pi[i] * n + k;
+        }
+        if !orbit.is_empty() {
+            out.push(orbit);
+        }
+    }
+    out
+}
+
+/// `+1 a +1 b …` over names.
+fn clause(lits: &[String]) -> String {
+    let terms: Vec<String> = lits.iter().map(|l| format!("+1 {l}")).collect();
+    format!("{} >= 1", terms.join(" "))
+}
+
+/// `~name` for `name`, `name` for `~name`.
+fn neg(l: &str) -> String {
+    match l.strip_prefix('~') {
+        Some(v) => v.to_string(),
+        None => format!("~{l}"),
+    }
+}
+
+/// Writes, along `node`, the clause `path ∨ goal` (path: the negated
+/// decisions so far), each leaf's by `leaf`.
+fn along(
+    node: &Node,
+    path: &mut Vec<String>,
+    goal: &[String],
+    name: &dyn Fn(Lit) -> String,
+    leaf: &dyn Fn(&[String], &mut ProofLines),
+    block: &mut ProofLines,
+) {
+    match node {
+        Node::Leaf(_) => leaf(path, block),
+        Node::Branch(l, yes, no) => {
+            for (child, lit) in [(yes, *l), (no, !*l)] {
+                path.push(neg(&name(lit)));
+                along(child, path, goal, name, leaf, block);
+                path.pop();
+            }
+            let mut c = path.clone();
+            c.extend(goal.iter().cloned());
+            block.add_ids(format!("rup {};", clause(&c)), 1);
+        }
+    }
+}
+
+/// Appends the derivation of the occurrence clauses of `map` (see the
+/// module docs) to `block`, after the canonical matrix's; `name` writes a
+/// CNF literal as the proof does. `Err` if the map has no canonical
+/// matrix or no counters.
+pub fn occ3_proof(
+    map: &BoardMap,
+    name: &dyn Fn(Lit) -> String,
+    proof: &mut SymmetryProof,
+) -> Result<(), String> {
+    let block = &mut proof.block;
+    let n = map.n;
+    let m = map
+        .cycles
+        .as_ref()
+        .ok_or("the occurrence clauses' proof needs the canonical cycle matrix")?;
+    let counters = map
+        .counters
+        .as_ref()
+        .ok_or("the board has no occurrence counters")?;
+    let ub = max_ubnval(n).max(1);
+    let cells = n * n;
+    if n < 2 || cells < 3 {
+        return Err(format!("no occurrence proof for n = {n}"));
+    }
+    let root = tree(&m.close, n, 0, 0, 0, &mut vec![0; n]).ok_or("no canonical cycle type")?;
+    // every orbit of every leaf has ≥ 3 cells
+    let mut stack = vec![&root];
+    while let Some(node) = stack.pop() {
+        match node {
+            Node::Leaf(pi) => {
+                if let Some(o) = orbits(pi).iter().find(|o| o.len() < 3) {
+                    return Err(format!("an orbit of {} cells ({pi:?})", o.len()));
+                }
+            }
+            Node::Branch(_, a, b) => stack.extend([&**a, &**b]),
+        }
+    }
+    let g = |c: usize, v: usize| ge_name(c / n, c % n, v);
+    let e = |c: usize, v: usize| holds_name(c / n, c % n, v);
+    let ge = |v: usize, t: usize| -> Option<Lit> {
+        counters
+            .ge
+            .get(v)
+            .and_then(|o| o.get(t.checked_sub(1)?))
+            .copied()
+    };
+    let n_minus_2 = cells - 2;
+    // 1.–3. per value v < ub: z_v, G_v, K_v
+    for v in 1..ub {
+        let z = z_name(v);
+        let es: Vec<String> = (0..cells).map(|c| e(c, v)).collect();
+        let sum = |lits: &[String], neg_: bool| -> String {
+            lits.iter()
+                .map(|l| format!("+1 {}", if neg_ { neg(l) } else { l.clone() }))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        block.add_ids(
+            format!("@occ3_zp red {} +3 ~{z} >= 3 : {z} -> 0;", sum(&es, false)),
+            1,
+        );
+        block.add_ids(
+            format!(
+                "red {} +{n_minus_2} {z} >= {n_minus_2} : {z} -> 1;",
+                sum(&es, true)
+            ),
+            1,
+        );
+        // G_v
+        let mut pol = String::from("@occ3_g pol @occ3_zp");
+        for (c, e_c) in es.iter().enumerate() {
+            let up = g(c, v + 1);
+            if v == 1 {
+                block.add_ids(
+                    format!("@occ3_t{c} rup {};", clause(&[neg(e_c), neg(&up)])),
+                    1,
+                );
+            } else {
+                block.add_ids(format!("@occ3_a rup {};", clause(&[neg(e_c), g(c, v)])), 1);
+                block.add_ids(format!("@occ3_b rup {};", clause(&[neg(e_c), neg(&up)])), 1);
+                block.add_ids(format!("@occ3_c rup {};", clause(&[neg(&up), g(c, v)])), 1);
+                block.add_ids(
+                    format!("@occ3_t{c} pol @occ3_a @occ3_b + @occ3_c + 2 d;"),
+                    1,
+                );
+            }
+            pol.push_str(&format!(" @occ3_t{c} +"));
+        }
+        pol.push(';');
+        block.add_ids(pol, 1);
+        // K_v
+        let u = used_name(v + 1);
+        let goal = vec![neg(&u), z.clone()];
+        let leaf = |path: &[String], b: &mut ProofLines| {
+            for e_c in &es {
+                let mut cl = path.to_vec();
+                cl.extend([z.clone(), neg(e_c)]);
+                b.add_ids(format!("rup {};", clause(&cl)), 1);
+            }
+            let mut cl = path.to_vec();
+            cl.extend(goal.iter().cloned());
+            b.add_ids(format!("rup {};", clause(&cl)), 1);
+        };
+        along(&root, &mut vec![], &goal, name, &leaf, block);
+        // 4. the clauses [c_{v+1} ≥ t] → [c_v ≥ t+3]
+        for t in 1..=cells {
+            let Some(p) = ge(v + 1, t) else { break };
+            let q = if v >= 2 { ge(v, t + 3) } else { None };
+            if v == 1 && t + 3 <= cells {
+                continue; // [c_1 ≥ t+3] is true: the encoding's clause has the true literal
+            }
+            let mut pol = format!("pol {}", ProofLines::half(&neg(&name(p))));
+            if let Some(q) = q {
+                pol.push_str(&format!(" {} +", ProofLines::half(&name(q))));
+            }
+            pol.push_str(" @occ3_g +");
+            if q.is_none() && v >= 2 {
+                for c in 0..cells {
+                    pol.push_str(&format!(" {} w", g(c, v)));
+                }
+            }
+            pol.push_str(" s;");
+            block.add_ids(pol, 1);
+            let mut lits = vec![!p];
+            lits.extend(q);
+            let names: Vec<String> = lits.iter().map(|&l| name(l)).collect();
+            block.add_ids(format!("rup {};", clause(&names)), 1);
+            block.derived.push((lits, block.ids));
+        }
+    }
+    // 5. u[v] → [c_v ≥ 3]
+    for v in 2..=ub {
+        let Some(q) = ge(v, 3) else { continue };
+        let qn = name(q);
+        let u = used_name(v);
+        let goal = vec![neg(&u), qn.clone()];
+        let leaf = |path: &[String], b: &mut ProofLines| {
+            for c in 0..cells {
+                let mut cl = path.to_vec();
+                cl.extend([qn.clone(), neg(&g(c, v))]);
+                b.add_ids(format!("rup {};", clause(&cl)), 1);
+            }
+            let mut cl = path.to_vec();
+            cl.extend(goal.iter().cloned());
+            b.add_ids(format!("rup {};", clause(&cl)), 1);
+        };
+        along(&root, &mut vec![], &goal, name, &leaf, block);
+        block.derived.push((vec![!counters.used[v], q], block.ids));
+    }
+    // 6. the objective's link: Σ_t [c_v ≥ t] ≥ Σ_c [x_c ≥ v] per counter
+    let mut link = vec![];
+    let mut sum = String::from("@occ3_obj pol");
+    for v in 2..=ub {
+        let y = &counters.ge[v];
+        if y.len() != cells {
+            return Err(format!(
+                "the counter of value {v} has {} outputs, not {cells}",
+                y.len()
+            ));
+        }
+        for k in (1..=cells).rev() {
+            let h = ProofLines::half(&name(y[k - 1]));
+            let line = if k == cells {
+                format!("@occ3_r pol {h};")
+            } else {
+                format!(
+                    "@occ3_r pol @occ3_r {} * {h} + {} d;",
+                    cells - k,
+                    cells - k + 1
+                )
+            };
+            block.add_ids(line, 1);
+        }
+        block.add_ids(format!("@occ3_r{v} pol @occ3_r;"), 1);
+        sum.push_str(&format!(" @occ3_r{v}"));
+        if v > 2 {
+            sum.push_str(" +");
+        }
+        link.extend(y.iter().map(|&l| (1, l)));
+        link.extend(map.x.iter().map(|xc| (1, !xc.ge(v as i64))));
+    }
+    if ub >= 2 {
+        sum.push(';');
+        block.add_ids(sum, 1);
+        proof.objective_link = Some((
+            "@occ3_obj".to_string(),
+            Linear::at_least(link, ((ub - 1) * cells) as i64),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_orbit_of_a_derangement_has_three_cells() {
+        // (0 1)(2 3): 16 cells in orbits of 4 and 8... at least 3 each
+        let o = orbits(&[1, 0, 3, 2]);
+        assert_eq!(o.iter().map(Vec::len).sum::<usize>(), 16);
+        assert!(o.iter().all(|o| o.len() >= 3), "{o:?}");
+        // a 2-cycle on n = 2: the diagonal orbit (0,0) → (1,0) → (1,1)
+        // → (0,1) → (0,0) has 4 cells
+        assert_eq!(orbits(&[1, 0]), vec![vec![0, 2, 3, 1]]);
+    }
+}
