@@ -1740,6 +1740,9 @@ pub fn prove(
             .map(|&l| format!(" {} {k} * +", names.lit(!l)))
             .collect();
         let better = w.step(&format!("pol {p}{axioms};")).map_err(io)?;
+        // tied to the CNF's objective where the symmetry block says how
+        let (better, linked_better) =
+            linked(run, &mut w, (better, g.better.clone())).map_err(io)?;
         derive_assumptions(
             run,
             g.objective,
@@ -1748,7 +1751,7 @@ pub fn prove(
             formula,
             &halves,
             &mut cnf_ids,
-            (better, &g.better),
+            (better, &linked_better),
         )?;
         guarded = Some(claim);
     } else if let (Claim::Optimal, Some(c)) = (run.claim, &run.cube) {

@@ -184,7 +184,9 @@ fn vectors_mod(n: usize, c: u32, g: u32, t: Option<u32>) -> Vec<u8> {
     let mut out = vec![];
     let mut v = vec![0u8; n];
     loop {
-        if t.map_or(true, |t| v.iter().map(|&x| u32::from(x)).sum::<u32>() % g == t) {
+        if t.map_or(true, |t| {
+            v.iter().map(|&x| u32::from(x)).sum::<u32>() % g == t
+        }) {
             out.extend_from_slice(&v);
         }
         // next in lexicographic order: the last position counts fastest
