@@ -345,15 +345,23 @@ fn cubes_json(args: &[&str]) -> (i32, serde_json::Value, String) {
     (code, v, err)
 }
 
-/// The cube indices of a report's certificates.
+/// The cube indices of a report's certificates, each checked by the
+/// DRAT checker.
 fn certified_cubes(v: &serde_json::Value) -> Vec<u64> {
+    certified_cubes_by(v, puzzlesat::certify::CHECKER)
+}
+
+/// The cube indices of a report's certificates, each checked by a checker
+/// whose name starts with `checker`.
+fn certified_cubes_by(v: &serde_json::Value, checker: &str) -> Vec<u64> {
     v["certificates"]
         .as_array()
         .unwrap()
         .iter()
         .map(|c| {
             assert_eq!(c["claim"], "optimal");
-            assert_eq!(c["checker"], puzzlesat::certify::CHECKER);
+            let by = c["checker"].as_str().unwrap();
+            assert!(by.starts_with(checker), "{by}");
             c["cube"].as_u64().unwrap()
         })
         .collect()
@@ -576,26 +584,32 @@ fn cube_jobs_carry_their_certificates() {
 /// the proof covers them.
 #[test]
 fn lazily_added_constraints_enter_the_cube_formulas() {
-    let (code, v, err) = cubes_json(&[
-        "solve",
-        "alien-tiles",
-        "-n",
-        "4",
-        "-c",
-        "3",
-        "--hardest",
-        "--cubes",
-        "4",
-        "--certify",
-        "--json",
-    ]);
-    assert_eq!(code, 10, "{err}");
-    assert_eq!(v["objective"], 10);
-    assert_eq!(certified_cubes(&v), vec![0, 1, 2, 3]);
-    assert!(v["cubes"]["cover"]
-        .as_str()
-        .unwrap()
-        .starts_with("cover checked: the 4 cubes"));
+    // DRAT per cube, and VeriPB per cube (the default: after the symmetry
+    // breaking's dominance steps, each cube's claim derived by contradiction)
+    for (format, checker) in [("drat", puzzlesat::certify::CHECKER), ("veripb", "veripb")] {
+        let (code, v, err) = cubes_json(&[
+            "solve",
+            "alien-tiles",
+            "-n",
+            "4",
+            "-c",
+            "3",
+            "--hardest",
+            "--cubes",
+            "4",
+            "--certify",
+            "--proof-format",
+            format,
+            "--json",
+        ]);
+        assert_eq!(code, 10, "{format}: {err}");
+        assert_eq!(v["objective"], 10);
+        assert_eq!(certified_cubes_by(&v, checker), vec![0, 1, 2, 3]);
+        assert!(v["cubes"]["cover"]
+            .as_str()
+            .unwrap()
+            .starts_with("cover checked: the 4 cubes"));
+    }
 }
 
 /// A cube's certificate stopped by the time limit ends the run with its
