@@ -1283,6 +1283,7 @@ pub fn replay_search<W: Write>(
     cnf_ids: &[Id],
     primary: &[Lit],
     deletions: bool,
+    spent: &[Id],
     producer: &Producer,
     limits: &Limits,
 ) -> Result<(Id, SearchSteps), CertifyError> {
@@ -1308,6 +1309,12 @@ pub fn replay_search<W: Write>(
         }
         let id = w.step(&format!("rup {};", names.clause(c))).map_err(io)?;
         ids.insert(c, id);
+    }
+    if !spent.is_empty() {
+        w.comment("constraints the lemmas do not need (the definitions' halves)")
+            .map_err(io)?;
+        let ids: Vec<String> = spent.iter().map(Id::to_string).collect();
+        w.line(&format!("deld {};", ids.join(" "))).map_err(io)?;
     }
     let (proof, solve_seconds) = produce_proof(formula, producer, limits)?;
     steps.solve_seconds = solve_seconds;
@@ -1772,14 +1779,14 @@ pub fn prove(
         let opb = log_optimum(run, &names, &mut w, formula, &halves, &mut cnf_ids)?;
         optimum = Some(opb);
     }
-    if run.search && guarded.is_none() && run.claim != Claim::Complete {
-        // the definitions' halves did their work (the clauses and the
-        // assumptions are derived): the search's lemmas are RUP over the
-        // formula's clauses, so the halves (long PB constraints) go, and
-        // VeriPB propagates over less while it replays them (Enigma n = 6
-        // with occ3: checked in 6.8 s instead of 22.6 s). Not for a count:
-        // its `solx` steps need the definitions to propagate the auxiliary
-        // variables to a full assignment
+    // the definitions' halves did their work once the clauses and the
+    // assumptions are derived: the search's lemmas are RUP over the
+    // formula's clauses, so the halves (long PB constraints) go before the
+    // lemmas, after a count's `solx` steps (which need the definitions to
+    // propagate the auxiliary variables to a full assignment), and VeriPB
+    // propagates over less while it replays (Enigma n = 6 with occ3:
+    // checked in 6.8 s instead of 22.6 s); not inside a cube's subproof
+    let spent: Vec<Id> = if guarded.is_none() {
         let keep: std::collections::HashSet<Id> = cnf_ids.iter().copied().collect();
         let mut gone: Vec<Id> = halves
             .values()
@@ -1788,13 +1795,10 @@ pub fn prove(
             .collect();
         gone.sort_unstable();
         gone.dedup();
-        if !gone.is_empty() {
-            w.comment("the definitions' halves, no longer needed")
-                .map_err(io)?;
-            let ids: Vec<String> = gone.iter().map(Id::to_string).collect();
-            w.line(&format!("deld {};", ids.join(" "))).map_err(io)?;
-        }
-    }
+        gone
+    } else {
+        vec![]
+    };
     let (contradiction, mut search) = if run.search {
         replay_search(
             &mut w,
@@ -1805,6 +1809,7 @@ pub fn prove(
             run.primary,
             // a subproof deletes nothing of the database around it
             guarded.is_none(),
+            &spent,
             producer,
             limits,
         )?
