@@ -315,7 +315,7 @@ pub fn occ3_proof(
     // 5b. `--redundant staircase`: the outputs [c_v ≥ t], t > cap_v, are
     // false: by RUP along the occurrence clauses [c_v ≥ t] → [c_{v−1} ≥
     // t+3] → … down to the unit ¬[c_2 ≥ t'] (t' + 3 > N)
-    let mut removed = vec![vec![]; ub + 1];
+    let mut removed: Vec<(usize, usize)> = vec![];
     for v in 2..=ub {
         let cap = counters.cap.get(v).copied().unwrap_or(cells);
         for t in cap + 1..=cells {
@@ -325,7 +325,7 @@ pub fn occ3_proof(
                 1,
             );
             block.derived.push((vec![!y], block.ids));
-            removed[v].push(t);
+            removed.push((v, t));
         }
     }
     // 6. the objective's link: Σ_t [c_v ≥ t] ≥ Σ_c [x_c ≥ v] per counter
@@ -354,7 +354,7 @@ pub fn occ3_proof(
             block.add_ids(line, 1);
         }
         let mut r = String::from("@occ3_r");
-        for t in &removed[v] {
+        for (_, t) in removed.iter().filter(|&&(w, _)| w == v) {
             r.push_str(&format!(" @occ3_u{v}_{t} +"));
         }
         block.add_ids(format!("@occ3_r{v} pol {r};"), 1);
@@ -365,7 +365,7 @@ pub fn occ3_proof(
         link.extend(
             y.iter()
                 .enumerate()
-                .filter(|&(t, _)| !removed[v].contains(&(t + 1)))
+                .filter(|&(t, _)| !removed.contains(&(v, t + 1)))
                 .map(|(_, &l)| (1, l)),
         );
         link.extend(map.x.iter().map(|xc| (1, !xc.ge(v as i64))));
