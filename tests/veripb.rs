@@ -713,10 +713,7 @@ fn enigma_plain_board_is_certified_from_the_model() {
     };
     let r = run::run_quiet(&full, &certified(false)).expect("certified run");
     assert_eq!(r.objective, Some(55));
-    assert_certified_by_drat_because(
-        &r.certificates,
-        "not --redundant ubnval,gcd,staircase or --dominance orbits12",
-    );
+    assert_certified_by_drat_because(&r.certificates, "not --dominance orbits12");
 }
 
 /// Enigma's board with the canonical cycle types (`--symmetry cycles
@@ -802,6 +799,115 @@ fn enigma_occ3_is_certified_from_the_model() {
             "{text}"
         );
     }
+}
+
+/// Enigma's board with `--redundant occ3,ubnval,gcd,staircase` (the
+/// defaults but the dominance): the `ubnval` and `gcd` clauses are
+/// derived per canonical cycle type (a pigeonhole of the values into the
+/// orbits), the staircase's units by RUP along the occurrence clauses, and
+/// the objective's link leaves the removed outputs out; each subset with
+/// occ3 is certified from the model too. The block derives, at n = 4 (ub =
+/// 4), the 48 clauses of occ3 and 21 staircase units, 3 ubnval clauses and
+/// 3 gcd clauses (one [n₂ ≥ 1], one [n_odd ≥ 1]): 75; at n = 5 (ub = 5)
+/// 97 + 34 + 4 + 4 = 139.
+#[test]
+fn enigma_ubnval_gcd_staircase_are_certified_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::enigma::encode::{BoardOptions, Redundant, Symmetry};
+    use puzzlesat::puzzles::enigma::Enigma;
+    let all = Redundant {
+        occ3: true,
+        ubnval: true,
+        gcd: true,
+        staircase: true,
+    };
+    let ubnval = Redundant {
+        gcd: false,
+        staircase: false,
+        ..all
+    };
+    let staircase = Redundant {
+        ubnval: false,
+        gcd: false,
+        ..all
+    };
+    for (n, best, redundant, derived) in [
+        (4, 40, all, 75),
+        (5, 55, all, 139),
+        (4, 40, ubnval, 10 + 38 + 3),
+        (5, 55, staircase, 15 + 82 + 30),
+    ] {
+        let p = Enigma {
+            n,
+            opts: BoardOptions {
+                symmetry: Symmetry::Cycles,
+                redundant,
+                ..BoardOptions::NAIVE
+            },
+        };
+        let r = run::run_quiet(&p, &certified(false)).expect("certified run");
+        assert_eq!((r.status, r.objective), (Status::Optimal, Some(best)));
+        let c = &r.certificates.as_ref().expect("certificates")[0];
+        let from = c.certificate.from_model.as_ref().expect("from the model");
+        assert_eq!(from.covers, "encoding, symmetry breaking and search");
+        assert_eq!(from.dom_clauses, derived, "n = {n}, {redundant}");
+        let text = r.summary();
+        assert!(
+            text.contains(&format!(
+                "optimal: {best} (proven: no better solution, UNSAT, certified from the model: encoding, symmetry breaking and search, VeriPB"
+            )),
+            "{text}"
+        );
+    }
+}
+
+/// Mutant: a wrong ubnval clause, "value 4 used → UBNVAL ≥ 5" (K one
+/// above the right one; n = 4's UBNVAL is at most 4, so the clause is the
+/// unit ¬u[4]). n = 4's optimal boards (type {2, 2}, 4 orbits) use the
+/// values 1..4: the clause drops the optimum (without `--certify` the run
+/// reports less than 40). The proof derives the right clauses only, VeriPB
+/// rejects the step and the claim is refused.
+#[test]
+fn a_wrong_ubnval_clause_is_refused() {
+    require_veripb();
+    use puzzlesat::puzzles::enigma::encode::{BoardOptions, Redundant, Symmetry};
+    use puzzlesat::puzzles::enigma::Enigma;
+    let mutant = Mutant {
+        inner: Enigma {
+            n: 4,
+            opts: BoardOptions {
+                symmetry: Symmetry::Cycles,
+                redundant: Redundant {
+                    occ3: true,
+                    ubnval: true,
+                    gcd: true,
+                    staircase: true,
+                },
+                ..BoardOptions::NAIVE
+            },
+        },
+        mutate: Box::new(|cnf, map| {
+            let c = map.counters.as_ref().expect("the counters");
+            let u = &c.ubnval.as_ref().expect("the ubnval literals").ubnval;
+            // used_{K+1} → [UBNVAL ≥ K+2] with K + 1 = 4: [UBNVAL ≥ 5] is
+            // past the totalizer's end (false)
+            let mut cl = vec![!c.used[4]];
+            cl.extend(u.get(4).copied());
+            cnf.add(&cl);
+        }),
+    };
+    let uncertified = run::run_quiet(&mutant, &RunOptions::default()).expect("the mutant solves");
+    assert!(
+        uncertified.objective.is_some_and(|v| v < 40),
+        "the wrong clause drops the optimum: {:?}",
+        uncertified.objective
+    );
+    let e = run::run_quiet(&mutant, &certified(false)).expect_err("the claim is refused");
+    let text = format!("{e:#}");
+    assert!(
+        text.contains("could not be certified") && text.contains("VeriPB rejected"),
+        "{text}"
+    );
 }
 
 /// The block of `--symmetry cycles --redundant occ3` alone, n = 6 and 7

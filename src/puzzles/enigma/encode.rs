@@ -233,6 +233,24 @@ pub struct Counters {
     /// `ge[v][t−1]` = `[c_v ≥ t]`, v = 2..ub, t = 1..n² (`ge[0]`, `ge[1]`
     /// empty: c_1 = n² is no counter)
     pub ge: Vec<Vec<Lit>>,
+    /// `cap[v]`: the counter outputs `[c_v ≥ t]` with t > `cap[v]` are
+    /// fixed false and left out of the objective (`--redundant
+    /// staircase`; n² for every v without it)
+    pub cap: Vec<usize>,
+    /// the literals of `--redundant ubnval` (and gcd), when posted
+    pub ubnval: Option<UbnvalLits>,
+}
+
+/// The unary numbers the `ubnval` and `gcd` clauses speak of, each as its
+/// order literals `[· ≥ 1], [· ≥ 2], …`.
+#[derive(Clone, Debug)]
+pub struct UbnvalLits {
+    /// UBNVAL(π), capped at ub (one-sided: only `[· ≥ k] →` clauses)
+    pub ubnval: Vec<Lit>,
+    /// n₂ = the number of 2-cycles, capped at ⌊n/2⌋ (empty without gcd)
+    pub n2: Vec<Lit>,
+    /// n_odd = the number of odd cycles, capped at ⌊n/3⌋ (empty without gcd)
+    pub nodd: Vec<Lit>,
 }
 
 /// The staircase the occurrence clauses imply: `c_v ≤ n² − Σ_{k<v} step_k`,
@@ -242,7 +260,7 @@ pub struct Counters {
 /// outputs above it are false in every model, so the objective (a totalizer
 /// over them, built by the optimiser) leaves them out: at n = 10 it keeps
 /// about half of the (ub − 1)·n² outputs.
-fn staircase(n: usize, v: usize, opts: BoardOptions) -> usize {
+pub(super) fn staircase(n: usize, v: usize, opts: BoardOptions) -> usize {
     let step = |k: usize| {
         let occ = if opts.redundant.occ3 { 3 } else { 0 };
         let dom = if opts.dominance.counts() && k > n / 3 {
@@ -468,6 +486,16 @@ pub fn encode_board<DB: ClauseDatabase>(
                 .enumerate()
                 .map(|(v, o)| if v < 2 { vec![] } else { o.clone() })
                 .collect(),
+            cap: (0..=ub as usize)
+                .map(|v| {
+                    if opts.redundant.staircase {
+                        staircase(n, v, opts)
+                    } else {
+                        cells
+                    }
+                })
+                .collect(),
+            ubnval: None,
         });
         // [c_v ≥ t]: true for t = 0, None (false) past the cells
         let ge = |v: usize, t: usize| -> Option<Lit> {
@@ -560,7 +588,23 @@ pub fn encode_board<DB: ClauseDatabase>(
         if opts.redundant.ubnval {
             let m = cycles.as_ref().expect("validated");
             let leaves = m.ubnval_leaves(db);
+            // [d_i ≥ t+1] → [d_i ≥ t]: implied by the leaves' clauses, but
+            // a VeriPB proof needs them as clauses to derive the
+            // totalizer's by RUP (each follows from the two definitions)
+            for d in &leaves {
+                if let Some(p) = db.provenance() {
+                    p.int_var(0, d); // its order clauses, for the proof's ladders
+                }
+                for w in d.windows(2) {
+                    db.add(&[!w[1], w[0]]);
+                }
+            }
             let u = unary_sum(db, &leaves, ub as usize, Directions::DOWN);
+            let mut ubn = UbnvalLits {
+                ubnval: u.clone(),
+                n2: vec![],
+                nodd: vec![],
+            };
             // used_{K+1} → UBNVAL ≥ K+1
             for k in 1..ub as usize {
                 match u.get(k) {
@@ -586,7 +630,13 @@ pub fn encode_board<DB: ClauseDatabase>(
                         vec![if l.len() == 1 {
                             l[0]
                         } else {
-                            Or(l).reified(db)
+                            let y = db.fresh();
+                            // for a VeriPB proof: y ⇔ one of the odd cycles ending here
+                            puzzlesat_encodings::provenance::define(db, y, || {
+                                puzzlesat_encodings::provenance::Linear::count_at_least(&l, 1)
+                            });
+                            Or(l).reify(db, y);
+                            y
                         }]
                     })
                     .collect();
@@ -601,6 +651,11 @@ pub fn encode_board<DB: ClauseDatabase>(
                         }
                     }
                 }
+                ubn.n2 = n2;
+                ubn.nodd = nodd;
+            }
+            if let Some(c) = counters.as_mut() {
+                c.ubnval = Some(ubn);
             }
         }
         // 6. objective: the counters' outputs, up to the staircase

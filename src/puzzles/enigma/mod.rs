@@ -13,7 +13,8 @@
 //!
 //! [`opb`] is the board's PB model (for VeriPB proofs), [`cycle_proof`]
 //! derives `--symmetry cycles` from it by dominance, [`occ_proof`] the
-//! occurrence clauses of `--redundant occ3` with it; [`brute`] enumerates every board for n ≤ 5 from the rules alone.
+//! occurrence clauses of `--redundant occ3` and the staircase with it,
+//! [`ubn_proof`] the `ubnval` and `gcd` clauses; [`brute`] enumerates every board for n ≤ 5 from the rules alone.
 
 pub mod brute;
 pub mod check;
@@ -25,6 +26,7 @@ pub mod opb;
 pub mod paper;
 pub mod partitions;
 pub mod reference;
+pub mod ubn_proof;
 
 use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::{Assignment, Cnf, Lit, PbModel};
@@ -275,13 +277,14 @@ impl Puzzle for Enigma {
 
     /// The canonical cycle types (`--symmetry cycles`) are derived by
     /// dominance ([`cycle_proof`]), and with them the occurrence clauses
-    /// of `--redundant occ3` ([`occ_proof`]: π is fixed by the cycle type,
-    /// a case split over the types); the plain board has no symmetry
-    /// breaking to derive. Not derived: `--dominance counts` (its witness
-    /// relabels the values by their occurrence counts, a map that depends
-    /// on the board) and the other redundant constraints (ubnval, gcd,
-    /// staircase: theorems about the rules, Properties 2–4, with no
-    /// derivation written; docs/certify.md).
+    /// of `--redundant occ3` and the staircase ([`occ_proof`]: π is fixed
+    /// by the cycle type, a case split over the types) and the `ubnval`
+    /// and `gcd` clauses ([`ubn_proof`]: at each type, a pigeonhole of the
+    /// values into the orbits); the plain board has no symmetry breaking
+    /// to derive. Not derived: `--dominance counts`/`orbits12` (its
+    /// witness relabels the values by their occurrence counts, a map that
+    /// depends on the board), and the counters without `occ3` (the
+    /// objective's link to the model is written by occ_proof).
     fn symmetry_proof(
         &self,
         map: &BoardMap,
@@ -290,26 +293,18 @@ impl Puzzle for Enigma {
         let o = &self.opts;
         let r = o.redundant;
         let mut missing = vec![];
-        let redundant: Vec<&str> = [
-            (r.ubnval, "ubnval"),
-            (r.gcd, "gcd"),
-            (r.staircase, "staircase"),
-        ]
-        .into_iter()
-        .filter_map(|(on, what)| on.then_some(what))
-        .collect();
-        if !redundant.is_empty() {
-            missing.push(format!("--redundant {}", redundant.join(",")));
-        }
         if r.occ3 && o.symmetry != encode::Symmetry::Cycles {
             missing.push("--redundant occ3 without --symmetry cycles".to_string());
+        }
+        if r.ubnval && !r.occ3 {
+            missing.push("--redundant ubnval without occ3".to_string());
         }
         if o.dominance.counts() {
             missing.push(format!("--dominance {}", o.dominance));
         }
         if !missing.is_empty() {
             return Some(Err(format!(
-                "the VeriPB proof derives the board's rules, --symmetry cycles and --redundant occ3, not {} (use --redundant none or occ3, --dominance none)",
+                "the VeriPB proof derives the board's rules, --symmetry cycles and --redundant occ3,ubnval,gcd,staircase, not {} (use --redundant occ3,ubnval,gcd,staircase, --dominance none)",
                 missing.join(" or ")
             )));
         }
@@ -319,6 +314,9 @@ impl Puzzle for Enigma {
                 Some(cycle_proof::cycles_proof(map, name).and_then(|mut p| {
                     if r.occ3 {
                         occ_proof::occ3_proof(map, name, &mut p)?;
+                    }
+                    if r.ubnval {
+                        ubn_proof::ubnval_proof(map, name, &mut p)?;
                     }
                     Ok(p)
                 }))

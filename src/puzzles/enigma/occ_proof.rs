@@ -63,7 +63,7 @@ fn z_name(v: usize) -> String {
 
 /// The decision tree over the canonical matrix: a branch on "row i closes
 /// the cycle `[s..i]`" (`close[i][s]`), or a leaf with its permutation.
-enum Node {
+pub(super) enum Node {
     Leaf(Vec<usize>),
     Branch(Lit, Box<Node>, Box<Node>),
 }
@@ -71,7 +71,7 @@ enum Node {
 /// The tree from row i, the current cycle starting at s, the previous
 /// cycle of length `prev`, `pi` the images so far; None if no canonical
 /// cycle type fits.
-fn tree(
+pub(super) fn tree(
     close: &[Vec<Lit>],
     n: usize,
     i: usize,
@@ -104,7 +104,7 @@ fn tree(
 }
 
 /// The orbits of the cells (row-major indices) under `(k, i) ↦ (π(i), k)`.
-fn orbits(pi: &[usize]) -> Vec<Vec<usize>> {
+pub(super) fn orbits(pi: &[usize]) -> Vec<Vec<usize>> {
     let n = pi.len();
     let mut seen = vec![false; n * n];
     let mut out = vec![];
@@ -125,13 +125,13 @@ fn orbits(pi: &[usize]) -> Vec<Vec<usize>> {
 }
 
 /// `+1 a +1 b …` over names.
-fn clause(lits: &[String]) -> String {
+pub(super) fn clause(lits: &[String]) -> String {
     let terms: Vec<String> = lits.iter().map(|l| format!("+1 {l}")).collect();
     format!("{} >= 1", terms.join(" "))
 }
 
 /// `~name` for `name`, `name` for `~name`.
-fn neg(l: &str) -> String {
+pub(super) fn neg(l: &str) -> String {
     match l.strip_prefix('~') {
         Some(v) => v.to_string(),
         None => format!("~{l}"),
@@ -140,7 +140,7 @@ fn neg(l: &str) -> String {
 
 /// Writes, along `node`, the clause `path ∨ goal` (path: the negated
 /// decisions so far), each leaf's by `leaf`.
-fn along(
+pub(super) fn along(
     node: &Node,
     path: &mut Vec<String>,
     goal: &[String],
@@ -312,7 +312,24 @@ pub fn occ3_proof(
         along(&root, &mut vec![], &goal, name, &leaf, block);
         block.derived.push((vec![!counters.used[v], q], block.ids));
     }
+    // 5b. `--redundant staircase`: the outputs [c_v ≥ t], t > cap_v, are
+    // false: by RUP along the occurrence clauses [c_v ≥ t] → [c_{v−1} ≥
+    // t+3] → … down to the unit ¬[c_2 ≥ t'] (t' + 3 > N)
+    let mut removed: Vec<(usize, usize)> = vec![];
+    for v in 2..=ub {
+        let cap = counters.cap.get(v).copied().unwrap_or(cells);
+        for t in cap + 1..=cells {
+            let Some(y) = ge(v, t) else { break };
+            block.add_ids(
+                format!("@occ3_u{v}_{t} rup {};", clause(&[neg(&name(y))])),
+                1,
+            );
+            block.derived.push((vec![!y], block.ids));
+            removed.push((v, t));
+        }
+    }
     // 6. the objective's link: Σ_t [c_v ≥ t] ≥ Σ_c [x_c ≥ v] per counter
+    // (the outputs the staircase removes cancelled by their units)
     let mut link = vec![];
     let mut sum = String::from("@occ3_obj pol");
     for v in 2..=ub {
@@ -336,12 +353,21 @@ pub fn occ3_proof(
             };
             block.add_ids(line, 1);
         }
-        block.add_ids(format!("@occ3_r{v} pol @occ3_r;"), 1);
+        let mut r = String::from("@occ3_r");
+        for (_, t) in removed.iter().filter(|&&(w, _)| w == v) {
+            r.push_str(&format!(" @occ3_u{v}_{t} +"));
+        }
+        block.add_ids(format!("@occ3_r{v} pol {r};"), 1);
         sum.push_str(&format!(" @occ3_r{v}"));
         if v > 2 {
             sum.push_str(" +");
         }
-        link.extend(y.iter().map(|&l| (1, l)));
+        link.extend(
+            y.iter()
+                .enumerate()
+                .filter(|&(t, _)| !removed.contains(&(v, t + 1)))
+                .map(|(_, &l)| (1, l)),
+        );
         link.extend(map.x.iter().map(|xc| (1, !xc.ge(v as i64))));
     }
     if ub >= 2 {

@@ -174,6 +174,18 @@ impl CycleMatrix {
                 .max()
                 .unwrap_or(0);
             let ge = db.fresh_lits(max);
+            for (t, &g) in ge.iter().enumerate() {
+                // for a VeriPB proof: [d_i ≥ t+1] ⇔ Σ { close of weight > t } ≥ 1
+                puzzlesat_encodings::provenance::define(db, g, || {
+                    let closes: Vec<Lit> = self.close[i]
+                        .iter()
+                        .enumerate()
+                        .filter(|&(s, _)| Self::weight(i, s) > t)
+                        .map(|(_, &c)| c)
+                        .collect();
+                    puzzlesat_encodings::provenance::Linear::count_at_least(&closes, 1)
+                });
+            }
             for (s, &c) in self.close[i].iter().enumerate() {
                 for g in &ge[..Self::weight(i, s)] {
                     db.add(&[!c, *g]); // close → [d ≥ t] for t ≤ weight

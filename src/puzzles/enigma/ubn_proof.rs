@@ -1,0 +1,211 @@
+//! The VeriPB derivation of `--redundant ubnval` and `gcd` (the number of
+//! values on the board is at most UBNVAL(π), Property 4 of Cambazard,
+//! O'Sullivan & Smith, "A Constraint-based Approach to Enigma 1225", and
+//! at most UBNVAL(π) − n₂·n_odd) from the PB model of [`super::opb`], with
+//! `--symmetry cycles`: appended after the blocks of
+//! [`super::cycle_proof`] and [`super::occ_proof`], over the encoding's
+//! definitions (UBNVAL's, n₂'s and n_odd's totalizers, each output `⇔` a
+//! count of the canonical matrix's `close` literals).
+//!
+//! **Why it holds.** With π fixed, the cells split into the m(π) orbits of
+//! `(k, i) ↦ (π(i), k)`; cells of one orbit are equal, so at most m(π)
+//! distinct values appear, and by rule 3 they are 1..N: N ≤ m(π). The
+//! orbits are ⌊a/2⌋ + (a mod 2) per cycle of length a and gcd(a, b) per
+//! pair of cycles, so m(π) = UBNVAL(π) − Σ_pairs (min(a, b) − gcd(a, b)),
+//! at most UBNVAL(π) − n₂·n_odd (a 2-cycle and an odd cycle: 2 − 1).
+//!
+//! **The steps**, with `e_{c,v}` the model's "cell c holds v", `g_{c,v}`
+//! its `[x_c ≥ v]` and `u[v]` "some cell is at least v":
+//! 1. the chain `u[v+1] → u[v]` (RUP: no cell ≥ v, so none ≥ v+1);
+//! 2. per cell and value, `T_{c,v}`: `¬e_{c,1} + ¬g_{c,2} ≥ 1`, and for
+//!    v ≥ 2 `g_{c,v} + ¬g_{c,v+1} + ¬e_{c,v} ≥ 2` (occ_proof's step 2);
+//!    their sum over v = 1..m is `Σ_{v ≤ m} ¬e_{c,v} + ¬g_{c,m+1} ≥ m`:
+//!    a cell holds at most one of 1..m or is above m;
+//! 3. at each leaf Λ of occ_proof's tree over the canonical cycle types (π
+//!    fixed, m = m(π) < ub), the pigeonhole `Λ → ¬u[m+1]`: per cell c
+//!    and value v ≤ m, `Λ → (e_{c,v} → e_{r,v})` with r the
+//!    representative of c's orbit (RUP: the orbit's cells agree on every
+//!    `g`); then `C_v: Λ ∧ u[m+1] → some representative holds v` (v ≤ m,
+//!    rule 3 with the chain) and `C_{m+1}: Λ ∧ u[m+1] → some
+//!    representative is ≥ m+1` (RUP); the sum of the C's (m + 1 of them)
+//!    and of the m representatives' `T` sums is `(m+1)·(¬Λ ∨ ¬u[m+1]) ≥
+//!    1`, saturated the clause;
+//! 4. each clause `u[K+1] → [UBNVAL ≥ K+1]` and `u[K+1] ∧ [n₂ ≥ a] ∧
+//!    [n_odd ≥ b] → [UBNVAL ≥ K+1+a·b]` along the same tree: at a leaf the
+//!    counts propagate from the fixed `close` literals, and where the
+//!    head is false K+1 > m(π), so `¬u[K+1]` follows from the leaf's lemma
+//!    and the chain (RUP); the leaves' clauses meet by RUP up the tree.
+
+use std::collections::HashSet;
+
+use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
+use puzzlesat_encodings::Lit;
+
+use super::encode::BoardMap;
+use super::model::max_ubnval;
+use super::occ_proof::{along, clause, neg, orbits, tree, Node};
+use super::opb::{ge_name, holds_name, used_name};
+
+/// Writes `T_{c,v}` (label `@ubn_t{c}_{v}`) once.
+fn ensure_t(n: usize, c: usize, v: usize, done: &mut HashSet<(usize, usize)>, b: &mut ProofLines) {
+    if !done.insert((c, v)) {
+        return;
+    }
+    let e = holds_name(c / n, c % n, v);
+    let up = ge_name(c / n, c % n, v + 1);
+    if v == 1 {
+        b.add_ids(
+            format!("@ubn_t{c}_{v} rup {};", clause(&[neg(&e), neg(&up)])),
+            1,
+        );
+    } else {
+        let g = ge_name(c / n, c % n, v);
+        b.add_ids(format!("@ubn_a rup {};", clause(&[neg(&e), g.clone()])), 1);
+        b.add_ids(format!("@ubn_b rup {};", clause(&[neg(&e), neg(&up)])), 1);
+        b.add_ids(format!("@ubn_c rup {};", clause(&[neg(&up), g])), 1);
+        b.add_ids(
+            format!("@ubn_t{c}_{v} pol @ubn_a @ubn_b + @ubn_c + 2 d;"),
+            1,
+        );
+    }
+}
+
+/// Writes each leaf's lemma `Λ → ¬u[m+1]` (see the module docs).
+#[allow(clippy::too_many_arguments)]
+fn lemmas(
+    node: &Node,
+    n: usize,
+    ub: usize,
+    path: &mut Vec<String>,
+    name: &dyn Fn(Lit) -> String,
+    done: &mut HashSet<(usize, usize)>,
+    b: &mut ProofLines,
+) {
+    match node {
+        Node::Branch(l, yes, no) => {
+            for (child, lit) in [(yes, *l), (no, !*l)] {
+                path.push(neg(&name(lit)));
+                lemmas(child, n, ub, path, name, done, b);
+                path.pop();
+            }
+        }
+        Node::Leaf(pi) => {
+            let orbits = orbits(pi);
+            let m = orbits.len();
+            if m + 1 > ub {
+                return; // no value m + 1: nothing to exclude
+            }
+            let reps: Vec<usize> = orbits.iter().map(|o| o[0]).collect();
+            let not_used = neg(&used_name(m + 1));
+            // cells of an orbit hold what its representative holds
+            for o in &orbits {
+                for &c in &o[1..] {
+                    for v in 1..=m {
+                        let mut cl = path.clone();
+                        cl.extend([
+                            neg(&holds_name(c / n, c % n, v)),
+                            holds_name(o[0] / n, o[0] % n, v),
+                        ]);
+                        b.add_ids(format!("rup {};", clause(&cl)), 1);
+                    }
+                }
+            }
+            // C_v: u[m+1] → some representative holds v (v ≤ m), is ≥ m+1
+            let mut pol = String::from("pol");
+            for v in 1..=m + 1 {
+                let mut cl = path.clone();
+                cl.push(not_used.clone());
+                cl.extend(reps.iter().map(|&r| {
+                    if v <= m {
+                        holds_name(r / n, r % n, v)
+                    } else {
+                        ge_name(r / n, r % n, v)
+                    }
+                }));
+                b.add_ids(format!("@ubn_c{v} rup {};", clause(&cl)), 1);
+                pol.push_str(&format!(" @ubn_c{v}"));
+                if v > 1 {
+                    pol.push_str(" +");
+                }
+            }
+            // each representative: at most one of "holds 1", …, "holds m",
+            // "≥ m+1"
+            for &r in &reps {
+                for v in 1..=m {
+                    ensure_t(n, r, v, done, b);
+                    pol.push_str(&format!(" @ubn_t{r}_{v} +"));
+                }
+            }
+            pol.push_str(" s;");
+            b.add_ids(pol, 1);
+            let mut cl = path.clone();
+            cl.push(not_used);
+            b.add_ids(format!("rup {};", clause(&cl)), 1);
+        }
+    }
+}
+
+/// Appends the derivation of the `ubnval` (and, if posted, `gcd`) clauses
+/// of `map` (see the module docs) to `proof`'s block, after occ_proof's;
+/// `name` writes a CNF literal as the proof does. `Err` if the map has no
+/// canonical matrix or no ubnval literals.
+pub fn ubnval_proof(
+    map: &BoardMap,
+    name: &dyn Fn(Lit) -> String,
+    proof: &mut SymmetryProof,
+) -> Result<(), String> {
+    let block = &mut proof.block;
+    let n = map.n;
+    let m = map
+        .cycles
+        .as_ref()
+        .ok_or("the ubnval clauses' proof needs the canonical cycle matrix")?;
+    let counters = map
+        .counters
+        .as_ref()
+        .ok_or("the board has no occurrence counters")?;
+    let lits = counters
+        .ubnval
+        .as_ref()
+        .ok_or("the board has no ubnval clauses")?;
+    let ub = max_ubnval(n).max(1);
+    let root = tree(&m.close, n, 0, 0, 0, &mut vec![0; n]).ok_or("no canonical cycle type")?;
+    // 1. the chain u[v+1] → u[v]
+    for v in 2..ub {
+        block.add_ids(
+            format!("rup {};", clause(&[neg(&used_name(v + 1)), used_name(v)])),
+            1,
+        );
+    }
+    // 2.–3. the leaves' lemmas
+    let mut done = HashSet::new();
+    lemmas(&root, n, ub, &mut vec![], name, &mut done, block);
+    // 4. the clauses, as the encoder posts them
+    let used = &counters.used;
+    let mut clauses: Vec<Vec<Lit>> = vec![];
+    for k in 1..ub {
+        let mut cl = vec![!used[k + 1]];
+        cl.extend(lits.ubnval.get(k).copied());
+        clauses.push(cl);
+    }
+    for k in 1..ub {
+        for (a, &ta) in lits.n2.iter().enumerate() {
+            for (b, &tb) in lits.nodd.iter().enumerate() {
+                let mut cl = vec![!used[k + 1], !ta, !tb];
+                cl.extend(lits.ubnval.get(k + (a + 1) * (b + 1)).copied());
+                clauses.push(cl);
+            }
+        }
+    }
+    for cl in clauses {
+        let goal: Vec<String> = cl.iter().map(|&l| name(l)).collect();
+        let leaf = |path: &[String], b: &mut ProofLines| {
+            let mut c = path.to_vec();
+            c.extend(goal.iter().cloned());
+            b.add_ids(format!("rup {};", clause(&c)), 1);
+        };
+        along(&root, &mut vec![], &goal, name, &leaf, block);
+        block.derived.push((cl, block.ids));
+    }
+    Ok(())
+}
