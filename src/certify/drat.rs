@@ -168,6 +168,20 @@ pub fn check(
     format: DratFormat,
     stop: &dyn Fn() -> bool,
 ) -> Result<CheckStats, DratError> {
+    check_with_core(formula, proof, format, stop).map(|(stats, _)| stats)
+}
+
+/// Checks that `proof` refutes `formula` and returns, for each lemma of
+/// the proof in order, whether the refutation rests on it (the core): each
+/// core lemma is RUP over the formula and the earlier core lemmas, since
+/// every clause a core lemma's check used was marked core itself. The
+/// lemmas after the first top-level conflict are not in it.
+pub fn check_with_core(
+    formula: &Cnf,
+    proof: &[u8],
+    format: DratFormat,
+    stop: &dyn Fn() -> bool,
+) -> Result<(CheckStats, Vec<bool>), DratError> {
     let mut ck = Checker::new(formula.n_vars());
     let mut buf = Vec::new();
     for c in formula.clauses() {
@@ -914,7 +928,10 @@ impl Checker {
         Ok(())
     }
 
-    fn backward(mut self, stop: &dyn Fn() -> bool) -> Result<CheckStats, DratError> {
+    /// The backward pass; returns the counts and, per lemma in proof order,
+    /// whether it is in the core.
+    fn backward(mut self, stop: &dyn Fn() -> bool) -> Result<(CheckStats, Vec<bool>), DratError> {
+        let mut core_step = vec![false; self.steps.len()];
         let Some((last, conflict)) = self.conflict else {
             return Err(DratError::NoEmptyClause {
                 lemmas: self.stats.lemmas,
@@ -949,22 +966,33 @@ impl Checker {
                         self.rebuild()?;
                         fresh = false;
                     }
-                    if self.flags[c as usize] & CORE != 0 && !self.check_lemma(c) {
-                        // truncating the trail may have lost propagations
-                        // (as in drat-trim); before rejecting, check again
-                        // from a full top-level propagation
-                        self.rebuild()?;
+                    if self.flags[c as usize] & CORE != 0 {
+                        core_step[i] = true;
                         if !self.check_lemma(c) {
-                            return Err(DratError::NotImplied {
-                                step: i + 1,
-                                lemma: dimacs(self.clause(c)),
-                            });
+                            // truncating the trail may have lost propagations
+                            // (as in drat-trim); before rejecting, check again
+                            // from a full top-level propagation
+                            self.rebuild()?;
+                            if !self.check_lemma(c) {
+                                return Err(DratError::NotImplied {
+                                    step: i + 1,
+                                    lemma: dimacs(self.clause(c)),
+                                });
+                            }
                         }
                     }
                 }
             }
         }
-        Ok(self.stats)
+        // the steps are the proof's steps up to its first conflict, one each
+        let core = self
+            .steps
+            .iter()
+            .zip(&core_step)
+            .filter(|(s, _)| matches!(s, Step::Add(_)))
+            .map(|(_, &core)| core)
+            .collect();
+        Ok((self.stats, core))
     }
 
     /// Checks lemma `c` (detached) at its place in the proof; marks what

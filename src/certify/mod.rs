@@ -146,7 +146,7 @@ impl fmt::Display for Certified {
         if let Some(m) = &c.from_model {
             write!(
                 f,
-                "certified ({}{cube}) from the model: {}, {}: {} auxiliary variables by redundance, {} clauses by RUP, {} by cutting planes, {} by dominance, {} solutions logged, {} lemmas of {} replayed; {} proof checked in {:.3}s (proof solve {:.3}s)",
+                "certified ({}{cube}) from the model: {}, {}: {} auxiliary variables by redundance, {} clauses by RUP, {} by cutting planes, {} by dominance, {} solutions logged, {} of {} lemmas of {} replayed (the DRAT core); {} proof checked in {:.3}s (proof solve {:.3}s)",
                 self.claim,
                 m.covers,
                 c.checker,
@@ -155,6 +155,7 @@ impl fmt::Display for Certified {
                 m.pol_clauses,
                 m.dom_clauses,
                 m.solutions,
+                c.core_lemmas,
                 c.lemmas,
                 c.producer,
                 human_bytes(c.proof_bytes),

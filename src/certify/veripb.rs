@@ -1258,8 +1258,10 @@ pub struct SearchSteps {
     pub solutions: usize,
     /// other clauses added during the run, derived by RUP
     pub added: usize,
-    /// lemmas of the proof solver's DRAT proof, as `rup` steps
+    /// lemmas of the proof solver's DRAT proof
     pub lemmas: usize,
+    /// those the refutation rests on (the DRAT core), as `rup` steps
+    pub replayed: usize,
     /// its deletions, as `del id`
     pub deletions: usize,
     /// time of the proof solver's solve
@@ -1320,6 +1322,20 @@ pub fn replay_search<W: Write>(
     steps.solve_seconds = solve_seconds;
     let format = drat::detect_format(&proof);
     steps.format = Some(format);
+    // only the lemmas the refutation rests on: the backward DRAT check
+    // marks them (each is RUP over the formula and the earlier core
+    // lemmas), and VeriPB replays those alone
+    let stop = || limits.expired();
+    let core = match drat::check_with_core(formula, &proof, format, &stop) {
+        Ok((_, core)) => core,
+        Err(drat::DratError::Stopped) => return Err(CertifyError::Stopped),
+        Err(e) => {
+            return Err(CertifyError::Producer(format!(
+                "the proof solver's DRAT proof does not refute the formula: {e}"
+            )))
+        }
+    };
+    let mut lemma = 0;
     let mut empty = None;
     let mut failed = None;
     let mut lits = vec![];
@@ -1333,14 +1349,24 @@ pub fn replay_search<W: Write>(
             Ok(())
         } else if delete {
             match ids.remove(&lits) {
-                Some(id) => {
+                Some(id) if id != 0 => {
                     steps.deletions += 1;
                     w.line(&format!("del id {id};"))
                 }
-                None => Ok(()),
+                _ => Ok(()),
             }
-        } else {
+        } else if !core.get(lemma).copied().unwrap_or(false) {
+            // not replayed; kept as a placeholder (id 0) so that a deletion
+            // of this clause removes the placeholder, not a copy the proof
+            // has (identical clauses are a stack)
+            lemma += 1;
             steps.lemmas += 1;
+            ids.insert(&lits, 0);
+            Ok(())
+        } else {
+            lemma += 1;
+            steps.lemmas += 1;
+            steps.replayed += 1;
             w.step(&format!("rup {};", names.clause(&lits))).map(|id| {
                 if lits.is_empty() {
                     empty = Some(id);
@@ -2049,7 +2075,7 @@ pub fn certify(
             solve_seconds: pc.search.solve_seconds,
             check_seconds: pc.checked.seconds,
             lemmas: pc.search.lemmas,
-            core_lemmas: pc.search.lemmas,
+            core_lemmas: pc.search.replayed,
             from_model: Some(FromModel {
                 covers: covers.to_string(),
                 not_covered,
