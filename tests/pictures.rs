@@ -119,7 +119,7 @@ fn every_family_draws_its_answers() {
         "a.svg",
         &["solve", "alien-tiles", "-n", "3", "-c", "3", "--hardest"],
     );
-    assert!(a.matches("<rect").count() >= 1 + 2 * 9, "{a}");
+    assert!(a.matches("<rect").count() > 2 * 9, "{a}");
     assert!(a.contains("goal in 3 colours"), "{a}");
 }
 

@@ -21,6 +21,26 @@ fn require_veripb() {
     }
 }
 
+/// A mutant whose wrong clause drops the optimum: uncertified, it reports
+/// less than `best`; certified, VeriPB rejects the proof and the claim is
+/// refused.
+fn assert_mutant_refused<P: Puzzle>(mutant: &Mutant<P>, best: i64) {
+    let uncertified = run::run_quiet(mutant, &RunOptions::default()).expect("the mutant solves");
+    assert!(
+        uncertified.objective.is_some_and(|v| v < best),
+        "the wrong clause drops the optimum: {:?}",
+        uncertified.objective
+    );
+    let Err(e) = run::run_quiet(mutant, &certified(false)) else {
+        panic!("the claim is refused")
+    };
+    let text = format!("{e:#}");
+    assert!(
+        text.contains("could not be certified") && text.contains("VeriPB rejected"),
+        "{text}"
+    );
+}
+
 /// A puzzle whose CNF gets `mutate`'s clauses after its own (and whose map
 /// `mutate` may extend, e.g. with posted lex-leader comparisons): a broken
 /// encoding or symmetry breaking, for the mutants the check must refuse.
@@ -716,6 +736,43 @@ fn enigma_plain_board_is_certified_from_the_model() {
     assert_certified_by_drat_because(&r.certificates, "not --dominance orbits12");
 }
 
+/// Runs Enigma's board of side `n` with `opts` certified (the model and
+/// proof kept in a temporary directory) and asserts the optimum `best`,
+/// certified from the model (encoding, symmetry breaking and search, with
+/// the files kept) and `derived` clauses derived by the symmetry block.
+fn assert_enigma_certified(
+    n: usize,
+    opts: puzzlesat::puzzles::enigma::encode::BoardOptions,
+    best: i64,
+    derived: usize,
+) {
+    let p = puzzlesat::puzzles::enigma::Enigma { n, opts };
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let run_opts = RunOptions {
+        proof_dir: Some(dir.path().to_path_buf()),
+        ..certified(false)
+    };
+    let r = run::run_quiet(&p, &run_opts).expect("certified run");
+    assert_eq!(
+        (r.status, r.objective),
+        (Status::Optimal, Some(best)),
+        "n = {n}"
+    );
+    let c = &r.certificates.as_ref().expect("certificates")[0];
+    let from = c.certificate.from_model.as_ref().expect("from the model");
+    assert_eq!(from.covers, "encoding, symmetry breaking and search");
+    assert_eq!(from.dom_clauses, derived, "n = {n}, {}", p.opts.redundant);
+    let (model, proof) = from.files.clone().expect("--proof-dir keeps the files");
+    assert!(std::path::Path::new(&model).exists() && std::path::Path::new(&proof).exists());
+    let text = r.summary();
+    assert!(
+        text.contains(&format!(
+            "optimal: {best} (proven: no better solution, UNSAT, certified from the model: encoding, symmetry breaking and search, VeriPB"
+        )),
+        "{text}"
+    );
+}
+
 /// Enigma's board with the canonical cycle types (`--symmetry cycles
 /// --redundant none --dominance none`): C9's units, C10's clauses by
 /// `dom` (conjugations of the permutation, a row-major lex order on the
@@ -727,28 +784,12 @@ fn enigma_plain_board_is_certified_from_the_model() {
 fn enigma_cycles_are_certified_from_the_model() {
     require_veripb();
     use puzzlesat::puzzles::enigma::encode::{BoardOptions, Symmetry};
-    use puzzlesat::puzzles::enigma::Enigma;
     for (n, best, derived) in [(4, 40, 10), (5, 55, 15)] {
-        let p = Enigma {
-            n,
-            opts: BoardOptions {
-                symmetry: Symmetry::Cycles,
-                ..BoardOptions::NAIVE
-            },
+        let opts = BoardOptions {
+            symmetry: Symmetry::Cycles,
+            ..BoardOptions::NAIVE
         };
-        let r = run::run_quiet(&p, &certified(false)).expect("certified run");
-        assert_eq!((r.status, r.objective), (Status::Optimal, Some(best)));
-        let c = &r.certificates.as_ref().expect("certificates")[0];
-        let from = c.certificate.from_model.as_ref().expect("from the model");
-        assert_eq!(from.covers, "encoding, symmetry breaking and search");
-        assert_eq!(from.dom_clauses, derived, "n = {n}");
-        let text = r.summary();
-        assert!(
-            text.contains(&format!(
-                "optimal: {best} (proven: no better solution, UNSAT, certified from the model: encoding, symmetry breaking and search, VeriPB"
-            )),
-            "{text}"
-        );
+        assert_enigma_certified(n, opts, best, derived);
     }
 }
 
@@ -765,39 +806,16 @@ fn enigma_cycles_are_certified_from_the_model() {
 fn enigma_occ3_is_certified_from_the_model() {
     require_veripb();
     use puzzlesat::puzzles::enigma::encode::{BoardOptions, Redundant, Symmetry};
-    use puzzlesat::puzzles::enigma::Enigma;
     for (n, best, derived) in [(4, 40, 10 + 38), (5, 55, 15 + 82)] {
-        let p = Enigma {
-            n,
-            opts: BoardOptions {
-                symmetry: Symmetry::Cycles,
-                redundant: Redundant {
-                    occ3: true,
-                    ..Redundant::default()
-                },
-                ..BoardOptions::NAIVE
+        let opts = BoardOptions {
+            symmetry: Symmetry::Cycles,
+            redundant: Redundant {
+                occ3: true,
+                ..Redundant::default()
             },
+            ..BoardOptions::NAIVE
         };
-        let dir = tempfile::tempdir().expect("temporary directory");
-        let opts = RunOptions {
-            proof_dir: Some(dir.path().to_path_buf()),
-            ..certified(false)
-        };
-        let r = run::run_quiet(&p, &opts).expect("certified run");
-        assert_eq!((r.status, r.objective), (Status::Optimal, Some(best)));
-        let c = &r.certificates.as_ref().expect("certificates")[0];
-        let from = c.certificate.from_model.as_ref().expect("from the model");
-        assert_eq!(from.covers, "encoding, symmetry breaking and search");
-        assert_eq!(from.dom_clauses, derived, "n = {n}");
-        let (model, proof) = from.files.clone().expect("--proof-dir keeps the files");
-        assert!(std::path::Path::new(&model).exists() && std::path::Path::new(&proof).exists());
-        let text = r.summary();
-        assert!(
-            text.contains(&format!(
-                "optimal: {best} (proven: no better solution, UNSAT, certified from the model: encoding, symmetry breaking and search, VeriPB"
-            )),
-            "{text}"
-        );
+        assert_enigma_certified(n, opts, best, derived);
     }
 }
 
@@ -814,7 +832,6 @@ fn enigma_occ3_is_certified_from_the_model() {
 fn enigma_ubnval_gcd_staircase_are_certified_from_the_model() {
     require_veripb();
     use puzzlesat::puzzles::enigma::encode::{BoardOptions, Redundant, Symmetry};
-    use puzzlesat::puzzles::enigma::Enigma;
     let all = Redundant {
         occ3: true,
         ubnval: true,
@@ -837,27 +854,12 @@ fn enigma_ubnval_gcd_staircase_are_certified_from_the_model() {
         (4, 40, ubnval, 10 + 38 + 3),
         (5, 55, staircase, 15 + 82 + 30),
     ] {
-        let p = Enigma {
-            n,
-            opts: BoardOptions {
-                symmetry: Symmetry::Cycles,
-                redundant,
-                ..BoardOptions::NAIVE
-            },
+        let opts = BoardOptions {
+            symmetry: Symmetry::Cycles,
+            redundant,
+            ..BoardOptions::NAIVE
         };
-        let r = run::run_quiet(&p, &certified(false)).expect("certified run");
-        assert_eq!((r.status, r.objective), (Status::Optimal, Some(best)));
-        let c = &r.certificates.as_ref().expect("certificates")[0];
-        let from = c.certificate.from_model.as_ref().expect("from the model");
-        assert_eq!(from.covers, "encoding, symmetry breaking and search");
-        assert_eq!(from.dom_clauses, derived, "n = {n}, {redundant}");
-        let text = r.summary();
-        assert!(
-            text.contains(&format!(
-                "optimal: {best} (proven: no better solution, UNSAT, certified from the model: encoding, symmetry breaking and search, VeriPB"
-            )),
-            "{text}"
-        );
+        assert_enigma_certified(n, opts, best, derived);
     }
 }
 
@@ -896,18 +898,7 @@ fn a_wrong_ubnval_clause_is_refused() {
             cnf.add(&cl);
         }),
     };
-    let uncertified = run::run_quiet(&mutant, &RunOptions::default()).expect("the mutant solves");
-    assert!(
-        uncertified.objective.is_some_and(|v| v < 40),
-        "the wrong clause drops the optimum: {:?}",
-        uncertified.objective
-    );
-    let e = run::run_quiet(&mutant, &certified(false)).expect_err("the claim is refused");
-    let text = format!("{e:#}");
-    assert!(
-        text.contains("could not be certified") && text.contains("VeriPB rejected"),
-        "{text}"
-    );
+    assert_mutant_refused(&mutant, 40);
 }
 
 /// The block of `--symmetry cycles --redundant occ3` alone, n = 6 and 7
@@ -1013,18 +1004,7 @@ fn a_wrong_occurrence_clause_is_refused() {
             cnf.add(&[!c.ge[3][7], c.ge[2][12]]);
         }),
     };
-    let uncertified = run::run_quiet(&mutant, &RunOptions::default()).expect("the mutant solves");
-    assert!(
-        uncertified.objective.is_some_and(|v| v < 40),
-        "the wrong clause drops the optimum: {:?}",
-        uncertified.objective
-    );
-    let e = run::run_quiet(&mutant, &certified(false)).expect_err("the claim is refused");
-    let text = format!("{e:#}");
-    assert!(
-        text.contains("could not be certified") && text.contains("VeriPB rejected"),
-        "{text}"
-    );
+    assert_mutant_refused(&mutant, 40);
 }
 
 /// The symmetry block of `--symmetry cycles` alone, n = 6..8 (where the
@@ -1138,7 +1118,7 @@ fn a_wrong_cycle_clause_is_refused() {
     );
 }
 
-/// Magic N = 4 `--all --symmetry order` (the counting defaults: digits,
+/// Magic N = 4 `--all --symmetry order` (the counting defaults: order cells,
 /// pairwise exactly-one, the implied sums) from the model: counting by
 /// classes enumerates the representatives of `--symmetry diagonals
 /// --complement` (166), whose order constraints and complement bounds are
