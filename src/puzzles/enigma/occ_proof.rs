@@ -52,7 +52,7 @@ use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
 use puzzlesat_encodings::provenance::Linear;
 use puzzlesat_encodings::Lit;
 
-use super::encode::BoardMap;
+use super::encode::{BoardMap, Counters};
 use super::model::max_ubnval;
 use super::opb::{ge_name, holds_name, used_name};
 
@@ -66,6 +66,27 @@ fn z_name(v: usize) -> String {
 pub(super) enum Node {
     Leaf(Vec<usize>),
     Branch(Lit, Box<Node>, Box<Node>),
+}
+
+/// What the occurrence and UBNVAL derivations start from: the board's
+/// counters and the decision tree over its canonical matrix. `Err` (saying
+/// for which `proof`) if the map has no canonical matrix, no counters, or
+/// no canonical cycle type.
+pub(super) fn counters_and_tree<'a>(
+    map: &'a BoardMap,
+    proof: &str,
+) -> Result<(&'a Counters, Node), String> {
+    let m = map
+        .cycles
+        .as_ref()
+        .ok_or(format!("{proof} needs the canonical cycle matrix"))?;
+    let counters = map
+        .counters
+        .as_ref()
+        .ok_or("the board has no occurrence counters")?;
+    let root =
+        tree(&m.close, map.n, 0, 0, 0, &mut vec![0; map.n]).ok_or("no canonical cycle type")?;
+    Ok((counters, root))
 }
 
 /// The tree from row i, the current cycle starting at s, the previous
@@ -174,20 +195,12 @@ pub fn occ3_proof(
 ) -> Result<(), String> {
     let block = &mut proof.block;
     let n = map.n;
-    let m = map
-        .cycles
-        .as_ref()
-        .ok_or("the occurrence clauses' proof needs the canonical cycle matrix")?;
-    let counters = map
-        .counters
-        .as_ref()
-        .ok_or("the board has no occurrence counters")?;
     let ub = max_ubnval(n).max(1);
     let cells = n * n;
     if n < 2 || cells < 3 {
         return Err(format!("no occurrence proof for n = {n}"));
     }
-    let root = tree(&m.close, n, 0, 0, 0, &mut vec![0; n]).ok_or("no canonical cycle type")?;
+    let (counters, root) = counters_and_tree(map, "the occurrence clauses' proof")?;
     // every orbit of every leaf has ≥ 3 cells
     let mut stack = vec![&root];
     while let Some(node) = stack.pop() {

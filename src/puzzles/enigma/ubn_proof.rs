@@ -43,7 +43,7 @@ use puzzlesat_encodings::Lit;
 
 use super::encode::BoardMap;
 use super::model::max_ubnval;
-use super::occ_proof::{along, clause, neg, orbits, tree, Node};
+use super::occ_proof::{along, clause, counters_and_tree, neg, orbits, Node};
 use super::opb::{ge_name, holds_name, used_name};
 
 /// Writes `T_{c,v}` (label `@ubn_t{c}_{v}`) once.
@@ -156,20 +156,12 @@ pub fn ubnval_proof(
 ) -> Result<(), String> {
     let block = &mut proof.block;
     let n = map.n;
-    let m = map
-        .cycles
-        .as_ref()
-        .ok_or("the ubnval clauses' proof needs the canonical cycle matrix")?;
-    let counters = map
-        .counters
-        .as_ref()
-        .ok_or("the board has no occurrence counters")?;
+    let (counters, root) = counters_and_tree(map, "the ubnval clauses' proof")?;
     let lits = counters
         .ubnval
         .as_ref()
         .ok_or("the board has no ubnval clauses")?;
     let ub = max_ubnval(n).max(1);
-    let root = tree(&m.close, n, 0, 0, 0, &mut vec![0; n]).ok_or("no canonical cycle type")?;
     // 1. the chain u[v+1] → u[v]
     for v in 2..ub {
         block.add_ids(
