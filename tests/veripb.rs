@@ -913,7 +913,9 @@ fn enigma_occurrence_clauses_are_derived_at_n_6_and_7() {
     use puzzlesat::puzzles::enigma::encode::{BoardOptions, Redundant, Symmetry};
     use puzzlesat::puzzles::enigma::Enigma;
     let dir = tempfile::tempdir().expect("temporary directory");
-    for (n, derived) in [(6, 284), (7, 434)] {
+    // the occurrence block's clauses, then rule 1's (one per pair of rows
+    // and column: 15·6, 21·7)
+    for (n, derived) in [(6, 284 + 90), (7, 434 + 147)] {
         let p = Enigma {
             n,
             opts: BoardOptions {

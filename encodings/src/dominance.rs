@@ -161,6 +161,9 @@ pub struct ProofLines {
     pub derived: Vec<(Vec<Lit>, usize)>,
     /// CNF variables the lines introduce by `red` (their definitions)
     pub defines: Vec<rustsat::types::Var>,
+    /// the block's first `rule_ids` ids derive clauses of the model's
+    /// rules (the encoding), not symmetry breaking
+    pub rule_ids: usize,
 }
 
 impl ProofLines {
@@ -181,6 +184,16 @@ impl ProofLines {
     /// definitions before the block, puts the id in its place.
     pub fn half(lit: &str) -> String {
         format!("{{half {lit}}}")
+    }
+    /// Appends `other`'s lines (its derived clauses' ids shifted past
+    /// these lines').
+    pub fn append(&mut self, other: ProofLines) {
+        let shift = self.ids;
+        self.lines.extend(other.lines);
+        self.derived
+            .extend(other.derived.into_iter().map(|(c, id)| (c, id + shift)));
+        self.defines.extend(other.defines);
+        self.ids += other.ids;
     }
     /// The derived clauses as CNF clause indices: each derivation is
     /// matched, in order, with the next clause of `clauses` equal to it as a

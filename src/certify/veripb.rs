@@ -235,12 +235,20 @@ pub struct SymmetryBlock {
     /// the id of the constraint that implies it, counted from 1 at the
     /// block's first line
     pub derives: Vec<(usize, usize)>,
+    /// the block's first `rule_ids` ids derive clauses of the model's
+    /// rules: counted as the encoding's, not as symmetry breaking
+    pub rule_ids: usize,
     /// the label and terms of the constraint tying the CNF's objective to
     /// the model's ([`SymmetryProof::objective_link`])
     pub objective_link: Option<(String, Linear)>,
 }
 
 impl SymmetryBlock {
+    /// Whether the block breaks symmetry (an order, or steps past the
+    /// model's rules): a cube then cannot be a constraint of the model.
+    pub fn uses_dominance(&self) -> bool {
+        !self.prelude.is_empty() || self.ids > self.rule_ids
+    }
     /// The block of `proof`, whose derived clauses are found in `cnf`.
     pub fn new(proof: SymmetryProof, cnf: &Cnf) -> Result<Self, String> {
         let derives = proof.block.cnf_indices(cnf.clauses())?;
@@ -250,6 +258,7 @@ impl SymmetryBlock {
             ids: proof.block.ids,
             defines: proof.block.defines,
             derives,
+            rule_ids: proof.block.rule_ids,
             objective_link: proof.objective_link,
         })
     }
@@ -795,8 +804,14 @@ pub fn derive_cnf<W: Write>(
     w.comment("the CNF's clauses")?;
     // the symmetry block's clauses get their ids once it is written
     let mut ids = vec![0; cnf.len()];
-    let by_symmetry: std::collections::HashSet<usize> = symmetry
-        .map(|s| s.derives.iter().map(|&(i, _)| i).collect())
+    // (with the block-relative id, and whether it is a rule's clause)
+    let by_symmetry: HashMap<usize, bool> = symmetry
+        .map(|s| {
+            s.derives
+                .iter()
+                .map(|&(i, rel)| (i, rel <= s.rule_ids))
+                .collect()
+        })
         .unwrap_or_default();
     // each stated source constraint, found once in the database by `ia`
     let mut source_ids: HashMap<u32, Id> = HashMap::new();
@@ -818,8 +833,12 @@ pub fn derive_cnf<W: Write>(
         .map(|(i, c)| (ClauseIds::key(c), i))
         .collect();
     for (i, clause) in cnf.clauses().enumerate() {
-        if by_symmetry.contains(&i) {
-            steps.symmetry += 1;
+        if let Some(&rule) = by_symmetry.get(&i) {
+            if rule {
+                steps.rup += 1;
+            } else {
+                steps.symmetry += 1;
+            }
             continue;
         }
         let all_halves: Vec<&(Id, Linear)> = clause.iter().filter_map(|l| half.get(l)).collect();

@@ -319,7 +319,7 @@ impl<P: Puzzle> Shared<'_, P> {
         })?;
         let digest = formula_digest(&formula);
         let from_model = match &self.proof {
-            Ok(Some(setup)) if setup.symmetry.is_some() => {
+            Ok(Some(setup)) if setup.symmetry.as_ref().is_some_and(|s| s.uses_dominance()) => {
                 Err(veripb::CUBE_AFTER_DOMINANCE.to_string())
             }
             Ok(Some(setup)) => {

@@ -499,7 +499,7 @@ impl<P: Puzzle> Shared<'_, P> {
         // under dominance steps the cube cannot be part of the model: an
         // optimum's cube is then proved as a derived constraint
         // ([`veripb::CubeGuard`]); a count's has no such form yet
-        let guarded = setup.symmetry.is_some();
+        let guarded = setup.symmetry.as_ref().is_some_and(|s| s.uses_dominance());
         if guarded && (claim != Claim::Optimal || past.is_none()) {
             return Ok(Err(veripb::CUBE_AFTER_DOMINANCE.into()));
         }

@@ -42,6 +42,7 @@
 
 use puzzlesat_encodings::bool::{And, Or, Reify};
 use puzzlesat_encodings::int::{lt, sum_capped, Directions, EqInt, IntVar};
+use puzzlesat_encodings::provenance::Linear;
 use puzzlesat_encodings::{amo, ClauseDatabase};
 use rustsat::types::Lit;
 use serde::Serialize;
@@ -217,10 +218,36 @@ pub struct BoardMap {
     pub x: Vec<IntVar>,
     /// `p[i][j]`: column i equals row j (None: fixed false)
     pub p: Vec<Vec<Option<Lit>>>,
+    /// rule 1's literals, one per pair of rows and column
+    pub differ: Vec<Differ>,
     /// the canonical matrix of `--symmetry cycles` (its literals are `p`'s)
     pub cycles: Option<CycleMatrix>,
     /// the occurrence counters, when built
     pub counters: Option<Counters>,
+}
+
+/// Rule 1 in one column for two rows: `d → below ∨ above`, `below →
+/// x_a < x_b`, `above → x_b < x_a`.
+#[derive(Clone, Copy, Debug)]
+pub struct Differ {
+    /// the two cells (row-major), the upper row's first
+    pub cells: (usize, usize),
+    /// "the rows differ in this column" (the model's `d`)
+    pub d: Lit,
+    /// `[x_a < x_b]` (auxiliary)
+    pub below: Lit,
+    /// `[x_b < x_a]` (auxiliary)
+    pub above: Lit,
+}
+
+/// `x_b − x_a ≥ 1` over the order literals, the meaning of "a is below b".
+fn below_meaning(a: &IntVar, b: &IntVar) -> Linear {
+    let ts = || a.lb() + 1..=a.ub();
+    Linear::at_least(
+        ts().map(|t| (1, b.ge(t)))
+            .chain(ts().map(|t| (-1, a.ge(t)))),
+        1,
+    )
 }
 
 /// The occurrence counters `c_v = #{cells ≥ v}` and the "value used"
@@ -419,20 +446,30 @@ pub fn encode_board<DB: ClauseDatabase>(
     // that a VeriPB proof reads the CNF's rules as the model's
     let mut names = vec![];
     // Rule 1: rows i < i' differ in some column k: d[i][i'][k] → row i is
-    // below row i' there (lt[i][i'][k]) or above it (lt[i'][i][k])
+    // below row i' there (lt[i][i'][k]) or above it (lt[i'][i][k]); the
+    // two "below" literals are auxiliary (the model states rule 1 over
+    // "cell holds v"): defined `[x_b − x_a ≥ 1]` for a VeriPB proof
+    let mut differ = vec![];
     for i in 0..n {
         for i2 in i + 1..n {
             let mut some = vec![];
             for k in 0..n {
+                let (a, b) = (cell(i, k), cell(i2, k));
                 let d = db.fresh();
                 let below = db.fresh();
+                puzzlesat_encodings::provenance::define(db, below, || below_meaning(&x[a], &x[b]));
                 let above = db.fresh();
+                puzzlesat_encodings::provenance::define(db, above, || below_meaning(&x[b], &x[a]));
                 db.add(&[!d, below, above]); // d → x[i][k] ≠ x[i'][k]
-                lt(&x[cell(i, k)], &x[cell(i2, k)]).implied_by(db, below);
-                lt(&x[cell(i2, k)], &x[cell(i, k)]).implied_by(db, above);
+                lt(&x[a], &x[b]).implied_by(db, below);
+                lt(&x[b], &x[a]).implied_by(db, above);
                 names.push((super::opb::differ_name(i, i2, k), d));
-                names.push((super::opb::below_name(i, i2, k), below));
-                names.push((super::opb::below_name(i2, i, k), above));
+                differ.push(Differ {
+                    cells: (a, b),
+                    d,
+                    below,
+                    above,
+                });
                 some.push(d);
             }
             db.add(&some);
@@ -703,6 +740,7 @@ pub fn encode_board<DB: ClauseDatabase>(
             n,
             x,
             p,
+            differ,
             cycles,
             counters,
         },

@@ -26,6 +26,7 @@ pub mod opb;
 pub mod paper;
 pub mod partitions;
 pub mod reference;
+pub mod rule_proof;
 pub mod ubn_proof;
 
 use puzzlesat_encodings::dominance::SymmetryProof;
@@ -308,8 +309,15 @@ impl Puzzle for Enigma {
                 missing.join(" or ")
             )));
         }
+        let rules = rule_proof::rule1_proof(map, name);
+        let with_rules = |mut p: SymmetryProof| {
+            let mut block = rules.clone();
+            block.append(p.block);
+            p.block = block;
+            p
+        };
         match o.symmetry {
-            encode::Symmetry::None => None,
+            encode::Symmetry::None => Some(Ok(with_rules(SymmetryProof::default()))),
             encode::Symmetry::Cycles => {
                 Some(cycle_proof::cycles_proof(map, name).and_then(|mut p| {
                     if r.occ3 {
@@ -318,7 +326,7 @@ impl Puzzle for Enigma {
                     if r.ubnval {
                         ubn_proof::ubnval_proof(map, name, &mut p)?;
                     }
-                    Ok(p)
+                    Ok(with_rules(p))
                 }))
             }
         }

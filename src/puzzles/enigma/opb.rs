@@ -12,10 +12,12 @@
 //!   rule 1 this is rule 2: distinct rows equal distinct columns, so "each
 //!   row equals a column other than its own" is such a bijection;
 //! - **rule 1**: rows i < i' differ: some column k has `d[i][i'][k]`
-//!   ("rows i and i' differ in column k"), which means `lt[i][i'][k]` or
-//!   `lt[i'][i][k]`, where `lt[a][b][k]` ("in column k, row a is below row
-//!   b") is the linear constraint `ub·¬lt + Σ_t x[b][k]_ge<t> +
-//!   Σ_t ¬x[a][k]_ge<t> ≥ ub`, i.e. `x_bk − x_ak ≥ 1` when it holds;
+//!   ("rows i and i' differ in column k"), which means that no value v is
+//!   held by both cells: `¬d ∨ ¬e[i][k]_<v> ∨ ¬e[i'][k]_<v>` (at v = ub,
+//!   "holds ub" is `x_ge<ub>`). Stated over "holds v", the rule is the same
+//!   under any relabelling of the values, which the proof of `--dominance`
+//!   uses (the encoder's "row i is below row i'" literals are auxiliary
+//!   variables of the proof);
 //! - **rule 3**: a cell ≥ t means some cell holds exactly t − 1 (t ≥ 2):
 //!   `u[t]` ("some cell is at least t") holds exactly when some
 //!   `x[i][j]_ge<t>` does (`u[1]` is true), `e[i][j]_<v>` ("cell (i, j)
@@ -25,7 +27,7 @@
 //!
 //! Indices in names are 1-based.
 
-use puzzlesat_encodings::pbmodel::{PbObjective, PbSense, Relation};
+use puzzlesat_encodings::pbmodel::{PbObjective, PbSense};
 use puzzlesat_encodings::{PbLit, PbModel};
 
 use super::model::max_ubnval;
@@ -43,11 +45,6 @@ pub fn p_name(i: usize, j: usize) -> String {
 /// The name of "rows i and i2 differ in column k" (0-based, i < i2).
 pub fn differ_name(i: usize, i2: usize, k: usize) -> String {
     format!("d[{}][{}][{}]", i + 1, i2 + 1, k + 1)
-}
-
-/// The name of "in column k, row a is below row b" (0-based).
-pub fn below_name(a: usize, b: usize, k: usize) -> String {
-    format!("lt[{}][{}][{}]", a + 1, b + 1, k + 1)
 }
 
 /// The name of "some cell is at least t".
@@ -163,40 +160,45 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
             }
         }
     }
+    // "cell (i, j) holds v": e[i][j]_<v> below ub, the top value's order
+    // literal at ub (defined under rule 3)
+    let holds: Vec<Vec<Vec<PbLit>>> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| {
+                    (1..=ub)
+                        .filter(|_| ub >= 2)
+                        .map(|v| {
+                            if v < ub {
+                                m.var(&holds_name(i, j, v)).pos()
+                            } else {
+                                at_least(i, j, ub)
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
     // rule 1: rows differ
     for i in 0..n {
         for i2 in i + 1..n {
             let mut columns = vec![];
             for k in 0..n {
                 let d = m.var(&differ_name(i, i2, k)).pos();
-                let below = |a: usize, b: usize, m: &mut PbModel| {
-                    let lt = m.var(&below_name(a, b, k)).pos();
-                    let mut terms = vec![(ub as i64, !lt)];
-                    terms.extend((2..=ub).map(|t| (1, at_least(b, k, t))));
-                    terms.extend((2..=ub).map(|t| (1, !at_least(a, k, t))));
-                    m.linear(
-                        terms,
-                        Relation::AtLeast,
-                        ub as i64,
-                        format!(
-                            "rule 1: lt = in column {}, row {} is below row {}",
-                            k + 1,
-                            a + 1,
-                            b + 1
-                        ),
-                    );
-                    lt
-                };
-                let (lo, hi) = (below(i, i2, &mut m), below(i2, i, &mut m));
-                m.clause(
-                    &[!d, lo, hi],
-                    format!(
-                        "rule 1: d = rows {} and {} differ in column {}",
-                        i + 1,
-                        i2 + 1,
-                        k + 1
-                    ),
+                let rule = format!(
+                    "rule 1: d = rows {} and {} differ in column {}",
+                    i + 1,
+                    i2 + 1,
+                    k + 1
                 );
+                if ub < 2 {
+                    m.clause(&[!d], rule); // every cell holds 1
+                } else {
+                    for v in 0..ub {
+                        m.clause(&[!d, !holds[i][k][v], !holds[i2][k][v]], rule.clone());
+                    }
+                }
                 columns.push(d);
             }
             m.clause(
@@ -227,7 +229,7 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
         let mut holders = vec![];
         for i in 0..n {
             for j in 0..n {
-                let e = m.var(&holds_name(i, j, v)).pos();
+                let e = holds[i][j][v - 1];
                 let rule = format!("rule 3: e = cell ({}, {}) holds {v}", i + 1, j + 1);
                 // e ⇔ [x ≥ v] ∧ ¬[x ≥ v+1]
                 let next = at_least(i, j, v + 1);

@@ -1,0 +1,52 @@
+//! The VeriPB derivation of rule 1's clauses `d → below ∨ above` ("rows i
+//! and i' differ in column k, so one cell is below the other") from the PB
+//! model of [`super::opb`], which states rule 1 over "cell holds v"
+//! (`¬d ∨ ¬e_a,v ∨ ¬e_b,v`) so that relabelling the values maps it onto
+//! itself. `below` and `above` are the encoding's auxiliary variables
+//! (`[x_b − x_a ≥ 1]`, `[x_a − x_b ≥ 1]`), introduced with their halves
+//! before this block.
+//!
+//! Under `d ∧ ¬below ∧ ¬above` the halves say `x_a = x_b`, which unit
+//! propagation cannot split into values, so the clause comes down a
+//! ladder: for t = ub, ub−1, …, 2, the lemmas `d ∧ ¬below ∧ ¬above →
+//! ¬[x_a ≥ t]` and `… → ¬[x_b ≥ t]` are RUP (with the lemmas above them
+//! both cells are at most t; `[x_a ≥ t]` makes `x_a = t`, the half gives
+//! `x_b ≥ t`, so both hold t, against the model's clause), and at the
+//! bottom both cells hold 1. The lemmas are deleted after each clause.
+
+use puzzlesat_encodings::dominance::ProofLines;
+use puzzlesat_encodings::Lit;
+
+use super::encode::BoardMap;
+use super::occ_proof::{clause, neg};
+
+/// The block deriving rule 1's clauses of `map` (see the module docs);
+/// `name` writes a CNF literal as the proof does. Its clauses are the
+/// encoding's (`rule_ids` covers the whole block).
+pub fn rule1_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> ProofLines {
+    let mut block = ProofLines::default();
+    let (lb, ub) = map.x.first().map_or((1, 1), |x| (x.lb(), x.ub()));
+    for r in &map.differ {
+        let (a, b) = r.cells;
+        let head = [neg(&name(r.d)), name(r.below), name(r.above)];
+        let mut labels = vec![];
+        for t in (lb + 1..=ub).rev() {
+            for c in [a, b] {
+                let mut cl = head.to_vec();
+                cl.push(neg(&name(map.x[c].ge(t))));
+                let label = format!("@r1_{}", labels.len());
+                block.add_ids(format!("{label} rup {};", clause(&cl)), 1);
+                labels.push(label);
+            }
+        }
+        block.add_ids(format!("rup {};", clause(&head)), 1);
+        block
+            .derived
+            .push((vec![!r.d, r.below, r.above], block.ids));
+        if !labels.is_empty() {
+            block.lines.push(format!("del id {};", labels.join(" ")));
+        }
+    }
+    block.rule_ids = block.ids;
+    block
+}
