@@ -237,9 +237,29 @@ impl Provenance {
     /// (a sum built by [`Provenance::define_sum`]), else its own order
     /// literals.
     pub fn count_of(&self, lb: i64, ge: &[Lit]) -> (std::collections::BTreeMap<Lit, u64>, i64) {
-        match ge.first().and_then(|l| self.inferred.get(l)) {
-            Some((leaves, thr)) => (leaves.clone(), lb + 1 - *thr as i64),
-            None => (ge.iter().map(|&l| (l, 1)).collect(), lb),
+        // a sum's outputs only if the literals are its consecutive ones (not,
+        // say, a square's repeated `[n ≥ ⌈√k⌉]`) up to the leaves' total
+        // (not a sum capped below it)
+        let first = ge.first().and_then(|l| self.inferred.get(l));
+        let consecutive = first.is_some_and(|(leaves, thr)| {
+            let total: u64 = leaves.values().sum();
+            thr + ge.len() as u64 > total
+                && ge.iter().enumerate().all(|(i, l)| {
+                    self.inferred
+                        .get(l)
+                        .is_some_and(|(o, t)| o == leaves && *t == thr + i as u64)
+                })
+        });
+        match first {
+            Some((leaves, thr)) if consecutive => (leaves.clone(), lb + 1 - *thr as i64),
+            _ => {
+                // each order literal counts 1 (a repeated one as often)
+                let mut own = std::collections::BTreeMap::new();
+                for &l in ge {
+                    *own.entry(l).or_insert(0) += 1;
+                }
+                (own, lb)
+            }
         }
     }
     /// Defines the order literals `ge` (values `lb+1, …`) of a sum over the

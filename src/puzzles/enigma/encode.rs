@@ -266,6 +266,12 @@ pub struct Counters {
     pub cap: Vec<usize>,
     /// the literals of `--redundant ubnval` (and gcd), when posted
     pub ubnval: Option<UbnvalLits>,
+    /// `--dominance`: per threshold T (4, 6, 12), the order literals of
+    /// the count S of orbits of fewer than T cells (`[S ≥ v]`; the
+    /// 3-cycles for T = 4): a value above S occurs at least T times
+    pub dominance: Vec<(usize, Vec<Lit>)>,
+    /// the dominance clauses as posted: (T, v, clause)
+    pub dominance_clauses: Vec<(usize, usize, Vec<Lit>)>,
 }
 
 /// The unary numbers the `ubnval` and `gcd` clauses speak of, each as its
@@ -341,7 +347,12 @@ fn small_orbit_leaves<DB: ClauseDatabase>(db: &mut DB, m: &CycleMatrix, k: usize
         for &(s2, i2, l2) in cycles.iter().filter(|&&(s2, _, _)| s2 > i) {
             let shared = shared_small_orbits(a, i2 - s2 + 1, k);
             if shared > 0 {
-                let both = And(vec![l, l2]).reified(db);
+                let both = db.fresh();
+                // for a VeriPB proof: both cycles are on the board
+                puzzlesat_encodings::provenance::define(db, both, || {
+                    Linear::count_at_least(&[l, l2], 2)
+                });
+                And(vec![l, l2]).reify(db, both);
                 leaves.push(vec![both; shared]);
             }
         }
@@ -533,6 +544,8 @@ pub fn encode_board<DB: ClauseDatabase>(
                 })
                 .collect(),
             ubnval: None,
+            dominance: vec![],
+            dominance_clauses: vec![],
         });
         // [c_v ≥ t]: true for t = 0, None (false) past the cells
         let ge = |v: usize, t: usize| -> Option<Lit> {
@@ -582,6 +595,18 @@ pub fn encode_board<DB: ClauseDatabase>(
             }
             _ => None,
         };
+        // the dominance's thresholds: a value above [S ≥ ·] occurs ≥ T times
+        let mut thresholds: Vec<(usize, Option<Vec<Lit>>)> = vec![];
+        if opts.dominance.counts() {
+            thresholds.push((4, q.clone()));
+            if let Some(s6) = &s6 {
+                thresholds.push((6, Some(s6.clone())));
+            }
+            if let Some(s12) = &s12 {
+                thresholds.push((12, Some(s12.clone())));
+            }
+        }
+        let mut posted = vec![];
         for (v, &used_v) in used.iter().enumerate().skip(1) {
             for t in 0..=cells {
                 // premise: [c_{v+1} ≥ t], or for t = 0 "v is used"
@@ -593,34 +618,30 @@ pub fn encode_board<DB: ClauseDatabase>(
                     cl.extend(ge(v, t + 3));
                     db.add(&cl);
                 }
-                if opts.dominance.counts() {
-                    // v above the number q of 3-cycles → occurrence ≥ 4:
-                    // [q ≥ v] ∨ ¬premise ∨ [c_v ≥ t+4]
-                    let cond: Option<Vec<Lit>> = match &q {
-                        Some(q) => Some(q.get(v - 1).map(|&l| vec![l]).unwrap_or_default()),
+                // v above S → occurrence ≥ T: [S ≥ v] ∨ ¬premise ∨ [c_v ≥ t+T]
+                // (without 3-cycles counted, S = ⌊n/3⌋: v above it)
+                for (threshold, s) in &thresholds {
+                    let cond: Option<Vec<Lit>> = match s {
+                        Some(s) => Some(s.get(v - 1).copied().into_iter().collect()),
                         None => (v > n / 3).then(Vec::new),
                     };
                     if let Some(mut cl) = cond {
                         cl.push(!premise);
-                        cl.extend(ge(v, t + 4));
+                        cl.extend(ge(v, t + threshold));
                         db.add(&cl);
-                    }
-                    // v above s6 → occurrence ≥ 6: [s6 ≥ v] ∨ ¬premise ∨ [c_v ≥ t+6]
-                    if let Some(s6) = &s6 {
-                        let mut cl: Vec<Lit> = s6.get(v - 1).copied().into_iter().collect();
-                        cl.push(!premise);
-                        cl.extend(ge(v, t + 6));
-                        db.add(&cl);
-                    }
-                    // v above s12 → occurrence ≥ 12: [s12 ≥ v] ∨ ¬premise ∨ [c_v ≥ t+12]
-                    if let Some(s12) = &s12 {
-                        let mut cl: Vec<Lit> = s12.get(v - 1).copied().into_iter().collect();
-                        cl.push(!premise);
-                        cl.extend(ge(v, t + 12));
-                        db.add(&cl);
+                        if !cl.contains(&t_lit) {
+                            posted.push((*threshold, v, cl)); // (else not kept)
+                        }
                     }
                 }
             }
+        }
+        if let Some(c) = counters.as_mut() {
+            c.dominance = thresholds
+                .into_iter()
+                .filter_map(|(t, s)| Some((t, s?)))
+                .collect();
+            c.dominance_clauses = posted;
         }
         if opts.redundant.ubnval {
             let m = cycles.as_ref().expect("validated");

@@ -19,6 +19,7 @@
 pub mod brute;
 pub mod check;
 pub mod cycle_proof;
+pub mod dom_proof;
 pub mod encode;
 pub mod model;
 pub mod occ_proof;
@@ -300,12 +301,15 @@ impl Puzzle for Enigma {
         if r.ubnval && !r.occ3 {
             missing.push("--redundant ubnval without occ3".to_string());
         }
-        if o.dominance.counts() {
-            missing.push(format!("--dominance {}", o.dominance));
+        if o.dominance.counts() && (o.symmetry != encode::Symmetry::Cycles || !r.occ3) {
+            missing.push(format!(
+                "--dominance {} without --symmetry cycles and --redundant occ3",
+                o.dominance
+            ));
         }
         if !missing.is_empty() {
             return Some(Err(format!(
-                "the VeriPB proof derives the board's rules, --symmetry cycles and --redundant occ3,ubnval,gcd,staircase, not {} (use --redundant occ3,ubnval,gcd,staircase, --dominance none)",
+                "the VeriPB proof derives the board's rules, --symmetry cycles, --redundant occ3,ubnval,gcd,staircase and --dominance counts,orbits12 on top of them, not {}",
                 missing.join(" or ")
             )));
         }
@@ -325,6 +329,12 @@ impl Puzzle for Enigma {
                     }
                     if r.ubnval {
                         ubn_proof::ubnval_proof(map, name, &mut p)?;
+                    }
+                    if o.dominance.counts() {
+                        dom_proof::dominance_proof(map, name, &mut p)?;
+                    }
+                    if r.occ3 {
+                        occ_proof::staircase_and_link(map, name, &mut p)?;
                     }
                     Ok(with_rules(p))
                 }))

@@ -325,6 +325,30 @@ pub fn occ3_proof(
         along(&root, &mut vec![], &goal, name, &leaf, block);
         block.derived.push((vec![!counters.used[v], q], block.ids));
     }
+    Ok(())
+}
+
+/// Appends the staircase's units and the objective's link (steps 5b and
+/// 6 of the module docs) to `proof`'s block, after the occurrence clauses
+/// and any dominance block (whose clauses the staircase's RUP steps go
+/// along); `name` writes a CNF literal as the proof does.
+pub fn staircase_and_link(
+    map: &BoardMap,
+    name: &dyn Fn(Lit) -> String,
+    proof: &mut SymmetryProof,
+) -> Result<(), String> {
+    let block = &mut proof.block;
+    let n = map.n;
+    let ub = max_ubnval(n).max(1);
+    let cells = n * n;
+    let (counters, _) = counters_and_tree(map, "the staircase's proof")?;
+    let ge = |v: usize, t: usize| -> Option<Lit> {
+        counters
+            .ge
+            .get(v)
+            .and_then(|o| o.get(t.checked_sub(1)?))
+            .copied()
+    };
     // 5b. `--redundant staircase`: the outputs [c_v ≥ t], t > cap_v, are
     // false: by RUP along the occurrence clauses [c_v ≥ t] → [c_{v−1} ≥
     // t+3] → … down to the unit ¬[c_2 ≥ t'] (t' + 3 > N)

@@ -47,7 +47,13 @@ use super::occ_proof::{along, clause, counters_and_tree, neg, orbits, Node};
 use super::opb::{ge_name, holds_name, used_name};
 
 /// Writes `T_{c,v}` (label `@ubn_t{c}_{v}`) once.
-fn ensure_t(n: usize, c: usize, v: usize, done: &mut HashSet<(usize, usize)>, b: &mut ProofLines) {
+pub(super) fn ensure_t(
+    n: usize,
+    c: usize,
+    v: usize,
+    done: &mut HashSet<(usize, usize)>,
+    b: &mut ProofLines,
+) {
     if !done.insert((c, v)) {
         return;
     }

@@ -1,0 +1,386 @@
+//! The VeriPB derivation of `--dominance counts` and `orbits12` (a value
+//! above the number S_T of orbits of fewer than T cells occurs at least T
+//! times, T = 4, 6, 12; Cambazard, O'Sullivan & Smith, "A Constraint-based
+//! Approach to Enigma 1225") from the PB model of [`super::opb`], with
+//! `--symmetry cycles` and `--redundant occ3`, by the dominance rule of
+//! Bogaerts, Gocht, McCreesh & Nordström, "Certified Dominance and
+//! Symmetry Breaking for Combinatorial Optimisation" (JAIR 77, 2023).
+//!
+//! **Why it holds.** Swapping the values v and v+1 on a board keeps every
+//! rule (rule 1 and rule 2 speak of equal and different cells, rule 3 of
+//! the values used, and with v+1 on the board so is v) and changes the
+//! total by `occ_v − occ_{v+1}`. So an optimal board can be taken with
+//! `occ_1 ≤ occ_2 ≤ … ≤ occ_K`. A value occurring fewer than T times fills
+//! only orbits of fewer than T cells, at least one; with the counts
+//! ordered, values 1..v all do, on distinct orbits, so v ≤ S_T.
+//!
+//! **The steps**, with `E_{c,w}` "cell c holds w" (the model's
+//! `e[i][j]_<w>`, and `x_ge<ub>` at w = ub), `G_{c,t}` its `[x_c ≥ t]`,
+//! `u[w]` "some cell is at least w", N = n² cells, after the blocks of
+//! [`super::cycle_proof`], [`super::occ_proof`] and [`super::ubn_proof`]:
+//! 1. the cycle order is unloaded (`load_order;`): from here a `dom` step's
+//!    witness must make the objective strictly better;
+//! 2. `u[w+1] → u[w]` and `L_w: u[w] → ∨_c E_{c,w}` (RUP through rule 3);
+//! 3. per v < ub, `D_v: u[v+1] → Σ_c E_{c,v} ≤ Σ_c E_{c,v+1}` by `dom` with
+//!    the swap of v and v+1 as witness: `E_{c,v} ↦ E_{c,v+1}`, `E_{c,v+1} ↦
+//!    E_{c,v}`, `G_{c,v+1} ↦ s_c` where the proof variable `s_c ⇔ G_{c,v+2} ∨
+//!    E_{c,v}` ("after the swap, c is at least v+1") is introduced by `red`.
+//!    The model's constraints map to ones unit propagation proves; the
+//!    objective's goal (Σ s_c − Σ G_{c,v+1} ≥ 1, that is `occ_v − occ_{v+1}
+//!    ≥ 1`) is a `pol` sum of the negated `D_v`, the `s_c` halves and the
+//!    model's `G_{c,v+1} → G_{c,v+2} ∨ E_{c,v+1}`;
+//! 4. per threshold T: `f_w ⇔ Σ_c E_{c,w} ≥ T` by `red`, and the chain
+//!    `u[w+1] ∧ f_w → f_{w+1}` (a `pol` sum of `D_w` and the halves);
+//! 5. at each leaf Λ of occ_proof's tree (π fixed; R the representatives
+//!    of the m orbits of fewer than T cells): per value w ≤ m+1 and cell,
+//!    `Λ → (E_{c,w} → E_{r,w})` in a small orbit and `Λ ∧ ¬f_w → ¬E_{c,w}`
+//!    in a large one (RUP); then the pigeonhole `Λ ∧ u[m+1] → f_{m+1}`,
+//!    as in ubn_proof: values 1..m each on a representative, m+1 on one at
+//!    least m+1, each representative at most one of them;
+//! 6. along the tree, `W_v: [S_T ≥ v] ∨ ¬u[v] ∨ f_v` (RUP at each leaf:
+//!    the count propagates, or the chain reaches the leaf's lemma);
+//! 7. each dominance clause `[S_T ≥ v] ∨ ¬[c_{v+1} ≥ t] ∨ [c_v ≥ t+T]`:
+//!    the counters' halves and `f_v ⇒ Σ G_{c,v} − Σ G_{c,v+1} ≥ T`,
+//!    saturated, give it with `¬f_v`, and `W_v` removes that (RUP).
+
+use std::collections::HashSet;
+
+use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
+use puzzlesat_encodings::Lit;
+
+use super::encode::BoardMap;
+use super::model::max_ubnval;
+use super::occ_proof::{along, clause, counters_and_tree, neg, orbits, Node};
+use super::opb::{ge_name, holds_name, used_name};
+use super::ubn_proof::ensure_t;
+
+/// The proof's names for one board.
+struct Names {
+    n: usize,
+    ub: usize,
+}
+
+impl Names {
+    /// "cell c holds w" (w = ub: "cell c is at least ub").
+    fn holds(&self, c: usize, w: usize) -> String {
+        if w < self.ub {
+            holds_name(c / self.n, c % self.n, w)
+        } else {
+            ge_name(c / self.n, c % self.n, w)
+        }
+    }
+    /// `[x_c ≥ t]`, t = 2..ub.
+    fn ge(&self, c: usize, t: usize) -> String {
+        ge_name(c / self.n, c % self.n, t)
+    }
+    /// the swap's "after it, cell c is at least v+1"
+    fn swapped(&self, v: usize, c: usize) -> String {
+        format!("swap{v}[{}][{}]", c / self.n + 1, c % self.n + 1)
+    }
+    /// `f_w` of threshold T
+    fn often(&self, threshold: usize, w: usize) -> String {
+        format!("occ{threshold}_f[{w}]")
+    }
+}
+
+fn sum(lits: impl IntoIterator<Item = String>) -> String {
+    lits.into_iter()
+        .map(|l| format!("+1 {l}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Appends the derivation of the dominance clauses of `map` (see the
+/// module docs) to `proof`'s block; `name` writes a CNF literal as the
+/// proof does. `Err` if the map has no canonical matrix or no counters.
+pub fn dominance_proof(
+    map: &BoardMap,
+    name: &dyn Fn(Lit) -> String,
+    proof: &mut SymmetryProof,
+) -> Result<(), String> {
+    let n = map.n;
+    let ub = max_ubnval(n).max(1);
+    let cells = n * n;
+    let (counters, root) = counters_and_tree(map, "the dominance clauses' proof")?;
+    if ub < 2 || counters.dominance.is_empty() {
+        return Err("the board has no dominance clauses".into());
+    }
+    let at = Names { n, ub };
+    let block = &mut proof.block;
+    // 1. no order from here: a dom step must improve the objective
+    block.lines.push("load_order;".into());
+    // 2. the chain u[w+1] → u[w] and L_w: u[w] → some cell holds w
+    for w in 1..ub {
+        block.add_ids(
+            format!("rup {};", clause(&[neg(&used_name(w + 1)), used_name(w)])),
+            1,
+        );
+    }
+    for w in 1..ub {
+        let mut cl = vec![neg(&used_name(w))];
+        cl.extend((0..cells).map(|c| at.holds(c, w)));
+        block.add_ids(format!("rup {};", clause(&cl)), 1);
+    }
+    // 3. D_v by the swap of v and v+1
+    for v in 1..ub {
+        let top = v + 1 == ub;
+        let mut witness = vec![];
+        for c in 0..cells {
+            witness.push(format!("{} -> {}", at.holds(c, v), at.holds(c, v + 1)));
+            witness.push(format!("{} -> {}", at.holds(c, v + 1), at.holds(c, v)));
+        }
+        if !top {
+            for c in 0..cells {
+                let s = at.swapped(v, c);
+                let (above, holds) = (at.ge(c, v + 2), at.holds(c, v));
+                block.add_ids(
+                    format!("@sw_d{c} red +1 {s} +1 ~{above} +1 ~{holds} >= 2 : {s} -> 1;"),
+                    1,
+                );
+                block.add_ids(
+                    format!("red +1 ~{s} +1 {above} +1 {holds} >= 1 : {s} -> 0;"),
+                    1,
+                );
+                // the model's G_{c,v+1} → G_{c,v+2} ∨ E_{c,v+1}, restated
+                block.add_ids(
+                    format!(
+                        "@sw_e{c} rup {};",
+                        clause(&[neg(&at.ge(c, v + 1)), above, at.holds(c, v + 1)])
+                    ),
+                    1,
+                );
+                witness.push(format!("{} -> {s}", at.ge(c, v + 1)));
+            }
+        }
+        let d = format!(
+            "+{cells} ~{} {} {} >= {cells}",
+            used_name(v + 1),
+            sum((0..cells).map(|c| at.holds(c, v + 1))),
+            sum((0..cells).map(|c| neg(&at.holds(c, v)))),
+        );
+        // the objective's goal: its negation (-1), ¬D_v (-2), the swap's
+        // halves and restated clauses sum to cells·u ≥ cells + 1
+        let mut pol = String::from("pol -1 -2 +");
+        if !top {
+            for c in 0..cells {
+                pol.push_str(&format!(" @sw_d{c} + @sw_e{c} +"));
+            }
+        }
+        pol.push_str(&format!(" ~{} {cells} * +;", used_name(v + 1)));
+        // ids: ¬D_v, the goal's negation, the sum, then D_v
+        block.add_ids(format!("dom {d} : {} : subproof", witness.join(" ")), 1);
+        block.lines.push("proofgoal #1".into());
+        block.add_ids(pol, 2);
+        block.lines.push("qed : -1;".into());
+        block.lines.push("qed;".into());
+        block.ids += 1;
+        block.add_ids(format!("@dom_d{v} pol -1;"), 1);
+    }
+    // 4.–7. per threshold
+    let mut done = HashSet::new();
+    for (threshold, small) in &counters.dominance {
+        let tt = *threshold;
+        let f = |w: usize| at.often(tt, w);
+        // 4. f_w and the chain
+        for w in 1..=ub {
+            let es = || (0..cells).map(|c| at.holds(c, w));
+            block.add_ids(
+                format!(
+                    "@fp{tt}_{w} red {} +{tt} ~{} >= {tt} : {} -> 0;",
+                    sum(es()),
+                    f(w),
+                    f(w)
+                ),
+                1,
+            );
+            let k = cells - tt + 1;
+            block.add_ids(
+                format!(
+                    "@fm{tt}_{w} red {} +{k} {} >= {k} : {} -> 1;",
+                    sum(es().map(|e| neg(&e))),
+                    f(w),
+                    f(w)
+                ),
+                1,
+            );
+        }
+        for w in 1..ub {
+            block.add_ids(
+                format!("pol @fm{tt}_{} @dom_d{w} + @fp{tt}_{w} + s;", w + 1),
+                1,
+            );
+        }
+        // 5. the leaves' lemmas
+        leaf_lemmas(&root, &at, tt, &mut vec![], name, &mut done, block);
+        // 6.–7. W_v, then each clause of value v
+        for v in 1..=ub {
+            let clauses: Vec<&Vec<Lit>> = counters
+                .dominance_clauses
+                .iter()
+                .filter(|(t, w, _)| *t == tt && *w == v)
+                .map(|(_, _, c)| c)
+                .collect();
+            if clauses.is_empty() {
+                continue;
+            }
+            let mut goal: Vec<String> = small.get(v - 1).map(|&l| name(l)).into_iter().collect();
+            goal.extend([neg(&used_name(v)), f(v)]);
+            let leaf = |path: &[String], b: &mut ProofLines| {
+                let mut c = path.to_vec();
+                c.extend(goal.iter().cloned());
+                b.add_ids(format!("rup {};", clause(&c)), 1);
+            };
+            along(&root, &mut vec![], &goal, name, &leaf, block);
+            // G_v: f_v ⇒ Σ_c (G_{c,v} + ¬G_{c,v+1}) ≥ N + T (v ≥ 2), and
+            // its ends: Σ_c ¬G_{c,2} + T·¬f_1 ≥ T, Σ_c G_{c,ub} + T·¬f_ub ≥ T
+            let mut g = format!("@gt pol @fp{tt}_{v}");
+            if v < ub {
+                for c in 0..cells {
+                    ensure_t(n, c, v, &mut done, block);
+                    g.push_str(&format!(" @ubn_t{c}_{v} +"));
+                }
+            }
+            g.push(';');
+            block.add_ids(g, 1);
+            for cl in clauses {
+                derive_clause(cl, v, tt, counters, &at, name, block);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The clause `cl` of value v and threshold T (see the module docs, step
+/// 7), after `@gt` (value v's G).
+fn derive_clause(
+    cl: &[Lit],
+    v: usize,
+    tt: usize,
+    counters: &super::encode::Counters,
+    at: &Names,
+    name: &dyn Fn(Lit) -> String,
+    block: &mut ProofLines,
+) {
+    let cells = at.n * at.n;
+    let out = |w: usize| -> &[Lit] { counters.ge.get(w).map_or(&[], |o| &o[..]) };
+    // the premise ¬[c_{v+1} ≥ t] (t ≥ 1) and the head [c_v ≥ t+T], if the
+    // clause has them (the rest is [S ≥ v] and ¬u[v])
+    let premise = cl.iter().copied().find(|&l| out(v + 1).contains(&!l));
+    let head = cl.iter().copied().find(|&l| out(v).contains(&l));
+    let used_v = cl.contains(&!counters.used[v]);
+    let names: Vec<String> = cl.iter().map(|&l| name(l)).collect();
+    if v == 1 && head.is_none() && premise.is_none() {
+        // [c_1 ≥ T] is the true literal
+        block.add_ids(format!("rup {};", clause(&names)), 1);
+        block.derived.push((cl.to_vec(), block.ids));
+        return;
+    }
+    let mut pol = String::from("pol @gt");
+    if let Some(p) = premise {
+        pol.push_str(&format!(" {} +", ProofLines::half(&name(p))));
+    }
+    if let Some(h) = head {
+        pol.push_str(&format!(" {} +", ProofLines::half(&name(h))));
+    }
+    // weaken what the clause does not speak of
+    if v >= 2 && head.is_none() {
+        for c in 0..cells {
+            pol.push_str(&format!(" {} w", at.ge(c, v)));
+        }
+    }
+    if used_v && v < at.ub {
+        for c in 0..cells {
+            pol.push_str(&format!(" {} w", at.ge(c, v + 1)));
+        }
+    }
+    pol.push_str(" s;");
+    if v == 1 && premise.is_none() {
+        // t = 0 at value 1: the head is the true literal (handled above)
+        return;
+    }
+    let _ = tt;
+    block.add_ids(pol, 1);
+    block.add_ids(format!("rup {};", clause(&names)), 1);
+    block.derived.push((cl.to_vec(), block.ids));
+}
+
+/// Writes each leaf's lemma `Λ ∧ u[m+1] → f_{m+1}` for threshold T (see
+/// the module docs, step 5).
+fn leaf_lemmas(
+    node: &Node,
+    at: &Names,
+    tt: usize,
+    path: &mut Vec<String>,
+    name: &dyn Fn(Lit) -> String,
+    done: &mut HashSet<(usize, usize)>,
+    b: &mut ProofLines,
+) {
+    let pi = match node {
+        Node::Branch(l, yes, no) => {
+            for (child, lit) in [(yes, *l), (no, !*l)] {
+                path.push(neg(&name(lit)));
+                leaf_lemmas(child, at, tt, path, name, done, b);
+                path.pop();
+            }
+            return;
+        }
+        Node::Leaf(pi) => pi,
+    };
+    let n = at.n;
+    let orbits = orbits(pi);
+    let (small, large): (Vec<&Vec<usize>>, Vec<&Vec<usize>>) =
+        orbits.iter().partition(|o| o.len() < tt);
+    let m = small.len();
+    if m + 1 > at.ub {
+        return; // no value m+1: [S ≥ v] holds for every v at this leaf
+    }
+    let lemma = |extra: &[String]| {
+        let mut cl = path.clone();
+        cl.extend(extra.iter().cloned());
+        format!("rup {};", clause(&cl))
+    };
+    for w in 1..=m + 1 {
+        for o in &small {
+            for &c in &o[1..] {
+                b.add_ids(lemma(&[neg(&at.holds(c, w)), at.holds(o[0], w)]), 1);
+            }
+        }
+        for o in &large {
+            for &c in o.iter() {
+                b.add_ids(lemma(&[at.often(tt, w), neg(&at.holds(c, w))]), 1);
+            }
+        }
+    }
+    let head = [neg(&used_name(m + 1)), at.often(tt, m + 1)];
+    if m == 0 {
+        b.add_ids(lemma(&head), 1);
+        return;
+    }
+    // values 1..m on a representative, m+1 on one at least m+1; each
+    // representative holds at most one of 1..m or is above m
+    let mut pol = String::from("pol");
+    for w in 1..=m + 1 {
+        let mut cl = head.to_vec();
+        cl.extend(small.iter().map(|o| {
+            if w <= m {
+                at.holds(o[0], w)
+            } else {
+                at.ge(o[0], w)
+            }
+        }));
+        b.add_ids(format!("@pg{w} {}", lemma(&cl)), 1);
+        pol.push_str(&format!(" @pg{w}"));
+        if w > 1 {
+            pol.push_str(" +");
+        }
+    }
+    for o in &small {
+        for w in 1..=m {
+            ensure_t(n, o[0], w, done, b);
+            pol.push_str(&format!(" @ubn_t{}_{w} +", o[0]));
+        }
+    }
+    pol.push_str(" s;");
+    b.add_ids(pol, 1);
+    b.add_ids(lemma(&head), 1);
+}
