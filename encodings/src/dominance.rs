@@ -232,6 +232,10 @@ impl ProofLines {
 /// clauses (after the encoding's, before the search).
 #[derive(Clone, Debug, Default)]
 pub struct SymmetryProof {
+    /// steps over the model alone, before the prelude (no order loaded:
+    /// a `dom` step's witness makes the objective strictly better); the
+    /// prelude's `load_order` then moves what they derive to the core
+    pub early: ProofLines,
     /// `def_order` and `load_order` lines (no constraint ids)
     pub prelude: Vec<String>,
     /// the derivation
@@ -256,6 +260,7 @@ impl LexOrder {
             self.derive(sigma, chain, name, &mut block)?;
         }
         Ok(SymmetryProof {
+            early: ProofLines::default(),
             prelude: self.prelude(name),
             block,
             objective_link: None,

@@ -224,6 +224,9 @@ pub struct SymmetryBlock {
     /// `load_order`: with the order loaded, the definitions and clauses
     /// derived later stay in the derived set); they add no constraint id
     pub prelude: Vec<String>,
+    /// lines before the prelude, over the model alone (with their number
+    /// of constraint ids)
+    pub early: (Vec<String>, usize),
     /// the proof lines
     pub lines: Vec<String>,
     /// how many constraint ids the lines add
@@ -247,12 +250,13 @@ impl SymmetryBlock {
     /// Whether the block breaks symmetry (an order, or steps past the
     /// model's rules): a cube then cannot be a constraint of the model.
     pub fn uses_dominance(&self) -> bool {
-        !self.prelude.is_empty() || self.ids > self.rule_ids
+        !self.prelude.is_empty() || self.early.1 > 0 || self.ids > self.rule_ids
     }
     /// The block of `proof`, whose derived clauses are found in `cnf`.
     pub fn new(proof: SymmetryProof, cnf: &Cnf) -> Result<Self, String> {
         let derives = proof.block.cnf_indices(cnf.clauses())?;
         Ok(SymmetryBlock {
+            early: (proof.early.lines, proof.early.ids),
             prelude: proof.prelude,
             lines: proof.block.lines,
             ids: proof.block.ids,
@@ -1719,6 +1723,11 @@ pub fn prove(
     let file = std::fs::File::create(&proof_path).map_err(io)?;
     let mut w = ProofWriter::new(BufWriter::new(file), run.model.loaded()).map_err(io)?;
     if let Some(s) = run.symmetry {
+        if !s.early.0.is_empty() {
+            w.comment("dominance over the model alone, before any order")
+                .map_err(io)?;
+            w.block(&s.early.0, s.early.1).map_err(io)?;
+        }
         w.comment("the order of the symmetry breaking")
             .map_err(io)?;
         w.block(&s.prelude, 0).map_err(io)?;

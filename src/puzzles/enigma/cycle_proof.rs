@@ -114,6 +114,7 @@ pub fn cycles_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> Result<Symm
         block.lines.push(format!("del id {};", helpers.join(" ")));
     }
     Ok(SymmetryProof {
+        early: ProofLines::default(),
         prelude: order.prelude(),
         block,
         objective_link: None,

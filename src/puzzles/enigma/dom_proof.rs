@@ -106,76 +106,8 @@ pub fn dominance_proof(
         return Err("the board has no dominance clauses".into());
     }
     let at = Names { n, ub };
+    swaps(&at, &mut proof.early);
     let block = &mut proof.block;
-    // 1. no order from here: a dom step must improve the objective
-    block.lines.push("load_order;".into());
-    // 2. the chain u[w+1] → u[w] and L_w: u[w] → some cell holds w
-    for w in 1..ub {
-        block.add_ids(
-            format!("rup {};", clause(&[neg(&used_name(w + 1)), used_name(w)])),
-            1,
-        );
-    }
-    for w in 1..ub {
-        let mut cl = vec![neg(&used_name(w))];
-        cl.extend((0..cells).map(|c| at.holds(c, w)));
-        block.add_ids(format!("rup {};", clause(&cl)), 1);
-    }
-    // 3. D_v by the swap of v and v+1
-    for v in 1..ub {
-        let top = v + 1 == ub;
-        let mut witness = vec![];
-        for c in 0..cells {
-            witness.push(format!("{} -> {}", at.holds(c, v), at.holds(c, v + 1)));
-            witness.push(format!("{} -> {}", at.holds(c, v + 1), at.holds(c, v)));
-        }
-        if !top {
-            for c in 0..cells {
-                let s = at.swapped(v, c);
-                let (above, holds) = (at.ge(c, v + 2), at.holds(c, v));
-                block.add_ids(
-                    format!("@sw_d{c} red +1 {s} +1 ~{above} +1 ~{holds} >= 2 : {s} -> 1;"),
-                    1,
-                );
-                block.add_ids(
-                    format!("red +1 ~{s} +1 {above} +1 {holds} >= 1 : {s} -> 0;"),
-                    1,
-                );
-                // the model's G_{c,v+1} → G_{c,v+2} ∨ E_{c,v+1}, restated
-                block.add_ids(
-                    format!(
-                        "@sw_e{c} rup {};",
-                        clause(&[neg(&at.ge(c, v + 1)), above, at.holds(c, v + 1)])
-                    ),
-                    1,
-                );
-                witness.push(format!("{} -> {s}", at.ge(c, v + 1)));
-            }
-        }
-        let d = format!(
-            "+{cells} ~{} {} {} >= {cells}",
-            used_name(v + 1),
-            sum((0..cells).map(|c| at.holds(c, v + 1))),
-            sum((0..cells).map(|c| neg(&at.holds(c, v)))),
-        );
-        // the objective's goal: its negation (-1), ¬D_v (-2), the swap's
-        // halves and restated clauses sum to cells·u ≥ cells + 1
-        let mut pol = String::from("pol -1 -2 +");
-        if !top {
-            for c in 0..cells {
-                pol.push_str(&format!(" @sw_d{c} + @sw_e{c} +"));
-            }
-        }
-        pol.push_str(&format!(" ~{} {cells} * +;", used_name(v + 1)));
-        // ids: ¬D_v, the goal's negation, the sum, then D_v
-        block.add_ids(format!("dom {d} : {} : subproof", witness.join(" ")), 1);
-        block.lines.push("proofgoal #1".into());
-        block.add_ids(pol, 2);
-        block.lines.push("qed : -1;".into());
-        block.lines.push("qed;".into());
-        block.ids += 1;
-        block.add_ids(format!("@dom_d{v} pol -1;"), 1);
-    }
     // 4.–7. per threshold
     let mut done = HashSet::new();
     for (threshold, small) in &counters.dominance {
@@ -383,4 +315,85 @@ fn leaf_lemmas(
     pol.push_str(" s;");
     b.add_ids(pol, 1);
     b.add_ids(lemma(&head), 1);
+}
+
+/// Steps 2–3 of the module docs, over the model alone (before any order
+/// is loaded: each `dom` step's witness makes the objective strictly
+/// better): the chain, the `L_w` and the `D_v` (label `@dom_d<v>`), the
+/// swap's variables deleted after each.
+fn swaps(at: &Names, block: &mut ProofLines) {
+    let (ub, cells) = (at.ub, at.n * at.n);
+    // 2. the chain u[w+1] → u[w] and L_w: u[w] → some cell holds w
+    for w in 1..ub {
+        block.add_ids(
+            format!("rup {};", clause(&[neg(&used_name(w + 1)), used_name(w)])),
+            1,
+        );
+    }
+    for w in 1..ub {
+        let mut cl = vec![neg(&used_name(w))];
+        cl.extend((0..cells).map(|c| at.holds(c, w)));
+        block.add_ids(format!("rup {};", clause(&cl)), 1);
+    }
+    // 3. D_v by the swap of v and v+1
+    for v in 1..ub {
+        let top = v + 1 == ub;
+        let mut witness = vec![];
+        for c in 0..cells {
+            witness.push(format!("{} -> {}", at.holds(c, v), at.holds(c, v + 1)));
+            witness.push(format!("{} -> {}", at.holds(c, v + 1), at.holds(c, v)));
+        }
+        if !top {
+            for c in 0..cells {
+                let s = at.swapped(v, c);
+                let (above, holds) = (at.ge(c, v + 2), at.holds(c, v));
+                block.add_ids(
+                    format!("@sw_d{c} red +1 {s} +1 ~{above} +1 ~{holds} >= 2 : {s} -> 1;"),
+                    1,
+                );
+                block.add_ids(
+                    format!("@sw_n{c} red +1 ~{s} +1 {above} +1 {holds} >= 1 : {s} -> 0;"),
+                    1,
+                );
+                // the model's G_{c,v+1} → G_{c,v+2} ∨ E_{c,v+1}, restated
+                block.add_ids(
+                    format!(
+                        "@sw_e{c} rup {};",
+                        clause(&[neg(&at.ge(c, v + 1)), above, at.holds(c, v + 1)])
+                    ),
+                    1,
+                );
+                witness.push(format!("{} -> {s}", at.ge(c, v + 1)));
+            }
+        }
+        let d = format!(
+            "+{cells} ~{} {} {} >= {cells}",
+            used_name(v + 1),
+            sum((0..cells).map(|c| at.holds(c, v + 1))),
+            sum((0..cells).map(|c| neg(&at.holds(c, v)))),
+        );
+        // the objective's goal: its negation (-1), ¬D_v (-2), the swap's
+        // halves and restated clauses sum to cells·u ≥ cells + 1
+        let mut pol = String::from("pol -1 -2 +");
+        if !top {
+            for c in 0..cells {
+                pol.push_str(&format!(" @sw_d{c} + @sw_e{c} +"));
+            }
+        }
+        pol.push_str(&format!(" ~{} {cells} * +;", used_name(v + 1)));
+        // ids: ¬D_v, the goal's negation, the sum, then D_v
+        block.add_ids(format!("dom {d} : {} : subproof", witness.join(" ")), 1);
+        block.lines.push("proofgoal #1".into());
+        block.add_ids(pol, 2);
+        block.lines.push("qed : -1;".into());
+        block.lines.push("qed;".into());
+        block.ids += 1;
+        block.add_ids(format!("@dom_d{v} pol -1;"), 1);
+        if !top {
+            let spent: Vec<String> = (0..cells)
+                .flat_map(|c| [format!("@sw_d{c}"), format!("@sw_n{c}"), format!("@sw_e{c}")])
+                .collect();
+            block.lines.push(format!("del id {};", spent.join(" ")));
+        }
+    }
 }

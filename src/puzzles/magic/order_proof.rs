@@ -278,6 +278,7 @@ pub fn order_constraints_proof(
         }
     }
     Ok(SymmetryProof {
+        early: ProofLines::default(),
         prelude,
         block,
         objective_link: None,
