@@ -901,6 +901,57 @@ fn a_wrong_ubnval_clause_is_refused() {
     assert_mutant_refused(&mutant, 40);
 }
 
+/// Enigma's board with its defaults (`--symmetry cycles --redundant
+/// occ3,ubnval,gcd,staircase --dominance orbits12`), and with `--dominance
+/// counts`: the dominance clauses are derived by `dom` with the swap of
+/// two values as witness (enigma/dom_proof.rs), then per threshold by a
+/// pigeonhole at each cycle type; the optimum is certified from the model.
+/// The block derives, besides rule 1's clauses: at n = 4, 75 clauses of
+/// the redundant constraints (as without the dominance) and 130 dominance
+/// clauses with orbits12 (thresholds 4, 6, 12), 83 with counts (4, 6);
+/// at n = 5, 139 + 265 with orbits12.
+#[test]
+fn enigma_default_dominance_is_certified_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::enigma::encode::{BoardOptions, Dominance};
+    let counts = BoardOptions {
+        dominance: Dominance::Counts,
+        ..BoardOptions::FULL
+    };
+    for (n, best, opts, derived) in [
+        (4, 40, BoardOptions::FULL, 205),
+        (4, 40, counts, 158),
+        (5, 55, BoardOptions::FULL, 404),
+    ] {
+        assert_enigma_certified(n, opts, best, derived);
+    }
+}
+
+/// Mutant: a wrong dominance clause, "value 1 occurs at least 5 times"
+/// (the unit ¬[c_2 ≥ 12]; the dominance gives 4 where no 3-cycle is on
+/// the board). n = 4's optimal boards (type {2, 2}) hold each of 1..4 on
+/// one orbit of 4 cells: the clause drops the optimum (without
+/// `--certify` the run reports less than 40). The proof derives the right
+/// clauses only, VeriPB rejects the step and the claim is refused.
+#[test]
+fn a_wrong_dominance_clause_is_refused() {
+    require_veripb();
+    use puzzlesat::puzzles::enigma::encode::BoardOptions;
+    use puzzlesat::puzzles::enigma::Enigma;
+    let mutant = Mutant {
+        inner: Enigma {
+            n: 4,
+            opts: BoardOptions::FULL,
+        },
+        mutate: Box::new(|cnf, map| {
+            let c = map.counters.as_ref().expect("the counters");
+            // [c_2 ≥ 12] is c.ge[2][11]
+            cnf.add(&[!c.ge[2][11]]);
+        }),
+    };
+    assert_mutant_refused(&mutant, 40);
+}
+
 /// The block of `--symmetry cycles --redundant occ3` alone, n = 6 and 7
 /// (the search of n = 7 takes minutes to check): the encoding's
 /// derivation, then C9–C11 and every occurrence clause, each checked

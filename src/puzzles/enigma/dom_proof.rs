@@ -391,7 +391,13 @@ fn swaps(at: &Names, block: &mut ProofLines) {
         block.add_ids(format!("@dom_d{v} pol -1;"), 1);
         if !top {
             let spent: Vec<String> = (0..cells)
-                .flat_map(|c| [format!("@sw_d{c}"), format!("@sw_n{c}"), format!("@sw_e{c}")])
+                .flat_map(|c| {
+                    [
+                        format!("@sw_d{c}"),
+                        format!("@sw_n{c}"),
+                        format!("@sw_e{c}"),
+                    ]
+                })
                 .collect();
             block.lines.push(format!("del id {};", spent.join(" ")));
         }
