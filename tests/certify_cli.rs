@@ -386,6 +386,10 @@ fn cubes_are_certified_one_by_one_and_records_proven_again() {
         "--cubes",
         "8",
         "--certify",
+        // the records' mechanics, on DRAT (a VeriPB proof from the model
+        // per cube of n = 9 takes minutes)
+        "--proof-format",
+        "drat",
         "--cube-file",
         f,
     ];
@@ -468,6 +472,9 @@ fn a_record_certificate_of_another_formula_is_refused() {
         "--cubes",
         "4",
         "--certify",
+        // the records' mechanics, on DRAT (fast)
+        "--proof-format",
+        "drat",
         "-q",
         "--cube-file",
         f,
@@ -527,6 +534,8 @@ fn cube_jobs_carry_their_certificates() {
         "cubes=4",
         "--fixed",
         "certify=true",
+        "--fixed",
+        "proof-format=drat",
         "--vary",
         "cube=0,1,2,3",
         "--timeout",
@@ -572,7 +581,7 @@ fn cube_jobs_carry_their_certificates() {
         "{out}"
     );
     let mut again = full.to_vec();
-    again.extend(["--certify", "--jobs", "2"]);
+    again.extend(["--certify", "--proof-format", "drat", "--jobs", "2"]);
     let (code, out, err) = puzzlesat(&again);
     assert_eq!(code, 10, "{err}");
     assert!(out.starts_with("optimal: 275 (proven: no better solution, UNSAT, certified (0 closed in this run, 4 records of "), "{out}");

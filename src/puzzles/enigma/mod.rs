@@ -14,7 +14,10 @@
 //! [`opb`] is the board's PB model (for VeriPB proofs), [`cycle_proof`]
 //! derives `--symmetry cycles` from it by dominance, [`occ_proof`] the
 //! occurrence clauses of `--redundant occ3` and the staircase with it,
-//! [`ubn_proof`] the `ubnval` and `gcd` clauses; [`brute`] enumerates every board for n ≤ 5 from the rules alone.
+//! [`ubn_proof`] the `ubnval` and `gcd` clauses, [`dom_proof`] the
+//! dominance clauses (`--dominance counts`, `orbits12`), [`rule_proof`]
+//! rule 1's clauses; [`brute`] enumerates every board for n ≤ 5 from the
+//! rules alone.
 
 pub mod brute;
 pub mod check;
@@ -277,16 +280,17 @@ impl Puzzle for Enigma {
         Some(opb::model(self.n))
     }
 
-    /// The canonical cycle types (`--symmetry cycles`) are derived by
+    /// Rule 1's clauses come down a ladder of RUP lemmas ([`rule_proof`]);
+    /// the canonical cycle types (`--symmetry cycles`) are derived by
     /// dominance ([`cycle_proof`]), and with them the occurrence clauses
     /// of `--redundant occ3` and the staircase ([`occ_proof`]: π is fixed
-    /// by the cycle type, a case split over the types) and the `ubnval`
-    /// and `gcd` clauses ([`ubn_proof`]: at each type, a pigeonhole of the
-    /// values into the orbits); the plain board has no symmetry breaking
-    /// to derive. Not derived: `--dominance counts`/`orbits12` (its
-    /// witness relabels the values by their occurrence counts, a map that
-    /// depends on the board), and the counters without `occ3` (the
-    /// objective's link to the model is written by occ_proof).
+    /// by the cycle type, a case split over the types), the `ubnval` and
+    /// `gcd` clauses ([`ubn_proof`]: at each type, a pigeonhole of the
+    /// values into the orbits) and `--dominance counts`/`orbits12`
+    /// ([`dom_proof`]: the swap of two values as the witness of `dom`,
+    /// then a pigeonhole per threshold). Not derived: the dominance
+    /// without the cycle types and occ3, and the counters without occ3
+    /// (the objective's link to the model is written by occ_proof).
     fn symmetry_proof(
         &self,
         map: &BoardMap,
