@@ -238,6 +238,11 @@ pub struct SymmetryProof {
     pub early: ProofLines,
     /// `def_order` and `load_order` lines (no constraint ids)
     pub prelude: Vec<String>,
+    /// steps right after the prelude, before the encoding's definitions:
+    /// over the model's variables and the block's own (no `{half …}`),
+    /// so that unit propagation works on the model alone (no long
+    /// definition halves to visit)
+    pub before: ProofLines,
     /// the derivation
     pub block: ProofLines,
     /// a constraint the block derives, by its label, with its terms over
@@ -262,6 +267,7 @@ impl LexOrder {
         Ok(SymmetryProof {
             early: ProofLines::default(),
             prelude: self.prelude(name),
+            before: ProofLines::default(),
             block,
             objective_link: None,
         })

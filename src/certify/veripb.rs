@@ -227,6 +227,11 @@ pub struct SymmetryBlock {
     /// lines before the prelude, over the model alone (with their number
     /// of constraint ids)
     pub early: (Vec<String>, usize),
+    /// lines right after the prelude, before the encoding's definitions
+    /// (with their number of constraint ids)
+    pub before: (Vec<String>, usize),
+    /// the CNF clauses the `before` lines derive, as `derives`
+    pub before_derives: Vec<(usize, usize)>,
     /// the proof lines
     pub lines: Vec<String>,
     /// how many constraint ids the lines add
@@ -250,13 +255,34 @@ impl SymmetryBlock {
     /// Whether the block breaks symmetry (an order, or steps past the
     /// model's rules): a cube then cannot be a constraint of the model.
     pub fn uses_dominance(&self) -> bool {
-        !self.prelude.is_empty() || self.early.1 > 0 || self.ids > self.rule_ids
+        !self.prelude.is_empty()
+            || self.early.1 > 0
+            || self.before.1 > 0
+            || self.ids > self.rule_ids
     }
     /// The block of `proof`, whose derived clauses are found in `cnf`.
     pub fn new(proof: SymmetryProof, cnf: &Cnf) -> Result<Self, String> {
-        let derives = proof.block.cnf_indices(cnf.clauses())?;
+        // both parts' clauses matched at once (a clause posted twice may be
+        // derived once in each), the block's ids marked past SPLIT
+        const SPLIT: usize = 1 << 40;
+        let mut all = puzzlesat_encodings::dominance::ProofLines::default();
+        all.derived = proof.before.derived.clone();
+        all.derived.extend(
+            proof
+                .block
+                .derived
+                .iter()
+                .map(|(c, id)| (c.clone(), id + SPLIT)),
+        );
+        let (derives, before_derives): (Vec<(usize, usize)>, Vec<(usize, usize)>) = all
+            .cnf_indices(cnf.clauses())?
+            .into_iter()
+            .partition(|&(_, id)| id >= SPLIT);
+        let derives = derives.into_iter().map(|(i, id)| (i, id - SPLIT)).collect();
         Ok(SymmetryBlock {
             early: (proof.early.lines, proof.early.ids),
+            before: (proof.before.lines, proof.before.ids),
+            before_derives,
             prelude: proof.prelude,
             lines: proof.block.lines,
             ids: proof.block.ids,
@@ -814,6 +840,7 @@ pub fn derive_cnf<W: Write>(
             s.derives
                 .iter()
                 .map(|&(i, rel)| (i, rel <= s.rule_ids))
+                .chain(s.before_derives.iter().map(|&(i, _)| (i, false)))
                 .collect()
         })
         .unwrap_or_default();
@@ -1722,16 +1749,6 @@ pub fn prove(
         .map_err(|e| CertifyError::Producer(format!("VeriPB proof: {e}")))?;
     let file = std::fs::File::create(&proof_path).map_err(io)?;
     let mut w = ProofWriter::new(BufWriter::new(file), run.model.loaded()).map_err(io)?;
-    if let Some(s) = run.symmetry {
-        if !s.early.0.is_empty() {
-            w.comment("dominance over the model alone, before any order")
-                .map_err(io)?;
-            w.block(&s.early.0, s.early.1).map_err(io)?;
-        }
-        w.comment("the order of the symmetry breaking")
-            .map_err(io)?;
-        w.block(&s.prelude, 0).map_err(io)?;
-    }
     // an optimum's proof derives every recorded clause (the objective's
     // bound encoding among them) and then, after the best solution, the
     // assumptions that ask for a better one
@@ -1744,32 +1761,14 @@ pub fn prove(
         cnf.add(c);
     }
     let model_constraints = ModelConstraints::new(run.model, &names);
-    let (mut cnf_ids, encoding, halves) = derive_cnf(
+    let (mut cnf_ids, encoding, halves) = derive_from_model(
         &mut w,
         &names,
         &model_constraints,
         &cnf,
         run.provenance,
         run.symmetry,
-    )
-    .map_err(io)?;
-    if let Some(s) = run.symmetry {
-        w.comment("the symmetry breaking, by dominance")
-            .map_err(io)?;
-        let lines = with_halves(&s.lines, &halves, &names).map_err(|e| {
-            CertifyError::Producer(format!("VeriPB proof of the symmetry breaking: {e}"))
-        })?;
-        let first = w.block(&lines, s.ids).map_err(io)?;
-        // each derived clause is checked (`e`) to be the constraint whose id
-        // the block says: a miscounted block fails here, not at a later
-        // deletion of the wrong constraint
-        let clauses: Vec<&[Lit]> = cnf.clauses().collect();
-        for &(i, rel) in &s.derives {
-            cnf_ids[i] = first + rel as Id - 1;
-            w.line(&format!("e {} : {};", names.clause(clauses[i]), cnf_ids[i]))
-                .map_err(io)?;
-        }
-    }
+    )?;
     let mut optimum = None;
     let mut guarded = None;
     if let (Claim::Optimal, Some(g)) = (run.claim, &run.guard) {
@@ -1905,6 +1904,66 @@ pub fn prove(
         search,
         checked,
     })
+}
+
+/// The proof up to the search: the symmetry block's steps before any order
+/// and the order's prelude, its steps over the model, the encoding's
+/// derivation ([`derive_cnf`]), then the block's steps that use the
+/// encoding's definitions, each clause a block derives checked (`e`)
+/// against its CNF clause (a miscounted block fails there, not at a later
+/// deletion of the wrong constraint). Returns the CNF clauses' ids, the
+/// steps and the definitions' halves.
+pub fn derive_from_model<W: Write>(
+    w: &mut ProofWriter<W>,
+    names: &ProofNames,
+    model: &ModelConstraints,
+    cnf: &Cnf,
+    prov: Option<&Provenance>,
+    symmetry: Option<&SymmetryBlock>,
+) -> Result<(Vec<Id>, EncodingSteps, Halves), CertifyError> {
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
+    let mut first_before = 0;
+    if let Some(s) = symmetry {
+        if !s.early.0.is_empty() {
+            w.comment("dominance over the model alone, before any order")
+                .map_err(io)?;
+            w.block(&s.early.0, s.early.1).map_err(io)?;
+        }
+        w.comment("the order of the symmetry breaking")
+            .map_err(io)?;
+        w.block(&s.prelude, 0).map_err(io)?;
+        if !s.before.0.is_empty() {
+            w.comment("the symmetry breaking over the model, before the encoding")
+                .map_err(io)?;
+            first_before = w.block(&s.before.0, s.before.1).map_err(io)?;
+        }
+    }
+    let (mut cnf_ids, steps, halves) =
+        derive_cnf(w, names, model, cnf, prov, symmetry).map_err(io)?;
+    if let Some(s) = symmetry {
+        w.comment("the symmetry breaking, by dominance")
+            .map_err(io)?;
+        let lines = with_halves(&s.lines, &halves, names).map_err(|e| {
+            CertifyError::Producer(format!("VeriPB proof of the symmetry breaking: {e}"))
+        })?;
+        let first = w.block(&lines, s.ids).map_err(io)?;
+        let clauses: Vec<&[Lit]> = cnf.clauses().collect();
+        let placed = s
+            .derives
+            .iter()
+            .map(|&(i, rel)| (i, first + rel as Id - 1))
+            .chain(
+                s.before_derives
+                    .iter()
+                    .map(|&(i, rel)| (i, first_before + rel as Id - 1)),
+            );
+        for (i, id) in placed {
+            cnf_ids[i] = id;
+            w.line(&format!("e {} : {id};", names.clause(clauses[i])))
+                .map_err(io)?;
+        }
+    }
+    Ok((cnf_ids, steps, halves))
 }
 
 /// An optimum's step: logs the best solution by `soli` (VeriPB adds the

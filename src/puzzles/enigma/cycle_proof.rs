@@ -116,7 +116,9 @@ pub fn cycles_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> Result<Symm
     Ok(SymmetryProof {
         early: ProofLines::default(),
         prelude: order.prelude(),
-        block,
+        // over the model's permutation alone: before the encoding
+        before: block,
+        block: ProofLines::default(),
         objective_link: None,
     })
 }

@@ -107,7 +107,9 @@ pub fn dominance_proof(
     }
     let at = Names { n, ub };
     swaps(&at, &mut proof.early);
-    let block = &mut proof.block;
+    // steps 4–5 and each value's G over the model alone (before the
+    // encoding), 6–7 after
+    let (before, block) = (&mut proof.before, &mut proof.block);
     // 4.–7. per threshold
     let mut done = HashSet::new();
     for (threshold, small) in &counters.dominance {
@@ -116,7 +118,7 @@ pub fn dominance_proof(
         // 4. f_w and the chain
         for w in 1..=ub {
             let es = || (0..cells).map(|c| at.holds(c, w));
-            block.add_ids(
+            before.add_ids(
                 format!(
                     "@fp{tt}_{w} red {} +{tt} ~{} >= {tt} : {} -> 0;",
                     sum(es()),
@@ -126,7 +128,7 @@ pub fn dominance_proof(
                 1,
             );
             let k = cells - tt + 1;
-            block.add_ids(
+            before.add_ids(
                 format!(
                     "@fm{tt}_{w} red {} +{k} {} >= {k} : {} -> 1;",
                     sum(es().map(|e| neg(&e))),
@@ -137,13 +139,13 @@ pub fn dominance_proof(
             );
         }
         for w in 1..ub {
-            block.add_ids(
+            before.add_ids(
                 format!("pol @fm{tt}_{} @dom_d{w} + @fp{tt}_{w} + s;", w + 1),
                 1,
             );
         }
         // 5. the leaves' lemmas
-        leaf_lemmas(&root, &at, tt, &mut vec![], name, &mut done, block);
+        leaf_lemmas(&root, &at, tt, &mut vec![], name, &mut done, before);
         // 6.–7. W_v, then each clause of value v
         for v in 1..=ub {
             let clauses: Vec<&Vec<Lit>> = counters
@@ -165,15 +167,15 @@ pub fn dominance_proof(
             along(&root, &mut vec![], &goal, name, &leaf, block);
             // G_v: f_v ⇒ Σ_c (G_{c,v} + ¬G_{c,v+1}) ≥ N + T (v ≥ 2), and
             // its ends: Σ_c ¬G_{c,2} + T·¬f_1 ≥ T, Σ_c G_{c,ub} + T·¬f_ub ≥ T
-            let mut g = format!("@gt pol @fp{tt}_{v}");
+            let mut g = format!("@gt{tt}_{v} pol @fp{tt}_{v}");
             if v < ub {
                 for c in 0..cells {
-                    ensure_t(n, c, v, &mut done, block);
+                    ensure_t(n, c, v, &mut done, before);
                     g.push_str(&format!(" @ubn_t{c}_{v} +"));
                 }
             }
             g.push(';');
-            block.add_ids(g, 1);
+            before.add_ids(g, 1);
             for cl in clauses {
                 derive_clause(cl, v, tt, counters, &at, name, block);
             }
@@ -183,7 +185,7 @@ pub fn dominance_proof(
 }
 
 /// The clause `cl` of value v and threshold T (see the module docs, step
-/// 7), after `@gt` (value v's G).
+/// 7), after `@gt<T>_<v>` (value v's G).
 fn derive_clause(
     cl: &[Lit],
     v: usize,
@@ -207,7 +209,7 @@ fn derive_clause(
         block.derived.push((cl.to_vec(), block.ids));
         return;
     }
-    let mut pol = String::from("pol @gt");
+    let mut pol = format!("pol @gt{tt}_{v}");
     if let Some(p) = premise {
         pol.push_str(&format!(" {} +", ProofLines::half(&name(p))));
     }
@@ -230,7 +232,6 @@ fn derive_clause(
         // t = 0 at value 1: the head is the true literal (handled above)
         return;
     }
-    let _ = tt;
     block.add_ids(pol, 1);
     block.add_ids(format!("rup {};", clause(&names)), 1);
     block.derived.push((cl.to_vec(), block.ids));

@@ -193,7 +193,8 @@ pub fn occ3_proof(
     name: &dyn Fn(Lit) -> String,
     proof: &mut SymmetryProof,
 ) -> Result<(), String> {
-    let block = &mut proof.block;
+    // steps 1–3 over the model alone (before the encoding), 4–5 after
+    let (before, block) = (&mut proof.before, &mut proof.block);
     let n = map.n;
     let ub = max_ubnval(n).max(1);
     let cells = n * n;
@@ -233,11 +234,11 @@ pub fn occ3_proof(
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        block.add_ids(
+        before.add_ids(
             format!("@occ3_zp red {} +3 ~{z} >= 3 : {z} -> 0;", sum(&es, false)),
             1,
         );
-        block.add_ids(
+        before.add_ids(
             format!(
                 "red {} +{n_minus_2} {z} >= {n_minus_2} : {z} -> 1;",
                 sum(&es, true)
@@ -245,19 +246,19 @@ pub fn occ3_proof(
             1,
         );
         // G_v
-        let mut pol = String::from("@occ3_g pol @occ3_zp");
+        let mut pol = format!("@occ3_g{v} pol @occ3_zp");
         for (c, e_c) in es.iter().enumerate() {
             let up = g(c, v + 1);
             if v == 1 {
-                block.add_ids(
+                before.add_ids(
                     format!("@occ3_t{c} rup {};", clause(&[neg(e_c), neg(&up)])),
                     1,
                 );
             } else {
-                block.add_ids(format!("@occ3_a rup {};", clause(&[neg(e_c), g(c, v)])), 1);
-                block.add_ids(format!("@occ3_b rup {};", clause(&[neg(e_c), neg(&up)])), 1);
-                block.add_ids(format!("@occ3_c rup {};", clause(&[neg(&up), g(c, v)])), 1);
-                block.add_ids(
+                before.add_ids(format!("@occ3_a rup {};", clause(&[neg(e_c), g(c, v)])), 1);
+                before.add_ids(format!("@occ3_b rup {};", clause(&[neg(e_c), neg(&up)])), 1);
+                before.add_ids(format!("@occ3_c rup {};", clause(&[neg(&up), g(c, v)])), 1);
+                before.add_ids(
                     format!("@occ3_t{c} pol @occ3_a @occ3_b + @occ3_c + 2 d;"),
                     1,
                 );
@@ -265,7 +266,7 @@ pub fn occ3_proof(
             pol.push_str(&format!(" @occ3_t{c} +"));
         }
         pol.push(';');
-        block.add_ids(pol, 1);
+        before.add_ids(pol, 1);
         // K_v
         let u = used_name(v + 1);
         let goal = vec![neg(&u), z.clone()];
@@ -279,7 +280,7 @@ pub fn occ3_proof(
             cl.extend(goal.iter().cloned());
             b.add_ids(format!("rup {};", clause(&cl)), 1);
         };
-        along(&root, &mut vec![], &goal, name, &leaf, block);
+        along(&root, &mut vec![], &goal, name, &leaf, before);
         // 4. the clauses [c_{v+1} ≥ t] → [c_v ≥ t+3]
         for t in 1..=cells {
             let Some(p) = ge(v + 1, t) else { break };
@@ -291,7 +292,7 @@ pub fn occ3_proof(
             if let Some(q) = q {
                 pol.push_str(&format!(" {} +", ProofLines::half(&name(q))));
             }
-            pol.push_str(" @occ3_g +");
+            pol.push_str(&format!(" @occ3_g{v} +"));
             if q.is_none() && v >= 2 {
                 for c in 0..cells {
                     pol.push_str(&format!(" {} w", g(c, v)));

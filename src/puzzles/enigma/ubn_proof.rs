@@ -160,7 +160,8 @@ pub fn ubnval_proof(
     name: &dyn Fn(Lit) -> String,
     proof: &mut SymmetryProof,
 ) -> Result<(), String> {
-    let block = &mut proof.block;
+    // steps 1–3 over the model alone (before the encoding), 4 after
+    let (before, block) = (&mut proof.before, &mut proof.block);
     let n = map.n;
     let (counters, root) = counters_and_tree(map, "the ubnval clauses' proof")?;
     let lits = counters
@@ -170,14 +171,14 @@ pub fn ubnval_proof(
     let ub = max_ubnval(n).max(1);
     // 1. the chain u[v+1] → u[v]
     for v in 2..ub {
-        block.add_ids(
+        before.add_ids(
             format!("rup {};", clause(&[neg(&used_name(v + 1)), used_name(v)])),
             1,
         );
     }
     // 2.–3. the leaves' lemmas
     let mut done = HashSet::new();
-    lemmas(&root, n, ub, &mut vec![], name, &mut done, block);
+    lemmas(&root, n, ub, &mut vec![], name, &mut done, before);
     // 4. the clauses, as the encoder posts them
     let used = &counters.used;
     let mut clauses: Vec<Vec<Lit>> = vec![];

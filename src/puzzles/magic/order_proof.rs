@@ -280,6 +280,7 @@ pub fn order_constraints_proof(
     Ok(SymmetryProof {
         early: ProofLines::default(),
         prelude,
+        before: ProofLines::default(),
         block,
         objective_link: None,
     })
