@@ -340,7 +340,7 @@ pub fn with_halves(
 /// it.
 #[derive(Clone, Debug, Default)]
 struct Sum {
-    terms: HashMap<Var, (u64, bool)>, // coefficient, negated
+    terms: std::collections::BTreeMap<Var, (u64, bool)>, // coefficient, negated (ordered: the same proof every run)
     degree: i64,
 }
 
