@@ -995,7 +995,11 @@ fn enigma_occurrence_clauses_are_derived_at_n_6_and_7() {
             .expect("derived");
         assert!(proof.objective_link.is_some(), "the objective's link");
         let block = veripb::SymmetryBlock::new(proof, &cnf).expect("its clauses are the CNF's");
-        assert_eq!(block.derives.len(), derived, "n = {n}");
+        assert_eq!(
+            block.derives.len() + block.before_derives.len(),
+            derived,
+            "n = {n}"
+        );
         let prov = cnf.provenance_log();
         veripb::plan(&model, &names, &cnf, prov, Some(&block)).expect("a plan");
         let model_path = dir.path().join(format!("occ{n}.opb"));
@@ -1007,18 +1011,10 @@ fn enigma_occurrence_clauses_are_derived_at_n_6_and_7() {
             model.loaded(),
         )
         .unwrap();
-        w.block(&block.prelude, 0).unwrap();
+        // the order's prelude, the block's steps over the model, the
+        // encoding, the rest of the block, each derived clause checked (`e`)
         let constraints = veripb::ModelConstraints::new(&model, &names);
-        let (_, _, halves) =
-            veripb::derive_cnf(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
-        let lines = veripb::with_halves(&block.lines, &halves, &names).expect("the halves");
-        let first = w.block(&lines, block.ids).unwrap();
-        let clauses: Vec<&[Lit]> = cnf.clauses().collect();
-        for &(i, rel) in &block.derives {
-            let id = first + rel as u64 - 1;
-            w.line(&format!("e {} : {id};", names.clause(clauses[i])))
-                .unwrap();
-        }
+        veripb::derive_from_model(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
         w.finish("NONE").unwrap();
         let checked = veripb::check(&model_path, &proof_path, &Limits::default())
             .unwrap_or_else(|e| panic!("n = {n}: {e}"));
@@ -1097,7 +1093,7 @@ fn enigma_cycle_clauses_are_derived_up_to_n_8() {
         let prov = cnf.provenance_log();
         veripb::plan(&model, &names, &cnf, prov, Some(&block)).expect("a plan");
         assert_eq!(
-            block.lines.iter().filter(|l| l.starts_with("dom ")).count(),
+            block.before.0.iter().filter(|l| l.starts_with("dom ")).count(),
             doms,
             "n = {n}"
         );
@@ -1110,16 +1106,10 @@ fn enigma_cycle_clauses_are_derived_up_to_n_8() {
             model.loaded(),
         )
         .unwrap();
-        w.block(&block.prelude, 0).unwrap();
+        // the order's prelude, the block's steps over the model, the
+        // encoding, the rest of the block, each derived clause checked (`e`)
         let constraints = veripb::ModelConstraints::new(&model, &names);
-        veripb::derive_cnf(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
-        let first = w.block(&block.lines, block.ids).unwrap();
-        let clauses: Vec<&[Lit]> = cnf.clauses().collect();
-        for &(i, rel) in &block.derives {
-            let id = first + rel as u64 - 1;
-            w.line(&format!("e {} : {id};", names.clause(clauses[i])))
-                .unwrap();
-        }
+        veripb::derive_from_model(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
         w.finish("NONE").unwrap();
         let checked = veripb::check(&model_path, &proof_path, &Limits::default())
             .unwrap_or_else(|e| panic!("n = {n}: {e}"));

@@ -16,7 +16,11 @@
 //!    Pseudo-Boolean Solving", SAT 2022);
 //! 2. **the symmetry breaking**: a block of lines the puzzle's model owner
 //!    writes ([`SymmetryBlock`]: `dom` steps, Bogaerts, Gocht, McCreesh &
-//!    Nordström, JAIR 77, 2023);
+//!    Nordström, JAIR 77, 2023), in up to three parts: steps before any
+//!    order is loaded (the objective must then get strictly better) and
+//!    steps over the model alone right after the order's prelude, both
+//!    written before step 1, and the steps that use the encoding's
+//!    definitions, after it ([`derive_from_model`]);
 //! 3. **the search** ([`replay_search`]): each solution the enumeration
 //!    found is logged by `solx` and its blocking clause follows by RUP; the
 //!    decision formula is re-solved by the proof solver and each lemma of

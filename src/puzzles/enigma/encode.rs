@@ -274,6 +274,13 @@ pub struct Counters {
     pub dominance_clauses: Vec<(usize, usize, Vec<Lit>)>,
 }
 
+impl Counters {
+    /// `[c_v ≥ t]`, t ≥ 1 (None for t = 0, value 1, or past the outputs).
+    pub fn output(&self, v: usize, t: usize) -> Option<Lit> {
+        self.ge.get(v).and_then(|o| o.get(t.checked_sub(1)?)).copied()
+    }
+}
+
 /// The unary numbers the `ubnval` and `gcd` clauses speak of, each as its
 /// order literals `[· ≥ 1], [· ≥ 2], …`.
 #[derive(Clone, Debug)]

@@ -216,13 +216,7 @@ pub fn occ3_proof(
     }
     let g = |c: usize, v: usize| ge_name(c / n, c % n, v);
     let e = |c: usize, v: usize| holds_name(c / n, c % n, v);
-    let ge = |v: usize, t: usize| -> Option<Lit> {
-        counters
-            .ge
-            .get(v)
-            .and_then(|o| o.get(t.checked_sub(1)?))
-            .copied()
-    };
+    let ge = |v: usize, t: usize| counters.output(v, t);
     let n_minus_2 = cells - 2;
     // 1.–3. per value v < ub: z_v, G_v, K_v
     for v in 1..ub {
@@ -343,13 +337,7 @@ pub fn staircase_and_link(
     let ub = max_ubnval(n).max(1);
     let cells = n * n;
     let (counters, _) = counters_and_tree(map, "the staircase's proof")?;
-    let ge = |v: usize, t: usize| -> Option<Lit> {
-        counters
-            .ge
-            .get(v)
-            .and_then(|o| o.get(t.checked_sub(1)?))
-            .copied()
-    };
+    let ge = |v: usize, t: usize| counters.output(v, t);
     // 5b. `--redundant staircase`: the outputs [c_v ≥ t], t > cap_v, are
     // false: by RUP along the occurrence clauses [c_v ≥ t] → [c_{v−1} ≥
     // t+3] → … down to the unit ¬[c_2 ≥ t'] (t' + 3 > N)
