@@ -926,6 +926,31 @@ fn enigma_default_dominance_is_certified_from_the_model() {
         dominance: Dominance::Counts,
         ..BoardOptions::FULL
     };
+    // n = 3 (9 cells: no value can occur 12 times; proven by the derived
+    // bound, no search) and n = 2 (no board)
+    let r = run::run_quiet(
+        &puzzlesat::puzzles::enigma::Enigma {
+            n: 3,
+            opts: BoardOptions::FULL,
+        },
+        &certified(false),
+    )
+    .expect("certified run");
+    assert_eq!(r.objective, Some(15));
+    let c = &r.certificates.as_ref().expect("certificates")[0];
+    let from = c.certificate.from_model.as_ref().expect("from the model");
+    assert_eq!(from.dom_clauses, 39);
+    let r = run::run_quiet(
+        &puzzlesat::puzzles::enigma::Enigma {
+            n: 2,
+            opts: BoardOptions::FULL,
+        },
+        &certified(false),
+    )
+    .expect("certified run");
+    assert_eq!(r.status, Status::Unsat);
+    let c = &r.certificates.as_ref().expect("certificates")[0];
+    assert!(c.certificate.from_model.is_some(), "n = 2 from the model");
     for (n, best, opts, derived) in [
         (4, 40, BoardOptions::FULL, 205),
         (4, 40, counts, 158),
@@ -1093,7 +1118,12 @@ fn enigma_cycle_clauses_are_derived_up_to_n_8() {
         let prov = cnf.provenance_log();
         veripb::plan(&model, &names, &cnf, prov, Some(&block)).expect("a plan");
         assert_eq!(
-            block.before.0.iter().filter(|l| l.starts_with("dom ")).count(),
+            block
+                .before
+                .0
+                .iter()
+                .filter(|l| l.starts_with("dom "))
+                .count(),
             doms,
             "n = {n}"
         );

@@ -102,8 +102,8 @@ pub fn dominance_proof(
     let ub = max_ubnval(n).max(1);
     let cells = n * n;
     let (counters, root) = counters_and_tree(map, "the dominance clauses' proof")?;
-    if ub < 2 || counters.dominance.is_empty() {
-        return Err("the board has no dominance clauses".into());
+    if ub < 2 || counters.dominance_clauses.is_empty() {
+        return Ok(()); // nothing to derive (n ≤ 2)
     }
     let at = Names { n, ub };
     swaps(&at, &mut proof.early);
@@ -127,22 +127,29 @@ pub fn dominance_proof(
                 ),
                 1,
             );
-            let k = cells - tt + 1;
-            before.add_ids(
-                format!(
-                    "@fm{tt}_{w} red {} +{k} {} >= {k} : {} -> 1;",
-                    sum(es().map(|e| neg(&e))),
-                    f(w),
-                    f(w)
-                ),
-                1,
-            );
+            // ¬f_w ⇒ Σ ≤ T − 1: nothing to say when T exceeds the cells
+            // (f_w is then false: the first half propagates it)
+            if tt <= cells {
+                let k = cells - tt + 1;
+                before.add_ids(
+                    format!(
+                        "@fm{tt}_{w} red {} +{k} {} >= {k} : {} -> 1;",
+                        sum(es().map(|e| neg(&e))),
+                        f(w),
+                        f(w)
+                    ),
+                    1,
+                );
+            }
         }
         for w in 1..ub {
-            before.add_ids(
-                format!("pol @fm{tt}_{} @dom_d{w} + @fp{tt}_{w} + s;", w + 1),
-                1,
-            );
+            let line = if tt <= cells {
+                format!("pol @fm{tt}_{} @dom_d{w} + @fp{tt}_{w} + s;", w + 1)
+            } else {
+                let chain = [neg(&used_name(w + 1)), neg(&f(w)), f(w + 1)];
+                format!("rup {};", clause(&chain))
+            };
+            before.add_ids(line, 1);
         }
         // 5. the leaves' lemmas
         leaf_lemmas(&root, &at, tt, &mut vec![], name, &mut done, before);
@@ -204,7 +211,8 @@ fn derive_clause(
     let used_v = cl.contains(&!counters.used[v]);
     let names: Vec<String> = cl.iter().map(|&l| name(l)).collect();
     if v == 1 && head.is_none() && premise.is_none() {
-        // [c_1 ≥ T] is the true literal
+        // t = 0 at value 1 (T > N: with the true [c_1 ≥ T] it is not posted):
+        // RUP by W_1, f_1 being false
         block.add_ids(format!("rup {};", clause(&names)), 1);
         block.derived.push((cl.to_vec(), block.ids));
         return;
@@ -228,10 +236,6 @@ fn derive_clause(
         }
     }
     pol.push_str(" s;");
-    if v == 1 && premise.is_none() {
-        // t = 0 at value 1: the head is the true literal (handled above)
-        return;
-    }
     block.add_ids(pol, 1);
     block.add_ids(format!("rup {};", clause(&names)), 1);
     block.derived.push((cl.to_vec(), block.ids));

@@ -277,7 +277,10 @@ pub struct Counters {
 impl Counters {
     /// `[c_v ≥ t]`, t ≥ 1 (None for t = 0, value 1, or past the outputs).
     pub fn output(&self, v: usize, t: usize) -> Option<Lit> {
-        self.ge.get(v).and_then(|o| o.get(t.checked_sub(1)?)).copied()
+        self.ge
+            .get(v)
+            .and_then(|o| o.get(t.checked_sub(1)?))
+            .copied()
     }
 }
 
