@@ -269,20 +269,33 @@ impl SymmetryBlock {
         // both parts' clauses matched at once (a clause posted twice may be
         // derived once in each), the block's ids marked past SPLIT
         const SPLIT: usize = 1 << 40;
-        let mut all = puzzlesat_encodings::dominance::ProofLines::default();
-        all.derived = proof.before.derived.clone();
-        all.derived.extend(
-            proof
-                .block
+        let all = puzzlesat_encodings::dominance::ProofLines {
+            derived: proof
+                .before
                 .derived
                 .iter()
-                .map(|(c, id)| (c.clone(), id + SPLIT)),
-        );
-        let (derives, before_derives): (Vec<(usize, usize)>, Vec<(usize, usize)>) = all
-            .cnf_indices(cnf.clauses())?
-            .into_iter()
-            .partition(|&(_, id)| id >= SPLIT);
-        let derives = derives.into_iter().map(|(i, id)| (i, id - SPLIT)).collect();
+                .cloned()
+                .chain(
+                    proof
+                        .block
+                        .derived
+                        .iter()
+                        .map(|(c, id)| (c.clone(), id + SPLIT)),
+                )
+                .collect(),
+            ..Default::default()
+        };
+        let placed = all.cnf_indices(cnf.clauses())?;
+        let before_derives = placed
+            .iter()
+            .copied()
+            .filter(|&(_, id)| id < SPLIT)
+            .collect();
+        let derives = placed
+            .iter()
+            .filter(|&&(_, id)| id >= SPLIT)
+            .map(|&(i, id)| (i, id - SPLIT))
+            .collect();
         Ok(SymmetryBlock {
             early: (proof.early.lines, proof.early.ids),
             before: (proof.before.lines, proof.before.ids),
