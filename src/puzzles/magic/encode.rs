@@ -617,16 +617,32 @@ fn shared_pair_sums<DB: ClauseDatabase>(
             continue;
         }
         let (lo, hi) = partial_bounds(m, 4, 2, target);
+        // for a VeriPB proof, as in a `unary` tree: a pair sum's cut is a
+        // lemma from this set's sum (the first set that has the pair), the
+        // root's equation the set's sum itself
+        let note = |db: &mut DB, part: &[usize], lo: i64, hi: i64| {
+            if let Some(p) = db.provenance() {
+                let group =
+                    super::opb::order_sum_lemmas(ints, &cells.direct, set, part, lo, hi, target);
+                if group.is_empty() {
+                    p.source(None);
+                } else {
+                    p.lemmas(group);
+                }
+            }
+        };
         for ps in chosen {
             let [x, y] = ps.map(|(a, b)| {
                 pairs
                     .entry((a, b))
                     .or_insert_with(|| {
+                        note(db, &[a, b], lo, hi);
                         int::plus_in(db, &ints[a], &ints[b], lo, hi)
                             .unwrap_or_else(|_| IntVar::constant(db, lo))
                     })
                     .clone()
             });
+            note(db, set, target, target);
             // x + y = target: [x ≥ i] → [y ≤ target − i] and [x ≤ i−1] → [y ≥ target − i + 1]
             for i in x.lb()..=x.ub() + 1 {
                 db.add(&[!x.ge(i), !y.ge(target - i + 1)]);
@@ -634,6 +650,7 @@ fn shared_pair_sums<DB: ClauseDatabase>(
             }
         }
     }
+    puzzlesat_encodings::provenance::source(db, || None);
     Ok(())
 }
 
