@@ -7,7 +7,7 @@ use puzzlesat::cli::{main_with, Cli};
 // mimalloc instead of the system allocator: the solvers and the class
 // expansion allocate many small vectors (magic N = 4, the 880 count with the
 // shared pair sums: 349 M → 318 M instructions, 36.9 → 33.9 ms; the empty
-// 6×6 rook board's count 1.96 → 1.58 s; about 8 MB more resident memory)
+// 6×6 rook board's count 1.96 → 1.58 s; 8–11 MB more resident memory)
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
