@@ -199,7 +199,7 @@ impl Options {
     /// cells, the implied sums, the line sums over shared pair sums
     /// ([`SumEncoding::Pairs`]) and commander exactly-one; else the finding
     /// defaults. The 880 count with the shared pair sums and commander took
-    /// 1,539 conflicts and 349 M instructions (36.9 ms at rest, hyperfine,
+    /// 1,539 conflicts and 349 M instructions (36.9 ms at load 1.4, hyperfine,
     /// 40 runs), against 1,818, 421 M and 45.4 ms with unary sums and
     /// pairwise exactly-one (the previous default, below). The N = 4
     /// count with the source's order constraints took 4,461 conflicts and
