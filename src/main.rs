@@ -4,6 +4,13 @@ use clap::error::ErrorKind;
 use clap::Parser;
 use puzzlesat::cli::{main_with, Cli};
 
+// mimalloc instead of the system allocator: the solvers and the class
+// expansion allocate many small vectors (magic N = 4, the 880 count with the
+// shared pair sums: 349 M → 318 M instructions, 36.9 → 33.9 ms; the empty
+// 6×6 rook board's count 1.96 → 1.58 s; 8–11 MB more resident memory)
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // the report's total time is the process's
     puzzlesat::report::process_start();

@@ -360,6 +360,36 @@ fn bad_options_and_files_are_errors_with_locations() {
     }
 }
 
+/// The counting defaults at n = 4 (shared pair sums, commander) give way
+/// to what other options need: unary sums for digit cells, and whatever is
+/// named on the command line.
+#[test]
+fn counting_defaults_at_order_four_follow_the_cell_encoding() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        args: cli::Args,
+    }
+    let options = |argv: &[&str]| {
+        Wrap::try_parse_from(std::iter::once("magic").chain(argv.iter().copied()))
+            .unwrap()
+            .args
+            .puzzle_for(true)
+            .unwrap()
+            .options
+    };
+    assert_eq!(options(&["-n", "4"]), Options::counting(4));
+    let o = Options::counting(4);
+    assert_eq!((o.sum, o.amo), (SumEncoding::Pairs, AmoEncoding::Commander));
+    let digits = options(&["-n", "4", "--encoding", "digits"]);
+    assert_eq!(digits.sum, SumEncoding::Unary);
+    assert!(run::encode(&Magic::new(4, digits)).is_ok());
+    let o = options(&["-n", "4", "--sum", "unary", "--amo", "pairwise"]);
+    assert_eq!((o.sum, o.amo), (SumEncoding::Unary, AmoEncoding::Pairwise));
+    assert_eq!(options(&["-n", "5"]).sum, SumEncoding::Unary);
+}
+
 #[test]
 fn clause_counts_of_the_default_encoding() {
     // golden sizes: a change of encoding shows here
@@ -468,24 +498,23 @@ fn counting_by_classes_gives_the_plain_enumeration_sets() {
             assert_eq!(want, if symmetry == Symmetry::None { 8 } else { 1 }, "{o}");
         }
     }
-    // n = 4, the finding and the counting defaults (pairwise, implied sums,
-    // decisions on the cells) and order cells with shared pair sums: the
-    // sets of the reference enumerator's 7040 that each option keeps;
-    // classes = orbits under the 64 maps
+    // n = 4, the finding and the counting defaults (order cells, shared pair
+    // sums, commander, implied sums, decisions on the cells) and the
+    // previous counting default (unary sums, pairwise): the sets of the
+    // reference enumerator's 7040 that each option keeps; classes = orbits
+    // under the 64 maps
     let mut all = vec![];
     reference::enumerate(&Givens::free(4), u64::MAX, &mut |s| all.push(s.clone()));
-    let pairs = Options {
-        cells: CellEncoding::Order,
-        sum: SumEncoding::Pairs,
-        amo: AmoEncoding::Commander,
-        digit_counts: false,
+    let unary = Options {
+        sum: SumEncoding::Unary,
+        amo: AmoEncoding::Pairwise,
         ..Options::counting(4)
     };
     for ((symmetry, complement), base) in SYMMETRIES.iter().flat_map(|&s| {
         [
             (s, Options::default()),
             (s, Options::counting(4)),
-            (s, pairs),
+            (s, unary),
         ]
     }) {
         let o = Options {

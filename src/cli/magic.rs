@@ -29,10 +29,10 @@ pub struct Args {
     /// cell representation: direct (one-hot), order (order-encoded integers), digits (two order-encoded base-n digits) [default: digits]
     #[arg(long, value_parser = choices::<CellEncoding>())]
     pub encoding: Option<CellEncoding>,
-    /// line sums: gte, adder, dpw (pseudo-Boolean over direct literals), unary (order-encoded partial sums of values or digits)
-    #[arg(long, default_value = "unary", value_parser = choices::<SumEncoding>())]
-    pub sum: SumEncoding,
-    /// at-most-one encoding of the exactly-one constraints [default: ladder; pairwise to count at n = 4]
+    /// line sums: gte, adder, dpw (pseudo-Boolean over direct literals), unary (order-encoded partial sums of values or digits), table (line value sets), pairs (unary over order cells, pair sums shared between sets) [default: unary; pairs to count at n = 4 with order cells]
+    #[arg(long, value_parser = choices::<SumEncoding>())]
+    pub sum: Option<SumEncoding>,
+    /// at-most-one encoding of the exactly-one constraints [default: ladder; commander to count at n = 4]
     #[arg(long, value_parser = choices::<AmoEncoding>())]
     pub amo: Option<AmoEncoding>,
     /// symmetry breaking: none, order (the source's three constraints), lex-leader (8 symmetries), diagonals (order constraints for the group of 2^k·k!·4 maps)
@@ -154,9 +154,17 @@ impl Args {
             Options::default()
         };
         let cells = self.encoding.unwrap_or(base.cells);
+        // the shared pair sums add order-encoded cells
+        let sum = self.sum.unwrap_or(
+            if base.sum == SumEncoding::Pairs && cells != CellEncoding::Order {
+                SumEncoding::Unary
+            } else {
+                base.sum
+            },
+        );
         let options = Options {
             cells,
-            sum: self.sum,
+            sum,
             amo: self.amo.unwrap_or(base.amo),
             symmetry: self.symmetry,
             complement: self.complement,
@@ -165,7 +173,7 @@ impl Args {
             associative: self.associative,
             implied_sums: self.implied_sums || (base.implied_sums && !self.no_implied_sums),
             // the adder's sums do not propagate from fixed cells
-            decisions: self.decisions.unwrap_or(if self.sum == SumEncoding::Adder {
+            decisions: self.decisions.unwrap_or(if sum == SumEncoding::Adder {
                 Decisions::All
             } else {
                 base.decisions

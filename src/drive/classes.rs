@@ -37,32 +37,30 @@ pub fn expand_one<P: Puzzle>(
     r: P::Solution,
 ) -> anyhow::Result<Option<Vec<P::Solution>>> {
     let rk = p.class_key(&r);
-    let mut images: Vec<Option<P::Solution>> = p.images(&r).into_iter().map(Some).collect();
-    // the orbit: the distinct images, in key order
-    let mut orbit: Vec<(Vec<u8>, usize)> = images
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (p.class_key(s.as_ref().expect("not taken yet")), i))
-        .collect();
-    orbit.sort_unstable();
-    orbit.dedup_by(|a, b| a.0 == b.0);
-    if orbit.binary_search_by(|(k, _)| k.cmp(&rk)).is_err() {
-        bail!("internal error: the images of a solution do not include itself");
-    }
-    let member = |i: usize| images[i].as_ref().expect("not taken yet");
-    let canonical = orbit
-        .iter()
-        .find(|&&(_, i)| reps.keeps(member(i)))
-        .map(|(k, _)| k);
-    if canonical != Some(&rk) {
-        return Ok(None);
-    }
-    let mut members = vec![];
-    for &(_, i) in &orbit {
-        let s = images[i].take().expect("each image once");
-        if !p.keeps(&s) {
-            continue;
+    let images = p.images(&r);
+    // the canonical representative is the least key among the images
+    // `reps` keeps: only their keys are needed (a few of the group's)
+    let mut itself = false;
+    for s in images.iter().filter(|s| reps.keeps(s)) {
+        let k = p.class_key(s);
+        if k < rk {
+            return Ok(None);
         }
+        itself |= k == rk;
+    }
+    if !itself {
+        bail!("internal error: a representative is not among the images of itself that the representatives keep");
+    }
+    // the members: the distinct images that `p` keeps, in key order
+    let mut kept: Vec<(Vec<u8>, P::Solution)> = images
+        .into_iter()
+        .filter(|s| p.keeps(s))
+        .map(|s| (p.class_key(&s), s))
+        .collect();
+    kept.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    kept.dedup_by(|a, b| a.0 == b.0);
+    let mut members = Vec::with_capacity(kept.len());
+    for (_, s) in kept {
         if let Err(e) = p.check(&s) {
             bail!(
                 "internal error: a symmetric image of a solution is invalid ({e}):\n{}",

@@ -84,13 +84,6 @@ impl Puzzle for Magic {
         name: &dyn Fn(Lit) -> String,
     ) -> Option<Result<SymmetryProof, String>> {
         let o = &self.options;
-        // the shared pair sums' clauses are not derived from the model (the
-        // proof would be refused at its first such clause): DRAT, saying so
-        if o.sum == SumEncoding::Pairs {
-            return Some(Err(
-                "the VeriPB proof does not derive --sum pairs (the shared pair sums)".into(),
-            ));
-        }
         match o.symmetry {
             Symmetry::None => None,
             Symmetry::Order | Symmetry::Diagonals if self.givens.count() == 0 => {

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use puzzlesat_encodings::perm::{self, BoardMap, Perm};
 
-use super::encode::{diagonal_order, square_symmetries, Options, Symmetry};
+use super::encode::{square_symmetries, Options, Symmetry};
 use super::model::Square;
 
 /// The largest order whose group [`maps`] is built (`2^4·4!·4 = 1536`
@@ -117,19 +117,32 @@ pub fn in_order(sq: &Square, complement: bool) -> bool {
     order && (!complement || n < 2 || (f(1, 1) + f(1, n) <= m + 1 && f(1, 1) + f(n, n) <= m + 1))
 }
 
-/// `--symmetry diagonals`: every pair of [`diagonal_order`] in order, and
+/// `--symmetry diagonals`: every pair of [`super::encode::diagonal_order`] in order, and
 /// with `complement` also `F00 + x ≤ n²+1` for every other diagonal cell
 /// `x` but the centre.
 pub fn in_diagonal_order(sq: &Square, complement: bool) -> bool {
+    // the pairs of `diagonal_order`, walked without building them (class
+    // counting tests every image of every representative)
     let n = sq.n;
-    let f = |c: usize| sq.cells[c / n][c % n];
-    let (first, rings) = diagonal_order(n);
-    first.iter().chain(&rings).all(|&(a, b)| f(a) < f(b))
-        && (!complement
-            || first
-                .iter()
-                .filter(|&&(a, _)| a == 0)
-                .all(|&(a, b)| f(a) + f(b) <= (n * n) as u32 + 1))
+    if n < 2 {
+        return true;
+    }
+    let f = |r: usize, c: usize| sq.cells[r][c];
+    let centre = |r: usize, c: usize| n % 2 == 1 && r == n / 2 && c == n / 2;
+    let (f00, top) = (f(0, 0), (n * n) as u32 + 1);
+    // F00 below every other diagonal cell but the centre (with the
+    // complement: F00 + x ≤ n²+1 too)
+    let first = (0..n).all(|j| {
+        [(j, j), (j, n - 1 - j)].into_iter().all(|(r, c)| {
+            (r, c) == (0, 0)
+                || centre(r, c)
+                || (f00 < f(r, c) && (!complement || f00 + f(r, c) <= top))
+        })
+    });
+    // F_{n−1,0} < F_{0,n−1}, then ring by ring F_dd < F_jj
+    first
+        && f(n - 1, 0) < f(0, n - 1)
+        && (1..n / 2).all(|d| (d + 1..n - d).all(|j| centre(j, j) || f(d, d) < f(j, j)))
 }
 
 /// Whether the symmetry breaking of `o` keeps `sq` (a magic square).
@@ -139,5 +152,48 @@ pub fn keeps(o: &Options, sq: &Square) -> bool {
         Symmetry::Order => in_order(sq, o.complement),
         Symmetry::LexLeader => is_lex_leader(sq, o.complement),
         Symmetry::Diagonals => in_diagonal_order(sq, o.complement),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::magic::encode::diagonal_order;
+
+    /// The walk of [`in_diagonal_order`] states the pairs of
+    /// [`diagonal_order`]: the same verdict on every arrangement of
+    /// `1..=n²` of a pseudo-random sample (magic or not), n = 1..=6.
+    #[test]
+    fn in_diagonal_order_is_the_pairs_of_diagonal_order() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |k: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % k as u64) as usize
+        };
+        for n in 1..=6 {
+            let (first, rings) = diagonal_order(n);
+            let top = (n * n) as u32 + 1;
+            for _ in 0..2000 {
+                let mut flat: Vec<u32> = (1..=(n * n) as u32).collect();
+                for i in (1..flat.len()).rev() {
+                    flat.swap(i, next(i + 1));
+                }
+                let sq = Square {
+                    n,
+                    cells: flat.chunks(n).map(<[u32]>::to_vec).collect(),
+                };
+                for complement in [false, true] {
+                    let want = first.iter().chain(&rings).all(|&(a, b)| flat[a] < flat[b])
+                        && (!complement
+                            || first
+                                .iter()
+                                .filter(|&&(a, _)| a == 0)
+                                .all(|&(a, b)| flat[a] + flat[b] <= top));
+                    assert_eq!(in_diagonal_order(&sq, complement), want, "{n} {flat:?}");
+                }
+            }
+        }
     }
 }
