@@ -926,31 +926,23 @@ fn enigma_default_dominance_is_certified_from_the_model() {
         dominance: Dominance::Counts,
         ..BoardOptions::FULL
     };
-    // n = 3 (9 cells: no value can occur 12 times; proven by the derived
-    // bound, no search) and n = 2 (no board)
-    let r = run::run_quiet(
-        &puzzlesat::puzzles::enigma::Enigma {
-            n: 3,
+    // n = 2 (no board) and n = 3 (9 cells: no value can occur 12 times;
+    // proven by the derived bound, no search): from the model, with 4 (the
+    // cycle types') and 39 clauses by dominance
+    for (n, status, best, derived) in [
+        (2, Status::Unsat, None, 4),
+        (3, Status::Optimal, Some(15), 39),
+    ] {
+        let p = puzzlesat::puzzles::enigma::Enigma {
+            n,
             opts: BoardOptions::FULL,
-        },
-        &certified(false),
-    )
-    .expect("certified run");
-    assert_eq!(r.objective, Some(15));
-    let c = &r.certificates.as_ref().expect("certificates")[0];
-    let from = c.certificate.from_model.as_ref().expect("from the model");
-    assert_eq!(from.dom_clauses, 39);
-    let r = run::run_quiet(
-        &puzzlesat::puzzles::enigma::Enigma {
-            n: 2,
-            opts: BoardOptions::FULL,
-        },
-        &certified(false),
-    )
-    .expect("certified run");
-    assert_eq!(r.status, Status::Unsat);
-    let c = &r.certificates.as_ref().expect("certificates")[0];
-    assert!(c.certificate.from_model.is_some(), "n = 2 from the model");
+        };
+        let r = run::run_quiet(&p, &certified(false)).expect("certified run");
+        assert_eq!((r.status, r.objective), (status, best), "n = {n}");
+        let c = &r.certificates.as_ref().expect("certificates")[0];
+        let from = c.certificate.from_model.as_ref().expect("from the model");
+        assert_eq!(from.dom_clauses, derived, "n = {n}");
+    }
     for (n, best, opts, derived) in [
         (4, 40, BoardOptions::FULL, 205),
         (4, 40, counts, 158),

@@ -184,7 +184,7 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
     for i in 0..n {
         for i2 in i + 1..n {
             let mut columns = vec![];
-            for k in 0..n {
+            for (k, (upper, lower)) in holds[i].iter().zip(&holds[i2]).enumerate() {
                 let d = m.var(&differ_name(i, i2, k)).pos();
                 let rule = format!(
                     "rule 1: d = rows {} and {} differ in column {}",
@@ -195,8 +195,8 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
                 if ub < 2 {
                     m.clause(&[!d], rule); // every cell holds 1
                 } else {
-                    for v in 0..ub {
-                        m.clause(&[!d, !holds[i][k][v], !holds[i2][k][v]], rule.clone());
+                    for (&a, &b) in upper.iter().zip(lower) {
+                        m.clause(&[!d, !a, !b], rule.clone());
                     }
                 }
                 columns.push(d);
@@ -227,9 +227,9 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
     }
     for v in 1..ub {
         let mut holders = vec![];
-        for i in 0..n {
-            for j in 0..n {
-                let e = holds[i][j][v - 1];
+        for (i, row) in holds.iter().enumerate() {
+            for (j, cell) in row.iter().enumerate() {
+                let e = cell[v - 1];
                 let rule = format!("rule 3: e = cell ({}, {}) holds {v}", i + 1, j + 1);
                 // e ⇔ [x ≥ v] ∧ ¬[x ≥ v+1]
                 let next = at_least(i, j, v + 1);
