@@ -236,6 +236,9 @@ pub struct SymmetryBlock {
     pub before: (Vec<String>, usize),
     /// the CNF clauses the `before` lines derive, as `derives`
     pub before_derives: Vec<(usize, usize)>,
+    /// the `before` lines' first `before_rule_ids` ids derive clauses of
+    /// the model's rules (as `rule_ids`)
+    pub before_rule_ids: usize,
     /// the proof lines
     pub lines: Vec<String>,
     /// how many constraint ids the lines add
@@ -298,12 +301,19 @@ impl SymmetryBlock {
             .collect();
         Ok(SymmetryBlock {
             early: (proof.early.lines, proof.early.ids),
+            before_rule_ids: proof.before.rule_ids,
             before: (proof.before.lines, proof.before.ids),
             before_derives,
             prelude: proof.prelude,
             lines: proof.block.lines,
             ids: proof.block.ids,
-            defines: proof.block.defines,
+            defines: proof
+                .before
+                .defines
+                .iter()
+                .chain(&proof.block.defines)
+                .copied()
+                .collect(),
             derives,
             rule_ids: proof.block.rule_ids,
             objective_link: proof.objective_link,
@@ -783,6 +793,8 @@ pub fn derive_cnf<W: Write>(
     let mut steps = EncodingSteps::default();
     let mut half: Halves = HashMap::new();
     let skip_defs: Vec<Var> = symmetry.map(|s| s.defines.clone()).unwrap_or_default();
+    // (the block introduces these itself, by `red` too)
+    steps.definitions += skip_defs.len();
     let defs = definitions(names, prov, &skip_defs);
     if !defs.is_empty() {
         w.comment("the encoding's auxiliary variables: red for new ones, rup for model variables")?;
@@ -857,7 +869,11 @@ pub fn derive_cnf<W: Write>(
             s.derives
                 .iter()
                 .map(|&(i, rel)| (i, rel <= s.rule_ids))
-                .chain(s.before_derives.iter().map(|&(i, _)| (i, false)))
+                .chain(
+                    s.before_derives
+                        .iter()
+                        .map(|&(i, rel)| (i, rel <= s.before_rule_ids)),
+                )
                 .collect()
         })
         .unwrap_or_default();

@@ -241,7 +241,7 @@ pub struct Differ {
 }
 
 /// `x_b − x_a ≥ 1` over the order literals, the meaning of "a is below b".
-fn below_meaning(a: &IntVar, b: &IntVar) -> Linear {
+pub(super) fn below_meaning(a: &IntVar, b: &IntVar) -> Linear {
     let ts = || a.lb() + 1..=a.ub();
     Linear::at_least(
         ts().map(|t| (1, b.ge(t)))

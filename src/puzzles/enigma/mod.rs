@@ -319,9 +319,9 @@ impl Puzzle for Enigma {
         }
         let rules = rule_proof::rule1_proof(map, name);
         let with_rules = |mut p: SymmetryProof| {
-            let mut block = rules.clone();
-            block.append(p.block);
-            p.block = block;
+            let mut before = rules.clone();
+            before.append(p.before);
+            p.before = before;
             p
         };
         match o.symmetry {

@@ -3,8 +3,10 @@
 //! model of [`super::opb`], which states rule 1 over "cell holds v"
 //! (`¬d ∨ ¬e_a,v ∨ ¬e_b,v`) so that relabelling the values maps it onto
 //! itself. `below` and `above` are the encoding's auxiliary variables
-//! (`[x_b − x_a ≥ 1]`, `[x_a − x_b ≥ 1]`), introduced with their halves
-//! before this block.
+//! (`[x_b − x_a ≥ 1]`, `[x_a − x_b ≥ 1]`), which this block introduces
+//! itself, with their halves, right after the order's prelude and before
+//! the encoding's other definitions (so that its RUP steps propagate over
+//! the model alone).
 //!
 //! Under `d ∧ ¬below ∧ ¬above` the halves say `x_a = x_b`, which unit
 //! propagation cannot split into values, so the clause comes down a
@@ -17,17 +19,44 @@
 use puzzlesat_encodings::dominance::ProofLines;
 use puzzlesat_encodings::Lit;
 
-use super::encode::BoardMap;
+use puzzlesat_encodings::provenance::Linear;
+
+use super::encode::{below_meaning, BoardMap};
 use super::occ_proof::{clause, neg};
 
 /// The block deriving rule 1's clauses of `map` (see the module docs);
 /// `name` writes a CNF literal as the proof does. Its clauses are the
-/// encoding's (`rule_ids` covers the whole block).
+/// encoding's (`rule_ids` covers the whole block); it goes before the
+/// encoding (`SymmetryProof::before`).
 pub fn rule1_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> ProofLines {
     let mut block = ProofLines::default();
     let (lb, ub) = map.x.first().map_or((1, 1), |x| (x.lb(), x.ub()));
+    // the block introduces `below` and `above` itself, before the
+    // encoding's other definitions: its RUP steps then propagate over the
+    // model alone (not over the counters' long definition halves)
+    let linear = |c: &Linear| {
+        let terms: Vec<String> = c
+            .terms
+            .iter()
+            .map(|&(k, l)| format!("+{k} {}", name(l)))
+            .collect();
+        format!("{} >= {}", terms.join(" "), c.bound)
+    };
     for r in &map.differ {
         let (a, b) = r.cells;
+        for (y, low, high) in [(r.below, a, b), (r.above, b, a)] {
+            // y ⇔ x_high − x_low ≥ 1: its two halves, as the encoding's
+            // definitions are introduced (witnesses y → 0, y → 1)
+            let meaning = below_meaning(&map.x[low], &map.x[high]);
+            let var = name(y);
+            let mut half = meaning.clone();
+            half.terms.push((meaning.bound as u64, !y));
+            block.add_ids(format!("red {} : {var} -> 0;", linear(&half)), 1);
+            let mut other = meaning.negation();
+            other.terms.push((other.bound as u64, y));
+            block.add_ids(format!("red {} : {var} -> 1;", linear(&other)), 1);
+            block.defines.push(y.var());
+        }
         let head = [neg(&name(r.d)), name(r.below), name(r.above)];
         let mut labels = vec![];
         for t in (lb + 1..=ub).rev() {
