@@ -325,7 +325,7 @@ impl SymmetryBlock {
 /// ([`puzzlesat_encodings::dominance::ProofLines::half`]) replaced by the
 /// id of the definition half in which the literal named `L` occurs; `Err`
 /// names a literal with no such half.
-pub fn with_halves(
+fn with_halves(
     lines: &[String],
     halves: &Halves,
     names: &ProofNames,
@@ -782,7 +782,7 @@ pub type Halves = HashMap<Lit, (Id, Linear)>;
 /// Introduces the definitions of `prov` and derives each clause of `cnf`
 /// (the ones `symmetry` does not derive) from the model; returns the id
 /// that implies each clause, and the definitions' halves.
-pub fn derive_cnf<W: Write>(
+fn derive_cnf<W: Write>(
     w: &mut ProofWriter<W>,
     names: &ProofNames,
     model: &ModelConstraints,
