@@ -4,7 +4,7 @@
 //!
 //! The proof, in the order it is written ([`prove`]):
 //!
-//! 1. **the encoding** ([`derive_cnf`]): each auxiliary variable of the
+//! 1. **the encoding** (`derive_cnf`): each auxiliary variable of the
 //!    definitions log ([`puzzlesat_encodings::provenance`]) is introduced
 //!    by redundance-based strengthening, its two halves `y ⇒ D` and
 //!    `¬y ⇒ ¬D` with the witnesses `y → 0` and `y → 1`; then each clause of
@@ -1941,7 +1941,7 @@ pub fn prove(
 
 /// The proof up to the search: the symmetry block's steps before any order
 /// and the order's prelude, its steps over the model, the encoding's
-/// derivation ([`derive_cnf`]), then the block's steps that use the
+/// derivation (`derive_cnf`), then the block's steps that use the
 /// encoding's definitions, each clause a block derives checked (`e`)
 /// against its CNF clause (a miscounted block fails there, not at a later
 /// deletion of the wrong constraint). Returns the CNF clauses' ids, the
