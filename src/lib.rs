@@ -1,7 +1,7 @@
 //! # puzzlesat
 //!
 //! Combinatorial puzzles compiled to CNF: Enigma 1225, rook tours / Numbrix,
-//! magic squares and Alien Tiles. Each puzzle implements [`puzzle::Puzzle`];
+//! magic squares, Alien Tiles and N-queens. Each puzzle implements [`puzzle::Puzzle`];
 //! the [`run`] module drives any of them through any [`solver`] backend with
 //! the loops of [`drive`] and returns one [`report::Report`]; [`io`] writes
 //! and reads DIMACS and solver output. [`front`] holds the handlers the
@@ -11,6 +11,7 @@
 //! CNF building blocks live in the `puzzlesat-encodings` crate.
 
 pub mod certify;
+pub mod checker;
 pub mod cli;
 pub mod drive;
 pub mod experiment;

@@ -12,6 +12,10 @@ use puzzlesat::cli::{main_with, Cli};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // `puzzlesat veripb …` is the bundled VeriPB checker (`--certify`'s child)
+    if let Some(code) = puzzlesat::checker::serve() {
+        return code;
+    }
     // the report's total time is the process's
     puzzlesat::report::process_start();
     let cli = match Cli::try_parse() {

@@ -133,7 +133,7 @@ pub struct Picture {
     pub width: f64,
     /// the area's height, in cells
     pub height: f64,
-    /// one line above the drawing
+    /// above the drawing (wrapped to its width)
     pub title: String,
     /// the shapes, drawn in order
     pub shapes: Vec<Shape>,
@@ -179,9 +179,44 @@ impl Picture {
     }
 }
 
-/// Margin around each picture, and the title's band above it, in cells.
+/// Margin around each picture, in cells.
 const MARGIN: f64 = 0.4;
-const TITLE: f64 = 0.8;
+/// The title's font size, a title line's height, the band's padding and a
+/// character's width (sans-serif averages about 0.55 em), in cells.
+const TITLE_FONT: f64 = 0.4;
+const TITLE_LINE: f64 = 0.5;
+const TITLE_PAD: f64 = 0.3;
+const TITLE_CHAR: f64 = 0.55 * TITLE_FONT;
+
+/// The title's lines, wrapped at spaces to fit `width` cells (a word longer
+/// than that stands on its own line, and the picture is drawn wider).
+fn title_lines(title: &str, width: f64) -> Vec<String> {
+    let fits = ((width / TITLE_CHAR).floor() as usize).max(1);
+    let mut lines: Vec<String> = vec![];
+    for word in title.split_whitespace() {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= fits => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// The width a picture takes with its title, in cells.
+fn width_with_title(p: &Picture) -> f64 {
+    title_lines(&p.title, p.width)
+        .iter()
+        .map(|l| l.chars().count() as f64 * TITLE_CHAR)
+        .fold(p.width, f64::max)
+}
+
+/// The title band's height of a picture, in cells.
+fn title_band(p: &Picture) -> f64 {
+    TITLE_PAD + TITLE_LINE * title_lines(&p.title, p.width).len().max(1) as f64
+}
 
 /// The SVG document of `pictures`, side by side in rows (at most
 /// [`MAX_PICTURES`] of them).
@@ -189,8 +224,9 @@ pub fn svg(pictures: &[Picture]) -> anyhow::Result<String> {
     let pictures = &pictures[..pictures.len().min(MAX_PICTURES)];
     let k = pictures.len().max(1);
     let per_row = (k as f64).sqrt().ceil() as usize;
-    let tile_w = pictures.iter().map(|p| p.width).fold(1.0, f64::max) + 2.0 * MARGIN;
-    let tile_h = pictures.iter().map(|p| p.height).fold(1.0, f64::max) + 2.0 * MARGIN + TITLE;
+    let tile_w = pictures.iter().map(width_with_title).fold(1.0, f64::max) + 2.0 * MARGIN;
+    let band = pictures.iter().map(title_band).fold(0.0, f64::max);
+    let tile_h = pictures.iter().map(|p| p.height).fold(1.0, f64::max) + 2.0 * MARGIN + band;
     let rows = k.div_ceil(per_row);
     let size = (
         (tile_w * per_row as f64 * CELL_PX).ceil() as u32,
@@ -208,8 +244,8 @@ pub fn svg(pictures: &[Picture]) -> anyhow::Result<String> {
         .map_err(fail)?;
         for (i, p) in pictures.iter().enumerate() {
             let origin = (
-                (i % per_row) as f64 * tile_w + MARGIN,
-                (i / per_row) as f64 * tile_h + MARGIN + TITLE,
+                (i % per_row) as f64 * tile_w + (tile_w - p.width) / 2.0,
+                (i / per_row) as f64 * tile_h + MARGIN + band,
             );
             draw(&mut b, p, origin)?;
         }
@@ -235,8 +271,13 @@ fn draw(b: &mut SVGBackend, p: &Picture, origin: Point) -> anyhow::Result<()> {
         .color(&plotters::style::BLACK)
         .pos(Pos::new(HPos::Center, VPos::Center))
     };
-    b.draw_text(&p.title, &font(0.4), px((p.width / 2.0, -TITLE / 2.0)))
-        .map_err(fail)?;
+    let lines = title_lines(&p.title, p.width);
+    let top = -title_band(p) + TITLE_PAD / 2.0;
+    for (i, line) in lines.iter().enumerate() {
+        let y = top + (i as f64 + 0.5) * TITLE_LINE;
+        b.draw_text(line, &font(TITLE_FONT), px((p.width / 2.0, y)))
+            .map_err(fail)?;
+    }
     for s in &p.shapes {
         match s {
             Shape::Cell {
@@ -368,6 +409,21 @@ mod tests {
         assert_eq!(s.matches(">\n3\n</text>").count(), 2);
         assert_eq!(s.matches("<polyline").count(), 2 * 2);
         assert_eq!(s.matches("<polygon").count(), 2);
+    }
+
+    #[test]
+    fn a_long_title_is_wrapped_to_its_picture() {
+        let title = "goal in 3 colours; numbers: clicks (10 in all)";
+        let lines = title_lines(title, 4.0);
+        assert_eq!(lines.join(" "), title);
+        assert!(lines.len() > 1, "{lines:?}");
+        for l in &lines {
+            assert!(l.chars().count() as f64 * TITLE_CHAR <= 4.0, "{l}");
+        }
+        let p = Picture::new(4.0, 4.0, title);
+        assert_eq!(width_with_title(&p), 4.0);
+        // a word wider than the picture widens it
+        assert!(width_with_title(&Picture::new(1.0, 1.0, "wonderful")) > 1.0);
     }
 
     #[test]

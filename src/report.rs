@@ -66,6 +66,24 @@ impl Status {
     }
 }
 
+impl Status {
+    /// The status line of the MaxSAT and PB evaluations (Roussel and
+    /// Manquinho, the PB competition's rules), `--competition`: a proven
+    /// optimum is `s OPTIMUM FOUND`; a solution, or a count, `s SATISFIABLE`.
+    pub fn competition_line(self) -> &'static str {
+        match self {
+            Status::Optimal => "s OPTIMUM FOUND",
+            Status::Sat | Status::All | Status::Partial => "s SATISFIABLE",
+            Status::Unsat => "s UNSATISFIABLE",
+            Status::Unknown => "s UNKNOWN",
+        }
+    }
+}
+
+/// The evaluations' exit code of a proven optimum (`--competition`; the
+/// other outcomes keep [`Status::exit_code`]).
+pub const OPTIMUM_FOUND_EXIT: u8 = 30;
+
 impl std::fmt::Display for Status {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
@@ -612,6 +630,29 @@ impl<S: Serialize, D: Details> Report<S, D> {
         } else {
             self.status.exit_code()
         }
+    }
+
+    /// The exit code under `--competition`: [`Report::exit_code`], except
+    /// [`OPTIMUM_FOUND_EXIT`] for a proven optimum of the puzzle.
+    pub fn competition_exit_code(&self) -> u8 {
+        match self.exit_code() {
+            10 if self.status == Status::Optimal => OPTIMUM_FOUND_EXIT,
+            code => code,
+        }
+    }
+
+    /// `--competition`'s report (after the `o` lines the run printed as it
+    /// improved): the summary as a `c` line, the status line
+    /// ([`Status::competition_line`]) and the first solution as a `v` line
+    /// (its JSON on one line).
+    pub fn print_competition(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        writeln!(out, "c {}", self.summary())?;
+        writeln!(out, "{}", self.status.competition_line())?;
+        if let Some(best) = self.solutions.first() {
+            writeln!(out, "v {}", serde_json::to_string(best)?)?;
+        }
+        out.flush()?;
+        Ok(())
     }
 
     /// What a "no better solution" or "no solution" claim rests on:

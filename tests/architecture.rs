@@ -1,6 +1,6 @@
-//! The house in order: imports run one way, down (DESIGN.md, README's
-//! Architecture). Every `crate::…` path in the library's sources (its `use`
-//! lines and paths written inline; comments left out) is read and held
+//! The house in order: imports run one way, down (docs/design.md). Every
+//! `crate::…` path in the library's sources (its `use` lines and paths
+//! written inline; comments left out) is read and held
 //! against the floors below: a module imports only modules on lower floors
 //! (or itself). The puzzles stand below the runner: a family's model,
 //! encoder and checker know the puzzle contract and the encodings crate,
@@ -16,6 +16,7 @@ const FLOORS: &[(&str, u32)] = &[
     ("values", 2),
     ("solver", 2),
     ("picture", 2),
+    ("checker", 2),
     ("certify", 3),
     ("report", 4),
     ("puzzle", 5),

@@ -1,7 +1,7 @@
 //! `--certify` end to end: certified UNSAT answers behind "optimal",
 //! "infeasible" and "exactly N" (PHP(6,5), Enigma n = 6 board optimality,
 //! Alien Tiles 4×4/3), a lying external solver caught, an external
-//! solver's UNSAT without a proof reported as unchecked, and the README's
+//! solver's UNSAT without a proof reported as unchecked, and docs/usage.md's
 //! proven small examples run with `--certify`.
 //!
 //! Needs `cadical` on PATH (`.ci/run` installs it) for the external-solver
@@ -234,12 +234,14 @@ fn certify_with_the_reference_method_is_a_clear_error() {
     assert!(err.contains("unknown proof solver 'minisat'"), "{err}");
 }
 
-/// The README's proven examples for small sizes (each line appears
-/// verbatim in the README), run with `--certify`: each claim is certified.
+/// The proven examples for small sizes of docs/usage.md (each line appears
+/// verbatim there), run with `--certify`: each claim is certified.
 #[test]
-fn the_readme_proven_examples_are_certified() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+fn the_usage_proven_examples_are_certified() {
+    let readme = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/usage.md"),
+    )
+    .unwrap();
     let examples: &[(&str, &[&str])] = &[
         ("solve enigma -n 8", &["optimal"]),
         ("solve enigma -n 8 --method board", &["optimal"]),
@@ -268,7 +270,7 @@ fn the_readme_proven_examples_are_certified() {
     for (cmd, claims) in examples {
         assert!(
             readme.contains(&format!("puzzlesat {cmd} ")),
-            "the README no longer shows `puzzlesat {cmd}`"
+            "docs/usage.md no longer shows `puzzlesat {cmd}`"
         );
         let mut args: Vec<&str> = cmd.split_whitespace().collect();
         args.extend(["--certify", "--json", "-q"]);

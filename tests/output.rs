@@ -286,3 +286,54 @@ fn help_texts_repeat_no_word() {
         }
     }
 }
+
+/// `--competition`, the MaxSAT / PB evaluations' output: `o` lines as the
+/// objective improves, one of the four status lines, a `v` line with the
+/// answer, and exit 30 for a proven optimum (10, 20, 0 otherwise).
+#[test]
+fn competition_output_has_the_evaluations_four_status_lines() {
+    let status = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.starts_with("s "))
+            .map(String::from)
+            .collect()
+    };
+    // a proven optimum: improving `o` lines ending at 544
+    let args = ["solve", "enigma", "-n", "8", "--method", "board"];
+    let (code, out, _) = run(&[&args[..], &["--competition", "-q"]].concat(), &[]);
+    assert_eq!(code, Some(30), "{out}");
+    assert_eq!(status(&out), ["s OPTIMUM FOUND"], "{out}");
+    let o: Vec<i64> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("o "))
+        .map(|v| v.parse().expect("an o line's value"))
+        .collect();
+    assert_eq!(o.last(), Some(&544), "{out}");
+    assert!(o.windows(2).all(|w| w[0] < w[1]), "{o:?}");
+    let v = out.lines().find_map(|l| l.strip_prefix("v ")).expect("a v line");
+    assert!(v.starts_with('{'), "{v}");
+    // without --competition, the same run keeps exit 10 and prints no o line
+    let (code, out, _) = run(&[&args[..], &["-q"]].concat(), &[]);
+    assert_eq!(code, Some(10), "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("o ")), "{out}");
+    // a solution without an objective: SATISFIABLE
+    let (code, out, _) = run(&["solve", "queens", "-n", "8", "--competition"], &[]);
+    assert_eq!(code, Some(10), "{out}");
+    assert_eq!(status(&out), ["s SATISFIABLE"], "{out}");
+    assert!(out.lines().any(|l| l.starts_with("v ")), "{out}");
+    // no placement of 3 queens: UNSATISFIABLE, no v line
+    let (code, out, _) = run(&["solve", "queens", "-n", "3", "--competition"], &[]);
+    assert_eq!(code, Some(20), "{out}");
+    assert_eq!(status(&out), ["s UNSATISFIABLE"], "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("v ")), "{out}");
+    // a time limit before any answer: UNKNOWN
+    let (code, out, _) = run(
+        &[
+            "solve", "enigma", "-n", "60", "--method", "board", "--timeout", "0.01",
+            "--competition",
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(status(&out), ["s UNKNOWN"], "{out}");
+}

@@ -1,10 +1,10 @@
 //! VeriPB certificates from the PB model (`--certify`, docs/certify.md):
-//! end to end through the runner, checked by the `veripb` binary (3.0.2);
+//! end to end through the runner, checked by VeriPB 3.0.2 (bundled:
+//! `puzzlesat veripb`, src/checker.rs);
 //! and mutants — a CNF clause that does not follow from the model, a
 //! solution the model does not have — that the check must refuse.
-//!
-//! These tests need `veripb` on PATH: without it they fail, naming the
-//! install command.
+
+mod common;
 
 use puzzlesat::certify::veripb::{self, ProofNames, ProofWriter, INSTALL};
 use puzzlesat::certify::{CertifyError, Claim, Producer, ProofFormat};
@@ -16,6 +16,7 @@ use puzzlesat::run::{self, RunOptions, Status};
 use puzzlesat::solver::Limits;
 
 fn require_veripb() {
+    common::veripb();
     if let Err(e) = veripb::checker() {
         panic!("these tests need the VeriPB checker: {e} (install: {INSTALL})");
     }
@@ -140,7 +141,7 @@ fn queens_8_count_is_certified_from_the_model() {
         "the proof has its model's stem"
     );
     // anyone can check the kept files by hand
-    let out = std::process::Command::new("veripb")
+    let out = common::veripb()
         .arg(&model)
         .arg(&proof)
         .output()

@@ -1,7 +1,7 @@
 //! The symmetry breaking of the default and target runs, derived from each
 //! family's PB model by VeriPB's dominance rule (`Puzzle::symmetry_proof`)
-//! and checked by `veripb` (3.0.2 on PATH; a missing checker fails the test
-//! naming `cargo install veripb --version 3.0.2 --locked`). The proof here
+//! and checked by VeriPB 3.0.2 (bundled: `puzzlesat veripb`,
+//! src/checker.rs). The proof here
 //! is the model, the order's prelude and the symmetry block alone: each
 //! derived clause is a checked `rup`/`red`, and the test asserts that every
 //! symmetry-breaking clause of the CNF is among them. A permutation that is
@@ -9,7 +9,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use puzzlesat::encodings::dominance::{LexOrder, SymmetryProof};
 use puzzlesat::encodings::perm::{lex_leader, Perm};
@@ -17,6 +16,8 @@ use puzzlesat::encodings::{Cnf, Lit, PbModel};
 use puzzlesat::puzzle::{encode, Puzzle};
 use puzzlesat::puzzles::alien_tiles::symmetry::Symmetry;
 use puzzlesat::puzzles::alien_tiles::{AlienTiles, Task};
+
+mod common;
 
 /// The proof's name of each CNF literal: the model's name for a named
 /// primary literal, `x<N>` (DIMACS number) for the others.
@@ -80,13 +81,13 @@ fn check(
         .map(String::from),
     );
     std::fs::write(dir.join("proof.pbp"), lines.join("\n") + "\n").unwrap();
-    let out = Command::new("veripb")
+    let out = common::veripb()
         .arg(dir.join("model.opb"))
         .arg(dir.join("proof.pbp"))
         .output()
-        .expect("veripb is not installed: cargo install veripb --version 3.0.2 --locked");
+        .expect("the VeriPB checker runs");
     let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+        String::from_utf8_lossy(&out.stdout).into_owned() + String::from_utf8_lossy(&out.stderr).as_ref();
     (out.status.success() && text.contains("s VERIFIED"), text)
 }
 

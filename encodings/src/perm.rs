@@ -17,7 +17,7 @@
 //!
 //! The board group, written once for every puzzle on a grid: [`Perm::on_grid`]
 //! turns a map of coordinates into a permutation of the cells (row-major),
-//! [`BoardMap`] names the eight symmetries of the square (the dihedral group
+//! [`SquareSymmetry`] names the eight symmetries of the square (the dihedral group
 //! of order 8; the four that keep a rectangle's shape on an R×C board) and
 //! [`board_group`] gives them as permutations of the cells. A family whose
 //! symmetries also move values composes a cell permutation with a value
@@ -226,7 +226,7 @@ impl Perm {
 /// reflections), acting on `(row, col)` of an R×C grid. The first four keep
 /// the shape of any rectangle; the last four exist on a square board only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BoardMap {
+pub enum SquareSymmetry {
     /// `(r, c) ↦ (r, c)`
     Identity,
     /// half turn: `(r, c) ↦ (R−1−r, C−1−c)`
@@ -245,30 +245,30 @@ pub enum BoardMap {
     AntiTranspose,
 }
 
-impl BoardMap {
+impl SquareSymmetry {
     /// The eight, identity first, those of a rectangle before the others.
-    pub const ALL: [BoardMap; 8] = [
-        BoardMap::Identity,
-        BoardMap::Rot180,
-        BoardMap::FlipH,
-        BoardMap::FlipV,
-        BoardMap::Rot90,
-        BoardMap::Rot270,
-        BoardMap::Transpose,
-        BoardMap::AntiTranspose,
+    pub const ALL: [SquareSymmetry; 8] = [
+        SquareSymmetry::Identity,
+        SquareSymmetry::Rot180,
+        SquareSymmetry::FlipH,
+        SquareSymmetry::FlipV,
+        SquareSymmetry::Rot90,
+        SquareSymmetry::Rot270,
+        SquareSymmetry::Transpose,
+        SquareSymmetry::AntiTranspose,
     ];
 
     /// Its name, e.g. `rot90`, `flip-h` (`id` for the identity).
     pub fn name(self) -> &'static str {
         match self {
-            BoardMap::Identity => "id",
-            BoardMap::Rot180 => "rot180",
-            BoardMap::FlipH => "flip-h",
-            BoardMap::FlipV => "flip-v",
-            BoardMap::Rot90 => "rot90",
-            BoardMap::Rot270 => "rot270",
-            BoardMap::Transpose => "transpose",
-            BoardMap::AntiTranspose => "anti-transpose",
+            SquareSymmetry::Identity => "id",
+            SquareSymmetry::Rot180 => "rot180",
+            SquareSymmetry::FlipH => "flip-h",
+            SquareSymmetry::FlipV => "flip-v",
+            SquareSymmetry::Rot90 => "rot90",
+            SquareSymmetry::Rot270 => "rot270",
+            SquareSymmetry::Transpose => "transpose",
+            SquareSymmetry::AntiTranspose => "anti-transpose",
         }
     }
 
@@ -277,44 +277,44 @@ impl BoardMap {
         rows == cols
             || matches!(
                 self,
-                BoardMap::Identity | BoardMap::Rot180 | BoardMap::FlipH | BoardMap::FlipV
+                SquareSymmetry::Identity | SquareSymmetry::Rot180 | SquareSymmetry::FlipH | SquareSymmetry::FlipV
             )
     }
 
     /// The image of cell `(r, c)` of a `rows`×`cols` board (one it
-    /// [`fits`](BoardMap::fits)).
+    /// [`fits`](SquareSymmetry::fits)).
     pub fn apply(self, rows: usize, cols: usize, r: usize, c: usize) -> (usize, usize) {
         let (r1, c1) = (rows - 1, cols - 1);
         match self {
-            BoardMap::Identity => (r, c),
-            BoardMap::Rot180 => (r1 - r, c1 - c),
-            BoardMap::FlipH => (r, c1 - c),
-            BoardMap::FlipV => (r1 - r, c),
-            BoardMap::Rot90 => (c, r1 - r),
-            BoardMap::Rot270 => (c1 - c, r),
-            BoardMap::Transpose => (c, r),
-            BoardMap::AntiTranspose => (c1 - c, r1 - r),
+            SquareSymmetry::Identity => (r, c),
+            SquareSymmetry::Rot180 => (r1 - r, c1 - c),
+            SquareSymmetry::FlipH => (r, c1 - c),
+            SquareSymmetry::FlipV => (r1 - r, c),
+            SquareSymmetry::Rot90 => (c, r1 - r),
+            SquareSymmetry::Rot270 => (c1 - c, r),
+            SquareSymmetry::Transpose => (c, r),
+            SquareSymmetry::AntiTranspose => (c1 - c, r1 - r),
         }
     }
 
     /// Its permutation of the cells of a `rows`×`cols` board (row-major),
-    /// one it [`fits`](BoardMap::fits).
+    /// one it [`fits`](SquareSymmetry::fits).
     pub fn on_grid(self, rows: usize, cols: usize) -> Perm {
         Perm::on_grid(rows, cols, |r, c| self.apply(rows, cols, r, c))
             .expect("a symmetry of the board permutes its cells")
     }
 }
 
-/// The board group of a `rows`×`cols` board: its symmetries ([`BoardMap`]:
+/// The board group of a `rows`×`cols` board: its symmetries ([`SquareSymmetry`]:
 /// 8 on a square, 4 on any other rectangle) with their permutations of the
 /// cells (row-major), identity first. On a board of one row or column some
 /// of them coincide; each is listed once, under its first name.
-pub fn board_group(rows: usize, cols: usize) -> Vec<(BoardMap, Perm)> {
-    let mut out: Vec<(BoardMap, Perm)> = vec![];
+pub fn board_group(rows: usize, cols: usize) -> Vec<(SquareSymmetry, Perm)> {
+    let mut out: Vec<(SquareSymmetry, Perm)> = vec![];
     if rows == 0 || cols == 0 {
-        return vec![(BoardMap::Identity, Perm::identity(0))];
+        return vec![(SquareSymmetry::Identity, Perm::identity(0))];
     }
-    for m in BoardMap::ALL {
+    for m in SquareSymmetry::ALL {
         if m.fits(rows, cols) {
             let p = m.on_grid(rows, cols);
             if out.iter().all(|(_, q)| *q != p) {
@@ -604,15 +604,15 @@ mod tests {
         assert_eq!(row, ["id", "rot180"]);
         assert_eq!(board_perms(1, 1).len(), 1);
         // the maps as stated: a quarter turn of a 2×2 board
-        assert_eq!(BoardMap::Rot90.on_grid(2, 2).images(), &[1, 3, 0, 2]);
-        assert_eq!(BoardMap::FlipV.on_grid(2, 3).images(), &[3, 4, 5, 0, 1, 2]);
-        assert!(!BoardMap::Transpose.fits(2, 3) && BoardMap::Rot180.fits(2, 3));
+        assert_eq!(SquareSymmetry::Rot90.on_grid(2, 2).images(), &[1, 3, 0, 2]);
+        assert_eq!(SquareSymmetry::FlipV.on_grid(2, 3).images(), &[3, 4, 5, 0, 1, 2]);
+        assert!(!SquareSymmetry::Transpose.fits(2, 3) && SquareSymmetry::Rot180.fits(2, 3));
         // on_grid refuses a map that leaves the grid or is not a bijection
         assert!(Perm::on_grid(2, 2, |r, c| (r + 1, c)).is_err());
         assert!(Perm::on_grid(2, 2, |_, _| (0, 0)).is_err());
         // composed with a value map: a cell permutation times a value permutation
         let rev = Perm::from_images(vec![2, 1, 0]).unwrap();
-        let both = BoardMap::FlipH.on_grid(1, 2).product(&rev);
+        let both = SquareSymmetry::FlipH.on_grid(1, 2).product(&rev);
         assert_eq!(both.images(), &[5, 4, 3, 2, 1, 0]);
     }
 

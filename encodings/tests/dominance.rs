@@ -1,11 +1,9 @@
 //! The lex-leader clauses of `perm::lex_leader` and `lex::lex_le`, derived
 //! from a PB model by VeriPB's dominance rule ([`dominance`]), checked by
-//! `veripb` (needs `veripb` 3.0.2 on PATH: `cargo install veripb --version
-//! 3.0.2 --locked`); a permutation that is not a symmetry of the model must
-//! be refused.
+//! VeriPB 3.0.2 (the `veripb` crate, run in the test's process); a
+//! permutation that is not a symmetry of the model must be refused.
 
 use std::path::Path;
-use std::process::Command;
 
 use puzzlesat_encodings::dominance::{LexOrder, ProofLines};
 use puzzlesat_encodings::lex::lex_le;
@@ -92,14 +90,16 @@ fn check(
         "end pseudo-Boolean proof;".into(),
     ]);
     std::fs::write(dir.join("p.pbp"), proof.join("\n") + "\n").unwrap();
-    let out = Command::new("veripb")
-        .arg(dir.join("m.opb"))
-        .arg(dir.join("p.pbp"))
-        .output()
-        .expect("veripb is not installed: cargo install veripb --version 3.0.2 --locked");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success() && text.contains("s VERIFIED"), text)
+    let checked = veripb::run_checker(veripb::args::Args {
+        formula: dir.join("m.opb"),
+        derivation: dir.join("p.pbp"),
+        show_warnings: false,
+        ..Default::default()
+    });
+    match checked {
+        Ok(()) => (true, "verified".into()),
+        Err(e) => (false, format!("{e:?}")),
+    }
 }
 
 fn tmp(name: &str) -> std::path::PathBuf {

@@ -39,7 +39,6 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use puzzlesat_encodings::dominance::SymmetryProof;
@@ -1483,16 +1482,19 @@ pub struct Checked {
     pub seconds: f64,
 }
 
-/// The `veripb` on PATH and its version, or the error naming the install
-/// command.
+/// The checker ([`crate::checker`]) and its version, or the error naming
+/// the ways to one.
 pub fn checker() -> Result<String, CertifyError> {
-    let out = Command::new("veripb")
+    let out = crate::checker::command()
         .arg("--version")
         .output()
-        .map_err(|_| {
+        .map_err(|e| {
             CertifyError::Producer(format!(
-            "the VeriPB checker is not installed (no `veripb` on PATH): install it with `{INSTALL}`"
-        ))
+                "the VeriPB checker could not be run ({e}): {} names an installed one \
+                 (`{INSTALL}`), or a library's binary registers `puzzlesat` with \
+                 `checker::bundled_in`",
+                crate::checker::ENV
+            ))
         })?;
     let v = String::from_utf8_lossy(&out.stdout);
     let v = v
@@ -1513,7 +1515,7 @@ pub fn check(model: &Path, proof: &Path, limits: &Limits) -> Result<Checked, Cer
         tempfile::tempfile().map_err(io)?,
         tempfile::tempfile().map_err(io)?,
     );
-    let mut child = Command::new("veripb")
+    let mut child = crate::checker::command()
         .arg("--hide-warnings")
         .arg(model)
         .arg(proof)

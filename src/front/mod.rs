@@ -1,9 +1,8 @@
-//! The front end below the puzzles: the options every command shares
+//! The front end above the runner: the options every command shares
 //! ([`Common`]), what each puzzle's arguments can do ([`PuzzleCommand`]),
 //! the generic `solve` / `dimacs` / `decode` handlers, and the exit code of
-//! a report. The puzzles' `cli.rs` files build on this module; `crate::cli`
-//! only parses the command line and dispatches, so puzzles never depend on
-//! it.
+//! a report. `crate::cli` builds on this module, each family's command line
+//! in `cli/<family>.rs`; the puzzles never depend on either.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -71,6 +70,11 @@ pub struct Common {
     /// one JSON object per result on stdout
     #[arg(long, global = true)]
     pub json: bool,
+    /// the MaxSAT / PB evaluations' output: `o V` as the objective improves,
+    /// then `s OPTIMUM FOUND|SATISFIABLE|UNSATISFIABLE|UNKNOWN` and a `v`
+    /// line; exit 30 for a proven optimum (docs/usage.md)
+    #[arg(long, global = true, conflicts_with = "json")]
+    pub competition: bool,
     /// also draw every answer into FILE, an SVG picture (the answers side by side)
     #[arg(long, global = true, value_name = "FILE")]
     pub svg: Option<PathBuf>,
@@ -177,10 +181,15 @@ impl Common {
     /// Where the runner's progress lines go: nowhere with `-q`, else a
     /// spinner on stderr ([`progress::Progress`]).
     pub fn progress(&self) -> Box<dyn Write> {
-        if self.quiet {
+        let lines: Box<dyn Write> = if self.quiet {
             Box::new(std::io::sink())
         } else {
             Box::new(progress::Progress::stderr())
+        };
+        if self.competition {
+            Box::new(progress::OLines::new(lines))
+        } else {
+            lines
         }
     }
     /// Limits from `--timeout`, counted from the process's start (reading
@@ -282,7 +291,7 @@ impl Common {
         solver: &SolverKind,
         limits: &Limits,
     ) -> watchdog::Watchdog {
-        let (json, mode) = (self.json, self.output());
+        let (json, mode, competition) = (self.json, self.output(), self.competition);
         let mut report: Report<serde_json::Value, serde_json::Value> =
             Report::new(describe, solver.to_string(), counted_as);
         let interrupt = limits.interrupt.clone();
@@ -295,7 +304,11 @@ impl Common {
             report
                 .seconds
                 .close(process_start().elapsed().as_secs_f64());
-            let _ = report.print(json, mode, |_| String::new(), out);
+            let _ = if competition {
+                report.print_competition(out)
+            } else {
+                report.print(json, mode, |_| String::new(), out)
+            };
             if !json {
                 let _ = writeln!(
                     out,
@@ -323,6 +336,10 @@ impl Common {
             report.solutions.clear();
         }
         let _claimed = watchdog::claim_output();
+        if self.competition {
+            report.print_competition(&mut std::io::stdout().lock())?;
+            return Ok(ExitCode::from(report.competition_exit_code()));
+        }
         report.print(
             self.json,
             self.output(),

@@ -15,6 +15,14 @@ pub fn output_with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
         .expect("puzzlesat runs")
 }
 
+/// The VeriPB checker's command (`puzzlesat veripb`, src/checker.rs, unless
+/// `PUZZLESAT_VERIPB` names another); the library's runs in this test
+/// binary use it too.
+pub fn veripb() -> Command {
+    puzzlesat::checker::bundled_in(env!("CARGO_BIN_EXE_puzzlesat"));
+    puzzlesat::checker::command()
+}
+
 /// Runs `puzzlesat args` from the crate root; its whole output.
 pub fn output(args: &[&str]) -> Output {
     output_with_env(args, &[])

@@ -12,7 +12,7 @@
 
 use puzzlesat_encodings::int::IntVar;
 use puzzlesat_encodings::lex::{lex_le, LexChain};
-use puzzlesat_encodings::perm::{closure, lex_leader, BoardMap, Perm};
+use puzzlesat_encodings::perm::{closure, lex_leader, SquareSymmetry, Perm};
 use puzzlesat_encodings::{ClauseDatabase, EncodeError};
 use rustsat::types::Lit;
 
@@ -68,7 +68,7 @@ pub fn generators(n: usize) -> Vec<Perm> {
     vec![
         cell_perm(n, |i, j| (i, (j + 1) % n)),
         cell_perm(n, |i, j| (i, if j < 2 { 1 - j } else { j })),
-        BoardMap::Transpose.on_grid(n, n),
+        SquareSymmetry::Transpose.on_grid(n, n),
     ]
 }
 
@@ -95,7 +95,7 @@ pub fn post<DB: ClauseDatabase>(
         Symmetry::None => {}
         Symmetry::DoubleLex | Symmetry::DoubleLexTranspose => {
             if mode == Symmetry::DoubleLexTranspose && n >= 2 {
-                let transpose = BoardMap::Transpose.on_grid(n, n).lift_blocks(k);
+                let transpose = SquareSymmetry::Transpose.on_grid(n, n).lift_blocks(k);
                 posted.extend(lex_leader(db, &lits(&mut (0..n * n)), &[transpose]));
             }
             let swap = |a: usize, b: usize, x: usize| {

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use puzzlesat_encodings::perm::{self, BoardMap, Perm};
+use puzzlesat_encodings::perm::{self, SquareSymmetry, Perm};
 
 use super::encode::{square_symmetries, Options, Symmetry};
 use super::model::Square;
@@ -35,8 +35,8 @@ pub fn maps(n: usize) -> Option<Vec<Perm>> {
         Perm::on_grid(n, n, |r, c| (pi[r], pi[c])).expect("a permutation of the cells")
     };
     let mut gens = vec![
-        BoardMap::FlipH.on_grid(n, n),
-        BoardMap::Transpose.on_grid(n, n),
+        SquareSymmetry::FlipH.on_grid(n, n),
+        SquareSymmetry::Transpose.on_grid(n, n),
     ];
     let k = n / 2;
     for i in 0..k {

@@ -14,7 +14,7 @@ pub mod opb;
 
 use puzzlesat_encodings::dominance::{LexOrder, SymmetryProof};
 use puzzlesat_encodings::lex::{lex_le, LexChain};
-use puzzlesat_encodings::perm::{board_perms, lex_leader, BoardMap, Perm};
+use puzzlesat_encodings::perm::{board_perms, lex_leader, SquareSymmetry, Perm};
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 use serde::Serialize;
 
@@ -137,7 +137,7 @@ impl Placement {
     /// reflections), itself included.
     pub fn images(&self) -> Vec<Placement> {
         let n = self.cols.len();
-        BoardMap::ALL
+        SquareSymmetry::ALL
             .iter()
             .map(|m| {
                 let mut cols = vec![0; n];
