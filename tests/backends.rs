@@ -339,13 +339,14 @@ pub fn limits(kind: &SolverKind, interruptible: bool) {
     let mut s = Session::new(kind, &php, past).unwrap();
     assert_eq!(s.solve(&[]).unwrap(), Outcome::Unknown);
     if interruptible {
-        // PHP(11, 10) takes far longer than 0.3 s for every backend here
+        // PHP(11, 10) takes far longer than 0.3 s for every backend here; a
+        // machine that refutes it sooner gives the right answer instead
         let soon = Limits::with_timeout(Some(Duration::from_millis(300)));
         let mut s = Session::new(kind, &php, soon).unwrap();
-        assert_eq!(
-            s.solve(&[]).unwrap(),
-            Outcome::Unknown,
-            "{kind}: time limit"
+        let answer = s.solve(&[]).unwrap();
+        assert!(
+            matches!(answer, Outcome::Unknown | Outcome::Unsat),
+            "{kind}: time limit: {answer:?}"
         );
         // a raised interrupt flag stops the search too
         let limits = Limits::default();

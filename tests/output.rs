@@ -329,11 +329,21 @@ fn competition_output_has_the_evaluations_four_status_lines() {
     // a time limit before any answer: UNKNOWN
     let (code, out, _) = run(
         &[
-            "solve", "enigma", "-n", "60", "--method", "board", "--timeout", "0.01",
+            "solve", "enigma", "-n", "12", "--method", "board", "--timeout", "0.01",
             "--competition",
         ],
         &[],
     );
     assert_eq!(code, Some(0), "{out}");
     assert_eq!(status(&out), ["s UNKNOWN"], "{out}");
+}
+
+/// The top-level `--help` names the five families.
+#[test]
+fn help_names_the_five_families() {
+    let (code, help, _) = run(&["--help"], &[]);
+    assert_eq!(code, Some(0));
+    for family in ["Enigma 1225", "rook tours", "magic squares", "Alien Tiles", "N-queens"] {
+        assert!(help.contains(family), "{family}: {help}");
+    }
 }

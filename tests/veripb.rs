@@ -1402,7 +1402,7 @@ fn unreachable_goals_are_certified_from_the_model() {
                 block.lines.join("\n")
             );
             std::fs::write(&pbp, proof).unwrap();
-            let out = std::process::Command::new("veripb")
+            let out = common::veripb()
                 .arg(&opb)
                 .arg(&pbp)
                 .output()

@@ -88,7 +88,7 @@ pub fn run_grid(
                 let Some(job) = queue.lock().expect("queue lock").pop_front() else {
                     break;
                 };
-                let outcome = worker::run(grid, job, runs_dir, interrupt);
+                let outcome = worker::run_job(grid, job, runs_dir, interrupt);
                 if tx.send((job, outcome)).is_err() {
                     break;
                 }

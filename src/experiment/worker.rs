@@ -25,7 +25,7 @@ pub fn hard_limit(timeout: f64) -> f64 {
 
 /// Runs `job` and waits for it; `None` if `interrupt` was raised (the worker
 /// is killed and no row should be written, so a rerun does the job again).
-pub fn run(
+pub fn run_job(
     grid: &Grid,
     job: &Job,
     runs_dir: &Path,

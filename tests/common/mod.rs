@@ -2,7 +2,9 @@
 //! test file: `mod common;`). Each test crate uses part of it.
 #![allow(dead_code)]
 
-use std::process::{Command, Output};
+use std::io::Read;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs `puzzlesat args` from the crate root with extra environment
 /// variables; its whole output.
@@ -171,4 +173,48 @@ pub fn run_cube_jobs(
     }
     let rows = std::fs::read_to_string(format!("{out}/rows.jsonl")).unwrap();
     (lines, rows, file)
+}
+
+/// The bound of the tests that check a limit holds (`--timeout`, a signal,
+/// the clause budget): a run that honours its limit ends far within it even
+/// on a loaded machine, one that ignores the limit runs for minutes. A hang
+/// guard, not a timing (runs were seen to take 2-10 s under load).
+pub const HANG_GUARD: Duration = Duration::from_secs(15);
+
+/// Runs `cmd` (stdin empty) with its stdout and stderr drained on threads,
+/// so that a child writing more than a pipe holds never blocks; killed past
+/// `limit` (a hang guard, not a timing): None then.
+pub fn output_within(mut cmd: Command, limit: Duration) -> Option<Output> {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the child starts");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = vec![];
+            pipe.read_to_end(&mut v).ok();
+            v
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped")));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("the child is waited for") {
+            break s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Some(Output {
+        status,
+        stdout: stdout.join().expect("stdout drained"),
+        stderr: stderr.join().expect("stderr drained"),
+    })
 }
