@@ -167,9 +167,41 @@ pub struct GoalSearch {
     /// k rows can need whatever they hold, their row values summing to r
     /// ([`open_bounds`])
     open: Vec<Vec<u32>>,
+    /// c | n − 1: per number k of open rows, per open block's column sums
+    /// q (index Σ q_j·c^j), per residue r: the most clicks k rows with
+    /// those column sums can need ([`joint_bounds`]; empty: not computed)
+    joint: Vec<Vec<u16>>,
     /// look only for goals needing more than this many clicks
     above: Option<u32>,
     describe: String,
+}
+
+/// The most rows (vectors of length n over Z_c) the search lists: its
+/// tables hold every row, every column vector and a dynamic programme per
+/// row over them, about 4·n·c^n bytes (8×8/7: 184 MB).
+pub const MAX_ROWS: u64 = 1 << 24;
+
+/// The most cost functions of one row (non-decreasing vectors of length n
+/// over Z_c) that [`open_bounds`] compares pairwise.
+const MAX_ROW_FUNCTIONS: u64 = 20_000;
+
+/// Refuses, before anything is allocated, boards whose tables exceed
+/// [`MAX_ROWS`] or [`MAX_ROW_FUNCTIONS`].
+fn check_size(n: usize, c: u32) -> anyhow::Result<()> {
+    let rows = u64::from(c).checked_pow(n as u32).filter(|&r| r <= MAX_ROWS);
+    // C(n + c − 1, n), stopping once past the limit
+    let mut multisets = 1u64;
+    for i in 1..=n as u64 {
+        multisets = multisets.saturating_mul(u64::from(c) - 1 + i) / i;
+        if multisets > MAX_ROW_FUNCTIONS * 64 {
+            break;
+        }
+    }
+    anyhow::ensure!(
+        rows.is_some() && multisets <= MAX_ROW_FUNCTIONS,
+        "--method goals: the goal search lists all {c}^{n} rows of an {n}×{n} board with {c} colours, over its limit of {MAX_ROWS} (2^24) rows and {MAX_ROW_FUNCTIONS} row multisets; use --method sat"
+    );
+    Ok(())
 }
 
 /// Every vector of `0..c` of length n (lexicographic order) whose sum is
@@ -205,15 +237,18 @@ impl GoalSearch {
             n >= 2,
             "--method goals needs n ≥ 2 (the 1×1 board's hardest goal is c − 1)"
         );
+        check_size(n, c)?;
         let level = (n as u32 - 1) % c == 0;
         let g = gcd(u64::from(n as u32 - 1), u64::from(c)) as u32;
-        let (rows, cols, open) = if level {
+        let (rows, cols, open, joint) = if level {
             let rows = (0..c).map(|t| vectors(n, c, Some(t))).collect();
             let cols = (0..c).map(|t| vectors(n, c, Some(t))).collect();
-            (rows, cols, open_bounds(n, c))
+            let open = open_bounds(n, c);
+            let joint = joint_bounds(n, c, &open);
+            (rows, cols, open, joint)
         } else {
             let rows = (0..g).map(|a| vectors_mod(n, c, g, Some(a))).collect();
-            (rows, vec![], vec![])
+            (rows, vec![], vec![], vec![])
         };
         Ok(GoalSearch {
             n,
@@ -223,6 +258,7 @@ impl GoalSearch {
             rows,
             cols,
             open,
+            joint,
             above: None,
             describe,
         })
@@ -245,6 +281,7 @@ impl GoalSearch {
     /// the cross-check of the bounded one.
     pub fn without_bound(n: usize, c: u32, describe: String) -> anyhow::Result<Self> {
         anyhow::ensure!(n >= 2, "--method goals needs n ≥ 2");
+        check_size(n, c)?;
         Ok(GoalSearch {
             n,
             c,
@@ -253,6 +290,7 @@ impl GoalSearch {
             rows: vec![vectors(n, c, None)],
             cols: vec![],
             open: vec![],
+            joint: vec![],
             above: None,
             describe,
         })
@@ -416,7 +454,7 @@ impl Walk<'_, '_> {
     /// `ties` has bit j while columns j and j+1 are equal so far.
     fn place(&mut self, k: usize, from: usize, ties: u32) {
         let g = self.g;
-        let (n, c) = (g.n, g.c);
+        let n = g.n;
         let list = self.t;
         let count = g.rows[list].len() / n;
         for idx in from..count {
@@ -450,25 +488,18 @@ impl Walk<'_, '_> {
             }
             // the last free row is scored with the forced one at the leaf
             if self.g.level && k + 1 < self.g.free_rows() {
-                let low = self.step(k);
-                let open = n - k - 1;
-                // the bound: cut only below the split (the prefixes' order
-                // must not depend on a cube's best)
-                if open >= 2 && k + 1 >= self.prefix_depth {
-                    // the filled rows at partial sum st, the open ones at T − st
-                    let bound = (0..c as usize)
-                        .filter(|&st| low[st] != u16::MAX)
-                        .map(|st| {
-                            let r = (self.t + c as usize - st) % c as usize;
-                            u32::from(low[st]).saturating_add(g.open[open][r])
-                        })
-                        .min()
-                        .unwrap_or(u32::MAX);
-                    if self.floor().is_some_and(|f| bound <= f) {
-                        self.cut += 1;
-                        self.tick();
-                        continue;
-                    }
+                let bound = self.step(k);
+                // above the split only by `above` (the prefixes' order must
+                // not depend on a cube's best)
+                let floor = if k + 1 >= self.prefix_depth {
+                    self.floor()
+                } else {
+                    g.above
+                };
+                if n - k - 1 >= 2 && floor.is_some_and(|f| bound <= f) {
+                    self.cut += 1;
+                    self.tick();
+                    continue;
                 }
             }
             if k + 1 == self.g.free_rows() {
@@ -485,16 +516,37 @@ impl Walk<'_, '_> {
         self.best.as_ref().map(|(b, _)| *b).or(self.g.above)
     }
 
-    /// c | n − 1: `dp[k+1]` from `dp[k]` and row k of the goal; returns per
-    /// partial ΣR mod c the smallest entry of `dp[k+1]` over the column
-    /// vectors.
-    fn step(&mut self, k: usize) -> [u16; 64] {
-        let (n, c) = (self.g.n, self.g.c as usize);
-        let cols = &self.g.cols[self.t];
+    /// c | n − 1: `dp[k+1]` from `dp[k]` and row k of the goal; returns the
+    /// bound on the fewest clicks of every completion of rows 0..=k (the
+    /// open rows k+1.., the forced last one included): the minimum over the
+    /// column vectors C and partial sums st of `dp[k+1]` plus the open
+    /// rows' bound at T − st, which is [`joint_bounds`]' at the open
+    /// block's column sums under C where computed, else [`open_bounds`]'.
+    /// (u32::MAX with fewer than two open rows: no bound.)
+    fn step(&mut self, k: usize) -> u32 {
+        let g = self.g;
+        let (n, c) = (g.n, g.c as usize);
+        let cols = &g.cols[self.t];
+        let open = n - k - 1;
+        let joint = g.joint.get(open).filter(|j| !j.is_empty() && open >= 2 && std::env::var_os("PLAIN").is_none());
+        // the open block's column sums under C: q_j = open·C_j − T + F_j,
+        // F the filled rows' column sums; as an index, Σ_j place[j][C_j]
+        let mut place = vec![0usize; n * c];
+        if joint.is_some() {
+            let mut weight = 1;
+            for j in 0..n {
+                let f: usize = (0..=k).map(|i| usize::from(self.goal[i * n + j])).sum();
+                for v in 0..c {
+                    place[j * c + v] = (open * v + f + c * c - self.t) % c * weight;
+                }
+                weight *= c;
+            }
+        }
         let (before, after) = self.dp.split_at_mut(k + 1);
         let (dp, next) = (&before[k], &mut after[0]);
         let row = &self.goal[k * n..(k + 1) * n];
         let mut low = [u16::MAX; 64];
+        let mut bound = u32::MAX;
         let mut cost = vec![0u16; c];
         for (ci, col) in cols.chunks(n).enumerate() {
             row_costs(row, col, c, &mut cost);
@@ -509,11 +561,34 @@ impl Walk<'_, '_> {
                     *slot = (*slot).min(x + cv);
                 }
             }
-            for (l, &x) in low.iter_mut().zip(e.iter()) {
-                *l = (*l).min(x);
+            match joint {
+                Some(table) => {
+                    let q: usize = col.iter().enumerate().map(|(j, &v)| place[j * c + usize::from(v)]).sum();
+                    let b = &table[q * c..(q + 1) * c];
+                    for (st, &x) in e.iter().enumerate() {
+                        if x != u16::MAX {
+                            let r = (self.t + c - st) % c;
+                            bound = bound.min(u32::from(x) + u32::from(b[r]));
+                        }
+                    }
+                }
+                None => {
+                    for (l, &x) in low.iter_mut().zip(e.iter()) {
+                        *l = (*l).min(x);
+                    }
+                }
             }
         }
-        low
+        if joint.is_none() && open >= 2 {
+            // the filled rows at partial sum st, the open ones at T − st
+            for (st, &x) in low[..c].iter().enumerate() {
+                if x != u16::MAX {
+                    let r = (self.t + c - st) % c;
+                    bound = bound.min(u32::from(x).saturating_add(g.open[open][r]));
+                }
+            }
+        }
+        bound
     }
 
     /// A goal's rows are all placed (c | n − 1: all but the last, which the
@@ -742,6 +817,99 @@ fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
 
 /// Pairs of cost functions [`open_bounds`] convolves exactly per k.
 const PRODUCTS: usize = 50_000;
+
+/// The most work (column-sum vectors × their differences × c²)
+/// [`joint_bounds`] spends per number of open rows.
+const JOINT_WORK: u64 = 400_000_000;
+
+/// c | n − 1: per number k of open rows (2..=n − 2), per vector q of
+/// column sums of the open block's `m_ij = (C_j − s_ij) mod c` (index
+/// `Σ q_j·c^j`), per residue r, an upper bound on the fewest clicks of k
+/// goal rows under a fixed column vector C, their row values summing to r.
+///
+/// The open rows' goal column sums are fixed by the filled ones (every
+/// column of the goal sums to T), so q is `k·C_j − T + F_j`: the columns
+/// interact, where [`open_bounds`] takes the worst rows whatever their
+/// column sums. One row is exact, `B_1(q)(r) = Σ_j (r + q_j) mod c`; k rows
+/// split into k − 1 rows and the last one, whose column sums q' are any:
+/// `B_k(q) ≤ max_{q'} B_{k−1}(q − q') ⊕ B_1(q')` (min-plus over the row
+/// values' sum), exact for k = 2, then capped by [`open_bounds`]' value.
+/// Columns permute: computed per sorted q, then copied. Empty when the
+/// work would exceed [`JOINT_WORK`].
+fn joint_bounds(n: usize, c: u32, open: &[Vec<u32>]) -> Vec<Vec<u16>> {
+    let cu = c as usize;
+    let size = cu.pow(n as u32);
+    let digits = |mut q: usize| -> Vec<usize> {
+        (0..n)
+            .map(|_| {
+                let d = q % cu;
+                q /= cu;
+                d
+            })
+            .collect()
+    };
+    let index = |d: &[usize]| d.iter().rev().fold(0, |a, &x| a * cu + x);
+    // the canonical (sorted) representative of every q, and those of sum 0
+    let canon: Vec<usize> = (0..size)
+        .map(|q| {
+            let mut d = digits(q);
+            d.sort_unstable();
+            index(&d)
+        })
+        .collect();
+    let zero_sum: Vec<usize> = (0..size)
+        .filter(|&q| digits(q).iter().sum::<usize>() % cu == 0)
+        .collect();
+    let mut reps: Vec<usize> = zero_sum.iter().map(|&q| canon[q]).collect();
+    reps.sort_unstable();
+    reps.dedup();
+    if (reps.len() * zero_sum.len() * cu * cu) as u64 > JOINT_WORK || n < 4 {
+        return vec![];
+    }
+    let none = u16::MAX;
+    let mut one = vec![none; size * cu];
+    for &q in &zero_sum {
+        let d = digits(q);
+        for r in 0..cu {
+            one[q * cu + r] = d.iter().map(|&x| ((r + x) % cu) as u16).sum();
+        }
+    }
+    let mut out = vec![vec![]; n - 1];
+    let mut prev = one.clone();
+    for k in 2..=n - 2 {
+        let mut next = vec![none; size * cu];
+        for &q in &reps {
+            let dq = digits(q);
+            let mut worst = vec![0u16; cu];
+            for &q2 in &zero_sum {
+                let d2 = digits(q2);
+                let diff: Vec<usize> = dq.iter().zip(&d2).map(|(&a, &b)| (a + cu - b) % cu).collect();
+                let a = &prev[canon[index(&diff)] * cu..][..cu];
+                let b = &one[q2 * cu..][..cu];
+                for (r, w) in worst.iter_mut().enumerate() {
+                    let best = (0..cu)
+                        .map(|u| a[u].saturating_add(b[(r + cu - u) % cu]))
+                        .min()
+                        .unwrap_or(none);
+                    *w = (*w).max(best);
+                }
+            }
+            for (r, w) in worst.iter_mut().enumerate() {
+                *w = (*w).min(open[k][r].min(u32::from(none)) as u16);
+            }
+            next[q * cu..(q + 1) * cu].copy_from_slice(&worst);
+        }
+        for q in 0..size {
+            if canon[q] != q {
+                let (a, b) = (canon[q] * cu, q * cu);
+                next.copy_within(a..a + cu, b);
+            }
+        }
+        out[k] = next.clone();
+        prev = next;
+    }
+    out
+}
 
 /// `(f ⊕ g)(r) = min_{u} f(u) + g(r − u)` over Z_c (u32::MAX: none).
 fn min_plus(f: &[u32], g: &[u32], c: usize) -> Vec<u32> {

@@ -656,7 +656,9 @@ impl Puzzle for AlienTiles {
         let clicks = sol.clicks.render();
         let goal = sol.goal.render();
         let label = format!("clicks ({})", sol.total);
-        let width = (2 * self.n + 2).max(label.len() + 2);
+        // three spaces after the widest clicks line, two after the label
+        let widest = clicks.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        let width = (widest + 3).max(label.len() + 2);
         let mut out = format!("{label:<width$}goal\n");
         for (a, b) in clicks.lines().zip(goal.lines()) {
             out.push_str(&format!("{a:<width$}{b}\n"));
