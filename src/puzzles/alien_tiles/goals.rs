@@ -167,10 +167,6 @@ pub struct GoalSearch {
     /// k rows can need whatever they hold, their row values summing to r
     /// ([`open_bounds`])
     open: Vec<Vec<u32>>,
-    /// c | n − 1: per number k of open rows, per open block's column sums
-    /// q (index Σ q_j·c^j), per residue r: the most clicks k rows with
-    /// those column sums can need ([`joint_bounds`]; empty: not computed)
-    joint: Vec<Vec<u16>>,
     /// look only for goals needing more than this many clicks
     above: Option<u32>,
     describe: String,
@@ -240,15 +236,13 @@ impl GoalSearch {
         check_size(n, c)?;
         let level = (n as u32 - 1) % c == 0;
         let g = gcd(u64::from(n as u32 - 1), u64::from(c)) as u32;
-        let (rows, cols, open, joint) = if level {
+        let (rows, cols, open) = if level {
             let rows = (0..c).map(|t| vectors(n, c, Some(t))).collect();
             let cols = (0..c).map(|t| vectors(n, c, Some(t))).collect();
-            let open = open_bounds(n, c);
-            let joint = joint_bounds(n, c, &open);
-            (rows, cols, open, joint)
+            (rows, cols, open_bounds(n, c))
         } else {
             let rows = (0..g).map(|a| vectors_mod(n, c, g, Some(a))).collect();
-            (rows, vec![], vec![], vec![])
+            (rows, vec![], vec![])
         };
         Ok(GoalSearch {
             n,
@@ -258,7 +252,6 @@ impl GoalSearch {
             rows,
             cols,
             open,
-            joint,
             above: None,
             describe,
         })
@@ -290,7 +283,6 @@ impl GoalSearch {
             rows: vec![vectors(n, c, None)],
             cols: vec![],
             open: vec![],
-            joint: vec![],
             above: None,
             describe,
         })
@@ -377,6 +369,7 @@ impl GoalSearch {
             progress,
             index,
             hints: vec![],
+            witnesses: vec![vec![]; n],
         };
         if self.level {
             for t in 0..self.c as usize {
@@ -447,6 +440,8 @@ struct Walk<'a, 'p> {
     index: u32,
     /// column vectors that held recent goals at or below the best
     hints: Vec<usize>,
+    /// per depth k, the column vectors that cut recent branches there
+    witnesses: Vec<Vec<usize>>,
 }
 
 impl Walk<'_, '_> {
@@ -488,7 +483,6 @@ impl Walk<'_, '_> {
             }
             // the last free row is scored with the forced one at the leaf
             if self.g.level && k + 1 < self.g.free_rows() {
-                let bound = self.step(k);
                 // above the split only by `above` (the prefixes' order must
                 // not depend on a cube's best)
                 let floor = if k + 1 >= self.prefix_depth {
@@ -496,7 +490,22 @@ impl Walk<'_, '_> {
                 } else {
                     g.above
                 };
-                if n - k - 1 >= 2 && floor.is_some_and(|f| bound <= f) {
+                let cuts = n - k - 1 >= 2 && floor.is_some();
+                let f = floor.unwrap_or(0);
+                // a column vector that cut a recent sibling often cuts this
+                // one: the same verdict as the full step's, without it
+                if cuts && self.cut_by_witness(k, f) {
+                    self.cut += 1;
+                    self.tick();
+                    continue;
+                }
+                let (bound, ci) = self.step(k);
+                if cuts && bound <= f {
+                    let w = &mut self.witnesses[k];
+                    if w.len() == HINTS {
+                        w.pop();
+                    }
+                    w.insert(0, ci);
                     self.cut += 1;
                     self.tick();
                     continue;
@@ -510,45 +519,62 @@ impl Walk<'_, '_> {
         }
     }
 
+    /// Whether one of the column vectors that cut recent branches at depth
+    /// k bounds rows 0..=k at or below `floor` (then the full step would
+    /// cut too: its bound is the minimum over every column vector).
+    fn cut_by_witness(&mut self, k: usize, floor: u32) -> bool {
+        let mut cost = [0u16; 64];
+        for h in 0..self.witnesses[k].len() {
+            let ci = self.witnesses[k][h];
+            if self.bound_under(k, ci, &mut cost[..self.g.c as usize]) <= floor {
+                self.witnesses[k][..=h].rotate_right(1);
+                return true;
+            }
+        }
+        false
+    }
+
     /// The value a goal must beat: the best so far, else the search's
     /// `above`.
     fn floor(&self) -> Option<u32> {
         self.best.as_ref().map(|(b, _)| *b).or(self.g.above)
     }
 
-    /// c | n − 1: `dp[k+1]` from `dp[k]` and row k of the goal; returns the
-    /// bound on the fewest clicks of every completion of rows 0..=k (the
-    /// open rows k+1.., the forced last one included): the minimum over the
-    /// column vectors C and partial sums st of `dp[k+1]` plus the open
-    /// rows' bound at T − st, which is [`joint_bounds`]' at the open
-    /// block's column sums under C where computed, else [`open_bounds`]'.
-    /// (u32::MAX with fewer than two open rows: no bound.)
-    fn step(&mut self, k: usize) -> u32 {
-        let g = self.g;
-        let (n, c) = (g.n, g.c as usize);
-        let cols = &g.cols[self.t];
-        let open = n - k - 1;
-        let joint = g.joint.get(open).filter(|j| !j.is_empty() && open >= 2 && std::env::var_os("PLAIN").is_none());
-        // the open block's column sums under C: q_j = open·C_j − T + F_j,
-        // F the filled rows' column sums; as an index, Σ_j place[j][C_j]
-        let mut place = vec![0usize; n * c];
-        if joint.is_some() {
-            let mut weight = 1;
-            for j in 0..n {
-                let f: usize = (0..=k).map(|i| usize::from(self.goal[i * n + j])).sum();
-                for v in 0..c {
-                    place[j * c + v] = (open * v + f + c * c - self.t) % c * weight;
+    /// The bound of rows 0..=k under the column vector `ci` alone: the
+    /// fewest clicks of those rows (dp[k] and row k) at partial sum st plus
+    /// the open rows' bound at T − st, minimised over st.
+    fn bound_under(&self, k: usize, ci: usize, cost: &mut [u16]) -> u32 {
+        let (n, c) = (self.g.n, self.g.c as usize);
+        let col = &self.g.cols[self.t][ci * n..(ci + 1) * n];
+        row_costs(&self.goal[k * n..(k + 1) * n], col, c, cost);
+        let open = &self.g.open[n - k - 1];
+        let mut bound = u32::MAX;
+        for (st, &x) in self.dp[k][ci * c..(ci + 1) * c].iter().enumerate() {
+            if x != u16::MAX {
+                for (v, &y) in cost.iter().enumerate() {
+                    let r = (self.t + 2 * c - st - v) % c;
+                    bound = bound.min(u32::from(x + y) + open[r]);
                 }
-                weight *= c;
             }
         }
+        bound
+    }
+
+    /// c | n − 1: `dp[k+1]` from `dp[k]` and row k of the goal; returns the
+    /// bound on the fewest clicks of every completion of rows 0..=k (the
+    /// open rows k+1.., the forced last one included), the minimum over the
+    /// column vectors of [`Walk::bound_under`], and a column vector at the
+    /// minimum.
+    fn step(&mut self, k: usize) -> (u32, usize) {
+        let g = self.g;
+        let (n, c) = (g.n, g.c as usize);
+        let open = &g.open[n - k - 1];
         let (before, after) = self.dp.split_at_mut(k + 1);
         let (dp, next) = (&before[k], &mut after[0]);
         let row = &self.goal[k * n..(k + 1) * n];
-        let mut low = [u16::MAX; 64];
-        let mut bound = u32::MAX;
+        let mut best = (u32::MAX, 0);
         let mut cost = vec![0u16; c];
-        for (ci, col) in cols.chunks(n).enumerate() {
+        for (ci, col) in g.cols[self.t].chunks(n).enumerate() {
             row_costs(row, col, c, &mut cost);
             let (d, e) = (&dp[ci * c..(ci + 1) * c], &mut next[ci * c..(ci + 1) * c]);
             e.fill(u16::MAX);
@@ -561,34 +587,17 @@ impl Walk<'_, '_> {
                     *slot = (*slot).min(x + cv);
                 }
             }
-            match joint {
-                Some(table) => {
-                    let q: usize = col.iter().enumerate().map(|(j, &v)| place[j * c + usize::from(v)]).sum();
-                    let b = &table[q * c..(q + 1) * c];
-                    for (st, &x) in e.iter().enumerate() {
-                        if x != u16::MAX {
-                            let r = (self.t + c - st) % c;
-                            bound = bound.min(u32::from(x) + u32::from(b[r]));
-                        }
-                    }
-                }
-                None => {
-                    for (l, &x) in low.iter_mut().zip(e.iter()) {
-                        *l = (*l).min(x);
-                    }
-                }
-            }
-        }
-        if joint.is_none() && open >= 2 {
             // the filled rows at partial sum st, the open ones at T − st
-            for (st, &x) in low[..c].iter().enumerate() {
+            for (st, &x) in e.iter().enumerate() {
                 if x != u16::MAX {
-                    let r = (self.t + c - st) % c;
-                    bound = bound.min(u32::from(x).saturating_add(g.open[open][r]));
+                    let b = u32::from(x) + open[(self.t + c - st) % c];
+                    if b < best.0 {
+                        best = (b, ci);
+                    }
                 }
             }
         }
-        bound
+        best
     }
 
     /// A goal's rows are all placed (c | n − 1: all but the last, which the
@@ -817,99 +826,6 @@ fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
 
 /// Pairs of cost functions [`open_bounds`] convolves exactly per k.
 const PRODUCTS: usize = 50_000;
-
-/// The most work (column-sum vectors × their differences × c²)
-/// [`joint_bounds`] spends per number of open rows.
-const JOINT_WORK: u64 = 400_000_000;
-
-/// c | n − 1: per number k of open rows (2..=n − 2), per vector q of
-/// column sums of the open block's `m_ij = (C_j − s_ij) mod c` (index
-/// `Σ q_j·c^j`), per residue r, an upper bound on the fewest clicks of k
-/// goal rows under a fixed column vector C, their row values summing to r.
-///
-/// The open rows' goal column sums are fixed by the filled ones (every
-/// column of the goal sums to T), so q is `k·C_j − T + F_j`: the columns
-/// interact, where [`open_bounds`] takes the worst rows whatever their
-/// column sums. One row is exact, `B_1(q)(r) = Σ_j (r + q_j) mod c`; k rows
-/// split into k − 1 rows and the last one, whose column sums q' are any:
-/// `B_k(q) ≤ max_{q'} B_{k−1}(q − q') ⊕ B_1(q')` (min-plus over the row
-/// values' sum), exact for k = 2, then capped by [`open_bounds`]' value.
-/// Columns permute: computed per sorted q, then copied. Empty when the
-/// work would exceed [`JOINT_WORK`].
-fn joint_bounds(n: usize, c: u32, open: &[Vec<u32>]) -> Vec<Vec<u16>> {
-    let cu = c as usize;
-    let size = cu.pow(n as u32);
-    let digits = |mut q: usize| -> Vec<usize> {
-        (0..n)
-            .map(|_| {
-                let d = q % cu;
-                q /= cu;
-                d
-            })
-            .collect()
-    };
-    let index = |d: &[usize]| d.iter().rev().fold(0, |a, &x| a * cu + x);
-    // the canonical (sorted) representative of every q, and those of sum 0
-    let canon: Vec<usize> = (0..size)
-        .map(|q| {
-            let mut d = digits(q);
-            d.sort_unstable();
-            index(&d)
-        })
-        .collect();
-    let zero_sum: Vec<usize> = (0..size)
-        .filter(|&q| digits(q).iter().sum::<usize>() % cu == 0)
-        .collect();
-    let mut reps: Vec<usize> = zero_sum.iter().map(|&q| canon[q]).collect();
-    reps.sort_unstable();
-    reps.dedup();
-    if (reps.len() * zero_sum.len() * cu * cu) as u64 > JOINT_WORK || n < 4 {
-        return vec![];
-    }
-    let none = u16::MAX;
-    let mut one = vec![none; size * cu];
-    for &q in &zero_sum {
-        let d = digits(q);
-        for r in 0..cu {
-            one[q * cu + r] = d.iter().map(|&x| ((r + x) % cu) as u16).sum();
-        }
-    }
-    let mut out = vec![vec![]; n - 1];
-    let mut prev = one.clone();
-    for k in 2..=n - 2 {
-        let mut next = vec![none; size * cu];
-        for &q in &reps {
-            let dq = digits(q);
-            let mut worst = vec![0u16; cu];
-            for &q2 in &zero_sum {
-                let d2 = digits(q2);
-                let diff: Vec<usize> = dq.iter().zip(&d2).map(|(&a, &b)| (a + cu - b) % cu).collect();
-                let a = &prev[canon[index(&diff)] * cu..][..cu];
-                let b = &one[q2 * cu..][..cu];
-                for (r, w) in worst.iter_mut().enumerate() {
-                    let best = (0..cu)
-                        .map(|u| a[u].saturating_add(b[(r + cu - u) % cu]))
-                        .min()
-                        .unwrap_or(none);
-                    *w = (*w).max(best);
-                }
-            }
-            for (r, w) in worst.iter_mut().enumerate() {
-                *w = (*w).min(open[k][r].min(u32::from(none)) as u16);
-            }
-            next[q * cu..(q + 1) * cu].copy_from_slice(&worst);
-        }
-        for q in 0..size {
-            if canon[q] != q {
-                let (a, b) = (canon[q] * cu, q * cu);
-                next.copy_within(a..a + cu, b);
-            }
-        }
-        out[k] = next.clone();
-        prev = next;
-    }
-    out
-}
 
 /// `(f ⊕ g)(r) = min_{u} f(u) + g(r − u)` over Z_c (u32::MAX: none).
 fn min_plus(f: &[u32], g: &[u32], c: usize) -> Vec<u32> {
