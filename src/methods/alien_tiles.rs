@@ -149,6 +149,12 @@ impl CubeSearch for GoalSearch {
     fn check(&self, r: &GoalRecord) -> anyhow::Result<()> {
         self.check_record(r)
     }
+    fn floor(&self) -> Option<i64> {
+        GoalSearch::floor(self).map(i64::from)
+    }
+    fn counted_as(&self) -> &'static str {
+        "goals"
+    }
 }
 
 /// What `--hardest --method goals` prints: the whole problem's report, or
@@ -251,7 +257,8 @@ pub fn goals_run(
             StoppedBy::Timeout
         });
     }
-    let mut notes = vec![format!(
+    let mut notes: Vec<String> = p.method_chosen.iter().cloned().collect();
+    notes.push(format!(
         "goal search: {} visited (at least one per class of the 2·(n!)² symmetries: rows and columns lexicographically non-decreasing, no larger than the transpose; each played exactly, or shown no harder than the best by one (R, C)), {} cut by the bound, {} filled in and unreachable; digest {} ({} of {} finished)",
         plural(visited, "goal", "goals"),
         plural(cut, "branch", "branches"),
@@ -259,7 +266,7 @@ pub fn goals_run(
         digest.hex(),
         finished,
         plural(out.records.len() as u64, "cube", "cubes"),
-    )];
+    ));
     if let Some(b) = above {
         notes.push(match (best.is_some(), all) {
             (false, true) => format!("no goal needs more than {b} clicks: the hardest goal needs at most {b}, proven by the exhaustive goal search above {b} (every branch that cannot beat {b} cut from the start)"),

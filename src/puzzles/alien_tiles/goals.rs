@@ -181,23 +181,25 @@ pub const MAX_ROWS: u64 = 1 << 24;
 /// over Z_c) that [`open_bounds`] compares pairwise.
 const MAX_ROW_FUNCTIONS: u64 = 20_000;
 
-/// Refuses, before anything is allocated, boards whose tables exceed
-/// [`MAX_ROWS`] or [`MAX_ROW_FUNCTIONS`].
-fn check_size(n: usize, c: u32) -> anyhow::Result<()> {
-    let rows = u64::from(c).checked_pow(n as u32).filter(|&r| r <= MAX_ROWS);
-    // C(n + c − 1, n), stopping once past the limit
-    let mut multisets = 1u64;
-    for i in 1..=n as u64 {
-        multisets = multisets.saturating_mul(u64::from(c) - 1 + i) / i;
-        if multisets > MAX_ROW_FUNCTIONS * 64 {
-            break;
+impl GoalSearch {
+    /// Refuses, before anything is allocated, boards whose tables exceed
+    /// [`MAX_ROWS`] or [`MAX_ROW_FUNCTIONS`].
+    pub fn check_size(n: usize, c: u32) -> anyhow::Result<()> {
+        let rows = u64::from(c).checked_pow(n as u32).filter(|&r| r <= MAX_ROWS);
+        // C(n + c − 1, n), stopping once past the limit
+        let mut multisets = 1u64;
+        for i in 1..=n as u64 {
+            multisets = multisets.saturating_mul(u64::from(c) - 1 + i) / i;
+            if multisets > MAX_ROW_FUNCTIONS * 64 {
+                break;
+            }
         }
+        anyhow::ensure!(
+            rows.is_some() && multisets <= MAX_ROW_FUNCTIONS,
+            "the goal search would list all {c}^{n} rows of the {n}×{n} board with {c} colours, over its limit of {MAX_ROWS} (2^24) rows or {MAX_ROW_FUNCTIONS} row multisets (--method sat searches such boards)"
+        );
+        Ok(())
     }
-    anyhow::ensure!(
-        rows.is_some() && multisets <= MAX_ROW_FUNCTIONS,
-        "--method goals: the goal search lists all {c}^{n} rows of an {n}×{n} board with {c} colours, over its limit of {MAX_ROWS} (2^24) rows and {MAX_ROW_FUNCTIONS} row multisets; use --method sat"
-    );
-    Ok(())
 }
 
 /// Every vector of `0..c` of length n (lexicographic order) whose sum is
@@ -233,7 +235,7 @@ impl GoalSearch {
             n >= 2,
             "--method goals needs n ≥ 2 (the 1×1 board's hardest goal is c − 1)"
         );
-        check_size(n, c)?;
+        Self::check_size(n, c)?;
         let level = (n as u32 - 1) % c == 0;
         let g = gcd(u64::from(n as u32 - 1), u64::from(c)) as u32;
         let (rows, cols, open) = if level {
@@ -274,7 +276,7 @@ impl GoalSearch {
     /// the cross-check of the bounded one.
     pub fn without_bound(n: usize, c: u32, describe: String) -> anyhow::Result<Self> {
         anyhow::ensure!(n >= 2, "--method goals needs n ≥ 2");
-        check_size(n, c)?;
+        Self::check_size(n, c)?;
         Ok(GoalSearch {
             n,
             c,
@@ -316,6 +318,11 @@ impl GoalSearch {
             }
             _ => anyhow::bail!("a value without a goal, or a goal without a value"),
         }
+    }
+
+    /// `above`'s value: every goal the search looks for needs more clicks.
+    pub fn floor(&self) -> Option<u32> {
+        self.above
     }
 
     /// The instance and options, as given to [`GoalSearch::new`].

@@ -142,6 +142,9 @@ pub struct AlienTiles {
     /// how the command line answers (the SAT pipeline of [`Puzzle`] is the
     /// `sat` method whatever this says; `rowcol` is [`play::report`])
     pub method: Method,
+    /// why the command line chose `method` when none was given (a note of
+    /// the report)
+    pub method_chosen: Option<String>,
     kernel: Kernel,
     rowcol: RowCol,
 }
@@ -251,6 +254,7 @@ impl AlienTiles {
             goal_encoding: GoalEncoding::Kernel,
             redundant: Redundant::Both,
             method: Method::Sat,
+            method_chosen: None,
             kernel,
             rowcol: RowCol::new(n, c),
         })
@@ -679,6 +683,7 @@ impl Puzzle for AlienTiles {
     ) -> anyhow::Result<()> {
         self.cross_check_reachability(report.status)?;
         let d = &mut report.details;
+        d.notes.extend(self.method_chosen.clone());
         d.kernel_size = self.kernel.size();
         d.cut_bound = map.cut_bound;
         d.group_order = group_order(self.n);
