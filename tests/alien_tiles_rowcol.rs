@@ -436,6 +436,8 @@ fn goal_search_above_a_known_value() {
         "-c",
         "3",
         "--hardest",
+        "--method",
+        "sat",
         "--above",
         "9",
     ]);
@@ -484,8 +486,8 @@ fn hardest_picks_its_method_and_says_why() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["objective"], 16);
     assert_ne!(v["solver"], "none", "{out}");
-    let notes = v["details"]["notes"].to_string();
-    assert!(notes.contains("method: sat (the SAT optimiser: c = 2 does not divide n − 1 = 3"), "{notes}");
+    let chosen = v["details"]["method_chosen"].as_str().unwrap_or_default();
+    assert!(chosen.starts_with("method: sat (the SAT optimiser: c = 2 does not divide n − 1 = 3"), "{out}");
     assert!(err.contains("c method: sat"), "{err}");
     // --all needs SAT, --above needs the goal search
     let (_, _, err) = cli(&["solve", "alien-tiles", "-n", "3", "-c", "2", "--hardest", "--all", "-q"]);

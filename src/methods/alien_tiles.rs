@@ -19,7 +19,7 @@ use crate::drive::cubes::CubeOptions;
 use crate::puzzle::Puzzle;
 use crate::puzzles::alien_tiles::census::group_order;
 use crate::puzzles::alien_tiles::check::{self, MinimalityCheck};
-use crate::puzzles::alien_tiles::goals::{GoalRecord, GoalSearch};
+use crate::puzzles::alien_tiles::goals::{root_bound, GoalRecord, GoalSearch};
 use crate::puzzles::alien_tiles::model::{self, Grid};
 use crate::puzzles::alien_tiles::play::{fewest_clicks, Played};
 use crate::puzzles::alien_tiles::rowcol::RowCol;
@@ -248,17 +248,19 @@ pub fn goals_run(
         (false, true, Some(_)) => Status::Unsat,
         (false, _, _) => Status::Unknown,
     };
+    // stopped: the goal side's bound before any search
+    let root = if all { None } else { root_bound(p.n, p.c) };
     if all {
         r.bound = r.objective.or(above.map(i64::from));
     } else {
+        r.bound = root.map(i64::from);
         r.stopped_by = Some(if limits.interrupt.load(Ordering::Relaxed) {
             StoppedBy::Interrupt
         } else {
             StoppedBy::Timeout
         });
     }
-    let mut notes: Vec<String> = p.method_chosen.iter().cloned().collect();
-    notes.push(format!(
+    let mut notes = vec![format!(
         "goal search: {} visited (at least one per class of the 2·(n!)² symmetries: rows and columns lexicographically non-decreasing, no larger than the transpose; each played exactly, or shown no harder than the best by one (R, C)), {} cut by the bound, {} filled in and unreachable; digest {} ({} of {} finished)",
         plural(visited, "goal", "goals"),
         plural(cut, "branch", "branches"),
@@ -266,7 +268,7 @@ pub fn goals_run(
         digest.hex(),
         finished,
         plural(out.records.len() as u64, "cube", "cubes"),
-    ));
+    )];
     if let Some(b) = above {
         notes.push(match (best.is_some(), all) {
             (false, true) => format!("no goal needs more than {b} clicks: the hardest goal needs at most {b}, proven by the exhaustive goal search above {b} (every branch that cannot beat {b} cut from the start)"),
@@ -274,12 +276,16 @@ pub fn goals_run(
             (false, false) => format!("searched above {b} only (--above): none found before the limit, nothing proven"),
         });
     }
+    if let Some(b) = root {
+        notes.push(format!("upper bound {b}: the goal side's bound before any search (every row's worst cost under one column vector, over the admissible row sums T and their row-value cosets; goals::root_bound)"));
+    }
     if all && best.is_some() {
         notes.push("proven by the exhaustive goal search: every goal class visited or cut by a bound that cannot beat the best, each goal's fewest clicks exact (the row/column minimum); the hardest goal's click matrix passed the independent checker".into());
     }
     r.details = TilesDetails {
         kernel_size: p.kernel().size(),
         group_order: group_order(p.n),
+        method_chosen: p.method_chosen.clone(),
         notes,
         ..TilesDetails::default()
     };

@@ -481,6 +481,9 @@ impl Walk<'_, '_> {
                 b | (u32::from(ties >> j & 1 == 1 && row[j] == row[j + 1]) << j)
             });
             self.goal[k * n..(k + 1) * n].copy_from_slice(row);
+            if self.larger_than_transpose(k) {
+                continue;
+            }
             if k + 1 == self.prefix_depth {
                 let p = self.prefixes;
                 self.prefixes += 1;
@@ -676,6 +679,18 @@ impl Walk<'_, '_> {
         }
     }
 
+    /// Rows 0..=k already make the goal larger than its transpose whatever
+    /// follows: the first row-major position where the goal and its
+    /// transpose differ lies in row 0 at a column j ≤ k (both cells known),
+    /// with `s_0j > s_j0`.
+    fn larger_than_transpose(&self, k: usize) -> bool {
+        let n = self.g.n;
+        (1..=k.min(n - 1))
+            .map(|j| (self.goal[j], self.goal[j * n]))
+            .find(|(a, b)| a != b)
+            .is_some_and(|(a, b)| a > b)
+    }
+
     /// The goal is row-major no larger than its transpose.
     fn no_larger_than_transpose(&self) -> bool {
         let n = self.g.n;
@@ -830,6 +845,113 @@ fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
     }
     out
 }
+
+/// An upper bound on the hardest goal of any (n, c) from the goal side,
+/// before any search (None past 2^20 rows of n cells over Z_c).
+///
+/// A reachable goal has some T with every row sum `ρ_i ≡ T` and column
+/// sum ≡ T mod g = gcd(n − 1, c) and `S ≡ (2n − 1)·T mod c`; with T the
+/// admissible R_i are the g solutions of `(n−1)·R_i ≡ ρ_i − T` (a coset of
+/// the multiples of h = c/g), ΣR ≡ T, likewise C. Every T' = T + D with
+/// D ≡ 0 mod g and `(2n − 1)·D ≡ 0 mod c` is admissible too, and
+/// `C' = C + 2D` (every entry) is admissible for it, while R_i + C'_j
+/// ranges over `R_i + C_j + ε + 2D + h·t` with `(n−1)·ε ≡ −D`. So, C fixed,
+/// a row costs `f(u) = Σ_j (r + u + m_j) mod c` at the shifts u of each T
+/// (m_j = C_j − s_ij, any values with `Σ m ≡ −(ρ_i − T)`), the shifts'
+/// index t summing to a fixed residue mod g per T. The bound is the
+/// maximum over n-tuples of rows of the minimum over T of the worst such
+/// residue of the rows' min-plus convolution over t (the maximal row
+/// functions only, as [`open_bounds`]; past [`ROOT_PRODUCTS`] pairs a set is
+/// replaced by its componentwise maximum, an upper bound). Where c | n − 1
+/// it is the average bound of the open rows; it sharpens the kernel average
+/// where c ∤ n − 1: 5×5/6 57 (62), 7×7/4 93 (98).
+pub fn root_bound(n: usize, c: u32) -> Option<u32> {
+    let cu = c as usize;
+    if cu.checked_pow(n as u32).map_or(true, |r| r > 1 << 20) {
+        return None;
+    }
+    let g = gcd(n as u64 - 1, u64::from(c)) as usize;
+    let h = cu / g;
+    let solve = |a: usize| (0..cu).find(|&e| ((n - 1) * e) % cu == a % cu);
+    // per admissible offset D of T, its g shifts u_t = ε + 2D + h·t
+    let shifts: Vec<Vec<usize>> = (0..cu)
+        .filter(|&d| d % g == 0 && ((2 * n - 1) * d) % cu == 0)
+        .map(|d| {
+            let e = solve(cu - d).expect("g divides D");
+            (0..g).map(|t| (e + 2 * d + h * t) % cu).collect()
+        })
+        .collect();
+    let width = shifts.len() * g;
+    // one row's cost vectors over every (T, t), per ρ − T ≡ a (mod c)
+    let mut one = vec![];
+    for a in (0..cu).step_by(g) {
+        let r = solve(a).expect("g divides a");
+        let mut m = vec![0usize; n];
+        loop {
+            if (m.iter().sum::<usize>() + a) % cu == 0 {
+                one.push(
+                    shifts
+                        .iter()
+                        .flatten()
+                        .map(|&u| m.iter().map(|&x| ((r + u + x) % cu) as u32).sum())
+                        .collect(),
+                );
+            }
+            // the next non-decreasing vector (the cost is a function of the multiset)
+            let Some(j) = (0..n).rev().find(|&j| m[j] + 1 < cu) else {
+                break;
+            };
+            let x = m[j] + 1;
+            m[j..].fill(x);
+        }
+    }
+    let one = maximal(one);
+    let none = u32::MAX;
+    let mut zero = vec![none; width];
+    for k in 0..shifts.len() {
+        zero[k * g] = 0;
+    }
+    let mut set = vec![zero];
+    for _ in 0..n {
+        if set.len() * one.len() > ROOT_PRODUCTS {
+            let top = (0..width).map(|i| set.iter().map(|f| f[i]).max().unwrap_or(none)).collect();
+            set = vec![top];
+        }
+        let mut next = Vec::with_capacity(set.len() * one.len());
+        for f in &set {
+            for row in &one {
+                let mut e = vec![none; width];
+                for k in 0..shifts.len() {
+                    for p in 0..g {
+                        for q in 0..g {
+                            let x = f[k * g + p];
+                            if x != none {
+                                let slot = &mut e[k * g + (p + q) % g];
+                                *slot = (*slot).min(x + row[k * g + q]);
+                            }
+                        }
+                    }
+                }
+                next.push(e);
+            }
+        }
+        set = maximal(next);
+    }
+    // the adversary picks the rows; each T's residue is the goal's, so the
+    // worst; the goal's fewest clicks take the best T
+    set.iter()
+        .map(|f| {
+            (0..shifts.len())
+                .map(|k| f[k * g..(k + 1) * g].iter().copied().max().unwrap_or(none))
+                .min()
+                .unwrap_or(none)
+        })
+        .max()
+}
+
+/// Pairs of cost vectors [`root_bound`] convolves exactly per row (5×5/6:
+/// at most 56,700).
+const ROOT_PRODUCTS: usize = 200_000;
 
 /// Pairs of cost functions [`open_bounds`] convolves exactly per k.
 const PRODUCTS: usize = 50_000;
@@ -1076,6 +1198,28 @@ mod tests {
             }
             assert!(reached >= 100, "{n}×{n}/{c}: the reached boards");
         }
+    }
+
+    /// The goal side's root bound is never below the hardest goal: brute
+    /// force on every cell with c^(n²) ≤ 2^20 (n = 2: c ≤ 7; 3×3/2..4;
+    /// 4×4/2), the proven cells 4×4/3 = 10, 4×4/6 = 36, 5×5/4 = 22,
+    /// 6×6/5 ≥ 39, 7×7/3 ≥ 30; and it is below the kernel average where
+    /// c ∤ n − 1: 5×5/6 57 (average 62), 7×7/4 93 (98), 4×4/6 44 (48).
+    #[test]
+    fn the_root_bound_holds_and_sharpens_the_open_cells() {
+        for (n, c) in [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (3, 2), (3, 3), (3, 4), (4, 2)] {
+            let want = super::super::reference::hardest(n, c).clicks;
+            let b = root_bound(n, c).unwrap();
+            assert!(b >= want, "{n}×{n}/{c}: {b} < {want}");
+        }
+        for (n, c, at_least) in [(4, 3, 10), (4, 6, 36), (5, 4, 22), (6, 5, 39), (7, 3, 30), (3, 6, 27)] {
+            assert!(root_bound(n, c).unwrap() >= at_least, "{n}×{n}/{c}");
+        }
+        assert_eq!(root_bound(5, 6), Some(57));
+        assert_eq!(root_bound(7, 4), Some(93));
+        assert_eq!(root_bound(4, 6), Some(44));
+        assert_eq!(root_bound(2, 6), Some(10), "2×2/6: the hardest, 10");
+        assert_eq!(root_bound(12, 64), None);
     }
 
     /// Where c ∤ n − 1 the search fills in only rows of one sum mod g and a

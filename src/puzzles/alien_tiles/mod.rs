@@ -181,6 +181,9 @@ pub struct TilesDetails {
     /// `--hardest --all`: classes and goal states of the optimal click
     /// matrices (the report's solutions are then one per class)
     pub census: Option<Census>,
+    /// `--hardest` without `--method`: the method chosen and why
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method_chosen: Option<String>,
     /// lines for the text report
     #[serde(skip)]
     pub notes: Vec<String>,
@@ -188,7 +191,8 @@ pub struct TilesDetails {
 
 impl Details for TilesDetails {
     fn lines(&self) -> Vec<String> {
-        let mut lines = self.notes.clone();
+        let mut lines: Vec<String> = self.method_chosen.iter().cloned().collect();
+        lines.extend(self.notes.iter().cloned());
         if let Some(cs) = &self.census {
             let matrices = |n: u64| plural(n, "optimal click matrix", "optimal click matrices");
             lines.push(format!(
@@ -683,7 +687,7 @@ impl Puzzle for AlienTiles {
     ) -> anyhow::Result<()> {
         self.cross_check_reachability(report.status)?;
         let d = &mut report.details;
-        d.notes.extend(self.method_chosen.clone());
+        d.method_chosen.clone_from(&self.method_chosen);
         d.kernel_size = self.kernel.size();
         d.cut_bound = map.cut_bound;
         d.group_order = group_order(self.n);
