@@ -517,3 +517,35 @@ fn a_closed_cube_says_no_goal_above_the_floor() {
     assert_eq!(v["objective"], serde_json::Value::Null, "{out}");
     assert_eq!(v["counted_as"], "goals", "{out}");
 }
+
+/// The committed cube files of the frontier runs (`results/alien-tiles/`,
+/// their commands in `results/alien-tiles/README.md`): the first two
+/// records of each, replayed as cluster jobs by this build, find exactly
+/// what they say (value, goals visited, branches cut, digest).
+#[test]
+fn frontier_cube_files_replay() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/alien-tiles");
+    for (file, n, c, above, cubes) in [
+        ("a73-above32.jsonl", "7", "3", "32", "256"),
+        ("a65-above49.jsonl", "6", "5", "49", "64"),
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let records: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{file}: {e}")))
+            .collect();
+        assert!(records.len() >= 2, "{file}: fewer than two records");
+        for want in &records[..2] {
+            let i = want["cube"]["index"].to_string();
+            let (code, out, err) = cli(&[
+                "solve", "alien-tiles", "-n", n, "-c", c, "--hardest", "--method", "goals", "--above", above,
+                "--cubes", cubes, "--cube", &i, "--json", "-q",
+            ]);
+            assert_eq!(code, Some(0), "{file} cube {i}: {err}");
+            let got: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(got["details"], want["details"], "{file} cube {i}");
+            assert_eq!(got["objective"], want["objective"], "{file} cube {i}");
+            assert_eq!(got["puzzle"], want["puzzle"], "{file} cube {i}");
+        }
+    }
+}

@@ -19,7 +19,7 @@ use crate::drive::cubes::CubeOptions;
 use crate::puzzle::Puzzle;
 use crate::puzzles::alien_tiles::census::group_order;
 use crate::puzzles::alien_tiles::check::{self, MinimalityCheck};
-use crate::puzzles::alien_tiles::goals::{root_bound, GoalRecord, GoalSearch};
+use crate::puzzles::alien_tiles::goals::{GoalRecord, GoalSearch};
 use crate::puzzles::alien_tiles::model::{self, Grid};
 use crate::puzzles::alien_tiles::play::{fewest_clicks, Played};
 use crate::puzzles::alien_tiles::rowcol::RowCol;
@@ -188,6 +188,9 @@ pub fn goals_run(
         jobs: 1,
         trust: false,
     });
+    // the bound of a search the limit stops (computed first: the limit
+    // holds the whole run)
+    let root = search.upper_bound();
     let out = native::run(&search, &opts, limits, progress)?;
     if opts.only.is_some() {
         return Ok(GoalsOutcome::Cube(out.line.map(Box::new)));
@@ -249,7 +252,7 @@ pub fn goals_run(
         (false, _, _) => Status::Unknown,
     };
     // stopped: the goal side's bound before any search
-    let root = if all { None } else { root_bound(p.n, p.c) };
+    let root = if all { None } else { root };
     if all {
         r.bound = r.objective.or(above.map(i64::from));
     } else {
@@ -277,7 +280,7 @@ pub fn goals_run(
         });
     }
     if let Some(b) = root {
-        notes.push(format!("upper bound {b}: the goal side's bound before any search (every row's worst cost under one column vector, over the admissible row sums T and their row-value cosets; goals::root_bound)"));
+        notes.push(format!("upper bound {b}: the goal side's bound before any search (every row's worst cost under one column vector, over the admissible row sums T and their row-value cosets; GoalSearch::upper_bound)"));
     }
     if all && best.is_some() {
         notes.push("proven by the exhaustive goal search: every goal class visited or cut by a bound that cannot beat the best, each goal's fewest clicks exact (the row/column minimum); the hardest goal's click matrix passed the independent checker".into());

@@ -320,6 +320,16 @@ impl GoalSearch {
         }
     }
 
+    /// An upper bound on the hardest goal before any search: where c | n − 1
+    /// the open rows' bound with every row open (the search's tables),
+    /// else [`root_bound`].
+    pub fn upper_bound(&self) -> Option<u32> {
+        match self.open.get(self.n) {
+            Some(all) if self.level => all.iter().copied().max(),
+            _ => root_bound(self.n, self.c),
+        }
+    }
+
     /// `above`'s value: every goal the search looks for needs more clicks.
     pub fn floor(&self) -> Option<u32> {
         self.above
@@ -847,7 +857,7 @@ fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
 }
 
 /// An upper bound on the hardest goal of any (n, c) from the goal side,
-/// before any search (None past 2^20 rows of n cells over Z_c).
+/// before any search (None past 2^16 rows of n cells over Z_c).
 ///
 /// A reachable goal has some T with every row sum `ρ_i ≡ T` and column
 /// sum ≡ T mod g = gcd(n − 1, c) and `S ≡ (2n − 1)·T mod c`; with T the
@@ -867,7 +877,7 @@ fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
 /// where c ∤ n − 1: 5×5/6 57 (62), 7×7/4 93 (98).
 pub fn root_bound(n: usize, c: u32) -> Option<u32> {
     let cu = c as usize;
-    if cu.checked_pow(n as u32).map_or(true, |r| r > 1 << 20) {
+    if cu.checked_pow(n as u32).map_or(true, |r| r > 1 << 16) {
         return None;
     }
     let g = gcd(n as u64 - 1, u64::from(c)) as usize;
@@ -1220,6 +1230,11 @@ mod tests {
         assert_eq!(root_bound(4, 6), Some(44));
         assert_eq!(root_bound(2, 6), Some(10), "2×2/6: the hardest, 10");
         assert_eq!(root_bound(12, 64), None);
+        // where c | n − 1 the search's own tables give it
+        for (n, c, at_least) in [(4, 3, 10), (5, 4, 22), (7, 3, 30)] {
+            let b = GoalSearch::new(n, c, String::new()).unwrap().upper_bound().unwrap();
+            assert!(b >= at_least && b as usize <= n * n * (c as usize - 1) / 2, "{n}×{n}/{c}: {b}");
+        }
     }
 
     /// Where c ∤ n − 1 the search fills in only rows of one sum mod g and a
