@@ -215,6 +215,7 @@ fn queens_without_a_solution_is_certified_unsat() {
 
 #[test]
 fn an_encoding_without_definitions_is_certified_by_drat_and_says_so() {
+    common::veripb(); // the checker, should the run reach it
     // an auxiliary variable the definitions log knows nothing of (forced
     // true by two clauses: the placements stay the same)
     let p = Mutant {
@@ -438,6 +439,7 @@ fn a_totalizer_with_a_clause_dropped_is_refused() {
 
 #[test]
 fn the_drat_path_stays_as_an_option() {
+    common::veripb(); // the checker, should the run reach it
     let p = Queens::new(6, Options::default());
     let opts = RunOptions {
         proof_format: ProofFormat::Drat,
