@@ -34,13 +34,18 @@ const FONT_PATHS: &[&str] = &[
 pub fn ensure_font() -> anyhow::Result<()> {
     static FONT: OnceLock<Result<(), String>> = OnceLock::new();
     FONT.get_or_init(|| {
-        let candidates: Vec<PathBuf> = std::env::var_os("PUZZLESAT_FONT")
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(FONT_PATHS.iter().map(PathBuf::from))
-            .collect();
-        for path in &candidates {
-            if let Ok(bytes) = std::fs::read(path) {
+        let chosen = std::env::var_os("PUZZLESAT_FONT").map(PathBuf::from);
+        // the font a user names must be a font file (a FIFO or a device is
+        // refused, not read without end)
+        if let Some(path) = &chosen {
+            let bytes = crate::io::input::read_bytes(path, crate::io::input::DATA_CAP)
+                .map_err(|e| format!("PUZZLESAT_FONT: {e:#}"))?;
+            let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+            return plotters::style::register_font("sans-serif", FontStyle::Normal, bytes)
+                .map_err(|_| format!("PUZZLESAT_FONT {}: not a TrueType font", path.display()));
+        }
+        for path in FONT_PATHS.iter().map(PathBuf::from) {
+            if let Ok(bytes) = crate::io::input::read_bytes(&path, crate::io::input::DATA_CAP) {
                 let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
                 if plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok() {
                     return Ok(());
