@@ -201,19 +201,17 @@ pub fn write_all(grid: &Grid, rows: &[Row], dir: &Path) -> anyhow::Result<Vec<Pa
             .with_context(|| format!("drawing {}", svg.display()))?;
         crate::io::write_string_atomic(&svg, &text)?;
         let png = dir.join(format!("{name}.png"));
-        // the encoder picks the format from the extension: keep `.png`
-        let partial = dir.join(format!(".{name}.partial.png"));
+        // the encoder writes the temporary file by its name (whose
+        // extension, `.png`, picks the format)
         let drawn = (|| {
-            let root = BitMapBackend::new(&partial, size).into_drawing_area();
+            let partial = crate::io::output::Pending::new(dir, &format!("{name}.png"))?;
+            let root = BitMapBackend::new(partial.path(), size).into_drawing_area();
             plot.draw(root.clone())?;
             root.present().map_err(|e| anyhow!("{e}"))?;
             drop(root);
-            std::fs::rename(&partial, &png)?;
+            partial.replace(&png)?;
             anyhow::Ok(())
         })();
-        if drawn.is_err() {
-            let _ = std::fs::remove_file(&partial);
-        }
         drawn.with_context(|| format!("writing {}", png.display()))?;
         written.push(svg);
         written.push(png);

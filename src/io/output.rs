@@ -55,13 +55,13 @@ pub struct Pending {
 
 impl Pending {
     /// A new temporary file in `dir` for a file named `name`:
-    /// `.NAME.tmpPID-K` (mode 0666 less the umask, like a file
-    /// `std::fs::write` creates).
+    /// `.tmpPID-K.NAME`, keeping its extension (mode 0666 less the umask,
+    /// like a file `std::fs::write` creates).
     pub fn new(dir: &Path, name: &str) -> anyhow::Result<Pending> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         loop {
             let tmp = dir.join(format!(
-                ".{name}.tmp{}-{}",
+                ".tmp{}-{}.{name}",
                 std::process::id(),
                 NEXT.fetch_add(1, Ordering::Relaxed)
             ));
@@ -85,6 +85,12 @@ impl Pending {
                 }
             }
         }
+    }
+
+    /// The temporary file's path (for a writer that opens the file by
+    /// its name, such as the PNG encoder, which reads its extension).
+    pub fn path(&self) -> &Path {
+        &self.tmp
     }
 
     /// Where to write.
