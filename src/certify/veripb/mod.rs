@@ -35,7 +35,7 @@
 //! (`proof_format_overview.md` and `migration_guide.md` of the `veripb`
 //! crate).
 
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use puzzlesat_encodings::pbmodel::PbModel;
