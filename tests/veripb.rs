@@ -1386,6 +1386,16 @@ fn unreachable_goals_are_certified_from_the_model() {
         assert_eq!(cert.claim, Claim::Infeasible);
         let from = cert.certificate.from_model.as_ref().expect("from the model");
         assert_eq!(from.covers, "encoding and search", "{n}x{n}/{c}");
+        // the default method (row/column) certifies it the same way
+        let rowcol = puzzlesat::methods::alien_tiles::play_report(
+            &p,
+            &certified(false),
+            &puzzlesat::solver::Limits::default(),
+        )
+        .expect("row/column report");
+        assert_eq!(rowcol.status, Status::Unsat, "{n}x{n}/{c}");
+        let cert = &rowcol.certificates.expect("certificates")[0];
+        assert!(cert.certificate.from_model.is_some(), "{n}x{n}/{c}: row/column");
         // the block alone checks with the obstruction, and is refused with
         // its first non-zero weight moved by one (y·A is no longer ≡ 0)
         let model = puzzlesat::puzzles::alien_tiles::opb::model(&p).unwrap();

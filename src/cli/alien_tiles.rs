@@ -178,12 +178,7 @@ impl PuzzleCommand for Args {
                 if common.all || common.count || cubes.cubes.is_some() {
                     bail!("--all, --count and --cubes run the SAT search: give --method sat (--method rowcol finds one optimal click matrix, exactly)");
                 }
-                let r = play_report(
-                    &p,
-                    common.producer().as_ref(),
-                    common.objective_encoding,
-                    &common.limits(),
-                )?;
+                let r = play_report(&p, &common.run_options(cubes)?, &common.limits())?;
                 common.print(r, |s| p.render(s), |s| p.picture(s))
             }
             Method::Goals => {

@@ -11,13 +11,14 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use puzzlesat_encodings::pb::PbEncoding;
 
-use crate::certify::{certify_claim, Certified, Claim, Fnv, Producer};
+use crate::certify::{certify_claim, Certified, Claim, Fnv, Producer, ProofFormat};
 use crate::drive::cubes::native::{self, CubeSearch};
 use crate::drive::cubes::CubeOptions;
 use crate::puzzle::Puzzle;
+use crate::options::RunOptions;
 use crate::puzzles::alien_tiles::census::group_order;
+use crate::puzzles::alien_tiles::encode::GoalEncoding;
 use crate::puzzles::alien_tiles::check::{self, MinimalityCheck};
 use crate::puzzles::alien_tiles::goals::{GoalRecord, GoalSearch};
 use crate::puzzles::alien_tiles::model::{self, Grid};
@@ -38,8 +39,7 @@ pub const PLAY_ENUMERATE_LIMIT: u64 = 1 << 16;
 /// checked SAT refutation of fewer clicks).
 pub fn play_report(
     p: &AlienTiles,
-    producer: Option<&Producer>,
-    pb: PbEncoding,
+    opts: &RunOptions,
     limits: &Limits,
 ) -> anyhow::Result<Report<TilesSolution, TilesDetails>> {
     let Task::Play { start, goal } = &p.task else {
@@ -90,9 +90,11 @@ pub fn play_report(
             ));
         }
     }
-    if let Some(producer) = producer {
+    if let Some(producer) = &opts.certify {
         let t = Instant::now();
-        r.certificates = Some(certify_play(p, &played, producer, pb, limits)?.into_iter().collect());
+        let (certified, stopped) = certify_play(p, &played, producer, opts, limits)?;
+        r.certificates = Some(certified.into_iter().collect());
+        r.certificate_stopped = stopped;
         r.seconds.certify = t.elapsed().as_secs_f64();
     }
     r.details = TilesDetails {
@@ -109,22 +111,45 @@ pub fn play_report(
 /// than the optimum (or of any click matrix, for an unreachable goal) on
 /// the play CNF of `--encoding`, seeded with the known optimum: one UNSAT
 /// call, its proof checked. None when the optimum is 0 (nothing fewer).
+/// An unreachable goal with VeriPB proofs and the kernel encoding (whose
+/// CNF is then the empty clause) is certified from the play model by the
+/// SAT run, as `--method sat` does (`play_proof`); with the time limit's
+/// stop, if it struck first.
 fn certify_play(
     p: &AlienTiles,
     played: &Played,
     producer: &Producer,
-    pb: PbEncoding,
+    opts: &RunOptions,
     limits: &Limits,
-) -> anyhow::Result<Option<Certified>> {
+) -> anyhow::Result<(Option<Certified>, Option<StoppedBy>)> {
     let (claim, bound) = match played {
         Played::Unreachable => (Claim::Infeasible, None),
-        Played::Best { total: 0, .. } => return Ok(None),
+        Played::Best { total: 0, .. } => return Ok((None, None)),
         Played::Best { total, .. } => (Claim::Optimal, Some(i64::from(*total) - 1)),
     };
-    let (cnf, _) = crate::run::encode_with_bound(p, bound, pb)?;
+    if claim == Claim::Infeasible
+        && opts.proof_format == ProofFormat::Veripb
+        && p.goal_encoding == GoalEncoding::Kernel
+    {
+        let sat = RunOptions {
+            all: false,
+            count_only: false,
+            cubes: None,
+            ..opts.clone()
+        };
+        let r = crate::run::run(p, &sat, limits.clone(), &mut std::io::sink())?;
+        if r.status != Status::Unsat && r.status != Status::Unknown {
+            bail!("internal error: the SAT run of an unreachable goal ends {:?}", r.status);
+        }
+        return Ok((
+            r.certificates.and_then(|c| c.into_iter().next()),
+            r.certificate_stopped,
+        ));
+    }
+    let (cnf, _) = crate::run::encode_with_bound(p, bound, opts.objective_encoding)?;
     let certified = certify_claim(claim, &cnf, producer, limits)
         .context("the row/column optimum could not be certified by SAT")?;
-    Ok(Some(certified))
+    Ok((Some(certified), None))
 }
 
 impl CubeSearch for GoalSearch {
