@@ -39,11 +39,11 @@ use super::file::{cube_lines, CubeFile, BUILD};
 use super::{
     add_stats, certificate_failed, on_threads, thread_count, unless_stopped, CubeOptions, Split,
 };
-use crate::certify::{certify_claim, check_cover, formula_digest, Certified, Claim, Fnv};
+use crate::certify::{check_cover, formula_digest, Certified, Claim, Fnv};
 use crate::drive::classes::Tally;
-use crate::drive::proof::ProofSetup;
+use crate::drive::proof::{self, Part, Prepared, ProofPlan};
 use crate::options::{Purpose, RunOptions};
-use crate::puzzle::{encode_recording, Encoded, Puzzle};
+use crate::puzzle::{Encoded, Puzzle};
 use crate::report::{plural, CubeRecord, CubeTally, Report, Status, StoppedBy};
 use crate::solver::{Limits, Session, SolverStats};
 
@@ -165,9 +165,8 @@ struct Shared<'a, P: Puzzle> {
     limits: &'a Limits,
     file: CubeFile,
     queue: Mutex<VecDeque<u32>>,
-    /// with `--certify` and a PB model: what a VeriPB proof per cube needs
-    /// (`Err`: why the cubes are certified by DRAT)
-    proof: Result<Option<ProofSetup>, String>,
+    /// with `--certify`: how each cube's count is proved
+    proof: ProofPlan,
     /// set when the limits stopped a cube's certificate
     certificate_stopped: AtomicBool,
 }
@@ -306,75 +305,22 @@ impl<P: Puzzle> Shared<'_, P> {
         session: &Session,
         c: Counted,
     ) -> anyhow::Result<Certified> {
-        use crate::certify::veripb;
-        let producer = self.opts.certify.as_ref().expect("--certify");
         let claim = if c.solutions > 0 {
             Claim::Complete
         } else {
             Claim::Infeasible
         };
-        let what = || format!("the count of cube {index} could not be certified");
         let formula = session.unsat_formula().ok_or_else(|| {
             anyhow::anyhow!("internal error: --certify but no formula was recorded")
         })?;
-        let digest = formula_digest(&formula);
-        let from_model = match &self.proof {
-            Ok(Some(setup)) if setup.symmetry.as_ref().is_some_and(|s| s.uses_dominance()) => {
-                Err(veripb::CUBE_AFTER_DOMINANCE.to_string())
-            }
-            Ok(Some(setup)) => {
-                veripb::ProofNames::new(&setup.model, &setup.names, formula.n_vars())
-                    .and_then(|names| {
-                        let prov = setup.provenance.as_ref();
-                        veripb::cube_model(&setup.model, &names, prov, index, cube, None)
-                    })
-                    .map(|(model, _)| Some((setup, model)))
-            }
-            Ok(None) => Ok(None),
-            Err(why) => Err(why.clone()),
-        };
-        let certified = match from_model {
-            Ok(Some((setup, model))) => {
-                let stem = format!("{}-cube{index}-{claim}", setup.stem);
-                let run = veripb::Run {
-                    model: &model,
-                    names: &setup.names,
-                    cnf_clauses: setup.cnf_clauses,
-                    recorded: setup.cnf_clauses,
-                    optimum: None,
-                    search: true,
-                    provenance: setup.provenance.as_ref(),
-                    symmetry: setup.symmetry.as_ref(),
-                    primary: &setup.primary,
-                    claim,
-                    cube: None,
-                    guard: None,
-                    dir: self.opts.proof_dir.as_deref(),
-                    stem: &stem,
-                };
-                veripb::certify(
-                    &run,
-                    &formula,
-                    producer,
-                    self.limits,
-                    crate::drive::proof::NOT_COVERED,
-                )
-                .map_err(|e| certificate_failed(e, what))?
-            }
-            Ok(None) => certify_claim(claim, &formula, producer, self.limits)
-                .map_err(|e| certificate_failed(e, what))?,
-            Err(why) => {
-                let mut c = certify_claim(claim, &formula, producer, self.limits)
-                    .map_err(|e| certificate_failed(e, what))?;
-                c.certificate.not_from_model = Some(why);
-                c
-            }
-        };
-        Ok(Certified {
-            formula_digest: digest,
-            cube: Some(index),
-            ..certified
-        })
+        let part = Part::CubeCount { index, cube };
+        self.proof
+            .certify(claim, &part, &formula, self.opts, self.limits)
+            .map_err(|e| {
+                certificate_failed(e, || {
+                    format!("the count of cube {index} could not be certified")
+                })
+            })
     }
 
     /// A thread's loop: counts cubes from the queue until it is empty or
@@ -447,26 +393,27 @@ pub fn run<P: Puzzle>(
     };
     let enumerated = reps.as_ref().unwrap_or(p);
     let classes_of = reps.as_ref().map(|_| p);
-    let model = crate::drive::proof::model_for_proof(enumerated, opts);
-    let (mut cnf, enc, encode_seconds) =
-        encode_recording(enumerated, matches!(model, Ok(Some(_))))?;
-
-    if enc.objective.is_some() || enc.scored.is_some() {
-        bail!(
-            "--count --cubes counts a puzzle without an objective; {} has one (--cubes without --count/--all optimises it cube by cube)",
-            p.describe()
-        );
-    }
-    let split = Split::new(
-        &enumerated.split_literals(&enc.map, &enc.primary, &mut cnf),
-        cubes.count,
-    )?;
-    // after the split: its literals' definitions are part of the CNF
-    let proof = match model {
-        Ok(Some(model)) => ProofSetup::new(enumerated, model, &mut cnf, &enc),
-        Ok(None) => Ok(None),
-        Err(why) => Err(why),
-    };
+    // the split's literals' definitions are part of the CNF the proofs derive
+    let (
+        Prepared {
+            cnf,
+            enc,
+            encode_seconds,
+            plan: proof,
+        },
+        split,
+    ) = proof::prepare(enumerated, opts, |cnf, enc| {
+        if enc.objective.is_some() || enc.scored.is_some() {
+            bail!(
+                "--count --cubes counts a puzzle without an objective; {} has one (--cubes without --count/--all optimises it cube by cube)",
+                p.describe()
+            );
+        }
+        Split::new(
+            &enumerated.split_literals(&enc.map, &enc.primary, cnf),
+            cubes.count,
+        )
+    })?;
     let describe = p.describe();
     let digest = formula_digest(&cnf);
     // a cluster job checks the file too (it appends to it), but counts its

@@ -56,11 +56,11 @@ use anyhow::{bail, Context};
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
-use crate::certify::{certify_claim, check_cover, formula_digest, Certified, CertifyError, Claim};
-use crate::drive::proof::ProofSetup;
+use crate::certify::{check_cover, formula_digest, Certified, CertifyError, Claim};
+use crate::drive::proof::{self, Part, Prepared, ProofPlan};
 use crate::drive::{Incumbent, Objective, Search, Sense};
 use crate::options::{Purpose, RunOptions};
-use crate::puzzle::{decode_checked, encode_recording, Encoded, Puzzle};
+use crate::puzzle::{decode_checked, Encoded, Puzzle};
 use crate::report::{CubeRecord, CubeTally, Report, Status, StoppedBy};
 use crate::solver::{Limits, Outcome, Session, SolverStats};
 
@@ -257,9 +257,8 @@ pub(crate) fn unless_stopped<T>(
 
 struct Shared<'a, P: Puzzle> {
     p: &'a P,
-    /// with `--certify` and a PB model: what a VeriPB proof per cube
-    /// needs (`Err`: why the cubes are certified by DRAT)
-    proof: &'a Result<Option<ProofSetup>, String>,
+    /// with `--certify`: how each cube's bound is proved
+    proof: &'a ProofPlan,
     enc: &'a Encoded<P::Map>,
     obj: &'a Objective,
     cnf: &'a Cnf,
@@ -381,18 +380,18 @@ impl<P: Puzzle> Shared<'_, P> {
         index: u32,
         bound: i64,
     ) -> anyhow::Result<Option<(Vec<Lit>, Option<Certified>)>> {
-        let Some(producer) = &self.opts.certify else {
+        if self.opts.certify.is_none() {
             return Ok(None);
-        };
+        }
         let cube = self.split.cube(index);
         let mut f = self.cnf.clone();
+        let past = match self.obj.sense {
+            Sense::Maximize => bound + 1,
+            Sense::Minimize => bound - 1,
+        };
         let (claim, lits) = if bound == no_model(self.obj) {
             (Claim::Infeasible, Some(vec![]))
         } else {
-            let past = match self.obj.sense {
-                Sense::Maximize => bound + 1,
-                Sense::Minimize => bound - 1,
-            };
             let mut enc = self.obj.bound_encoding(self.opts.objective_encoding);
             (Claim::Optimal, enc.at_least_as_good(&mut f, past))
         };
@@ -405,157 +404,60 @@ impl<P: Puzzle> Shared<'_, P> {
         }
         let digest = formula_digest(&f);
         let what = || format!("the bound {bound} of cube {index} could not be certified");
-        let mut not_from_model = None;
-        if self.opts.proof_format == crate::certify::ProofFormat::Veripb {
-            let past = (claim == Claim::Optimal).then(|| match self.obj.sense {
-                Sense::Maximize => bound + 1,
-                Sense::Minimize => bound - 1,
-            });
-            let mut attempt =
-                self.certify_cube_veripb(index, &cube, (&f, None), recorded, claim, past);
-            if let Err(CertifyError::Satisfiable { .. }) = attempt {
-                // the puzzle adds constraints lazily: the formula with those
-                // its models violate, derived in the proof like the CNF's
-                // clauses (so they go before the unit clauses)
-                let (lazy, log) = self.with_lazy_constraints(f.clone(), index, bound)?;
-                let units = f.len() - recorded;
-                let mut g = Cnf::new();
-                for c in lazy.clauses().take(recorded) {
-                    g.add(c);
-                }
-                for c in lazy.clauses().skip(recorded + units) {
-                    g.add(c);
-                }
-                for c in lazy.clauses().skip(recorded).take(units) {
-                    g.add(c);
-                }
-                let recorded = g.len() - units;
-                attempt = self.certify_cube_veripb(
-                    index,
-                    &cube,
-                    (&g, log.as_ref()),
-                    recorded,
-                    claim,
-                    past,
-                );
-            }
-            match attempt {
-                Ok(Ok(c)) => {
-                    return Ok(Some((
-                        cube,
-                        Some(Certified {
-                            formula_digest: digest,
-                            cube: Some(index),
-                            ..c
-                        }),
-                    )))
-                }
-                Ok(Err(why)) => not_from_model = Some(why),
-                Err(e) => return Err(certificate_failed(e, what)),
-            }
-        }
-        let mut certified = match certify_claim(claim, &f, producer, self.limits) {
-            Err(CertifyError::Satisfiable { .. }) => {
-                let (f, _) = self.with_lazy_constraints(f, index, bound)?;
-                certify_claim(claim, &f, producer, self.limits)
-                    .map_err(|e| certificate_failed(e, what))?
-            }
-            other => other.map_err(|e| certificate_failed(e, what))?,
-        };
-        certified.certificate.not_from_model = not_from_model;
-        Ok(Some((
-            cube,
-            Some(Certified {
-                formula_digest: digest,
-                cube: Some(index),
-                ..certified
-            }),
-        )))
-    }
-
-    /// The VeriPB proof of cube `index` (`--proof-format veripb`): the
-    /// cube's literals and, for an optimum, "at least as good as `past`"
-    /// are constraints of the proof's model (the PB model plus the cube,
-    /// [`crate::certify::veripb::cube_model`]); the proof derives the CNF
-    /// and the bound encoding (the first `recorded` clauses of `f`) from
-    /// it, then the unit clauses of `f`, and refutes `f` by the proof
-    /// solver's lemmas. `Ok(Err(why))`: no proof from the model can be
-    /// written (the cube is certified by DRAT and says why).
-    fn certify_cube_veripb(
-        &self,
-        index: u32,
-        cube: &[Lit],
-        (f, log): (&Cnf, Option<&puzzlesat_encodings::provenance::Provenance>),
-        recorded: usize,
-        claim: Claim,
-        past: Option<i64>,
-    ) -> Result<Result<Certified, String>, CertifyError> {
-        use crate::certify::veripb;
-        let setup = match self.proof {
-            Ok(Some(setup)) => setup,
-            Ok(None) => return Ok(Err("the family has no PB model".into())),
-            Err(why) => return Ok(Err(why.clone())),
-        };
-        // under dominance steps the cube cannot be part of the model: an
-        // optimum's cube is then proved as a derived constraint
-        // ([`veripb::CubeGuard`]); a count's has no such form yet
-        let guarded = setup.symmetry.as_ref().is_some_and(|s| s.uses_dominance());
-        if guarded && (claim != Claim::Optimal || past.is_none()) {
-            return Ok(Err(veripb::CUBE_AFTER_DOMINANCE.into()));
-        }
-        let producer = self.opts.certify.as_ref().expect("--certify");
-        let names = match veripb::ProofNames::new(&setup.model, &setup.names, f.n_vars()) {
-            Ok(n) => n,
-            Err(e) => return Ok(Err(format!("the model's names: {e}"))),
-        };
-        let prov = log.or(f.provenance_log()).or(setup.provenance.as_ref());
-        let in_model: &[Lit] = if guarded { &[] } else { cube };
-        let (model, better) =
-            match veripb::cube_model(&setup.model, &names, prov, index, in_model, past) {
-                Ok(m) => m,
-                Err(e) => return Ok(Err(e)),
-            };
-        let (model, better, guard) = match (guarded, better) {
-            (true, Some((_, better))) => (
-                setup.model.clone(),
-                None,
-                Some(veripb::CubeGuard {
-                    objective: self.obj,
-                    cube,
-                    better,
-                }),
-            ),
-            (_, better) => (model, better, None),
-        };
-        let stem = format!("{}-cube{index}-{claim}", setup.stem);
-        let run = veripb::Run {
-            model: &model,
-            names: &setup.names,
-            cnf_clauses: recorded,
+        let past = (claim == Claim::Optimal).then_some(past);
+        // the definitions log of the lazily added constraints, if any
+        let log;
+        let part = |recorded, provenance| Part::CubeBound {
+            index,
+            cube: &cube,
+            objective: self.obj,
+            past,
             recorded,
-            optimum: None,
-            search: true,
-            provenance: prov,
-            symmetry: setup.symmetry.as_ref(),
-            primary: &setup.primary,
-            claim,
-            cube: better.map(|(id, better)| veripb::CubeBound {
-                objective: self.obj,
-                id,
-                better,
-            }),
-            guard,
-            dir: self.opts.proof_dir.as_deref(),
-            stem: &stem,
+            provenance,
         };
-        veripb::certify(
-            &run,
-            f,
-            producer,
-            self.limits,
-            crate::drive::proof::NOT_COVERED,
-        )
-        .map(Ok)
+        let (plan, opts, limits) = (self.proof, self.opts, self.limits);
+        let mut attempt = plan.veripb(claim, &part(recorded, None), &f, opts, limits);
+        if let Err(CertifyError::Satisfiable { .. }) = attempt {
+            // the puzzle adds constraints lazily: the formula with those
+            // its models violate, derived in the proof like the CNF's
+            // clauses (so they go before the unit clauses)
+            let lazy;
+            (lazy, log) = self.with_lazy_constraints(f.clone(), index, bound)?;
+            let units = f.len() - recorded;
+            let mut g = Cnf::new();
+            for c in lazy.clauses().take(recorded) {
+                g.add(c);
+            }
+            for c in lazy.clauses().skip(recorded + units) {
+                g.add(c);
+            }
+            for c in lazy.clauses().skip(recorded).take(units) {
+                g.add(c);
+            }
+            let recorded = g.len() - units;
+            attempt = plan.veripb(claim, &part(recorded, log.as_ref()), &g, opts, limits);
+        }
+        let certified = match attempt {
+            Ok(Ok(c)) => c,
+            Ok(Err(why)) => {
+                let part = part(recorded, None);
+                match proof::drat(claim, &part, &f, opts, why.clone(), limits) {
+                    Err(CertifyError::Satisfiable { .. }) => {
+                        let (f, _) = self.with_lazy_constraints(f, index, bound)?;
+                        proof::drat(claim, &part, &f, opts, why, limits)
+                    }
+                    other => other,
+                }
+                .map_err(|e| certificate_failed(e, what))?
+            }
+            Err(e) => return Err(certificate_failed(e, what)),
+        };
+        // the formula as derived from the record, before any lazy constraint
+        let certified = Certified {
+            formula_digest: digest,
+            ..certified
+        };
+        Ok(Some((cube, Some(certified))))
     }
 
     /// `f` with the puzzle's lazily added constraints that its models
@@ -817,20 +719,20 @@ pub fn run<P: Puzzle>(
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
     let started = Instant::now();
-    let model = crate::drive::proof::model_for_proof(p, opts);
-    let (mut cnf, enc, encode_seconds) = encode_recording(p, matches!(model, Ok(Some(_))))?;
-    check_supported(p, opts, &enc)?;
+    // the split's literals' definitions are part of the CNF the proofs derive
+    let (
+        Prepared {
+            cnf,
+            enc,
+            encode_seconds,
+            plan,
+        },
+        split,
+    ) = proof::prepare(p, opts, |cnf, enc| {
+        check_supported(p, opts, enc)?;
+        Split::new(&p.split_literals(&enc.map, &enc.primary, cnf), cubes.count)
+    })?;
     let obj = enc.objective.as_ref().expect("checked: an objective");
-    let split = Split::new(
-        &p.split_literals(&enc.map, &enc.primary, &mut cnf),
-        cubes.count,
-    )?;
-    // after the split: its literals' definitions are part of the CNF
-    let proof = match model {
-        Ok(Some(model)) => ProofSetup::new(p, model, &mut cnf, &enc),
-        Ok(None) => Ok(None),
-        Err(why) => Err(why),
-    };
     let describe = p.describe();
     let t = Instant::now();
     let digest = formula_digest(&cnf);
@@ -864,7 +766,7 @@ pub fn run<P: Puzzle>(
     }
     let shared = Shared {
         p,
-        proof: &proof,
+        proof: &plan,
         enc: &enc,
         obj,
         cnf: &cnf,
