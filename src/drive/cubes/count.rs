@@ -35,10 +35,9 @@ use anyhow::bail;
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
-use super::file::{cube_lines, CubeFile, BUILD};
-use super::{
-    add_stats, certificate_failed, on_threads, thread_count, unless_stopped, CubeOptions, Split,
-};
+use super::file::{read_records, About, CubeFile, CubeLine, BUILD};
+use super::threads::{add_stats, certificate_failed, on_threads, thread_count, unless_stopped};
+use super::{CubeOptions, Split};
 use crate::certify::{check_cover, formula_digest, Certified, Claim, Fnv};
 use crate::drive::classes::Tally;
 use crate::drive::proof::{self, Part, Prepared, ProofPlan};
@@ -70,7 +69,7 @@ pub fn count_fingerprint(
 }
 
 /// One cube counted: solutions, classes, seconds.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Counted {
     solutions: u64,
     classes: Option<u64>,
@@ -93,61 +92,34 @@ fn read_counts(
     split: &Split,
     trust: bool,
 ) -> anyhow::Result<Recorded> {
-    let mut known = Recorded {
-        counts: vec![None; split.cubes() as usize],
-        writers: vec![],
-        foreign: false,
-        lines: 0,
+    let fact = "its count is a fact about that build's formula";
+    let about = About::cnf(describe, cnf, digest, split, trust, fact);
+    let fingerprint = |r: &CubeLine, c: &CubeRecord| {
+        Ok(count_fingerprint(describe, c, r.count, r.classes))
     };
-    let path = file.path();
-    let lines = cube_lines(file, describe, cnf, split)?;
-    for (k, r) in lines {
-        let at = || format!("{} line {}", path.display(), k + 1);
-        let c = r.cube.as_ref().expect("cube_lines: a cube report");
-        if c.fingerprint != count_fingerprint(describe, c, r.count, r.classes) {
-            bail!(
-                "{}: the record of cube {} does not match its fingerprint (edited since it was written?): refused",
-                at(),
-                c.index
-            );
+    let (taken, lines) = read_records(file, &about, fingerprint, |line| {
+        let r = &line.report;
+        // a cluster job stopped before the end: the cube is still to count
+        Ok(match (r.count, r.status) {
+            (Some(solutions), Status::All | Status::Unsat) => Some(Counted {
+                solutions,
+                classes: r.classes,
+            }),
+            _ => None,
+        })
+    })?;
+    let mut writers: Vec<String> = vec![];
+    for t in taken.iter().flatten() {
+        if !writers.contains(&t.writer) {
+            writers.push(t.writer.clone());
         }
-        let foreign = c.build != BUILD || c.cnf != digest;
-        if foreign && !trust {
-            bail!(
-                "{}: written by {} for a CNF of digest {}; this run is {}, CNF digest {}: its count is a fact about that build's formula: give --trust-cube-file to take it (the claim then says trusted), or another --cube-file",
-                at(), c.build, c.cnf, BUILD, digest
-            );
-        }
-        let (Some(solutions), true) = (r.count, matches!(r.status, Status::All | Status::Unsat))
-        else {
-            // a cluster job stopped before the end: the cube is still to count
-            continue;
-        };
-        let counted = Counted {
-            solutions,
-            classes: r.classes,
-        };
-        let slot = &mut known.counts[c.index as usize];
-        if let Some(before) = slot {
-            if (before.solutions, before.classes) != (counted.solutions, counted.classes) {
-                bail!(
-                    "{}: cube {} counted {} here and {} in an earlier line: the records contradict each other",
-                    at(),
-                    c.index,
-                    counted.solutions,
-                    before.solutions
-                );
-            }
-        }
-        *slot = Some(counted);
-        let writer = format!("{}, CNF {}", c.build, c.cnf);
-        if !known.writers.contains(&writer) {
-            known.writers.push(writer);
-        }
-        known.foreign |= foreign;
-        known.lines += 1;
     }
-    Ok(known)
+    Ok(Recorded {
+        foreign: taken.iter().flatten().any(|t| t.foreign),
+        counts: taken.into_iter().map(|t| t.map(|t| t.record)).collect(),
+        writers,
+        lines,
+    })
 }
 
 /// What every counting thread shares.
