@@ -234,9 +234,10 @@ pub fn run<S: CubeSearch>(
         } else {
             let l = line(s, i, cubes, &record)?;
             file.append(&l)?;
+            let value = s.value(&record).map(|v| format!(", value {v}"));
             let _ = tx.send(format!(
-                "c cube {i}/{cubes}: finished, value {}",
-                s.value(&record).map_or("none".into(), |v| v.to_string())
+                "c cube {i}/{cubes}: finished{}",
+                value.unwrap_or_default()
             ));
             done.lock().expect("done lock").push((i, record, l));
         }
