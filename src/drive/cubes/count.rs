@@ -37,7 +37,8 @@ use rustsat::types::Lit;
 
 use super::file::{read_records, About, CubeFile, CubeLine, BUILD};
 use super::threads::{add_stats, certificate_failed, on_threads, thread_count, unless_stopped};
-use super::{CubeOptions, Split};
+use super::split::Split;
+use super::CubeOptions;
 use crate::certify::{check_cover, formula_digest, Certified, Claim, Fnv};
 use crate::drive::classes::Tally;
 use crate::drive::proof::{self, Part, Prepared, ProofPlan};

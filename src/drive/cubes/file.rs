@@ -16,7 +16,7 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 use serde::Serialize;
 
-use super::Split;
+use super::split::Split;
 use crate::certify::{Certified, Fnv};
 use crate::report::{CubeRecord, Report};
 

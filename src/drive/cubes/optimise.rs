@@ -60,7 +60,8 @@ use super::file::{
     fingerprint, read_lines, witness_hex, witness_model, About, CubeFile, BUILD,
 };
 use super::threads::{add_stats, certificate_failed, on_threads, thread_count, unless_stopped};
-use super::{CubeOptions, Split};
+use super::split::Split;
+use super::CubeOptions;
 use crate::certify::{check_cover, formula_digest, Certified, CertifyError, Claim};
 use crate::drive::proof::{self, Part, Prepared, ProofPlan};
 use crate::drive::{Incumbent, Objective, Search, Sense};
