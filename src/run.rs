@@ -184,12 +184,7 @@ fn run_counting_classes_of<P: Puzzle>(
             on_improve(v, s)
         })?;
         report.objective = opt.best.as_ref().map(|&(_, v)| v);
-        report.status = match (&opt.best, opt.proven) {
-            (Some(_), true) => Status::Optimal,
-            (Some(_), false) => Status::Sat,
-            (None, true) => Status::Unsat,
-            (None, false) => Status::Unknown,
-        };
+        report.status = Status::of_optimum(opt.best.is_some(), opt.proven);
         if opt.proven {
             report.bound = report.objective;
             certify_session_claim(&plan, &session, opts, unsat_before, &mut report, None)?;
@@ -207,12 +202,7 @@ fn run_counting_classes_of<P: Puzzle>(
         hooks.bounds += Duration::from_secs_f64(opt.bound_seconds);
         report.bound = Some(opt.bound);
         report.objective = opt.value();
-        report.status = match (&opt.best, opt.proven) {
-            (Some(_), true) => Status::Optimal,
-            (Some(_), false) => Status::Sat,
-            (None, true) => Status::Unsat,
-            (None, false) => Status::Unknown,
-        };
+        report.status = Status::of_optimum(opt.best.is_some(), opt.proven);
         if opt.proven {
             // the last UNSAT answer is the tightest bound: the one the
             // optimum (or the infeasibility) rests on

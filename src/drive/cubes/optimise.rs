@@ -906,12 +906,7 @@ pub fn run<P: Puzzle>(
             .unwrap_or(trivial(obj));
         report.objective = best.as_ref().map(|(v, _)| *v);
         report.bound = Some(if all_closed { threshold } else { overall });
-        report.status = match (&best, all_closed) {
-            (Some(_), true) => Status::Optimal,
-            (Some(_), false) => Status::Sat,
-            (None, true) => Status::Unsat,
-            (None, false) => Status::Unknown,
-        };
+        report.status = Status::of_optimum(best.is_some(), all_closed);
         if !all_closed {
             report.stopped_by = Some(StoppedBy::of_limits(&limits));
         }
