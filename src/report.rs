@@ -43,6 +43,18 @@ pub enum Status {
 }
 
 impl Status {
+    /// The status of a search for the best solution: whether it `found`
+    /// one, and whether it `proved` that none is better (or, with none
+    /// found, that none exists).
+    pub fn of_optimum(found: bool, proved: bool) -> Status {
+        match (found, proved) {
+            (true, true) => Status::Optimal,
+            (true, false) => Status::Sat,
+            (false, true) => Status::Unsat,
+            (false, false) => Status::Unknown,
+        }
+    }
+
     /// The lowercase name used in JSON and tables.
     pub fn name(self) -> &'static str {
         match self {

@@ -19,9 +19,8 @@ use puzzlesat_encodings::pb::PbEncoding;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
-use crate::certify::{self, Claim};
-use crate::drive::proof::{model_for_proof, ProofSetup, NOT_COVERED};
-use crate::drive::{self, Objective, ScoredSearch, Sense};
+use crate::drive::proof::{self, certify_session_claim, Prepared, ProofPlan};
+use crate::drive::{self, ScoredSearch, Sense};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
 use crate::options::Purpose;
@@ -115,7 +114,7 @@ pub fn run<P: Puzzle>(
         Some(cubes) if opts.all => {
             return drive::cubes::count::run(p, opts, cubes, limits, progress)
         }
-        Some(cubes) => return drive::cubes::run(p, opts, cubes, limits, progress),
+        Some(cubes) => return drive::cubes::optimise::run(p, opts, cubes, limits, progress),
         None => {}
     }
     if opts.all && !opts.no_classes && opts.limit.is_none() {
@@ -137,13 +136,15 @@ fn run_counting_classes_of<P: Puzzle>(
     classes_of: Option<&P>,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
     let started = Instant::now();
-    let model = model_for_proof(p, opts);
-    let (mut cnf, enc, encode_seconds) = encode_recording(p, matches!(model, Ok(Some(_))))?;
-    let proof = match model {
-        Ok(Some(model)) => ProofSetup::new(p, model, &mut cnf, &enc),
-        Ok(None) => Ok(None),
-        Err(why) => Err(why),
-    };
+    let (
+        Prepared {
+            cnf,
+            enc,
+            encode_seconds,
+            plan,
+        },
+        (),
+    ) = proof::prepare(p, opts, |_, _| Ok(()))?;
     let counts = cnf.counts();
     let t = Instant::now();
     let enumerates = opts.all && enc.objective.is_none() && enc.scored.is_none();
@@ -183,15 +184,10 @@ fn run_counting_classes_of<P: Puzzle>(
             on_improve(v, s)
         })?;
         report.objective = opt.best.as_ref().map(|&(_, v)| v);
-        report.status = match (&opt.best, opt.proven) {
-            (Some(_), true) => Status::Optimal,
-            (Some(_), false) => Status::Sat,
-            (None, true) => Status::Unsat,
-            (None, false) => Status::Unknown,
-        };
+        report.status = Status::of_optimum(opt.best.is_some(), opt.proven);
         if opt.proven {
             report.bound = report.objective;
-            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof, None)?;
+            certify_session_claim(&plan, &session, opts, unsat_before, &mut report, None)?;
         }
         report.solutions = hooks.best_scored.take().into_iter().collect();
     } else if let (Some(obj), false) = (&enc.objective, opts.first) {
@@ -206,17 +202,12 @@ fn run_counting_classes_of<P: Puzzle>(
         hooks.bounds += Duration::from_secs_f64(opt.bound_seconds);
         report.bound = Some(opt.bound);
         report.objective = opt.value();
-        report.status = match (&opt.best, opt.proven) {
-            (Some(_), true) => Status::Optimal,
-            (Some(_), false) => Status::Sat,
-            (None, true) => Status::Unsat,
-            (None, false) => Status::Unknown,
-        };
+        report.status = Status::of_optimum(opt.best.is_some(), opt.proven);
         if opt.proven {
             // the last UNSAT answer is the tightest bound: the one the
             // optimum (or the infeasibility) rests on
             let optimum = opt.best.as_ref().map(|(m, _)| (obj, m));
-            certify_last_unsat(&session, opts, unsat_before, &mut report, &proof, optimum)?;
+            certify_session_claim(&plan, &session, opts, unsat_before, &mut report, optimum)?;
         }
         if let Some((model, v)) = &opt.best {
             if opts.all && opt.proven {
@@ -268,11 +259,11 @@ fn run_counting_classes_of<P: Puzzle>(
             // the optimal solutions' count rests on the assumption "as good
             // as the optimum", which a VeriPB proof from the model cannot
             // take: that count is certified by DRAT
-            let at_optimum: Result<Option<ProofSetup>, String> = Err(
+            let at_optimum = ProofPlan::NotFromModel(
                 "a count of the optimal solutions rests on the optimum as an assumption; VeriPB proofs of it are not written yet".into(),
             );
-            let proof = if enumerate { &at_optimum } else { &proof };
-            certify_last_unsat(&session, opts, unsat_before, &mut report, proof, None)?;
+            let plan = if enumerate { &at_optimum } else { &plan };
+            certify_session_claim(plan, &session, opts, unsat_before, &mut report, None)?;
             report.status = status;
         }
         report.solutions = found;
@@ -318,93 +309,6 @@ fn run_counting_classes_of<P: Puzzle>(
     report.seconds.decode_check = hooks.decode_check.as_secs_f64();
     report.seconds.close(started.elapsed().as_secs_f64());
     Ok(report)
-}
-
-/// With `--certify`, after a driver phase whose claim is proven: if a
-/// solve call of the phase (after `unsat_before` UNSAT answers) answered
-/// UNSAT, writes out the formula of the last one, proves and checks it, and
-/// adds the certificate to the report, named by the claim of
-/// `report.status`. A proof that does not check is an error. A phase with
-/// no UNSAT answer (an optimum at the end of the objective's range, which a
-/// redundant bound of the encoding may have cut short) has no formula to
-/// refute: with a VeriPB proof from the model, the best solution and the
-/// derived encoding contradict a better one by propagation; otherwise it
-/// has nothing to certify.
-fn certify_last_unsat<S, D>(
-    session: &Session,
-    opts: &RunOptions,
-    unsat_before: u32,
-    report: &mut Report<S, D>,
-    proof: &Result<Option<ProofSetup>, String>,
-    optimum: Option<(&Objective, &Assignment)>,
-) -> anyhow::Result<()> {
-    let (Some(producer), true) = (&opts.certify, report.certificates.is_some()) else {
-        return Ok(());
-    };
-    let claim = match report.status {
-        Status::Optimal => Claim::Optimal,
-        Status::All => Claim::Complete,
-        _ => Claim::Infeasible,
-    };
-    let no_call = session.unsat_answers() == unsat_before;
-    if no_call && !(claim == Claim::Optimal && optimum.is_some() && matches!(proof, Ok(Some(_)))) {
-        return Ok(());
-    }
-    let t = Instant::now();
-    let formula = if no_call {
-        session.recorded_formula()
-    } else {
-        session.unsat_formula()
-    }
-    .context("internal error: --certify but no formula was recorded")?;
-    let c = match proof {
-        Ok(Some(setup)) => {
-            let stem = format!("{}-{claim}", setup.stem);
-            let run = certify::veripb::Run {
-                model: &setup.model,
-                names: &setup.names,
-                cnf_clauses: setup.cnf_clauses,
-                recorded: match no_call {
-                    true => formula.len(),
-                    false => session.unsat_recorded().unwrap_or(setup.cnf_clauses),
-                },
-                search: !no_call,
-                optimum,
-                // the session's log goes on past the CNF
-                provenance: session.provenance_log().or(setup.provenance.as_ref()),
-                symmetry: setup.symmetry.as_ref(),
-                primary: &setup.primary,
-                claim,
-                cube: None,
-                guard: None,
-                dir: opts.proof_dir.as_deref(),
-                stem: &stem,
-            };
-            certify::veripb::certify(&run, &formula, producer, &session.limits, NOT_COVERED)
-        }
-        Ok(None) => certify::certify_claim(claim, &formula, producer, &session.limits),
-        Err(why) => {
-            certify::certify_claim(claim, &formula, producer, &session.limits).map(|mut c| {
-                c.certificate.not_from_model = Some(why.clone());
-                c
-            })
-        }
-    };
-    report.seconds.certify += t.elapsed().as_secs_f64();
-    // stopped before the proof was checked: the answer stands uncertified,
-    // reported as the best so far says it (the claim rests on UNSAT alone)
-    if let Err(certify::CertifyError::Stopped) = c {
-        report.certificate_stopped = Some(StoppedBy::of_limits(&session.limits));
-        return Ok(());
-    }
-    let c = c.with_context(|| {
-        format!(
-            "the {claim} claim of {} could not be certified",
-            report.puzzle
-        )
-    })?;
-    report.certificates.get_or_insert_with(Vec::new).push(c);
-    Ok(())
 }
 
 /// `--all` by symmetry classes: enumerates `reps`, expanding each

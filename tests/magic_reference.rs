@@ -126,7 +126,7 @@ fn the_cubes_sum_to_the_count_and_a_rerun_resumes() {
     let sum: u64 = lines
         .iter()
         .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["squares"]
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["details"]["squares"]
                 .as_u64()
                 .unwrap()
         })
@@ -163,7 +163,7 @@ fn the_cubes_sum_to_the_count_and_a_rerun_resumes() {
     let (code, _, err) = common::run(&other);
     assert_eq!(code, Some(2));
     assert!(
-        err.contains("in 5 cubes, this run is magic n=4 method=reference in 4 cubes"),
+        err.contains("a cube of another run (magic n=4 method=reference, 5 cubes); this run is magic n=4 method=reference, 4 cubes"),
         "{err}"
     );
 }

@@ -3,13 +3,13 @@
 //! puzzle computes from each solution ([`optimize_scored`]), enumerate all
 //! solutions projected onto primary literals ([`enumerate`]), expand
 //! symmetry classes into solutions and count them ([`classes`]), optimise
-//! or count cube by cube with a file of results that a rerun resumes from
-//! ([`cubes`]), find in stages ([`staged`]); and the structured count of
-//! magic squares by cubes, which uses no SAT solver ([`line_sets`]).
+//! or count cube by cube with a file of results that a rerun resumes from,
+//! or split a search without SAT the same way ([`cubes`], the one cube
+//! engine), find in stages ([`staged`]); and the one proof plan of a
+//! `--certify` run ([`proof`]).
 
 pub mod classes;
 pub mod cubes;
-pub mod line_sets;
 pub mod proof;
 pub mod staged;
 

@@ -35,15 +35,15 @@ use anyhow::bail;
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
-use super::file::{cube_lines, CubeFile, BUILD};
-use super::{
-    add_stats, certificate_failed, on_threads, thread_count, unless_stopped, CubeOptions, Split,
-};
-use crate::certify::{certify_claim, check_cover, formula_digest, Certified, Claim, Fnv};
+use super::file::{read_records, About, CubeFile, CubeLine, BUILD};
+use super::threads::{add_stats, certificate_failed, on_threads, thread_count, unless_stopped};
+use super::split::Split;
+use super::CubeOptions;
+use crate::certify::{check_cover, formula_digest, Certified, Claim, Fnv};
 use crate::drive::classes::Tally;
-use crate::drive::proof::ProofSetup;
+use crate::drive::proof::{self, Part, Prepared, ProofPlan};
 use crate::options::{Purpose, RunOptions};
-use crate::puzzle::{encode_recording, Encoded, Puzzle};
+use crate::puzzle::{Encoded, Puzzle};
 use crate::report::{plural, CubeRecord, CubeTally, Report, Status, StoppedBy};
 use crate::solver::{Limits, Session, SolverStats};
 
@@ -70,7 +70,7 @@ pub fn count_fingerprint(
 }
 
 /// One cube counted: solutions, classes, seconds.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Counted {
     solutions: u64,
     classes: Option<u64>,
@@ -93,61 +93,34 @@ fn read_counts(
     split: &Split,
     trust: bool,
 ) -> anyhow::Result<Recorded> {
-    let mut known = Recorded {
-        counts: vec![None; split.cubes() as usize],
-        writers: vec![],
-        foreign: false,
-        lines: 0,
+    let fact = "its count is a fact about that build's formula";
+    let about = About::cnf(describe, cnf, digest, split, trust, fact);
+    let fingerprint = |r: &CubeLine, c: &CubeRecord| {
+        Ok(count_fingerprint(describe, c, r.count, r.classes))
     };
-    let path = file.path();
-    let lines = cube_lines(file, describe, cnf, split)?;
-    for (k, r) in lines {
-        let at = || format!("{} line {}", path.display(), k + 1);
-        let c = r.cube.as_ref().expect("cube_lines: a cube report");
-        if c.fingerprint != count_fingerprint(describe, c, r.count, r.classes) {
-            bail!(
-                "{}: the record of cube {} does not match its fingerprint (edited since it was written?): refused",
-                at(),
-                c.index
-            );
+    let (taken, lines) = read_records(file, &about, fingerprint, |line| {
+        let r = &line.report;
+        // a cluster job stopped before the end: the cube is still to count
+        Ok(match (r.count, r.status) {
+            (Some(solutions), Status::All | Status::Unsat) => Some(Counted {
+                solutions,
+                classes: r.classes,
+            }),
+            _ => None,
+        })
+    })?;
+    let mut writers: Vec<String> = vec![];
+    for t in taken.iter().flatten() {
+        if !writers.contains(&t.writer) {
+            writers.push(t.writer.clone());
         }
-        let foreign = c.build != BUILD || c.cnf != digest;
-        if foreign && !trust {
-            bail!(
-                "{}: written by {} for a CNF of digest {}; this run is {}, CNF digest {}: its count is a fact about that build's formula: give --trust-cube-file to take it (the claim then says trusted), or another --cube-file",
-                at(), c.build, c.cnf, BUILD, digest
-            );
-        }
-        let (Some(solutions), true) = (r.count, matches!(r.status, Status::All | Status::Unsat))
-        else {
-            // a cluster job stopped before the end: the cube is still to count
-            continue;
-        };
-        let counted = Counted {
-            solutions,
-            classes: r.classes,
-        };
-        let slot = &mut known.counts[c.index as usize];
-        if let Some(before) = slot {
-            if (before.solutions, before.classes) != (counted.solutions, counted.classes) {
-                bail!(
-                    "{}: cube {} counted {} here and {} in an earlier line: the records contradict each other",
-                    at(),
-                    c.index,
-                    counted.solutions,
-                    before.solutions
-                );
-            }
-        }
-        *slot = Some(counted);
-        let writer = format!("{}, CNF {}", c.build, c.cnf);
-        if !known.writers.contains(&writer) {
-            known.writers.push(writer);
-        }
-        known.foreign |= foreign;
-        known.lines += 1;
     }
-    Ok(known)
+    Ok(Recorded {
+        foreign: taken.iter().flatten().any(|t| t.foreign),
+        counts: taken.into_iter().map(|t| t.map(|t| t.record)).collect(),
+        writers,
+        lines,
+    })
 }
 
 /// What every counting thread shares.
@@ -165,9 +138,8 @@ struct Shared<'a, P: Puzzle> {
     limits: &'a Limits,
     file: CubeFile,
     queue: Mutex<VecDeque<u32>>,
-    /// with `--certify` and a PB model: what a VeriPB proof per cube needs
-    /// (`Err`: why the cubes are certified by DRAT)
-    proof: Result<Option<ProofSetup>, String>,
+    /// with `--certify`: how each cube's count is proved
+    proof: ProofPlan,
     /// set when the limits stopped a cube's certificate
     certificate_stopped: AtomicBool,
 }
@@ -306,75 +278,22 @@ impl<P: Puzzle> Shared<'_, P> {
         session: &Session,
         c: Counted,
     ) -> anyhow::Result<Certified> {
-        use crate::certify::veripb;
-        let producer = self.opts.certify.as_ref().expect("--certify");
         let claim = if c.solutions > 0 {
             Claim::Complete
         } else {
             Claim::Infeasible
         };
-        let what = || format!("the count of cube {index} could not be certified");
         let formula = session.unsat_formula().ok_or_else(|| {
             anyhow::anyhow!("internal error: --certify but no formula was recorded")
         })?;
-        let digest = formula_digest(&formula);
-        let from_model = match &self.proof {
-            Ok(Some(setup)) if setup.symmetry.as_ref().is_some_and(|s| s.uses_dominance()) => {
-                Err(veripb::CUBE_AFTER_DOMINANCE.to_string())
-            }
-            Ok(Some(setup)) => {
-                veripb::ProofNames::new(&setup.model, &setup.names, formula.n_vars())
-                    .and_then(|names| {
-                        let prov = setup.provenance.as_ref();
-                        veripb::cube_model(&setup.model, &names, prov, index, cube, None)
-                    })
-                    .map(|(model, _)| Some((setup, model)))
-            }
-            Ok(None) => Ok(None),
-            Err(why) => Err(why.clone()),
-        };
-        let certified = match from_model {
-            Ok(Some((setup, model))) => {
-                let stem = format!("{}-cube{index}-{claim}", setup.stem);
-                let run = veripb::Run {
-                    model: &model,
-                    names: &setup.names,
-                    cnf_clauses: setup.cnf_clauses,
-                    recorded: setup.cnf_clauses,
-                    optimum: None,
-                    search: true,
-                    provenance: setup.provenance.as_ref(),
-                    symmetry: setup.symmetry.as_ref(),
-                    primary: &setup.primary,
-                    claim,
-                    cube: None,
-                    guard: None,
-                    dir: self.opts.proof_dir.as_deref(),
-                    stem: &stem,
-                };
-                veripb::certify(
-                    &run,
-                    &formula,
-                    producer,
-                    self.limits,
-                    crate::drive::proof::NOT_COVERED,
-                )
-                .map_err(|e| certificate_failed(e, what))?
-            }
-            Ok(None) => certify_claim(claim, &formula, producer, self.limits)
-                .map_err(|e| certificate_failed(e, what))?,
-            Err(why) => {
-                let mut c = certify_claim(claim, &formula, producer, self.limits)
-                    .map_err(|e| certificate_failed(e, what))?;
-                c.certificate.not_from_model = Some(why);
-                c
-            }
-        };
-        Ok(Certified {
-            formula_digest: digest,
-            cube: Some(index),
-            ..certified
-        })
+        let part = Part::CubeCount { index, cube };
+        self.proof
+            .certify(claim, &part, &formula, self.opts, self.limits)
+            .map_err(|e| {
+                certificate_failed(e, || {
+                    format!("the count of cube {index} could not be certified")
+                })
+            })
     }
 
     /// A thread's loop: counts cubes from the queue until it is empty or
@@ -447,26 +366,27 @@ pub fn run<P: Puzzle>(
     };
     let enumerated = reps.as_ref().unwrap_or(p);
     let classes_of = reps.as_ref().map(|_| p);
-    let model = crate::drive::proof::model_for_proof(enumerated, opts);
-    let (mut cnf, enc, encode_seconds) =
-        encode_recording(enumerated, matches!(model, Ok(Some(_))))?;
-
-    if enc.objective.is_some() || enc.scored.is_some() {
-        bail!(
-            "--count --cubes counts a puzzle without an objective; {} has one (--cubes without --count/--all optimises it cube by cube)",
-            p.describe()
-        );
-    }
-    let split = Split::new(
-        &enumerated.split_literals(&enc.map, &enc.primary, &mut cnf),
-        cubes.count,
-    )?;
-    // after the split: its literals' definitions are part of the CNF
-    let proof = match model {
-        Ok(Some(model)) => ProofSetup::new(enumerated, model, &mut cnf, &enc),
-        Ok(None) => Ok(None),
-        Err(why) => Err(why),
-    };
+    // the split's literals' definitions are part of the CNF the proofs derive
+    let (
+        Prepared {
+            cnf,
+            enc,
+            encode_seconds,
+            plan: proof,
+        },
+        split,
+    ) = proof::prepare(enumerated, opts, |cnf, enc| {
+        if enc.objective.is_some() || enc.scored.is_some() {
+            bail!(
+                "--count --cubes counts a puzzle without an objective; {} has one (--cubes without --count/--all optimises it cube by cube)",
+                p.describe()
+            );
+        }
+        Split::new(
+            &enumerated.split_literals(&enc.map, &enc.primary, cnf),
+            cubes.count,
+        )
+    })?;
     let describe = p.describe();
     let digest = formula_digest(&cnf);
     // a cluster job checks the file too (it appends to it), but counts its

@@ -16,9 +16,8 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 use serde::Serialize;
 
-use super::{better, Split};
+use super::split::Split;
 use crate::certify::{Certified, Fnv};
-use crate::drive::Objective;
 use crate::report::{CubeRecord, Report};
 
 /// A model over variables `0..n_vars` as hex digits (see [`CubeRecord::witness`]).
@@ -93,87 +92,200 @@ pub fn fingerprint(
         .hex()
 }
 
-/// The tightest bound a cube file records for a cube, and who wrote it.
-#[derive(Clone, Debug)]
-pub(super) struct Recorded {
-    pub(super) bound: i64,
-    /// "BUILD, CNF digest"
-    pub(super) writer: String,
-    /// of another build or CNF (taken under `--trust-cube-file`)
-    pub(super) foreign: bool,
-    /// the line's certificate, when it was written with `--certify`
-    pub(super) certificate: Option<Certified>,
-}
-
-/// What a cube file holds: per cube the tightest bound, and the best witness.
-pub(super) struct Known {
-    pub(super) bounds: Vec<Option<Recorded>>,
-    pub(super) best: Option<(i64, u32, String)>,
-    pub(super) lines: usize,
-}
-
-impl Known {
-    pub(super) fn nothing(split: &Split) -> Self {
-        Known {
-            bounds: vec![None; split.cubes() as usize],
-            best: None,
-            lines: 0,
-        }
-    }
-    /// The recorded bound of each cube.
-    pub(super) fn bound_values(&self) -> Vec<Option<i64>> {
-        self.bounds
-            .iter()
-            .map(|r| r.as_ref().map(|r| r.bound))
-            .collect()
-    }
-}
-
-/// What the lines of a cube file must be about: this run's problem.
-pub(super) struct Expected<'a> {
-    pub(super) describe: &'a str,
-    pub(super) cnf: &'a Cnf,
-    /// [`formula_digest`] of `cnf`
-    pub(super) digest: &'a str,
-    pub(super) split: &'a Split,
-    pub(super) obj: &'a Objective,
-    /// `--trust-cube-file`: take records of another build or CNF
-    pub(super) trust: bool,
-}
-
 /// A line of a cube file read back: its report, untyped.
 pub(super) type CubeLine = Report<serde_json::Value, serde_json::Value>;
 
 use crate::io::input::BOM;
 
-/// The lines of the cube file ([`report_lines`]), each a cube report about
-/// this run's problem (`describe`, `cnf`'s size, the split): a line of
-/// another run is refused, and the file is left as it was.
-pub(super) fn cube_lines(
-    file: &CubeFile,
-    describe: &str,
-    cnf: &Cnf,
-    split: &Split,
-) -> anyhow::Result<Vec<(usize, CubeLine)>> {
-    let counts = cnf.counts();
-    let literals = split.dimacs();
-    let lines = report_lines(file, describe)?;
-    for (k, r) in &lines {
-        let c = r.cube.as_ref().expect("report_lines: a cube report");
-        if r.puzzle != describe
-            || (r.vars, r.clauses, r.literals) != (counts.vars, counts.clauses, counts.literals)
-            || c.cubes != split.cubes()
-            || c.literals != literals
-        {
-            bail!(
-                "{} line {}: a cube of another run ({}, {} vars, {} clauses, {} cubes on literals {:?}); this run is {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
-                file.path.display(), k + 1,
-                r.puzzle, r.vars, r.clauses, c.cubes, c.literals,
-                describe, counts.vars, counts.clauses, split.cubes(), literals
-            );
+/// What the lines of a cube file must be about: this run's problem.
+pub(super) struct About<'a> {
+    /// the instance and its options (the lines' `puzzle`)
+    pub(super) describe: &'a str,
+    /// cubes of the split
+    pub(super) cubes: u32,
+    /// the split's literals (DIMACS; none for a search without SAT)
+    pub(super) literals: Vec<i32>,
+    /// the CNF's variables, clauses and literals (None: a search without
+    /// SAT)
+    pub(super) size: Option<(u32, usize, usize)>,
+    /// [`crate::certify::formula_digest`] of the CNF (`NO_SAT` without one)
+    pub(super) digest: &'a str,
+    /// `--trust-cube-file`: take records of another build or CNF
+    pub(super) trust: bool,
+    /// what a record is a fact about, for the refusal of another build's
+    pub(super) fact: &'a str,
+}
+
+impl<'a> About<'a> {
+    /// The problem of a run over `cnf` (of digest `digest`) split by `split`.
+    pub(super) fn cnf(
+        describe: &'a str,
+        cnf: &Cnf,
+        digest: &'a str,
+        split: &Split,
+        trust: bool,
+        fact: &'a str,
+    ) -> Self {
+        let c = cnf.counts();
+        About {
+            describe,
+            cubes: split.cubes(),
+            literals: split.dimacs(),
+            size: Some((c.vars, c.clauses, c.literals)),
+            digest,
+            trust,
+            fact,
         }
     }
-    Ok(lines)
+}
+
+/// A line of the cube file, accepted as this run's.
+pub(super) struct Line {
+    /// its 1-based number, for messages
+    pub(super) number: usize,
+    /// its report
+    pub(super) report: CubeLine,
+    /// written by another build or for another CNF (taken under
+    /// `--trust-cube-file`)
+    pub(super) foreign: bool,
+    /// "BUILD, CNF digest" (or "BUILD, none" without SAT)
+    pub(super) writer: String,
+}
+
+impl Line {
+    /// "FILE line N", for messages.
+    pub(super) fn at(&self, file: &CubeFile) -> String {
+        format!("{} line {}", file.path.display(), self.number)
+    }
+    /// Its cube record.
+    pub(super) fn cube(&self) -> &CubeRecord {
+        self.report.cube.as_ref().expect("report_lines: a cube report")
+    }
+}
+
+/// The lines of the cube file ([`report_lines`]), each a cube report about
+/// this run's problem (`about`) that matches its fingerprint (as
+/// `fingerprint` computes it from the line) and was written by this build
+/// for this CNF (or is trusted): any other line is refused, and the file is
+/// left as it was.
+pub(super) fn read_lines(
+    file: &CubeFile,
+    about: &About,
+    fingerprint: impl Fn(&CubeLine, &CubeRecord) -> anyhow::Result<String>,
+) -> anyhow::Result<Vec<Line>> {
+    let describe = about.describe;
+    let mut out = vec![];
+    for (k, r) in report_lines(file, describe)? {
+        let at = || format!("{} line {}", file.path.display(), k + 1);
+        let c = r.cube.as_ref().expect("report_lines: a cube report");
+        let size = (r.vars, r.clauses, r.literals);
+        if r.puzzle != describe
+            || about.size.is_some_and(|s| s != size)
+            || c.cubes != about.cubes
+            || c.literals != about.literals
+        {
+            match about.size {
+                Some((vars, clauses, _)) => bail!(
+                    "{}: a cube of another run ({}, {} vars, {} clauses, {} cubes on literals {:?}); this run is {}, {} vars, {} clauses, {} cubes on literals {:?}: give another --cube-file, or the options the file was written with",
+                    at(),
+                    r.puzzle, r.vars, r.clauses, c.cubes, c.literals,
+                    describe, vars, clauses, about.cubes, about.literals
+                ),
+                None => bail!(
+                    "{}: a cube of another run ({}, {} cubes); this run is {describe}, {} cubes: give another --cube-file, or the options the file was written with",
+                    at(),
+                    r.puzzle,
+                    c.cubes,
+                    about.cubes
+                ),
+            }
+        }
+        if c.fingerprint != fingerprint(&r, c)? {
+            bail!(
+                "{}: the record of cube {} does not match its fingerprint (edited since it was written?): refused",
+                at(),
+                c.index
+            );
+        }
+        let foreign = c.build != BUILD || c.cnf != about.digest;
+        if foreign && !about.trust {
+            match about.size {
+                Some(_) => bail!(
+                    "{}: written by {} for a CNF of digest {}; this run is {}, CNF digest {}: {}: give --trust-cube-file to take them (the claim then says trusted), or another --cube-file",
+                    at(),
+                    c.build,
+                    c.cnf,
+                    BUILD,
+                    about.digest,
+                    about.fact
+                ),
+                None => bail!(
+                    "{}: written by {}; this run is {BUILD}: {}: give --trust-cube-file to take it (the claim then says trusted), or another --cube-file",
+                    at(),
+                    c.build,
+                    about.fact
+                ),
+            }
+        }
+        let writer = match about.size {
+            Some(_) => format!("{}, CNF {}", c.build, c.cnf),
+            None => format!("{}, {}", c.build, c.cnf),
+        };
+        out.push(Line {
+            number: k + 1,
+            report: r,
+            foreign,
+            writer,
+        });
+    }
+    Ok(out)
+}
+
+/// A cube's record taken from the file.
+pub(super) struct Taken<R> {
+    /// what the record says
+    pub(super) record: R,
+    /// its line's writer ([`Line::writer`])
+    pub(super) writer: String,
+    /// written by another build or for another CNF
+    pub(super) foreign: bool,
+}
+
+/// The records of a search whose cube has one answer (a count, a native
+/// search's record): per cube the record `record` reads from its line
+/// (None: a line that records nothing, as a cluster job's stopped cube),
+/// two lines of one cube that differ refused; and the lines taken.
+pub(super) fn read_records<R: PartialEq + std::fmt::Debug>(
+    file: &CubeFile,
+    about: &About,
+    fingerprint: impl Fn(&CubeLine, &CubeRecord) -> anyhow::Result<String>,
+    record: impl Fn(&Line) -> anyhow::Result<Option<R>>,
+) -> anyhow::Result<(Vec<Option<Taken<R>>>, usize)> {
+    let mut known: Vec<Option<Taken<R>>> = (0..about.cubes).map(|_| None).collect();
+    let mut lines = 0;
+    for line in read_lines(file, about, fingerprint)? {
+        let Some(r) = record(&line)? else {
+            continue;
+        };
+        let index = line.cube().index;
+        let slot = &mut known[index as usize];
+        if let Some(before) = slot {
+            if before.record != r {
+                bail!(
+                    "{}: cube {index} records {r:?} here and {:?} in an earlier line: the records contradict each other",
+                    line.at(file),
+                    before.record
+                );
+            }
+        }
+        lines += 1;
+        *slot = Some(Taken {
+            record: r,
+            writer: line.writer,
+            foreign: line.foreign,
+        });
+    }
+    Ok((known, lines))
 }
 
 /// The lines of the cube file (none if it was missing), each a report with
@@ -218,103 +330,6 @@ fn torn_record(line: &[u8], describe: &str) -> bool {
     !line.is_empty() && (line.starts_with(head) || head.starts_with(line))
 }
 
-/// Reads the cube file (missing: nothing known), refusing lines of another
-/// run, of another build or CNF (unless trusted), lines edited since they
-/// were written, witnesses outside their cube, and bounds that a witness of
-/// their cube beats.
-pub(super) fn read_file(file: &CubeFile, e: &Expected) -> anyhow::Result<Known> {
-    let (split, sense) = (e.split, e.obj.sense);
-    let path = &file.path;
-    let mut known = Known::nothing(split);
-    let lines = cube_lines(file, e.describe, e.cnf, split)?;
-    // per cube: its best witness value, and the line it is on
-    let mut values: Vec<Option<(i64, usize)>> = vec![None; split.cubes() as usize];
-    let mut bound_lines = vec![0usize; split.cubes() as usize];
-    for (k, r) in lines {
-        let at = || format!("{} line {}", path.display(), k + 1);
-        let c = r.cube.as_ref().expect("cube_lines: a cube report");
-        let cube = split.cube(c.index);
-        let certificates = r.certificates.as_deref().unwrap_or_default();
-        if c.fingerprint != fingerprint(e.describe, c, &cube, (r.objective, r.bound), certificates)
-        {
-            bail!(
-                "{}: the record of cube {} does not match its fingerprint (edited since it was written?): refused",
-                at(),
-                c.index
-            );
-        }
-        let foreign = c.build != BUILD || c.cnf != e.digest;
-        if foreign && !e.trust {
-            bail!(
-                "{}: written by {} for a CNF of digest {}; this run is {}, CNF digest {}: its bounds are facts about that build's formula, not this one's: give --trust-cube-file to take them (the claim then says trusted), or another --cube-file",
-                at(),
-                c.build,
-                c.cnf,
-                BUILD,
-                e.digest
-            );
-        }
-        known.lines += 1;
-        if let Some(b) = r.bound {
-            let slot = &mut known.bounds[c.index as usize];
-            if slot.as_ref().map_or(true, |s| better(sense, s.bound, b)) {
-                *slot = Some(Recorded {
-                    bound: b,
-                    writer: format!("{}, CNF {}", c.build, c.cnf),
-                    foreign,
-                    certificate: r.certificates.iter().flatten().next().cloned(),
-                });
-                bound_lines[c.index as usize] = k + 1;
-            }
-        }
-        if let (Some(v), Some(w)) = (r.objective, &c.witness) {
-            // a witness is a model of its cube with its value
-            let model = witness_model(w, e.cnf.n_vars())
-                .with_context(|| format!("{}: the witness of cube {}", at(), c.index))?;
-            if !cube.iter().all(|&l| model.lit(l)) {
-                bail!(
-                    "{}: the witness of cube {} is not in that cube",
-                    at(),
-                    c.index
-                );
-            }
-            if e.obj.value(&model) != v {
-                bail!(
-                    "{}: the witness of cube {} has value {}, not the objective {v} of its line",
-                    at(),
-                    c.index,
-                    e.obj.value(&model)
-                );
-            }
-            let slot = &mut values[c.index as usize];
-            if slot.map_or(true, |(b, _)| better(sense, v, b)) {
-                *slot = Some((v, k + 1));
-            }
-            if known
-                .best
-                .as_ref()
-                .map_or(true, |(b, _, _)| better(sense, v, *b))
-            {
-                known.best = Some((v, c.index, w.clone()));
-            }
-        }
-    }
-    // no witness of a cube may beat a bound recorded for that cube
-    for (i, (r, v)) in known.bounds.iter().zip(&values).enumerate() {
-        if let (Some(r), Some((v, line))) = (r, v) {
-            if better(sense, *v, r.bound) {
-                bail!(
-                    "{}: line {} records that no model of cube {i} is better than {}, but line {line} holds a witness of value {v} in that cube: the records contradict each other",
-                    path.display(),
-                    bound_lines[i],
-                    r.bound
-                );
-            }
-        }
-    }
-    Ok(known)
-}
-
 /// What the last line of the cube file needs before a line is appended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Tail {
@@ -340,7 +355,7 @@ enum Tail {
 /// - **Nothing but records is changed.** The file is changed only by
 ///   appending records, adding the missing newline of a whole last record,
 ///   or cutting off a last line that is a record of this run's kind cut
-///   short ([`cube_lines`]); and only when a line is appended, after every
+///   short ([`report_lines`]); and only when a line is appended, after every
 ///   line was read and accepted.
 pub(crate) struct CubeFile {
     file: Option<Mutex<File>>,
@@ -500,5 +515,20 @@ impl CubeFile {
         f.write_all(line.as_bytes())
             .and_then(|()| f.sync_data())
             .with_context(what)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn witnesses_round_trip() {
+        let m = Assignment::from_values(vec![true, false, true, true, false, true]);
+        let h = witness_hex(&m, 6);
+        assert_eq!(h, "d2");
+        assert_eq!(witness_model(&h, 6).unwrap(), m);
+        assert!(witness_model("d", 6).is_err());
+        assert!(witness_model("dz", 6).is_err());
     }
 }

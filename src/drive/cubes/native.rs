@@ -27,8 +27,9 @@ use anyhow::{bail, Context};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::file::{CubeFile, BUILD};
-use super::{on_threads, CubeOptions};
+use super::file::{read_records, About, CubeFile, CubeLine, Taken, BUILD};
+use super::threads::on_threads;
+use super::CubeOptions;
 use crate::certify::Fnv;
 use crate::report::{CubeRecord, CubeTally, Report, Status, NO_SAT};
 use crate::solver::Limits;
@@ -132,62 +133,68 @@ fn line<S: CubeSearch>(
     Ok(r)
 }
 
-/// Reads the records of the cube file (missing: none) for `s` split into `cubes`.
+/// A record read back, compared with another by its JSON text.
+#[derive(Debug)]
+struct Read<R> {
+    record: R,
+    text: String,
+}
+
+impl<R> PartialEq for Read<R> {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+/// Reads the records of the cube file (missing: none) for `s` split into
+/// `cubes` ([`read_records`]), each also checked by the search
+/// ([`CubeSearch::check`]).
 fn read<S: CubeSearch>(
     s: &S,
     file: &CubeFile,
     cubes: u32,
     trust: bool,
-) -> anyhow::Result<Vec<Option<(S::Record, String, bool)>>> {
-    let mut known: Vec<Option<(S::Record, String, bool)>> = vec![None; cubes as usize];
+) -> anyhow::Result<Vec<Option<Taken<S::Record>>>> {
     let describe = s.describe();
-    let path = file.path();
-    for (k, r) in super::file::report_lines(file, &describe)? {
-        let at = || format!("{} line {}", path.display(), k + 1);
-        let c = r.cube.as_ref().expect("report_lines: a cube report");
-        if r.puzzle != describe || c.cubes != cubes || !c.literals.is_empty() {
-            bail!(
-                "{}: a cube of another run ({}, {} cubes); this run is {describe}, {cubes} cubes: give another --cube-file, or the options the file was written with",
-                at(),
-                r.puzzle,
-                c.cubes
-            );
-        }
+    let about = About {
+        describe: &describe,
+        cubes,
+        literals: vec![],
+        size: None,
+        digest: NO_SAT,
+        trust,
+        fact: "its record is a fact about that build's search",
+    };
+    let parse = |r: &CubeLine| -> anyhow::Result<Read<S::Record>> {
         let record: S::Record = serde_json::from_value(r.details.clone())
-            .with_context(|| format!("{}: not a record of this search", at()))?;
+            .context("not a record of this search")?;
         let text = serde_json::to_string(&record)?;
-        if c.fingerprint != native_fingerprint(&describe, c, r.objective, &text)
-            || r.objective != s.value(&record)
-        {
-            bail!(
-                "{}: the record of cube {} does not match its fingerprint (edited since it was written?): refused",
-                at(),
-                c.index
-            );
-        }
-        let foreign = c.build != BUILD;
-        if foreign && !trust {
-            bail!(
-                "{}: written by {}; this run is {BUILD}: its record is a fact about that build's search: give --trust-cube-file to take it (the claim then says trusted), or another --cube-file",
-                at(),
-                c.build
-            );
-        }
-        s.check(&record)
-            .with_context(|| format!("{}: the record of cube {}", at(), c.index))?;
-        let slot = &mut known[c.index as usize];
-        if let Some((before, _, _)) = slot {
-            if serde_json::to_string(before)? != text {
-                bail!(
-                    "{}: cube {} has another record in an earlier line: the records contradict each other",
-                    at(),
-                    c.index
-                );
-            }
-        }
-        *slot = Some((record, c.build.clone(), foreign));
-    }
-    Ok(known)
+        Ok(Read { record, text })
+    };
+    let fingerprint = |r: &CubeLine, c: &CubeRecord| {
+        let read = parse(r)?;
+        // a line whose value is not its record's is not as written
+        Ok(match r.objective == s.value(&read.record) {
+            true => native_fingerprint(&describe, c, r.objective, &read.text),
+            false => String::new(),
+        })
+    };
+    let (taken, _) = read_records(file, &about, fingerprint, |line| {
+        let read = parse(&line.report)?;
+        s.check(&read.record)
+            .with_context(|| format!("{}: the record of cube {}", line.at(file), line.cube().index))?;
+        Ok(Some(read))
+    })?;
+    Ok(taken
+        .into_iter()
+        .map(|t| {
+            t.map(|t| Taken {
+                record: t.record.record,
+                writer: t.writer,
+                foreign: t.foreign,
+            })
+        })
+        .collect())
 }
 
 /// Runs `s` cube by cube with `opts` (module docs).
@@ -241,9 +248,10 @@ pub fn run<S: CubeSearch>(
         } else {
             let l = line(s, i, cubes, &record)?;
             file.append(&l)?;
+            let value = s.value(&record).map(|v| format!(", value {v}"));
             let _ = tx.send(format!(
-                "c cube {i}/{cubes}: finished, value {}",
-                s.value(&record).map_or("none".into(), |v| v.to_string())
+                "c cube {i}/{cubes}: finished{}",
+                value.unwrap_or_default()
             ));
             done.lock().expect("done lock").push((i, record, l));
         }
@@ -268,11 +276,11 @@ pub fn run<S: CubeSearch>(
     }
     if opts.only.is_none() {
         for (i, k) in known.into_iter().enumerate() {
-            if let (None, Some((record, build, foreign))) = (&records[i], k) {
-                records[i] = Some((record, true));
+            if let (None, Some(t)) = (&records[i], k) {
+                records[i] = Some((t.record, true));
                 tally.from_file += 1;
-                tally.trusted |= foreign;
-                writers.insert(format!("{build}, {NO_SAT}"));
+                tally.trusted |= t.foreign;
+                writers.insert(t.writer);
             }
         }
     }

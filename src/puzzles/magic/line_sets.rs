@@ -55,8 +55,9 @@ pub struct LineSets {
     centraliser: u64,
 }
 
-/// What one cube counted.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// What one cube counted (a record of the cube file).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Counted {
     /// partitions into row sets
     pub row_partitions: u64,
