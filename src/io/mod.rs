@@ -7,6 +7,7 @@
 
 pub mod dimacs;
 pub mod generate;
+pub mod opb;
 pub mod solver_output;
 
 use std::fs::{File, OpenOptions};
