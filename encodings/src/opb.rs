@@ -255,35 +255,49 @@ fn coefficient(t: &str) -> Option<i64> {
     t.parse().ok()
 }
 
-/// The terms `a l a l …` of a sum.
+/// The terms `a l a l …` of a sum. A literal glued to the next
+/// coefficient (`-1 x4-1 x5`, as some published files have it) is split
+/// where reading it whole would make a product of literals.
 fn terms(model: &mut PbModel, tokens: &[(String, usize)]) -> Result<Vec<(i64, PbLit)>, OpbError> {
+    let mut tokens: std::collections::VecDeque<(String, usize)> = tokens.iter().cloned().collect();
     let mut out = vec![];
-    let mut i = 0;
-    while i < tokens.len() {
-        let (t, line) = &tokens[i];
-        let Some(a) = coefficient(t) else {
-            let what = if literal_like(t) {
+    while let Some((t, line)) = tokens.pop_front() {
+        let Some(a) = coefficient(&t) else {
+            let what = if literal_like(&t) {
                 format!("the term '{t}' has no integer coefficient (write '+1 {t}')")
             } else {
                 format!("'{t}' is not an integer coefficient")
             };
-            return Err(bad(*line, what));
+            return Err(bad(line, what));
         };
-        let Some((l, line)) = tokens.get(i + 1) else {
-            return Err(bad(*line, format!("the coefficient '{t}' has no literal")));
+        let Some((mut l, line)) = tokens.pop_front() else {
+            return Err(bad(line, format!("the coefficient '{t}' has no literal")));
         };
-        out.push((a, literal(model, l, *line)?));
-        i += 2;
-        if let Some((next, line)) = tokens.get(i) {
-            if coefficient(next).is_none() && literal_like(next) {
+        let product = |next: Option<&(String, usize)>| {
+            next.is_some_and(|(n, _)| coefficient(n).is_none() && literal_like(n))
+        };
+        if product(tokens.front()) {
+            if let Some((name, coef)) = glued(&l) {
+                tokens.push_front((coef.to_string(), line));
+                l = name.to_string();
+            } else {
+                let (next, line) = tokens.front().expect("a next token");
                 return Err(bad(
                     *line,
                     format!("'{l} {next}': a product of literals (non-linear OPB is not read)"),
                 ));
             }
         }
+        out.push((a, literal(model, &l, line)?));
     }
     Ok(out)
+}
+
+/// `x4-1` as the literal `x4` and the coefficient `-1`.
+fn glued(t: &str) -> Option<(&str, &str)> {
+    let at = t.rfind(['+', '-'])?;
+    let (name, coef) = t.split_at(at);
+    (literal_like(name) && coefficient(coef).is_some()).then_some((name, coef))
 }
 
 fn literal_like(t: &str) -> bool {
@@ -335,6 +349,11 @@ mod tests {
         assert_eq!(again.objective(), m.objective());
         // x1 = x2 = 1, x3 = 0 satisfies all three
         assert_eq!(m.check_named(["x1", "x2"]), Ok(()));
+        // a literal glued to the next coefficient, a name with '-' kept whole
+        let m = read("-1 x7 -1 x4-1 x5 +2 y-2 >= -2 ;\n").unwrap();
+        let names: Vec<&str> = m.vars().map(|v| m.name(v)).collect();
+        assert_eq!(names, ["x7", "x4", "x5", "y-2"]);
+        assert_eq!(m.constraints()[0].terms[2].0, -1);
         assert!(m.check_named(["x1", "x2", "x3"]).is_err());
     }
 
@@ -343,6 +362,7 @@ mod tests {
         for (text, line, what) in [
             ("+1 x1 >= 1\n", 1, "no closing ';'"),
             ("+1 x1 x2 >= 1 ;\n", 1, "product of literals"),
+            ("+1 x1 -1 x4-1 x5 x6 >= 1 ;\n", 1, "'x5 x6': a product"),
             ("x1 >= 1 ;\n", 1, "no integer coefficient"),
             ("+1 x1 > 0 ;\n", 1, "must be >=, <= or ="),
             ("* c\n+1 x1 +1 x2 1 ;\n", 2, "needs >=, <= or ="),
