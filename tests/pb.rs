@@ -67,14 +67,21 @@ fn round_trip(family: &[&str], expected: &str) {
     assert_eq!(c1, c2, "{family:?}: {l1} | {l2}");
     if l1.starts_with("optimal: ") {
         assert_eq!(optimum(&l1).to_string(), expected, "{family:?}: {l1}");
-        assert_eq!(optimum(&l2), opb_value(&model, optimum(&l1)), "{family:?}: {l2}");
+        assert_eq!(
+            optimum(&l2),
+            opb_value(&model, optimum(&l1)),
+            "{family:?}: {l2}"
+        );
         return;
     }
     let (c1, l1) = claim(&[&solve[..], &["--count"]].concat());
     let (c2, l2) = claim(&[&pb[..], &["--count"]].concat());
     assert_eq!(c1, c2, "{family:?}: {l1} | {l2}");
     for l in [&l1, &l2] {
-        assert!(l.starts_with(expected), "{family:?}: '{l}', expected '{expected}'");
+        assert!(
+            l.starts_with(expected),
+            "{family:?}: '{l}', expected '{expected}'"
+        );
     }
 }
 
@@ -150,7 +157,14 @@ fn every_encoding_finds_the_optimum() {
         .unwrap();
     for extra in [
         &[][..],
-        &["--amo", "pairwise", "--card", "seq-counter", "--pb", "adder"],
+        &[
+            "--amo",
+            "pairwise",
+            "--card",
+            "seq-counter",
+            "--pb",
+            "adder",
+        ],
         &["--amo", "bitwise", "--card", "card-network", "--pb", "dpw"],
         &["--amo", "commander"],
     ] {
@@ -169,7 +183,10 @@ fn certified_from_the_file() {
     let (code, line) = claim(&["pb", &queens, "--count", "--certify"]);
     assert_eq!(code, Some(10), "{line}");
     assert!(line.starts_with("exactly 4 solutions"), "{line}");
-    assert!(line.contains("certified from the model: encoding and search, VeriPB"), "{line}");
+    assert!(
+        line.contains("certified from the model: encoding and search, VeriPB"),
+        "{line}"
+    );
     // the competition's names x<N>, an objective with negative terms
     let file = dir.path().join("t.opb");
     std::fs::write(
@@ -198,7 +215,13 @@ fn dimacs_from_and_decode() {
     assert_eq!(code, Some(10));
     let out = dir.path().join("answer.txt");
     std::fs::write(&out, &answer).unwrap();
-    let (code, text, err) = run(&["decode", "pb", &model, "--model", &out.display().to_string()]);
+    let (code, text, err) = run(&[
+        "decode",
+        "pb",
+        &model,
+        "--model",
+        &out.display().to_string(),
+    ]);
     assert_eq!(code, Some(10), "{err}");
     assert!(text.contains("solution checked"), "{text}");
     assert_eq!(text.matches(" Q").count(), 5, "five queens: {text}");
@@ -210,7 +233,13 @@ fn dimacs_from_and_decode() {
     };
     assert_ne!(flipped, answer);
     std::fs::write(&out, flipped).unwrap();
-    let (code, _, err) = run(&["decode", "pb", &model, "--model", &out.display().to_string()]);
+    let (code, _, err) = run(&[
+        "decode",
+        "pb",
+        &model,
+        "--model",
+        &out.display().to_string(),
+    ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("does not satisfy the formula"), "{err}");
 }

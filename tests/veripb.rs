@@ -1381,7 +1381,11 @@ fn unreachable_goals_are_certified_from_the_model() {
         assert_eq!(r.status, Status::Unsat, "{n}x{n}/{c}");
         let cert = &r.certificates.expect("certificates")[0];
         assert_eq!(cert.claim, Claim::Infeasible);
-        let from = cert.certificate.from_model.as_ref().expect("from the model");
+        let from = cert
+            .certificate
+            .from_model
+            .as_ref()
+            .expect("from the model");
         assert_eq!(from.covers, "encoding and search", "{n}x{n}/{c}");
         // the block alone checks with the obstruction, and is refused with
         // its first non-zero weight moved by one (y·A is no longer ≡ 0)

@@ -72,10 +72,13 @@ pub fn play_report(
             };
             // the checker: replay, then minimality by listing the coset up to
             // PLAY_ENUMERATE_LIMIT kernel elements (else the row/column minimum)
-            let how = check::check_clicks(start, goal, clicks, p.c, p.kernel(), PLAY_ENUMERATE_LIMIT)
-                .map_err(|e| {
-                    anyhow::anyhow!("internal error: the minimisation's answer fails the checker: {e}")
-                })?;
+            let how =
+                check::check_clicks(start, goal, clicks, p.c, p.kernel(), PLAY_ENUMERATE_LIMIT)
+                    .map_err(|e| {
+                        anyhow::anyhow!(
+                            "internal error: the minimisation's answer fails the checker: {e}"
+                        )
+                    })?;
             r.seconds.decode_check = t.elapsed().as_secs_f64();
             r.status = Status::Optimal;
             r.objective = Some(i64::from(*total));
@@ -92,7 +95,11 @@ pub fn play_report(
     }
     if let Some(producer) = producer {
         let t = Instant::now();
-        r.certificates = Some(certify_play(p, &played, producer, pb, limits)?.into_iter().collect());
+        r.certificates = Some(
+            certify_play(p, &played, producer, pb, limits)?
+                .into_iter()
+                .collect(),
+        );
         r.seconds.certify = t.elapsed().as_secs_f64();
     }
     r.details = TilesDetails {
@@ -139,9 +146,11 @@ impl CubeSearch for GoalSearch {
         limits: &Limits,
         progress: &mpsc::Sender<String>,
     ) -> anyhow::Result<(GoalRecord, bool)> {
-        Ok(self.search_cube(index, cubes, &|| limits.expired(), &mut |line| {
-            let _ = progress.send(line);
-        }))
+        Ok(
+            self.search_cube(index, cubes, &|| limits.expired(), &mut |line| {
+                let _ = progress.send(line);
+            }),
+        )
     }
     fn value(&self, r: &GoalRecord) -> Option<i64> {
         r.hardest.map(i64::from)
@@ -229,7 +238,9 @@ pub fn goals_run(
             minimality_checked: true,
         };
         p.check(&sol).map_err(|e| {
-            anyhow::anyhow!("internal error: the hardest goal's click matrix fails the checker: {e}")
+            anyhow::anyhow!(
+                "internal error: the hardest goal's click matrix fails the checker: {e}"
+            )
         })?;
         r.solutions.push(sol);
         r.objective = Some(i64::from(v));
