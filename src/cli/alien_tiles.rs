@@ -231,5 +231,12 @@ impl PuzzleCommand for Args {
     fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
         opb_generic(&self.puzzle()?, common, output)
     }
+
+    fn inputs(&self) -> Vec<(&'static str, &Path)> {
+        let goal = self.goal.as_deref().map(|p| ("--goal", p));
+        goal.into_iter()
+            .chain(self.start.as_deref().map(|p| ("--start", p)))
+            .collect()
+    }
 }
 

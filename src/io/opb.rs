@@ -10,7 +10,7 @@ use puzzlesat_encodings::PbModel;
 
 /// Reads an OPB file into a PB model; errors name the file and the line.
 pub fn read_opb_file(path: &Path) -> anyhow::Result<PbModel> {
-    let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let file = super::input::open_regular(path, std::fs::OpenOptions::new().read(true))?;
     let input = super::dimacs::decompress(std::io::BufReader::new(file))
         .with_context(|| format!("reading {}", path.display()))?;
     read_opb(input).with_context(|| format!("reading {}", path.display()))

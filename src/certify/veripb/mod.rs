@@ -35,7 +35,7 @@
 //! (`proof_format_overview.md` and `migration_guide.md` of the `veripb`
 //! crate).
 
-use std::io::{self, BufWriter, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use puzzlesat_encodings::pbmodel::PbModel;
@@ -177,17 +177,17 @@ pub fn prove(
             temp.path().to_path_buf()
         }
     };
-    let model_path = dir.join(format!("{}.opb", run.stem));
-    let proof_path = dir.join(format!("{}.pbp", run.stem));
-    {
-        let mut f = BufWriter::new(std::fs::File::create(&model_path).map_err(io)?);
-        run.model.write_opb(&mut f).map_err(io)?;
-        f.flush().map_err(io)?;
-    }
+    // written under temporary names, placed under new ones when whole
+    // (crate::io::output::publish_new: nothing in the folder is replaced)
+    let pending = |ext: &str| {
+        crate::io::output::Pending::new(&dir, &format!("{}.{ext}", run.stem))
+            .map_err(|e| CertifyError::Io(format!("{e:#}")))
+    };
+    let (mut model_file, mut proof_file) = (pending("opb")?, pending("pbp")?);
+    run.model.write_opb(model_file.writer()).map_err(io)?;
     let names = ProofNames::new(run.model, run.names, formula.n_vars())
         .map_err(|e| CertifyError::Producer(format!("VeriPB proof: {e}")))?;
-    let file = std::fs::File::create(&proof_path).map_err(io)?;
-    let mut w = ProofWriter::new(BufWriter::new(file), run.model.loaded()).map_err(io)?;
+    let mut w = ProofWriter::new(proof_file.writer(), run.model.loaded()).map_err(io)?;
     // an optimum's proof derives every recorded clause (the objective's
     // bound encoding among them) and then, after the best solution, the
     // assumptions that ask for a better one
@@ -331,6 +331,13 @@ pub fn prove(
         _ => format!("UNSAT : {contradiction}"),
     };
     let proof_bytes = w.finish(&conclusion).map_err(io)?;
+    let placed = crate::io::output::publish_new(
+        &dir,
+        run.stem,
+        vec![("opb", model_file), ("pbp", proof_file)],
+    )
+    .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
+    let (model_path, proof_path) = (placed[0].clone(), placed[1].clone());
     let checked = check(&model_path, &proof_path, limits)?;
     if run.dir.is_none() {
         // the temporary directory goes; the paths are reported as kept nowhere

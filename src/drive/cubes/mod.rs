@@ -74,7 +74,8 @@ mod file;
 pub mod native;
 
 pub use file::{fingerprint, witness_hex, witness_model, BUILD};
-use file::{read_file, CubeFile, Expected, Known};
+pub(crate) use file::CubeFile;
+use file::{read_file, Expected, Known};
 
 /// The splitting literals of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]

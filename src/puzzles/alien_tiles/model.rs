@@ -107,8 +107,7 @@ impl Grid {
 
     /// Reads and parses a grid file.
     pub fn read(path: &Path, n: usize, c: u32) -> anyhow::Result<Self> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = crate::io::input::read_text(path)?;
         Self::parse(&text, n, c).with_context(|| format!("in {}", path.display()))
     }
 
