@@ -1384,7 +1384,11 @@ fn unreachable_goals_are_certified_from_the_model() {
         assert_eq!(r.status, Status::Unsat, "{n}x{n}/{c}");
         let cert = &r.certificates.expect("certificates")[0];
         assert_eq!(cert.claim, Claim::Infeasible);
-        let from = cert.certificate.from_model.as_ref().expect("from the model");
+        let from = cert
+            .certificate
+            .from_model
+            .as_ref()
+            .expect("from the model");
         assert_eq!(from.covers, "encoding and search", "{n}x{n}/{c}");
         // the default method (row/column) certifies it the same way
         let rowcol = puzzlesat::methods::alien_tiles::play_report(

@@ -36,6 +36,7 @@ pub mod db;
 pub mod dominance;
 pub mod int;
 pub mod lex;
+pub mod opb;
 pub mod options;
 pub mod pb;
 pub mod pbmodel;

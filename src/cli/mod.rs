@@ -51,6 +51,7 @@ puzzles! {
     Enigma => enigma,
     Magic => magic,
     Queens => queens,
+    Pb => pb,
 }
 
 use crate::front::{Common, Cubes, DimacsTarget};
@@ -83,10 +84,14 @@ pub enum Command {
         cubes: Cubes,
     },
     /// write a puzzle's CNF as DIMACS
+    #[command(subcommand_required = false, args_conflicts_with_subcommands = true)]
     Dimacs {
         /// which puzzle
         #[command(subcommand)]
-        puzzle: PuzzleCmd,
+        puzzle: Option<PuzzleCmd>,
+        /// an OPB file instead of a puzzle: `dimacs pb FILE` with the default encodings
+        #[arg(long, value_name = "FILE.opb")]
+        from: Option<PathBuf>,
         /// output file (default: stdout)
         #[arg(short, long, global = true)]
         output: Option<PathBuf>,
@@ -102,6 +107,15 @@ pub enum Command {
         /// write OPB: objective as `min:`, clauses as linear constraints
         #[arg(long, global = true)]
         opb: bool,
+    },
+    /// solve or optimise an OPB file (the same as `solve pb FILE`)
+    Pb {
+        /// the file and its encodings
+        #[command(flatten)]
+        args: pb::Args,
+        /// `--cubes` and its companions
+        #[command(flatten)]
+        cubes: Cubes,
     },
     /// write a puzzle's PB model as OPB: its rules over the primary variables, what a VeriPB proof starts from
     Opb {
@@ -282,8 +296,10 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Solve { puzzle, cubes } => puzzle.command().solve(common, cubes),
+        Command::Pb { args, cubes } => crate::front::PuzzleCommand::solve(args, common, cubes),
         Command::Dimacs {
             puzzle,
+            from,
             output,
             map,
             bound,
@@ -301,7 +317,15 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
                 bound: *bound,
                 format,
             };
-            puzzle.command().dimacs(common, &target)
+            match (puzzle, from) {
+                (Some(p), _) => p.command().dimacs(common, &target),
+                (None, Some(file)) => crate::front::PuzzleCommand::dimacs(
+                    &pb::Args::with_defaults(file.clone()),
+                    common,
+                    &target,
+                ),
+                (None, None) => anyhow::bail!("dimacs needs a puzzle or --from FILE.opb"),
+            }
         }
         Command::Opb { puzzle, output } => puzzle.command().opb(common, output.as_deref()),
         Command::Sat(args) => sat::sat(common, &args.file, !args.no_model),

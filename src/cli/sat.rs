@@ -53,9 +53,7 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
         writeln!(
             out,
             "c {} vars, {} clauses; solver {}",
-            declared,
-            clauses,
-            report.solver
+            declared, clauses, report.solver
         )?;
         let certify = match report.certificates {
             Some(_) => format!(", certify {:.3}", p.certify),
@@ -74,11 +72,7 @@ pub fn sat(common: &Common, file: &Path, print_model: bool) -> anyhow::Result<Ex
     match (&model, outcome) {
         (Some(m), _) => {
             if !common.quiet {
-                writeln!(
-                    out,
-                    "c model checked: it satisfies all {} clauses",
-                    clauses
-                )?;
+                writeln!(out, "c model checked: it satisfies all {} clauses", clauses)?;
             }
             writeln!(out, "s SATISFIABLE")?;
             if print_model {

@@ -318,7 +318,7 @@ pub fn used_vars(cnf: &Cnf) -> u32 {
 }
 
 /// What compressed a stream, from its first bytes.
-fn decompress<'a>(mut input: impl BufRead + 'a) -> io::Result<Box<dyn BufRead + 'a>> {
+pub(crate) fn decompress<'a>(mut input: impl BufRead + 'a) -> io::Result<Box<dyn BufRead + 'a>> {
     let head = input.fill_buf()?;
     Ok(if head.starts_with(&[0x1f, 0x8b]) {
         Box::new(io::BufReader::new(Labelled(

@@ -9,6 +9,7 @@
 pub mod dimacs;
 pub mod generate;
 pub mod input;
+pub mod opb;
 pub mod output;
 pub mod solver_output;
 

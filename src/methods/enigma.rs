@@ -134,7 +134,8 @@ impl Methods {
                 paper_explored: paper.map(|p| p.explored),
             };
             // a row stopped by the limit proves nothing: only optima are compared
-            if let (Some(a), Some(b), Status::Optimal) = (row.optimum, row.paper_optimum, row.status)
+            if let (Some(a), Some(b), Status::Optimal) =
+                (row.optimum, row.paper_optimum, row.status)
             {
                 all_agree &= a == b;
             }
@@ -202,7 +203,8 @@ impl TableRow {
             opt(self.total_partitions),
             self.partition.as_deref().unwrap_or("infeasible"),
             opt(self.paper_optimum),
-            self.paper_seconds.map_or("–".to_string(), |s| s.to_string()),
+            self.paper_seconds
+                .map_or("–".to_string(), |s| s.to_string()),
             opt(self.paper_explored),
         )
     }

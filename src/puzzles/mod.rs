@@ -10,5 +10,6 @@
 pub mod alien_tiles;
 pub mod enigma;
 pub mod magic;
+pub mod pb;
 pub mod queens;
 pub mod rook_tour;

@@ -14,28 +14,41 @@ use rustsat::types::{Lit, Var};
 
 /// The names a proof gives CNF variables: a model variable's name for a
 /// CNF variable the encoder names by it (the primary literals), `x<N>`
-/// (`N` its DIMACS number) for every other one.
+/// (`N` its DIMACS number) for every other one, or `y<N>`, `z<N>`, … where
+/// the model names its own variables `x<N>` (as the PB competitions' files
+/// do).
 #[derive(Clone, Debug)]
 pub struct ProofNames {
     /// per CNF variable: the model name, and whether the CNF literal is the
     /// name's negation
     pub(super) model: Vec<Option<(String, bool)>>,
+    /// the prefix of the other variables' names
+    aux: String,
 }
 
 impl ProofNames {
     /// Names for a CNF over `n_vars` variables whose primary literals are
     /// named `names` (the encoder's `Encoded::names`), identified with the
-    /// variables of `model` by name. An error if a model variable's name
-    /// has the form `x<N>` (the names of the other CNF variables) or two
-    /// names give one CNF variable.
+    /// variables of `model` by name. An error if two names give one CNF
+    /// variable; the other variables are named by the
+    /// first prefix of `x`, `y`, `z`, `aux`, `aux_`, … that no model
+    /// variable's name followed by digits has.
     pub fn new(model: &PbModel, names: &[(String, Lit)], n_vars: u32) -> Result<Self, String> {
-        for v in model.vars() {
-            let n = model.name(v);
-            if n.len() > 1 && n.starts_with('x') && n[1..].bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!(
-                    "the model's variable '{n}' has the form x<N> of the proof's auxiliary names"
-                ));
-            }
+        let taken = |prefix: &str| {
+            model.vars().any(|v| {
+                model
+                    .name(v)
+                    .strip_prefix(prefix)
+                    .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+            })
+        };
+        let mut aux = ["x", "y", "z", "aux"]
+            .into_iter()
+            .find(|p| !taken(p))
+            .unwrap_or("aux")
+            .to_string();
+        while taken(&aux) {
+            aux.push('_');
         }
         let lits = model.cnf_literals(names)?;
         let mut by_var: Vec<Option<(String, bool)>> = vec![None; n_vars as usize];
@@ -53,7 +66,7 @@ impl ProofNames {
             }
             by_var[i] = Some((model.name(v).to_string(), l.is_neg()));
         }
-        Ok(ProofNames { model: by_var })
+        Ok(ProofNames { model: by_var, aux })
     }
     /// Whether CNF variable `v` is a model variable.
     pub fn is_model(&self, v: Var) -> bool {
@@ -64,7 +77,7 @@ impl ProofNames {
     pub fn var(&self, v: Var) -> String {
         match self.model.get(v.idx()) {
             Some(Some((name, _))) => name.clone(),
-            _ => format!("x{}", v.idx() + 1),
+            _ => format!("{}{}", self.aux, v.idx() + 1),
         }
     }
     /// The literal as the proof writes it: `name`, `~name`, `x12`, `~x12`.
@@ -78,8 +91,9 @@ impl ProofNames {
                 }
             }
             _ => format!(
-                "{}x{}",
+                "{}{}{}",
                 if l.is_neg() { "~" } else { "" },
+                self.aux,
                 l.var().idx() + 1
             ),
         }
