@@ -1114,7 +1114,7 @@ fn enigma_cycle_clauses_are_derived_up_to_n_8() {
                 .before
                 .0
                 .iter()
-                .filter(|l| l.starts_with("dom "))
+                .filter(|l| l.to_string().starts_with("dom "))
                 .count(),
             doms,
             "n = {n}"
