@@ -233,8 +233,24 @@ fn the_command_line_only_maps_arguments() {
 
 /// VeriPB's keywords, as a line of proof syntax starts.
 const PROOF_KEYWORDS: &[&str] = &[
-    "rup", "pol", "red", "dom", "solx", "soli", "ia", "e", "del", "deld", "conclusion", "output",
-    "proofgoal", "qed", "def_order", "load_order", "f", "end",
+    "rup",
+    "pol",
+    "red",
+    "dom",
+    "solx",
+    "soli",
+    "ia",
+    "e",
+    "del",
+    "deld",
+    "conclusion",
+    "output",
+    "proofgoal",
+    "qed",
+    "def_order",
+    "load_order",
+    "f",
+    "end",
 ];
 
 /// The puzzles' proof files that still write their lines as text
@@ -275,7 +291,11 @@ fn proof_syntax_is_written_only_by_the_proof_writer() {
     sources(&root.join("encodings/src"), &mut files);
     let mut found = vec![];
     for file in &files {
-        let rel = file.strip_prefix(root).unwrap().to_string_lossy().to_string();
+        let rel = file
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
         // the writer: the steps' text, and the ProofWriter that places them
         let writer = ["encodings/src/proof.rs", "src/certify/veripb/writer.rs"];
         if writer.contains(&rel.as_str()) || RAW_PROOF_FILES.contains(&rel.as_str()) {
@@ -286,7 +306,13 @@ fn proof_syntax_is_written_only_by_the_proof_writer() {
         let code: String = std::fs::read_to_string(file)
             .unwrap()
             .lines()
-            .map(|l| if l.trim_start().starts_with("//") { "" } else { l })
+            .map(|l| {
+                if l.trim_start().starts_with("//") {
+                    ""
+                } else {
+                    l
+                }
+            })
             .collect::<Vec<_>>()
             .join("\n");
         let line_of = |at: usize| code[..at].matches('\n').count() + 1;
@@ -300,7 +326,11 @@ fn proof_syntax_is_written_only_by_the_proof_writer() {
             found.push(format!("{rel}:{}: Step::Raw", line_of(at)));
         }
     }
-    assert!(found.is_empty(), "proof syntax outside the proof writer:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "proof syntax outside the proof writer:\n{}",
+        found.join("\n")
+    );
     // the reader sees what it must
     assert!(is_proof_syntax("rup {} >= 1;") && is_proof_syntax("@lexS pol @lexQ1 @lexL +;"));
     assert!(is_proof_syntax("red {c} : x -> 0;") && is_proof_syntax("qed;"));

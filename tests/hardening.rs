@@ -1134,7 +1134,11 @@ fn a_rejected_proof_is_kept_where_the_error_names_it() {
         .and_then(|rest| rest.split(')').next())
         .unwrap_or_else(|| panic!("no kept path in: {text}"));
     let proof = Path::new(path);
-    assert!(proof.is_file(), "{} does not exist: {text}", proof.display());
+    assert!(
+        proof.is_file(),
+        "{} does not exist: {text}",
+        proof.display()
+    );
     assert!(proof.with_extension("opb").is_file(), "{text}");
     std::fs::remove_dir_all(proof.parent().unwrap()).unwrap();
 }
@@ -1148,7 +1152,17 @@ fn goal_search_sizes_its_tables_before_allocating() {
     for (n, c) in [("12", "64"), ("6", "64"), ("12", "11")] {
         let started = Instant::now();
         let (code, out, err) = run_ok(&[
-            "solve", "alien-tiles", "-n", n, "-c", c, "--hardest", "--method", "goals", "--timeout", "5",
+            "solve",
+            "alien-tiles",
+            "-n",
+            n,
+            "-c",
+            c,
+            "--hardest",
+            "--method",
+            "goals",
+            "--timeout",
+            "5",
         ]);
         assert_eq!(code, Some(2), "{n}×{n}/{c}: {out}{err}");
         assert!(
@@ -1201,7 +1215,10 @@ fn large_boards_keep_their_numbers_apart() {
     for line in board {
         let numbers: Vec<u32> = line
             .split_whitespace()
-            .map(|w| w.parse().unwrap_or_else(|_| panic!("not a number: {w} in {line}")))
+            .map(|w| {
+                w.parse()
+                    .unwrap_or_else(|_| panic!("not a number: {w} in {line}"))
+            })
             .collect();
         assert_eq!(numbers.len(), 24, "{line}");
         assert!(numbers.iter().all(|&x| x < 64), "{line}");

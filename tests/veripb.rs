@@ -517,7 +517,8 @@ fn proof_names_refuse_a_model_name_of_the_auxiliary_form() {
     assert!(e.contains("x12"), "{e}");
     let mut buf = vec![];
     let w = ProofWriter::new(&mut buf, 0).unwrap();
-    w.finish(puzzlesat_encodings::proof::Conclusion::None).unwrap();
+    w.finish(puzzlesat_encodings::proof::Conclusion::None)
+        .unwrap();
 }
 
 fn cubes(count: u32) -> puzzlesat::options::CubeOptions {
@@ -1032,7 +1033,8 @@ fn enigma_occurrence_clauses_are_derived_at_n_6_and_7() {
         // encoding, the rest of the block, each derived clause checked (`e`)
         let constraints = veripb::ModelConstraints::new(&model, &names);
         veripb::derive_from_model(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
-        w.finish(puzzlesat_encodings::proof::Conclusion::None).unwrap();
+        w.finish(puzzlesat_encodings::proof::Conclusion::None)
+            .unwrap();
         let checked = veripb::check(&model_path, &proof_path, &Limits::default())
             .unwrap_or_else(|e| panic!("n = {n}: {e}"));
         assert!(
@@ -1132,7 +1134,8 @@ fn enigma_cycle_clauses_are_derived_up_to_n_8() {
         // encoding, the rest of the block, each derived clause checked (`e`)
         let constraints = veripb::ModelConstraints::new(&model, &names);
         veripb::derive_from_model(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
-        w.finish(puzzlesat_encodings::proof::Conclusion::None).unwrap();
+        w.finish(puzzlesat_encodings::proof::Conclusion::None)
+            .unwrap();
         let checked = veripb::check(&model_path, &proof_path, &Limits::default())
             .unwrap_or_else(|e| panic!("n = {n}: {e}"));
         assert!(
@@ -1381,7 +1384,11 @@ fn unreachable_goals_are_certified_from_the_model() {
         assert_eq!(r.status, Status::Unsat, "{n}x{n}/{c}");
         let cert = &r.certificates.expect("certificates")[0];
         assert_eq!(cert.claim, Claim::Infeasible);
-        let from = cert.certificate.from_model.as_ref().expect("from the model");
+        let from = cert
+            .certificate
+            .from_model
+            .as_ref()
+            .expect("from the model");
         assert_eq!(from.covers, "encoding and search", "{n}x{n}/{c}");
         // the block alone checks with the obstruction, and is refused with
         // its first non-zero weight moved by one (y·A is no longer ≡ 0)

@@ -449,7 +449,11 @@ pub fn order_var(side: &str, j: usize) -> proof::Lit {
 /// transitivity (fresh variables w0…: the sum of the two hypotheses and the
 /// negated goal), and load it on `loaded`: what a proof writes before any
 /// derived constraint.
-pub fn order_prelude(name: &str, def: Vec<(Coef, proof::Lit)>, loaded: Vec<proof::Lit>) -> Vec<Step> {
+pub fn order_prelude(
+    name: &str,
+    def: Vec<(Coef, proof::Lit)>,
+    loaded: Vec<proof::Lit>,
+) -> Vec<Step> {
     vec![
         Step::DefOrder {
             name: name.to_string(),

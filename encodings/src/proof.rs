@@ -588,7 +588,10 @@ impl Step {
     }
     /// Replaces each reference of the step (and of its inner steps) by `f`'s
     /// answer: `Err` passes on `f`'s.
-    pub fn map_refs<E>(&mut self, f: &mut impl FnMut(&Ref) -> Result<Option<Ref>, E>) -> Result<(), E> {
+    pub fn map_refs<E>(
+        &mut self,
+        f: &mut impl FnMut(&Ref) -> Result<Option<Ref>, E>,
+    ) -> Result<(), E> {
         let mut one = |r: &mut Ref| -> Result<(), E> {
             if let Some(new) = f(r)? {
                 *r = new;
@@ -598,7 +601,9 @@ impl Step {
         match self {
             Step::Labelled(_, s) => s.map_refs(f),
             Step::Inline(steps) => steps.iter_mut().try_for_each(|s| s.map_refs(f)),
-            Step::Rup(_, refs) | Step::Del(refs) | Step::Deld(refs) => refs.iter_mut().try_for_each(one),
+            Step::Rup(_, refs) | Step::Del(refs) | Step::Deld(refs) => {
+                refs.iter_mut().try_for_each(one)
+            }
             Step::Pol(ops) => ops.iter_mut().try_for_each(|op| match op {
                 Op::Ref(r) => one(r),
                 _ => Ok(()),

@@ -86,7 +86,11 @@ fn not_run(e: io::Error) -> CertifyError {
         ),
         io::ErrorKind::PermissionDenied => {
             let found = std::env::var_os("PATH")
-                .map(|p| std::env::split_paths(&p).map(|d| d.join("veripb")).find(|f| f.is_file()))
+                .map(|p| {
+                    std::env::split_paths(&p)
+                        .map(|d| d.join("veripb"))
+                        .find(|f| f.is_file())
+                })
                 .unwrap_or_default();
             let at = found.map_or(String::new(), |f| format!(" ({})", f.display()));
             format!("the `veripb` on PATH{at} is not executable: make it executable, or install the checker with `{INSTALL}`")

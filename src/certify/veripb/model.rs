@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use super::writer::{Id, ProofNames, ProofWriter};
-use puzzlesat_encodings::proof::{Op, Ref, Step};
 use puzzlesat_encodings::pbmodel::PbModel;
+use puzzlesat_encodings::proof::{Op, Ref, Step};
 use puzzlesat_encodings::provenance::{Linear, Provenance};
 use rustsat::types::{Lit, Var};
 

@@ -15,9 +15,9 @@ use super::derive::{derive_from, Halves};
 use super::model::Sum;
 use super::writer::{Id, ProofNames, ProofWriter};
 use super::Run;
-use puzzlesat_encodings::proof::{self, Constraint, Op, Ref, Step};
 use crate::certify::{drat, produce_proof, CertifyError, Producer};
 use crate::solver::Limits;
+use puzzlesat_encodings::proof::{self, Constraint, Op, Ref, Step};
 
 /// The value of every model variable in the solution `best` (an assignment
 /// of the CNF): a variable the CNF names takes its literal's value; the
@@ -252,7 +252,9 @@ pub fn replay_search<W: Write>(
     }
     let contradiction = match empty {
         Some(id) => id,
-        None => w.step(&Step::Rup(Constraint::clause([]), vec![])).map_err(io)?,
+        None => w
+            .step(&Step::Rup(Constraint::clause([]), vec![]))
+            .map_err(io)?,
     };
     Ok((contradiction, steps))
 }

@@ -8,9 +8,9 @@ use std::io::{self, Write};
 use super::derive::Halves;
 use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::pbmodel::PbModel;
+use puzzlesat_encodings::proof::{self, Coef, Conclusion, Constraint, Ref, Step};
 use puzzlesat_encodings::provenance::Linear;
 use puzzlesat_encodings::Cnf;
-use puzzlesat_encodings::proof::{self, Coef, Conclusion, Constraint, Ref, Step};
 use rustsat::types::{Lit, Var};
 
 /// The names a proof gives CNF variables: a model variable's name for a

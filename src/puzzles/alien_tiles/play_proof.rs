@@ -9,9 +9,9 @@
 //! algebra's reason (Gocht, Martins, Nordström & Oertel, "Certified CNF
 //! Translations for Pseudo-Boolean Solving", SAT 2022, for the rules).
 
-use puzzlesat_encodings::proof::Step;
 use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
 use puzzlesat_encodings::pbmodel::Relation;
+use puzzlesat_encodings::proof::Step;
 use puzzlesat_encodings::PbModel;
 
 /// The block deriving the empty clause (the play CNF of an unreachable

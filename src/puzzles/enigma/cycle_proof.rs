@@ -161,7 +161,10 @@ impl MatrixOrder {
                 ]
             })
             .collect();
-        let loaded = self.vars.iter().map(|&(i, j)| proof::Lit::new(&p_name(i, j), false));
+        let loaded = self
+            .vars
+            .iter()
+            .map(|&(i, j)| proof::Lit::new(&p_name(i, j), false));
         order_prelude("cycles", def, loaded.collect())
     }
 }

@@ -280,12 +280,18 @@ fn leaf_lemmas(
     for w in 1..=m + 1 {
         for o in &small {
             for &c in &o[1..] {
-                b.add_ids(Step::Raw(lemma(&[neg(&at.holds(c, w)), at.holds(o[0], w)])), 1);
+                b.add_ids(
+                    Step::Raw(lemma(&[neg(&at.holds(c, w)), at.holds(o[0], w)])),
+                    1,
+                );
             }
         }
         for o in &large {
             for &c in o.iter() {
-                b.add_ids(Step::Raw(lemma(&[at.often(tt, w), neg(&at.holds(c, w))])), 1);
+                b.add_ids(
+                    Step::Raw(lemma(&[at.often(tt, w), neg(&at.holds(c, w))])),
+                    1,
+                );
             }
         }
     }
@@ -332,7 +338,10 @@ fn swaps(at: &Names, block: &mut ProofLines) {
     // 2. the chain u[w+1] → u[w] and L_w: u[w] → some cell holds w
     for w in 1..ub {
         block.add_ids(
-            Step::Raw(format!("rup {};", clause(&[neg(&used_name(w + 1)), used_name(w)]))),
+            Step::Raw(format!(
+                "rup {};",
+                clause(&[neg(&used_name(w + 1)), used_name(w)])
+            )),
             1,
         );
     }
@@ -354,11 +363,15 @@ fn swaps(at: &Names, block: &mut ProofLines) {
                 let s = at.swapped(v, c);
                 let (above, holds) = (at.ge(c, v + 2), at.holds(c, v));
                 block.add_ids(
-                    Step::Raw(format!("@sw_d{c} red +1 {s} +1 ~{above} +1 ~{holds} >= 2 : {s} -> 1;")),
+                    Step::Raw(format!(
+                        "@sw_d{c} red +1 {s} +1 ~{above} +1 ~{holds} >= 2 : {s} -> 1;"
+                    )),
                     1,
                 );
                 block.add_ids(
-                    Step::Raw(format!("@sw_n{c} red +1 ~{s} +1 {above} +1 {holds} >= 1 : {s} -> 0;")),
+                    Step::Raw(format!(
+                        "@sw_n{c} red +1 ~{s} +1 {above} +1 {holds} >= 1 : {s} -> 0;"
+                    )),
                     1,
                 );
                 // the model's G_{c,v+1} → G_{c,v+2} ∨ E_{c,v+1}, restated
@@ -388,7 +401,10 @@ fn swaps(at: &Names, block: &mut ProofLines) {
         }
         pol.push_str(&format!(" ~{} {cells} * +;", used_name(v + 1)));
         // ids: ¬D_v, the goal's negation, the sum, then D_v
-        block.add_ids(Step::Raw(format!("dom {d} : {} : subproof", witness.join(" "))), 1);
+        block.add_ids(
+            Step::Raw(format!("dom {d} : {} : subproof", witness.join(" "))),
+            1,
+        );
         block.lines.push(Step::Raw("proofgoal #1".into()));
         block.add_ids(Step::Raw(pol), 2);
         block.lines.push(Step::Raw("qed : -1;".into()));
@@ -405,7 +421,9 @@ fn swaps(at: &Names, block: &mut ProofLines) {
                     ]
                 })
                 .collect();
-            block.lines.push(Step::Raw(format!("del id {};", spent.join(" "))));
+            block
+                .lines
+                .push(Step::Raw(format!("del id {};", spent.join(" "))));
         }
     }
 }

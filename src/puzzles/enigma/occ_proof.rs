@@ -230,7 +230,10 @@ pub fn occ3_proof(
                 .join(" ")
         };
         before.add_ids(
-            Step::Raw(format!("@occ3_zp red {} +3 ~{z} >= 3 : {z} -> 0;", sum(&es, false))),
+            Step::Raw(format!(
+                "@occ3_zp red {} +3 ~{z} >= 3 : {z} -> 0;",
+                sum(&es, false)
+            )),
             1,
         );
         before.add_ids(
@@ -250,9 +253,18 @@ pub fn occ3_proof(
                     1,
                 );
             } else {
-                before.add_ids(Step::Raw(format!("@occ3_a rup {};", clause(&[neg(e_c), g(c, v)]))), 1);
-                before.add_ids(Step::Raw(format!("@occ3_b rup {};", clause(&[neg(e_c), neg(&up)]))), 1);
-                before.add_ids(Step::Raw(format!("@occ3_c rup {};", clause(&[neg(&up), g(c, v)]))), 1);
+                before.add_ids(
+                    Step::Raw(format!("@occ3_a rup {};", clause(&[neg(e_c), g(c, v)]))),
+                    1,
+                );
+                before.add_ids(
+                    Step::Raw(format!("@occ3_b rup {};", clause(&[neg(e_c), neg(&up)]))),
+                    1,
+                );
+                before.add_ids(
+                    Step::Raw(format!("@occ3_c rup {};", clause(&[neg(&up), g(c, v)]))),
+                    1,
+                );
                 before.add_ids(
                     Step::Raw(format!("@occ3_t{c} pol @occ3_a @occ3_b + @occ3_c + 2 d;")),
                     1,

@@ -16,8 +16,8 @@
 //! `x_b ≥ t`, so both hold t, against the model's clause), and at the
 //! bottom both cells hold 1. The lemmas are deleted after each clause.
 
-use puzzlesat_encodings::proof::Step;
 use puzzlesat_encodings::dominance::ProofLines;
+use puzzlesat_encodings::proof::Step;
 use puzzlesat_encodings::Lit;
 
 use puzzlesat_encodings::provenance::Linear;
@@ -55,7 +55,10 @@ pub fn rule1_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> ProofLines {
             block.add_ids(Step::Raw(format!("red {} : {var} -> 0;", linear(&half))), 1);
             let mut other = meaning.negation();
             other.terms.push((other.bound as u64, y));
-            block.add_ids(Step::Raw(format!("red {} : {var} -> 1;", linear(&other))), 1);
+            block.add_ids(
+                Step::Raw(format!("red {} : {var} -> 1;", linear(&other))),
+                1,
+            );
             block.defines.push(y.var());
         }
         let head = [neg(&name(r.d)), name(r.below), name(r.above)];
@@ -74,7 +77,9 @@ pub fn rule1_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> ProofLines {
             .derived
             .push((vec![!r.d, r.below, r.above], block.ids));
         if !labels.is_empty() {
-            block.lines.push(Step::Raw(format!("del id {};", labels.join(" "))));
+            block
+                .lines
+                .push(Step::Raw(format!("del id {};", labels.join(" "))));
         }
     }
     block.rule_ids = block.ids;

@@ -62,14 +62,26 @@ pub(super) fn ensure_t(
     let up = ge_name(c / n, c % n, v + 1);
     if v == 1 {
         b.add_ids(
-            Step::Raw(format!("@ubn_t{c}_{v} rup {};", clause(&[neg(&e), neg(&up)]))),
+            Step::Raw(format!(
+                "@ubn_t{c}_{v} rup {};",
+                clause(&[neg(&e), neg(&up)])
+            )),
             1,
         );
     } else {
         let g = ge_name(c / n, c % n, v);
-        b.add_ids(Step::Raw(format!("@ubn_a rup {};", clause(&[neg(&e), g.clone()]))), 1);
-        b.add_ids(Step::Raw(format!("@ubn_b rup {};", clause(&[neg(&e), neg(&up)]))), 1);
-        b.add_ids(Step::Raw(format!("@ubn_c rup {};", clause(&[neg(&up), g]))), 1);
+        b.add_ids(
+            Step::Raw(format!("@ubn_a rup {};", clause(&[neg(&e), g.clone()]))),
+            1,
+        );
+        b.add_ids(
+            Step::Raw(format!("@ubn_b rup {};", clause(&[neg(&e), neg(&up)]))),
+            1,
+        );
+        b.add_ids(
+            Step::Raw(format!("@ubn_c rup {};", clause(&[neg(&up), g]))),
+            1,
+        );
         b.add_ids(
             Step::Raw(format!("@ubn_t{c}_{v} pol @ubn_a @ubn_b + @ubn_c + 2 d;")),
             1,
@@ -173,7 +185,10 @@ pub fn ubnval_proof(
     // 1. the chain u[v+1] → u[v]
     for v in 2..ub {
         before.add_ids(
-            Step::Raw(format!("rup {};", clause(&[neg(&used_name(v + 1)), used_name(v)]))),
+            Step::Raw(format!(
+                "rup {};",
+                clause(&[neg(&used_name(v + 1)), used_name(v)])
+            )),
             1,
         );
     }

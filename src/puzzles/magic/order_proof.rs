@@ -5,12 +5,12 @@
 //! Symmetry Breaking for Combinatorial Optimisation" (JAIR 77, 2023): the
 //! symmetry block a `--certify` run's proof starts with.
 
-use puzzlesat_encodings::proof::{self, Coef, Step};
 use puzzlesat_encodings::dominance::{
     derive_chain, order_prelude, order_var, Big, ChainSteps, ProofLines, SymmetryProof,
 };
 use puzzlesat_encodings::lex::LexChain;
 use puzzlesat_encodings::perm::Perm;
+use puzzlesat_encodings::proof::{self, Coef, Step};
 use puzzlesat_encodings::Lit;
 
 use super::encode::{order_pairs, CellMap, Options};
@@ -195,7 +195,11 @@ pub fn order_constraints_proof(
                     for w in 0..=v {
                         let clause = vec![!map.direct[a][v], !map.direct[b][w]];
                         block.add_ids(
-                            Step::Raw(format!("rup +1 {} +1 {} >= 1;", name(clause[0]), name(clause[1]))),
+                            Step::Raw(format!(
+                                "rup +1 {} +1 {} >= 1;",
+                                name(clause[0]),
+                                name(clause[1])
+                            )),
                             1,
                         );
                         block.derived.push((clause, block.ids));
@@ -272,7 +276,11 @@ pub fn order_constraints_proof(
             for w in (cells + 2 - v).max(1)..=cells {
                 let clause = vec![!map.direct[a][v - 1], !map.direct[b][w - 1]];
                 block.add_ids(
-                    Step::Raw(format!("rup +1 {} +1 {} >= 1;", name(clause[0]), name(clause[1]))),
+                    Step::Raw(format!(
+                        "rup +1 {} +1 {} >= 1;",
+                        name(clause[0]),
+                        name(clause[1])
+                    )),
                     1,
                 );
                 block.derived.push((clause, block.ids));
@@ -340,7 +348,11 @@ fn order_cells_lt(
             1,
         );
         block.add_ids(
-            Step::Raw(format!("@ra{i} ia +1 {} {} >= 1;", name(!ya), terms(a, false))),
+            Step::Raw(format!(
+                "@ra{i} ia +1 {} {} >= 1;",
+                name(!ya),
+                terms(a, false)
+            )),
             1,
         );
         pol.push_str(&format!(" @tb{i} + @ra{i} +"));
@@ -461,12 +473,21 @@ fn digit_chain(
             // b's tight half: [d ≥ k+1] + Σ_S ¬[F = v] ≥ |S|
             let (tb, ra) = (format!("@tb{which}_{k}"), format!("@ra{which}_{k}"));
             block.add_ids(
-                Step::Raw(format!("{tb} ia +1 {} {} >= {};", name(yb), terms(b, true), s.len())),
+                Step::Raw(format!(
+                    "{tb} ia +1 {} {} >= {};",
+                    name(yb),
+                    terms(b, true),
+                    s.len()
+                )),
                 1,
             );
             // a's half: ¬[d ≥ k+1] + Σ_S [F = v] ≥ 1
             block.add_ids(
-                Step::Raw(format!("{ra} ia +1 {} {} >= 1;", name(!ya), terms(a, false))),
+                Step::Raw(format!(
+                    "{ra} ia +1 {} {} >= 1;",
+                    name(!ya),
+                    terms(a, false)
+                )),
                 1,
             );
             for label in [tb, ra] {
