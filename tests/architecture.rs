@@ -231,3 +231,109 @@ fn the_command_line_only_maps_arguments() {
         bad.join("\n")
     );
 }
+
+/// VeriPB's keywords, as a line of proof syntax starts.
+const PROOF_KEYWORDS: &[&str] = &[
+    "rup",
+    "pol",
+    "red",
+    "dom",
+    "solx",
+    "soli",
+    "ia",
+    "e",
+    "del",
+    "deld",
+    "conclusion",
+    "output",
+    "proofgoal",
+    "qed",
+    "def_order",
+    "load_order",
+    "f",
+    "end",
+];
+
+/// The puzzles' proof files that still write their lines as text
+/// (`Step::Raw`): to become typed steps (issue 38, item 4). The list only
+/// shrinks.
+const RAW_PROOF_FILES: &[&str] = &[
+    "src/puzzles/alien_tiles/play_proof.rs",
+    "src/puzzles/enigma/dom_proof.rs",
+    "src/puzzles/enigma/occ_proof.rs",
+    "src/puzzles/enigma/rule_proof.rs",
+    "src/puzzles/enigma/ubn_proof.rs",
+    "src/puzzles/magic/order_proof.rs",
+];
+
+/// Whether a string literal's text starts a line of proof syntax: a
+/// keyword (after an optional `@label`) followed by a space or `;`.
+fn is_proof_syntax(text: &str) -> bool {
+    let text = match text.strip_prefix('@') {
+        Some(rest) => rest.split_once(' ').map_or("", |(_, r)| r),
+        None => text,
+    };
+    PROOF_KEYWORDS.iter().any(|k| {
+        text.strip_prefix(k)
+            .is_some_and(|rest| rest.starts_with(' ') || rest.starts_with(';'))
+    })
+}
+
+/// No proof syntax is written with `format!` outside the proof writer
+/// (`encodings/src/proof.rs`, whose `Display` is the one place a step
+/// becomes text, and `src/certify/veripb/writer.rs`, which writes the
+/// steps), except in the files [`RAW_PROOF_FILES`] lists, which alone may
+/// write `Step::Raw`.
+#[test]
+fn proof_syntax_is_written_only_by_the_proof_writer() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![];
+    sources(&root.join("src"), &mut files);
+    sources(&root.join("encodings/src"), &mut files);
+    let mut found = vec![];
+    for file in &files {
+        let rel = file
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        // the writer: the steps' text, and the ProofWriter that places them
+        let writer = ["encodings/src/proof.rs", "src/certify/veripb/writer.rs"];
+        if writer.contains(&rel.as_str()) || RAW_PROOF_FILES.contains(&rel.as_str()) {
+            continue;
+        }
+        // the code without its comment lines (a format! may open on one
+        // line and its string start on the next)
+        let code: String = std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                if l.trim_start().starts_with("//") {
+                    ""
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let line_of = |at: usize| code[..at].matches('\n').count() + 1;
+        for (at, m) in code.match_indices("format!(") {
+            let rest = code[at + m.len()..].trim_start();
+            if rest.strip_prefix('"').is_some_and(is_proof_syntax) {
+                found.push(format!("{rel}:{}: a format! of proof syntax", line_of(at)));
+            }
+        }
+        for (at, _) in code.match_indices("Step::Raw(") {
+            found.push(format!("{rel}:{}: Step::Raw", line_of(at)));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "proof syntax outside the proof writer:\n{}",
+        found.join("\n")
+    );
+    // the reader sees what it must
+    assert!(is_proof_syntax("rup {} >= 1;") && is_proof_syntax("@lexS pol @lexQ1 @lexL +;"));
+    assert!(is_proof_syntax("red {c} : x -> 0;") && is_proof_syntax("qed;"));
+    assert!(!is_proof_syntax("cube {index}: {}") && !is_proof_syntax("x{}"));
+}

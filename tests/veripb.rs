@@ -17,7 +17,7 @@ use puzzlesat::solver::Limits;
 
 fn require_veripb() {
     common::veripb();
-    if let Err(e) = veripb::checker() {
+    if let Err(e) = veripb::checker(&Limits::default()) {
         panic!("these tests need the VeriPB checker: {e} (install: {INSTALL})");
     }
 }
@@ -520,7 +520,8 @@ fn proof_names_refuse_a_model_name_of_the_auxiliary_form() {
     assert!(e.contains("x12"), "{e}");
     let mut buf = vec![];
     let w = ProofWriter::new(&mut buf, 0).unwrap();
-    w.finish("NONE").unwrap();
+    w.finish(puzzlesat_encodings::proof::Conclusion::None)
+        .unwrap();
 }
 
 fn cubes(count: u32) -> puzzlesat::options::CubeOptions {
@@ -1035,7 +1036,8 @@ fn enigma_occurrence_clauses_are_derived_at_n_6_and_7() {
         // encoding, the rest of the block, each derived clause checked (`e`)
         let constraints = veripb::ModelConstraints::new(&model, &names);
         veripb::derive_from_model(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
-        w.finish("NONE").unwrap();
+        w.finish(puzzlesat_encodings::proof::Conclusion::None)
+            .unwrap();
         let checked = veripb::check(&model_path, &proof_path, &Limits::default())
             .unwrap_or_else(|e| panic!("n = {n}: {e}"));
         assert!(
@@ -1117,7 +1119,7 @@ fn enigma_cycle_clauses_are_derived_up_to_n_8() {
                 .before
                 .0
                 .iter()
-                .filter(|l| l.starts_with("dom "))
+                .filter(|l| l.to_string().starts_with("dom "))
                 .count(),
             doms,
             "n = {n}"
@@ -1135,7 +1137,8 @@ fn enigma_cycle_clauses_are_derived_up_to_n_8() {
         // encoding, the rest of the block, each derived clause checked (`e`)
         let constraints = veripb::ModelConstraints::new(&model, &names);
         veripb::derive_from_model(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
-        w.finish("NONE").unwrap();
+        w.finish(puzzlesat_encodings::proof::Conclusion::None)
+            .unwrap();
         let checked = veripb::check(&model_path, &proof_path, &Limits::default())
             .unwrap_or_else(|e| panic!("n = {n}: {e}"));
         assert!(
@@ -1415,7 +1418,7 @@ fn unreachable_goals_are_certified_from_the_model() {
             let proof = format!(
                 "pseudo-Boolean proof version 3.0\nf {};\n{}\nrup >= 1;\noutput NONE;\nconclusion BOUNDS INF INF;\nend pseudo-Boolean proof;\n",
                 model.loaded(),
-                block.lines.join("\n")
+                block.lines.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
             );
             std::fs::write(&pbp, proof).unwrap();
             let out = common::veripb()

@@ -61,8 +61,8 @@ fn check(
         "pseudo-Boolean proof version 3.0".to_string(),
         format!("f {};", model.loaded()),
     ];
-    lines.extend(proof.prelude.iter().cloned());
-    lines.extend(proof.block.lines.iter().cloned());
+    lines.extend(proof.prelude.iter().map(ToString::to_string));
+    lines.extend(proof.block.lines.iter().map(ToString::to_string));
     // each derived clause has the id the block says (relative ids start
     // after the model's constraints: the prelude adds none)
     for (c, id) in &proof.block.derived {

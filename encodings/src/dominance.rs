@@ -35,110 +35,13 @@
 //! CNF's auxiliary ones).
 
 use std::collections::HashMap;
-use std::fmt;
 
 use rustsat::types::Lit;
 
 use crate::lex::LexChain;
 use crate::perm::Perm;
-
-/// A non-negative integer of any size (the order's weights are powers of
-/// two up to `2^(k−1)`), written in decimal.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Big {
-    /// base 10^18 digits, least significant first, no trailing zeros
-    digits: Vec<u64>,
-}
-
-const BASE: u64 = 1_000_000_000_000_000_000;
-
-impl Big {
-    /// Zero.
-    pub fn zero() -> Self {
-        Big::default()
-    }
-    /// `v`.
-    pub fn from_u64(v: u64) -> Self {
-        let mut b = Big::zero();
-        if v > 0 {
-            b.digits.push(v % BASE);
-            if v >= BASE {
-                b.digits.push(v / BASE);
-            }
-        }
-        b
-    }
-    /// `2^e`.
-    pub fn pow2(e: usize) -> Self {
-        let mut b = Big { digits: vec![1] };
-        for _ in 0..e {
-            let copy = b.clone();
-            b.add_assign(&copy);
-        }
-        b
-    }
-    /// `self += other`.
-    pub fn add_assign(&mut self, other: &Big) {
-        let mut carry = 0;
-        for i in 0..self.digits.len().max(other.digits.len()) {
-            if i == self.digits.len() {
-                self.digits.push(0);
-            }
-            let s = self.digits[i] + other.digits.get(i).copied().unwrap_or(0) + carry;
-            self.digits[i] = s % BASE;
-            carry = s / BASE;
-        }
-        if carry > 0 {
-            self.digits.push(carry);
-        }
-    }
-    /// `self − other` (`self ≥ other`).
-    pub fn sub(&self, other: &Big) -> Big {
-        assert!(self.cmp_value(other).is_ge(), "Big::sub underflow");
-        let mut out = self.clone();
-        let mut borrow = 0;
-        for i in 0..out.digits.len() {
-            let o = other.digits.get(i).copied().unwrap_or(0) + borrow;
-            if out.digits[i] >= o {
-                out.digits[i] -= o;
-                borrow = 0;
-            } else {
-                out.digits[i] = out.digits[i] + BASE - o;
-                borrow = 1;
-            }
-        }
-        while out.digits.last() == Some(&0) {
-            out.digits.pop();
-        }
-        out
-    }
-    /// Whether it is zero.
-    pub fn is_zero(&self) -> bool {
-        self.digits.is_empty()
-    }
-    /// Compares the values.
-    fn cmp_value(&self, other: &Big) -> std::cmp::Ordering {
-        self.digits
-            .len()
-            .cmp(&other.digits.len())
-            .then_with(|| self.digits.iter().rev().cmp(other.digits.iter().rev()))
-    }
-}
-
-impl fmt::Display for Big {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self.digits.split_last() {
-            None => write!(f, "0"),
-            Some((top, rest)) => {
-                write!(f, "{top}")?;
-                for d in rest.iter().rev() {
-                    write!(f, "{d:018}")?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
+pub use crate::proof::Big;
+use crate::proof::{self, Coef, Constraint, Op, PolSum, Ref, Step, Value};
 
 /// A signed coefficient: sign and magnitude.
 fn signed(positive: &Big, negative: &Big) -> (bool, Big) {
@@ -151,8 +54,8 @@ fn signed(positive: &Big, negative: &Big) -> (bool, Big) {
 /// Lines of a proof block and what they add.
 #[derive(Clone, Debug, Default)]
 pub struct ProofLines {
-    /// the lines, each one rule ending in `;`
-    pub lines: Vec<String>,
+    /// the steps
+    pub lines: Vec<Step>,
     /// constraint ids the lines add
     pub ids: usize,
     /// CNF clauses the lines derive (literals as in the CNF), each with the
@@ -168,13 +71,13 @@ pub struct ProofLines {
 
 impl ProofLines {
     /// A line adding one constraint id.
-    fn add(&mut self, line: String) {
+    fn add(&mut self, line: Step) {
         self.add_ids(line, 1);
     }
     /// A line adding `ids` constraint ids (a rule with a subproof numbers
     /// the constraints of its proof goals too, measured with `veripb
     /// --trace`).
-    pub fn add_ids(&mut self, line: String, ids: usize) {
+    pub fn add_ids(&mut self, line: Step, ids: usize) {
         self.lines.push(line);
         self.ids += ids;
     }
@@ -182,8 +85,8 @@ impl ProofLines {
     /// encoding, the one in which the literal named `lit` occurs (`~y`:
     /// `y ⇒ D`; `y`: `¬y ⇒ ¬D`): the proof writer, which introduces the
     /// definitions before the block, puts the id in its place.
-    pub fn half(lit: &str) -> String {
-        format!("{{half {lit}}}")
+    pub fn half(lit: &str) -> Ref {
+        Ref::Half(proof::Lit::from_text(lit))
     }
     /// Appends `other`'s lines (its derived clauses' ids shifted past
     /// these lines').
@@ -236,8 +139,8 @@ pub struct SymmetryProof {
     /// a `dom` step's witness makes the objective strictly better); the
     /// prelude's `load_order` then moves what they derive to the core
     pub early: ProofLines,
-    /// `def_order` and `load_order` lines (no constraint ids)
-    pub prelude: Vec<String>,
+    /// `def_order` and `load_order` (no constraint ids)
+    pub prelude: Vec<Step>,
     /// steps right after the prelude, before the encoding's definitions:
     /// over the model's variables and the block's own (no `{half …}`),
     /// so that unit propagation works on the model alone (no long
@@ -249,7 +152,7 @@ pub struct SymmetryProof {
     /// CNF literals, that ties the CNF's objective to the model's (e.g.
     /// `Σ outputs of the counters ≥ Σ the cells they count`): added to the
     /// improving constraint of an optimum's `soli`
-    pub objective_link: Option<(String, crate::provenance::Linear)>,
+    pub objective_link: Option<(Ref, crate::provenance::Linear)>,
 }
 
 impl LexOrder {
@@ -310,14 +213,18 @@ impl LexOrder {
 
     /// `def_order` (with its transitivity proof) and `load_order`: the
     /// lines to write before any derived constraint.
-    pub fn prelude(&self, name: &dyn Fn(Lit) -> String) -> Vec<String> {
+    pub fn prelude(&self, name: &dyn Fn(Lit) -> String) -> Vec<Step> {
         let k = self.vars.len();
-        let term = |j: usize, sign: &str, var: String| format!("{sign}{} {var}", self.weight(j));
-        let def: Vec<String> = (0..k)
-            .flat_map(|j| [term(j, "-", format!("u{j}")), term(j, "+", format!("v{j}"))])
+        let def = (0..k)
+            .flat_map(|j| {
+                [
+                    (Coef::Signed(false, self.weight(j)), order_var("u", j)),
+                    (Coef::Signed(true, self.weight(j)), order_var("v", j)),
+                ]
+            })
             .collect();
-        let loaded: Vec<String> = self.vars.iter().map(|&l| name(l)).collect();
-        order_prelude(&self.name, &def, &loaded)
+        let loaded = self.vars.iter().map(|&l| proof::Lit::from_text(name(l)));
+        order_prelude(&self.name, def, loaded.collect())
     }
 
     /// Derives `x ⪯ σ(x)` by dominance and then the CNF clauses of `chain`
@@ -351,7 +258,8 @@ impl LexOrder {
         if chain.strict || chain.cond.is_some() || chain.chain.len() + 1 < positions.len() {
             return Err("only the plain, non-strict chain of lex_le is derived".into());
         }
-        let lit = |l: Lit| name(l);
+        let lit = |l: Lit| proof::Lit::from_text(name(l));
+        let var = |l: Lit| proof::Var(name(l));
         // 1. L: Σ_j w_j (x_σ(j) − x_j) ≥ 0, merged per variable
         let mut plus: Vec<Big> = vec![Big::zero(); k];
         let mut minus: Vec<Big> = vec![Big::zero(); k];
@@ -366,24 +274,27 @@ impl LexOrder {
         for ((p, m), &v) in plus.iter().zip(&minus).zip(&self.vars) {
             let (pos, c) = signed(p, m);
             if !c.is_zero() {
-                terms.push(format!("{}{c} {}", if pos { "+" } else { "-" }, lit(v)));
+                terms.push((Coef::Signed(pos, c), lit(v)));
             }
         }
-        let witness: Vec<String> = (0..k)
+        let witness = (0..k)
             .filter(|&j| image(j) != self.vars[j])
-            .map(|j| format!("{} -> {}", lit(self.vars[j]), lit(image(j))))
+            .map(|j| (var(self.vars[j]), Value::Lit(lit(image(j)))))
             .collect();
         // the order's strictness goal (#2: "x ⪯ σ(x)" is the constraint
         // itself) is contradicted by adding it to the negated constraint;
         // the model's goals (σ maps each constraint onto one) are autoproven
         // ids: the negated constraint, goal #2's premise and sum, the
         // constraint
+        let l = Constraint { terms, degree: 0 };
         out.add_ids(
-            format!(
-                "@lexL dom {} >= 0 : {} : subproof proofgoal #2 pol -1 -2 +; qed : -1; qed;",
-                terms.join(" "),
-                witness.join(" ")
-            ),
+            Step::Inline(vec![
+                Step::Dom(l, witness, true).labelled("lexL"),
+                Step::ProofGoal(2),
+                Step::Pol(vec![Op::Ref(Ref::Last(1)), Op::Ref(Ref::Last(2)), Op::Add]),
+                Step::Qed(Some(Ref::Last(1))),
+                Step::Qed(None),
+            ]),
             4,
         );
         // 2. the chain, from L
@@ -439,8 +350,10 @@ pub fn derive_chain(
         skipped,
         hinted,
     } = *steps;
-    let lit = |l: Lit| name(l);
-    let neg = |l: Lit| name(!l);
+    let lit = |l: Lit| proof::Lit::from_text(name(l));
+    let var = |l: Lit| proof::Var(name(l));
+    let clause = |c: &[Lit]| Constraint::clause(c.iter().map(|&l| lit(l)));
+    let label = |s: String| Ref::Label(s);
     // the helper constraints (L, Q, S, E) are deleted once the chain is
     // done, so that the database keeps only the CNF's clauses and the chain
     // literals' definitions (RUP without hints propagates over all of it).
@@ -448,7 +361,7 @@ pub fn derive_chain(
     // CNF's `a_t ∧ x → a_{t+1}`, `a_t ∧ ¬y → a_{t+1}` they fix every chain
     // literal by unit propagation from the primary literals, as a logged
     // solution (`solx`) needs
-    let mut helpers = vec!["@lexL".to_string()];
+    let mut helpers = vec![label("lexL".into())];
     let mut prefix_weight = Big::zero(); // M_t
     for (t, &i) in positions.iter().enumerate() {
         let (x, y) = chain.pairs[t];
@@ -458,56 +371,39 @@ pub fn derive_chain(
             Some(chain.chain[t - 1])
         };
         // the CNF clause a_t → (x → y): RUP from L (t = 0) or Q_t + L
-        let mut clause = vec![];
-        clause.extend(a.map(|a| !a));
-        clause.extend([!x, y]);
+        let mut cl = vec![];
+        cl.extend(a.map(|a| !a));
+        cl.extend([!x, y]);
         let hint = if t == 0 {
-            "@lexL".to_string()
+            label("lexL".into())
         } else {
-            out.add(format!("@lexS pol @lexQ{t} @lexL +;"));
-            "@lexS".to_string()
+            let mut s = PolSum::new();
+            s.add(label(format!("lexQ{t}"))).add(label("lexL".into()));
+            out.add(s.step().labelled("lexS"));
+            label("lexS".into())
         };
-        if hinted {
-            out.add(format!(
-                "rup {} >= 1 : {hint};",
-                clause_terms(&clause, name)
-            ));
-        } else {
-            out.add(format!("rup {} >= 1;", clause_terms(&clause, name)));
-        }
-        out.derived.push((clause, out.ids));
+        let hints = if hinted { vec![hint] } else { vec![] };
+        out.add(Step::Rup(clause(&cl), hints));
+        out.derived.push((cl, out.ids));
         if t > 0 {
-            out.lines.push("del id @lexS;".to_string());
+            out.lines.push(Step::Del(vec![label("lexS".into())]));
         }
         let Some(&next) = chain.chain.get(t) else {
             break;
         };
         // a_{t+1}: its definition and the CNF's two clauses
         out.defines.push(next.var());
-        let nn = neg(next);
         let t1 = t + 1;
+        let off = || vec![(var(next), Value::False)];
         if let Some(a) = a {
-            out.add(format!(
-                "@lexA{t1} red +1 {nn} +1 {} >= 1 : {} -> 0;",
-                lit(a),
-                lit(next)
-            ));
+            out.add(Step::Red(clause(&[!next, a]), off(), false).labelled(format!("lexA{t1}")));
         }
-        out.add(format!(
-            "@lexB{t1} red +1 {nn} +1 {} +1 {} >= 1 : {} -> 0;",
-            lit(x),
-            neg(y),
-            lit(next)
-        ));
+        out.add(Step::Red(clause(&[!next, x, !y]), off(), false).labelled(format!("lexB{t1}")));
         for other in [!x, y] {
             let mut c = vec![];
             c.extend(a.map(|a| !a));
             c.extend([other, next]);
-            out.add(format!(
-                "red {} >= 1 : {} -> 1;",
-                clause_terms(&c, name),
-                lit(next)
-            ));
+            out.add(Step::Red(clause(&c), vec![(var(next), Value::True)], false));
             out.derived.push((c, out.ids));
         }
         let Some(&until) = positions.get(t + 1) else {
@@ -518,68 +414,57 @@ pub fn derive_chain(
         };
         // Q_{t+1} = Q_t + M_t·(a_{t+1} → a_t) + w_i·(a_{t+1} → x ∨ ¬y)
         //         + Σ w_q·(a_{t+1} → x_q ∨ ¬y_q)
-        let mut sum = vec![];
+        let mut sum = PolSum::new();
         if t > 0 {
-            sum.push(format!("@lexQ{t} @lexA{t1} {prefix_weight} * +"));
+            sum.add(label(format!("lexQ{t}")))
+                .add_scaled(label(format!("lexA{t1}")), prefix_weight.clone());
         }
         let w = weight(i);
-        sum.push(if t > 0 {
-            format!("@lexB{t1} {w} * +")
-        } else {
-            format!("@lexB{t1} {w} *")
-        });
+        sum.add_scaled(label(format!("lexB{t1}")), w.clone());
         prefix_weight.add_assign(&w);
         for q in i + 1..until {
             let Some((xq, yq)) = skipped(q) else {
                 continue; // a fixed point: x_q − y_q = 0
             };
-            out.add(format!(
-                "@lexE{q} rup +1 {nn} +1 {} +1 {} >= 1;",
-                lit(xq),
-                neg(yq)
-            ));
-            helpers.push(format!("@lexE{q}"));
+            out.add(Step::Rup(clause(&[!next, xq, !yq]), vec![]).labelled(format!("lexE{q}")));
+            helpers.push(label(format!("lexE{q}")));
             let wq = weight(q);
-            sum.push(format!("@lexE{q} {wq} * +"));
+            sum.add_scaled(label(format!("lexE{q}")), wq.clone());
             prefix_weight.add_assign(&wq);
         }
-        out.add(format!("@lexQ{t1} pol {};", sum.join(" ")));
-        helpers.push(format!("@lexQ{t1}"));
+        out.add(sum.step().labelled(format!("lexQ{t1}")));
+        helpers.push(label(format!("lexQ{t1}")));
     }
-    out.lines.push(format!("del id {};", helpers.join(" ")));
+    out.lines.push(Step::Del(helpers));
     Ok(())
 }
 
-/// `+1 l1 +1 l2 …` for a clause.
-/// The lines that define a preorder `name` over `loaded.len()` variables
+/// The variable `{side}{j}` of an order's definition (`u0`, `v3`).
+pub fn order_var(side: &str, j: usize) -> proof::Lit {
+    proof::Lit::from_text(format!("{side}{j}"))
+}
+
+/// The steps that define a preorder `name` over `loaded.len()` variables
 /// (`left` u0…, `right` v0…) by the PB constraint `Σ def ≥ 0`, prove its
 /// transitivity (fresh variables w0…: the sum of the two hypotheses and the
 /// negated goal), and load it on `loaded`: what a proof writes before any
 /// derived constraint.
-pub fn order_prelude(name: &str, def: &[String], loaded: &[String]) -> Vec<String> {
-    let list = |p: &str| {
-        (0..loaded.len())
-            .map(|j| format!("{p}{j}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+pub fn order_prelude(
+    name: &str,
+    def: Vec<(Coef, proof::Lit)>,
+    loaded: Vec<proof::Lit>,
+) -> Vec<Step> {
     vec![
-        format!("def_order {name}"),
-        format!("  vars left {}; right {}; end;", list("u"), list("v")),
-        format!("  def {} >= 0; end;", def.join(" ")),
-        format!("  transitivity vars fresh_right {}; end;", list("w")),
-        "    proof proofgoal #1 pol 1 2 + 3 +; qed : -1; qed;".to_string(),
-        "  end;".to_string(),
-        "end;".to_string(),
-        format!("load_order {name} {};", loaded.join(" ")),
+        Step::DefOrder {
+            name: name.to_string(),
+            vars: loaded.len(),
+            def: Constraint {
+                terms: def,
+                degree: 0,
+            },
+        },
+        Step::LoadOrder(name.to_string(), loaded),
     ]
-}
-
-fn clause_terms(lits: &[Lit], name: &dyn Fn(Lit) -> String) -> String {
-    lits.iter()
-        .map(|&l| format!("+1 {}", name(l)))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@
 //! | [`perm`] | permutation groups: closure, orbits, lex-leader clauses |
 //! | [`provenance`] | the definitions log: auxiliary variables' meaning and clauses' source constraints, for VeriPB proofs |
 //! | [`dominance`] | VeriPB derivations of lex-leader clauses by the dominance rule (certified symmetry breaking) |
+//! | [`proof`] | VeriPB proof steps as values (`Step`, `Ref`, `Constraint`), written to text in one place |
 //! | [`check`] | the [`Checker`] trait: every constraint can test an assignment |
 //! | [`pbmodel`] | pseudo-Boolean models over named variables (a puzzle's rules for VeriPB proofs), OPB writing |
 //! | `solve` (feature `solve`; with a backend: `batsat` (default), `varisat`, `splr`, `cadical`) | the solving layer: the `Backend` trait, `Session` (a [`ClauseDatabase`] you can solve), the drivers `enumerate` and `optimize` |
@@ -41,6 +42,7 @@ pub mod options;
 pub mod pb;
 pub mod pbmodel;
 pub mod perm;
+pub mod proof;
 pub mod provenance;
 #[cfg(feature = "solve")]
 pub mod solve;

@@ -61,7 +61,7 @@ fn cell_perm(n: usize, f: impl Fn(usize, usize) -> (usize, usize)) -> Perm {
 fn check(
     dir: &Path,
     m: &PbModel,
-    prelude: &[String],
+    prelude: &[puzzlesat_encodings::proof::Step],
     block: &ProofLines,
     cnf: &Cnf,
 ) -> (bool, String) {
@@ -70,8 +70,8 @@ fn check(
         "pseudo-Boolean proof version 3.0".to_string(),
         format!("f {};", m.loaded()),
     ];
-    proof.extend(prelude.iter().cloned());
-    proof.extend(block.lines.iter().cloned());
+    proof.extend(prelude.iter().map(ToString::to_string));
+    proof.extend(block.lines.iter().map(ToString::to_string));
     let nm = name(3);
     // each derived clause has the id the block says (relative ids start
     // after the model's constraints: the prelude adds none)

@@ -22,20 +22,12 @@ pub struct Checked {
     pub seconds: f64,
 }
 
-/// The checker ([`crate::checker`]) and its version, or the error naming
-/// the ways to one.
-pub fn checker() -> Result<String, CertifyError> {
-    let out = crate::checker::command()
-        .arg("--version")
-        .output()
-        .map_err(|e| {
-            CertifyError::Producer(format!(
-                "the VeriPB checker could not be run ({e}): {} names an installed one \
-                 (`{INSTALL}`), or a library's binary registers `puzzlesat` with \
-                 `checker::bundled_in`",
-                crate::checker::ENV
-            ))
-        })?;
+/// The `veripb` on PATH and its version, or the error naming the install
+/// command (or saying that the `veripb` found is not executable). The probe
+/// runs under `limits` like the check: a checker that hangs there is
+/// killed when the time limit expires or on Ctrl-C or SIGTERM.
+pub fn checker(limits: &Limits) -> Result<String, CertifyError> {
+    let out = run(&[std::ffi::OsStr::new("--version")], limits)?;
     let v = String::from_utf8_lossy(&out.stdout);
     let v = v
         .lines()
@@ -44,25 +36,21 @@ pub fn checker() -> Result<String, CertifyError> {
     Ok(v.trim().to_string())
 }
 
-/// Runs `veripb MODEL PROOF`; Ok only if it verifies the proof. The check
-/// is stopped (and the run told so) when `limits` expire: the time limit,
-/// Ctrl-C or SIGTERM.
-pub fn check(model: &Path, proof: &Path, limits: &Limits) -> Result<Checked, CertifyError> {
-    let checker = checker()?;
-    let t = Instant::now();
+/// Runs `veripb ARGS` until it exits or `limits` expire (then it is
+/// killed: `Stopped`), its output in temporary files (no pipe to fill).
+fn run(args: &[&std::ffi::OsStr], limits: &Limits) -> Result<std::process::Output, CertifyError> {
     let io = |e: io::Error| CertifyError::Io(e.to_string());
     let (mut out_file, mut err_file) = (
         tempfile::tempfile().map_err(io)?,
         tempfile::tempfile().map_err(io)?,
     );
     let mut child = crate::checker::command()
-        .arg("--hide-warnings")
-        .arg(model)
-        .arg(proof)
+        .args(args)
+        .stdin(std::process::Stdio::null())
         .stdout(out_file.try_clone().map_err(io)?)
         .stderr(err_file.try_clone().map_err(io)?)
         .spawn()
-        .map_err(|e| CertifyError::Producer(format!("veripb could not be run: {e}")))?;
+        .map_err(not_run)?;
     let status = loop {
         if let Some(status) = child.try_wait().map_err(io)? {
             break status;
@@ -74,7 +62,6 @@ pub fn check(model: &Path, proof: &Path, limits: &Limits) -> Result<Checked, Cer
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     };
-    let seconds = t.elapsed().as_secs_f64();
     let read = |f: &mut std::fs::File| -> Result<Vec<u8>, CertifyError> {
         use std::io::{Read, Seek};
         let mut v = vec![];
@@ -82,11 +69,49 @@ pub fn check(model: &Path, proof: &Path, limits: &Limits) -> Result<Checked, Cer
         f.read_to_end(&mut v).map_err(io)?;
         Ok(v)
     };
-    let out = std::process::Output {
+    Ok(std::process::Output {
         status,
         stdout: read(&mut out_file)?,
         stderr: read(&mut err_file)?,
-    };
+    })
+}
+
+/// Why `veripb` could not be started: not on PATH, found but not
+/// executable, or another error of the system.
+fn not_run(e: io::Error) -> CertifyError {
+    CertifyError::Producer(match e.kind() {
+        io::ErrorKind::NotFound => format!(
+            "the VeriPB checker could not be run (not found): {} names an installed one (`{INSTALL}`), or a library's binary registers `puzzlesat` with `checker::bundled_in`",
+            crate::checker::ENV
+        ),
+        io::ErrorKind::PermissionDenied => {
+            let found = std::env::var_os("PATH")
+                .map(|p| {
+                    std::env::split_paths(&p)
+                        .map(|d| d.join("veripb"))
+                        .find(|f| f.is_file())
+                })
+                .unwrap_or_default();
+            let at = found.map_or(String::new(), |f| format!(" ({})", f.display()));
+            format!("the `veripb` on PATH{at} is not executable: make it executable, or install the checker with `{INSTALL}`")
+        }
+        _ => format!("veripb could not be run: {e}"),
+    })
+}
+
+/// Runs `veripb MODEL PROOF`; Ok only if it verifies the proof. The check
+/// is stopped (and the run told so) when `limits` expire: the time limit,
+/// Ctrl-C or SIGTERM.
+pub fn check(model: &Path, proof: &Path, limits: &Limits) -> Result<Checked, CertifyError> {
+    let checker = checker(limits)?;
+    let t = Instant::now();
+    let args = [
+        std::ffi::OsStr::new("--hide-warnings"),
+        model.as_os_str(),
+        proof.as_os_str(),
+    ];
+    let out = run(&args, limits)?;
+    let seconds = t.elapsed().as_secs_f64();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let verdict = stdout.lines().find(|l| l.starts_with("s VERIFIED"));
     match verdict {
@@ -105,7 +130,7 @@ pub fn check(model: &Path, proof: &Path, limits: &Limits) -> Result<Checked, Cer
                 .take(6)
                 .collect();
             Err(CertifyError::VeripbRejected(format!(
-                "{} ({})",
+                "{} (kept: {})",
                 why.join(" / "),
                 proof.display()
             )))

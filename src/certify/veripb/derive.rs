@@ -4,7 +4,6 @@
 //! CNF Translations for Pseudo-Boolean Solving", SAT 2022).
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use puzzlesat_encodings::pbmodel::PbModel;
@@ -16,6 +15,7 @@ use super::model::{ModelConstraints, Sum};
 use super::search::ClauseIds;
 use super::writer::{with_halves, Id, ProofNames, ProofWriter, SymmetryBlock};
 use crate::certify::CertifyError;
+use puzzlesat_encodings::proof::{Big, Op, PolSum, Ref, Step, Value};
 
 /// How each clause of the CNF was derived, for the report.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -218,10 +218,14 @@ pub(super) fn derive_cnf<W: Write>(
         steps.definitions += usize::from(*intro == Intro::Red);
         let var = names.var(y.var());
         // witness: the value of y's variable that makes y false / true
-        let (falsify, satisfy) = if y.is_neg() { ("1", "0") } else { ("0", "1") };
-        let rule = |c: &Linear, value: &str| match intro {
-            Intro::Red => format!("red {} : {var} -> {value};", names.linear(c)),
-            Intro::Rup => format!("rup {};", names.linear(c)),
+        let (falsify, satisfy) = if y.is_neg() {
+            (Value::True, Value::False)
+        } else {
+            (Value::False, Value::True)
+        };
+        let rule = |c: &Linear, value: Value| match intro {
+            Intro::Red => Step::Red(names.linear(c), vec![(var.clone(), value)], false),
+            Intro::Rup => Step::Rup(names.linear(c), vec![]),
         };
         let k = d.meaning.bound;
         if k > 0 {
@@ -268,7 +272,11 @@ pub(super) fn derive_cnf<W: Write>(
         };
         let amo_id = model.derive(w, names, &amo)?;
         let k = lits.len();
-        let id = w.step(&format!("pol {amo_id} {} * {y_half} + {k} d;", k - 1))?;
+        let mut sum = PolSum::new();
+        sum.add_scaled(Ref::Id(amo_id), Big::from_u64(k as u64 - 1))
+            .add(Ref::Id(y_half))
+            .then(Op::Div(k as u64));
+        let id = w.step(&sum.step())?;
         let mut tight =
             Linear::count_at_least(&lits.iter().map(|&l| !l).collect::<Vec<_>>(), k as i64);
         tight.terms.push((1, d.lit));
@@ -328,7 +336,7 @@ pub(super) fn derive_cnf<W: Write>(
         let sources: Vec<(u32, &Linear)> = prov.map(|p| p.sources_of(i)).unwrap_or_default();
         let source = sources.first().copied();
         if all_halves.is_empty() && source.is_none() {
-            ids[i] = w.step(&format!("rup {};", names.clause(clause)))?;
+            ids[i] = w.step(&Step::Rup(names.clause(clause), vec![]))?;
             steps.rup += 1;
             continue;
         }
@@ -487,17 +495,13 @@ pub(super) fn derive_cnf<W: Write>(
             }
         }
         let Some((src, weaken, halves, mult)) = derived else {
-            ids[i] = w.step(&format!("rup {};", names.clause(clause)))?;
+            ids[i] = w.step(&Step::Rup(names.clause(clause), vec![]))?;
             steps.rup += 1;
             continue;
         };
         let mut pol = PolSum::new();
         for (id, a) in ladders {
-            pol.add(&if a == 1 {
-                id.to_string()
-            } else {
-                format!("{id} {a} *")
-            });
+            pol.add_times(Ref::Id(id), a);
         }
         if let Some((s, c)) = src {
             let id = match source_ids.get(&s) {
@@ -517,57 +521,19 @@ pub(super) fn derive_cnf<W: Write>(
                     id
                 }
             };
-            pol.add(&id.to_string());
+            pol.add(Ref::Id(id));
         }
         for ((id, _), &m) in halves.iter().zip(&mult) {
-            pol.add(&if m == 1 {
-                id.to_string()
-            } else {
-                format!("{id} {m} *")
-            });
+            pol.add_times(Ref::Id(*id), m);
         }
         for v in weaken {
-            pol.then(&format!("{} w", names.var(v)));
+            pol.then(Op::Weaken(names.var(v)));
         }
-        pol.then("s");
-        ids[i] = w.step(&pol.finish())?;
+        pol.then(Op::Sat);
+        ids[i] = w.step(&pol.step())?;
         steps.pol += 1;
     }
     Ok((ids, steps, half))
-}
-
-/// A `pol` step in reverse Polish notation: the sum of its operands
-/// (constraint ids or literal axioms, each possibly multiplied), then
-/// weakenings, a division and saturation.
-pub(super) struct PolSum {
-    pub(super) text: String,
-    pub(super) operands: usize,
-}
-
-impl PolSum {
-    pub(super) fn new() -> Self {
-        PolSum {
-            text: String::from("pol"),
-            operands: 0,
-        }
-    }
-    /// Adds `operand` (e.g. `12`, `12 3 *`, `~x 3 *`) to the sum.
-    pub(super) fn add(&mut self, operand: &str) {
-        let _ = write!(self.text, " {operand}");
-        if self.operands > 0 {
-            self.text.push_str(" +");
-        }
-        self.operands += 1;
-    }
-    /// Applies `op` to the sum (`x w`, `3 d`, `s`).
-    pub(super) fn then(&mut self, op: &str) {
-        let _ = write!(self.text, " {op}");
-    }
-    /// The step's text.
-    pub(super) fn finish(mut self) -> String {
-        self.text.push(';');
-        self.text
-    }
 }
 
 /// Derives the lemma `c` from the model: each part from the model
@@ -589,28 +555,24 @@ pub(super) fn derive_lemma<W: Write>(
     // the check refuses the lemma)
     for &(a, l) in extra {
         if let Some((id, _)) = half.get(&l) {
-            pol.add(&if a == 1 {
-                id.to_string()
-            } else {
-                format!("{id} {a} *")
-            });
+            pol.add_times(Ref::Id(*id), a);
         }
     }
     for part in &lemma.parts {
         if part.bound <= 0 {
             // always true: the sum of its literals' axioms is stronger
             for &(a, l) in &part.terms {
-                pol.add(&format!("{} {a} *", names.lit(l)));
+                pol.add_axiom(names.literal(l), Big::from_u64(a));
             }
             continue;
         }
-        pol.add(&model.derive(w, names, part)?.to_string());
+        pol.add(Ref::Id(model.derive(w, names, part)?));
     }
     if lemma.divisor > 1 {
-        pol.then(&format!("{} d", lemma.divisor));
+        pol.then(Op::Div(lemma.divisor));
     }
-    let sum = w.step(&pol.finish())?;
-    w.step(&format!("ia {} : {sum};", names.linear(c)))
+    let sum = w.step(&pol.step())?;
+    w.step(&Step::Ia(names.linear(c), Some(Ref::Id(sum))))
 }
 
 /// Derives `clause` from the constraint `c` (id `c_id`) and the halves of
@@ -637,15 +599,15 @@ pub(super) fn derive_from<W: Write>(
         return Ok(None);
     };
     let mut pol = PolSum::new();
-    pol.add(&c_id.to_string());
+    pol.add(Ref::Id(c_id));
     for id in used {
-        pol.add(&id.to_string());
+        pol.add(Ref::Id(id));
     }
     for v in weaken {
-        pol.then(&format!("{} w", names.var(v)));
+        pol.then(Op::Weaken(names.var(v)));
     }
-    pol.then("s");
-    w.step(&pol.finish()).map(Some)
+    pol.then(Op::Sat);
+    w.step(&pol.step()).map(Some)
 }
 
 /// The proof up to the search: the symmetry block's steps before any order
@@ -701,7 +663,7 @@ pub fn derive_from_model<W: Write>(
             );
         for (i, id) in placed {
             cnf_ids[i] = id;
-            w.line(&format!("e {} : {id};", names.clause(clauses[i])))
+            w.line(&Step::Equals(names.clause(clauses[i]), Ref::Id(id)))
                 .map_err(io)?;
         }
     }

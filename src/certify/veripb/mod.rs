@@ -48,6 +48,7 @@ use super::{
     drat, formula_digest, Certificate, Certified, CertifyError, Claim, FromModel, Producer,
 };
 use crate::solver::Limits;
+use puzzlesat_encodings::proof::{Big, Conclusion, Constraint, PolSum, Ref, Step};
 use search::{derive_assumptions, linked, log_optimum};
 
 mod check;
@@ -165,17 +166,17 @@ pub fn prove(
     limits: &Limits,
 ) -> Result<PbCertificate, CertifyError> {
     let io = |e: io::Error| CertifyError::Io(e.to_string());
-    checker()?; // before any work: a missing checker is an error
-    let temp;
+    checker(limits)?; // before any work: a missing checker is an error
+    let mut temp = None;
     let dir = match run.dir {
         Some(d) => {
             std::fs::create_dir_all(d).map_err(io)?;
             d.to_path_buf()
         }
-        None => {
-            temp = tempfile::tempdir().map_err(io)?;
-            temp.path().to_path_buf()
-        }
+        None => temp
+            .insert(tempfile::tempdir().map_err(io)?)
+            .path()
+            .to_path_buf(),
     };
     // written under temporary names, placed under new ones when whole
     // (crate::io::output::publish_new: nothing in the folder is replaced)
@@ -227,18 +228,18 @@ pub fn prove(
             "the cube's claim, by contradiction: not (its literals and better than its bound)",
         )
         .map_err(io)?;
-        w.line(&format!("red {} : : subproof", names.linear(&claim)))
+        w.line(&Step::Red(names.linear(&claim), vec![], true))
             .map_err(io)?;
-        w.line("proofgoal #1").map_err(io)?;
+        w.line(&Step::ProofGoal(1)).map_err(io)?;
         // the rule's reserved id, then the premise
         w.skip(2);
         let p = w.next_id() - 1;
-        let axioms: String = g
-            .cube
-            .iter()
-            .map(|&l| format!(" {} {k} * +", names.lit(!l)))
-            .collect();
-        let better = w.step(&format!("pol {p}{axioms};")).map_err(io)?;
+        let mut sum = PolSum::new();
+        sum.add(Ref::Id(p));
+        for &l in g.cube {
+            sum.add_axiom(names.literal(!l), Big::from_u64(k as u64));
+        }
+        let better = w.step(&sum.step()).map_err(io)?;
         // tied to the CNF's objective where the symmetry block says how
         let (better, linked_better) =
             linked(run, &mut w, (better, g.better.clone())).map_err(io)?;
@@ -308,29 +309,31 @@ pub fn prove(
     } else {
         w.comment("no better solution: by propagation")
             .map_err(io)?;
-        (w.step("rup >= 1;").map_err(io)?, SearchSteps::default())
+        let contradiction = Step::Rup(Constraint::clause([]), vec![]);
+        (w.step(&contradiction).map_err(io)?, SearchSteps::default())
     };
     search.solutions += usize::from(optimum.is_some());
     if let Some(claim) = &guarded {
-        w.line(&format!("qed : {contradiction};")).map_err(io)?;
-        w.line("qed;").map_err(io)?;
+        w.line(&Step::Qed(Some(Ref::Id(contradiction))))
+            .map_err(io)?;
+        w.line(&Step::Qed(None)).map_err(io)?;
         w.skip(1);
         let id = w.next_id() - 1;
         w.comment("the cube's claim, derived").map_err(io)?;
-        w.line(&format!("e {} : {id};", names.linear(claim)))
+        w.line(&Step::Equals(names.linear(claim), Ref::Id(id)))
             .map_err(io)?;
     }
     let conclusion = match (run.claim, search.solutions, optimum) {
         // the cube's claim is the derived constraint checked above
-        _ if guarded.is_some() => "NONE".to_string(),
-        (Claim::Complete, n, _) if n > 0 => "SAT".to_string(),
-        (Claim::Optimal, _, Some(v)) => format!("BOUNDS {v} : {contradiction} {v}"),
+        _ if guarded.is_some() => Conclusion::None,
+        (Claim::Complete, n, _) if n > 0 => Conclusion::Sat,
+        (Claim::Optimal, _, Some(v)) => Conclusion::Bounds(Some(v), Ref::Id(contradiction)),
         // a model with an objective and no solution (a cube's, with its
         // bound): VeriPB says so by infinite bounds
-        _ if run.model.objective().is_some() => format!("BOUNDS INF : {contradiction} INF"),
-        _ => format!("UNSAT : {contradiction}"),
+        _ if run.model.objective().is_some() => Conclusion::Bounds(None, Ref::Id(contradiction)),
+        _ => Conclusion::Unsat(Ref::Id(contradiction)),
     };
-    let proof_bytes = w.finish(&conclusion).map_err(io)?;
+    let proof_bytes = w.finish(conclusion).map_err(io)?;
     let placed = crate::io::output::publish_new(
         &dir,
         run.stem,
@@ -338,10 +341,17 @@ pub fn prove(
     )
     .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
     let (model_path, proof_path) = (placed[0].clone(), placed[1].clone());
-    let checked = check(&model_path, &proof_path, limits)?;
-    if run.dir.is_none() {
-        // the temporary directory goes; the paths are reported as kept nowhere
-    }
+    let checked = match check(&model_path, &proof_path, limits) {
+        Err(CertifyError::VeripbRejected(why)) => {
+            // the error names the proof: a temporary one is kept, so that
+            // the path exists
+            if let Some(t) = temp.take() {
+                let _ = t.keep();
+            }
+            return Err(CertifyError::VeripbRejected(why));
+        }
+        r => r?,
+    };
     Ok(PbCertificate {
         model_path,
         proof_path,

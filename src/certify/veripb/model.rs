@@ -7,6 +7,7 @@ use std::io::{self, Write};
 
 use super::writer::{Id, ProofNames, ProofWriter};
 use puzzlesat_encodings::pbmodel::PbModel;
+use puzzlesat_encodings::proof::{Op, Ref, Step};
 use puzzlesat_encodings::provenance::{Linear, Provenance};
 use rustsat::types::{Lit, Var};
 
@@ -205,14 +206,14 @@ impl ModelConstraints {
         names: &ProofNames,
         c: &Linear,
     ) -> io::Result<Id> {
-        let c_str = names.linear(c);
+        let c_step = names.linear(c);
         match self.source(c) {
-            Some((m, 1)) => w.step(&format!("ia {c_str} : {m};")),
+            Some((m, 1)) => w.step(&Step::Ia(c_step, Some(Ref::Id(m)))),
             Some((m, d)) => {
-                let q = w.step(&format!("pol {m} {d} d;"))?;
-                w.step(&format!("ia {c_str} : {q};"))
+                let q = w.step(&Step::Pol(vec![Op::Ref(Ref::Id(m)), Op::Div(d)]))?;
+                w.step(&Step::Ia(c_step, Some(Ref::Id(q))))
             }
-            None => w.step(&format!("ia {c_str};")),
+            None => w.step(&Step::Ia(c_step, None)),
         }
     }
 }

@@ -17,6 +17,7 @@ use super::writer::{Id, ProofNames, ProofWriter};
 use super::Run;
 use crate::certify::{drat, produce_proof, CertifyError, Producer};
 use crate::solver::Limits;
+use puzzlesat_encodings::proof::{self, Constraint, Op, Ref, Step};
 
 /// The value of every model variable in the solution `best` (an assignment
 /// of the CNF): a variable the CNF names takes its literal's value; the
@@ -170,20 +171,20 @@ pub fn replay_search<W: Write>(
         let mut vars: Vec<Var> = c.iter().map(|l| l.var()).collect();
         vars.sort_unstable();
         if !primary_vars.is_empty() && vars == primary_vars {
-            let sol: Vec<String> = c.iter().map(|&l| names.lit(!l)).collect();
-            w.step(&format!("solx {};", sol.join(" "))).map_err(io)?;
+            let sol = c.iter().map(|&l| names.literal(!l)).collect();
+            w.step(&Step::Solx(sol)).map_err(io)?;
             steps.solutions += 1;
         } else {
             steps.added += 1;
         }
-        let id = w.step(&format!("rup {};", names.clause(c))).map_err(io)?;
+        let id = w.step(&Step::Rup(names.clause(c), vec![])).map_err(io)?;
         ids.insert(c, id);
     }
     if !spent.is_empty() {
         w.comment("constraints the lemmas do not need (the definitions' halves)")
             .map_err(io)?;
-        let ids: Vec<String> = spent.iter().map(Id::to_string).collect();
-        w.line(&format!("deld {};", ids.join(" "))).map_err(io)?;
+        let ids = spent.iter().map(|&id| Ref::Id(id)).collect();
+        w.line(&Step::Deld(ids)).map_err(io)?;
     }
     let (proof, solve_seconds) = produce_proof(formula, producer, limits)?;
     steps.solve_seconds = solve_seconds;
@@ -218,7 +219,7 @@ pub fn replay_search<W: Write>(
             match ids.remove(&lits) {
                 Some(id) if id != 0 => {
                     steps.deletions += 1;
-                    w.line(&format!("del id {id};"))
+                    w.line(&Step::Del(vec![Ref::Id(id)]))
                 }
                 _ => Ok(()),
             }
@@ -234,7 +235,7 @@ pub fn replay_search<W: Write>(
             lemma += 1;
             steps.lemmas += 1;
             steps.replayed += 1;
-            w.step(&format!("rup {};", names.clause(&lits))).map(|id| {
+            w.step(&Step::Rup(names.clause(&lits), vec![])).map(|id| {
                 if lits.is_empty() {
                     empty = Some(id);
                 }
@@ -251,7 +252,9 @@ pub fn replay_search<W: Write>(
     }
     let contradiction = match empty {
         Some(id) => id,
-        None => w.step("rup >= 1;").map_err(io)?,
+        None => w
+            .step(&Step::Rup(Constraint::clause([]), vec![]))
+            .map_err(io)?,
     };
     Ok((contradiction, steps))
 }
@@ -287,21 +290,14 @@ pub(super) fn log_optimum<W: Write>(
             objective.value(best)
         )));
     }
-    let lits: Vec<String> = run
+    let lits = run
         .model
         .vars()
-        .map(|v| {
-            let name = run.model.name(v);
-            if value[v.idx()] {
-                name.to_string()
-            } else {
-                format!("~{name}")
-            }
-        })
+        .map(|v| proof::Lit::new(run.model.name(v), !value[v.idx()]))
         .collect();
     w.comment("the best solution; soli adds: the objective is better")
         .map_err(io)?;
-    let soli = w.step(&format!("soli {};", lits.join(" "))).map_err(io)?;
+    let soli = w.step(&Step::Soli(lits)).map_err(io)?;
     let opb = model_obj.opb_value(found);
     // the objective-improving constraint over CNF literals: Σ terms ≤ opb − 1
     let terms: Option<Vec<(i64, Lit)>> = model_obj
@@ -344,7 +340,11 @@ pub(super) fn linked<W: Write>(
         return Ok((id, better));
     };
     w.comment("the improving constraint in the CNF objective's terms")?;
-    let id = w.step(&format!("pol {id} {label} +;"))?;
+    let id = w.step(&Step::Pol(vec![
+        Op::Ref(Ref::Id(id)),
+        Op::Ref(label.clone()),
+        Op::Add,
+    ]))?;
     let mut sum = Sum::default();
     sum.add(&better);
     sum.add(link);
@@ -404,7 +404,7 @@ pub(super) fn derive_assumptions<W: Write>(
             terms_derived = true;
             forced_terms(w).map_err(io)?;
         }
-        ids.push(w.step(&format!("rup {};", names.clause(c))).map_err(io)?);
+        ids.push(w.step(&Step::Rup(names.clause(c), vec![])).map_err(io)?);
     }
     if !run.search && !terms_derived {
         forced_terms(w).map_err(io)?;

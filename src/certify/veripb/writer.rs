@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use super::derive::Halves;
 use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::pbmodel::PbModel;
+use puzzlesat_encodings::proof::{self, Coef, Conclusion, Constraint, Ref, Step};
 use puzzlesat_encodings::provenance::Linear;
 use puzzlesat_encodings::Cnf;
 use rustsat::types::{Lit, Var};
@@ -74,41 +75,41 @@ impl ProofNames {
     }
     /// The variable as the proof writes it (for weakening): the model's
     /// name, or `x12`.
-    pub fn var(&self, v: Var) -> String {
-        match self.model.get(v.idx()) {
+    pub fn var(&self, v: Var) -> proof::Var {
+        proof::Var(match self.model.get(v.idx()) {
             Some(Some((name, _))) => name.clone(),
             _ => format!("{}{}", self.aux, v.idx() + 1),
-        }
+        })
     }
     /// The literal as the proof writes it: `name`, `~name`, `x12`, `~x12`.
     pub fn lit(&self, l: Lit) -> String {
+        self.literal(l).to_string()
+    }
+    /// The literal as a proof step's value ([`Self::lit`]).
+    pub fn literal(&self, l: Lit) -> proof::Lit {
         match self.model.get(l.var().idx()) {
-            Some(Some((name, negated))) => {
-                if l.is_neg() != *negated {
-                    format!("~{name}")
-                } else {
-                    name.clone()
-                }
-            }
-            _ => format!(
+            Some(Some((name, negated))) => proof::Lit::new(name, l.is_neg() != *negated),
+            _ => proof::Lit::from_text(format!(
                 "{}{}{}",
                 if l.is_neg() { "~" } else { "" },
                 self.aux,
                 l.var().idx() + 1
-            ),
+            )),
         }
     }
     /// `Σ a·l ≥ k` as the proof writes it: `1 a 2 ~b >= k`.
-    pub fn linear(&self, c: &Linear) -> String {
-        let mut s = String::new();
-        for &(a, l) in &c.terms {
-            let _ = write!(s, "{a} {} ", self.lit(l));
+    pub fn linear(&self, c: &Linear) -> Constraint {
+        Constraint {
+            terms: c
+                .terms
+                .iter()
+                .map(|&(a, l)| (Coef::Unsigned(a), self.literal(l)))
+                .collect(),
+            degree: c.bound,
         }
-        let _ = write!(s, ">= {}", c.bound);
-        s
     }
     /// A clause as the proof writes it: `1 a 1 ~b >= 1`.
-    pub fn clause(&self, lits: &[Lit]) -> String {
+    pub fn clause(&self, lits: &[Lit]) -> Constraint {
         self.linear(&Linear::count_at_least(lits, 1))
     }
 }
@@ -117,13 +118,17 @@ impl ProofNames {
 /// from 1, then each rule that adds one).
 pub type Id = u64;
 
-/// Writes a VeriPB proof (syntax 3.0), numbering the constraints it adds.
+/// Writes a VeriPB proof (syntax 3.0), numbering the constraints it adds:
+/// the one place where the proof's steps become text (through their
+/// `Display`, [`puzzlesat_encodings::proof`]).
 pub struct ProofWriter<W: Write> {
     out: W,
     /// the id the next added constraint gets
     next: Id,
     /// proof size so far
     bytes: u64,
+    /// the text of the step being written
+    text: String,
 }
 
 impl<W: Write> ProofWriter<W> {
@@ -134,35 +139,38 @@ impl<W: Write> ProofWriter<W> {
             out,
             next: loaded as Id + 1,
             bytes: 0,
+            text: String::new(),
         };
-        w.line("pseudo-Boolean proof version 3.0")?;
-        w.line(&format!("f {loaded};"))?;
+        w.line(&Step::Header)?;
+        w.line(&Step::Formula(loaded))?;
         Ok(w)
     }
-    /// A line that adds no constraint (a comment, `output`, `del`).
-    pub fn line(&mut self, text: &str) -> io::Result<()> {
-        self.bytes += text.len() as u64 + 1;
-        writeln!(self.out, "{text}")
+    /// A step that adds no constraint (a comment, `output`, `del`).
+    pub fn line(&mut self, step: &Step) -> io::Result<()> {
+        self.text.clear();
+        let _ = writeln!(self.text, "{step}");
+        self.bytes += self.text.len() as u64;
+        self.out.write_all(self.text.as_bytes())
     }
     /// A rule that adds one constraint; returns its id.
-    pub fn step(&mut self, text: &str) -> io::Result<Id> {
-        self.line(text)?;
+    pub fn step(&mut self, step: &Step) -> io::Result<Id> {
+        self.line(step)?;
         self.next += 1;
         Ok(self.next - 1)
     }
-    /// A block of lines written elsewhere that adds `ids` constraints;
+    /// A block of steps written elsewhere that adds `ids` constraints;
     /// returns the id of the first.
-    pub fn block(&mut self, lines: &[String], ids: usize) -> io::Result<Id> {
+    pub fn block(&mut self, steps: &[Step], ids: usize) -> io::Result<Id> {
         let first = self.next;
-        for l in lines {
-            self.line(l)?;
+        for s in steps {
+            self.line(s)?;
         }
         self.next += ids as Id;
         Ok(first)
     }
     /// A `%` comment.
     pub fn comment(&mut self, text: &str) -> io::Result<()> {
-        self.line(&format!("% {text}"))
+        self.line(&Step::Comment(text.to_string()))
     }
     /// Counts `n` ids that a rule adds without a line of its own (a
     /// subproof's reserved id and premise, its derived constraint).
@@ -178,10 +186,10 @@ impl<W: Write> ProofWriter<W> {
         self.bytes
     }
     /// Ends the proof with `output NONE` and `conclusion`, and flushes.
-    pub fn finish(mut self, conclusion: &str) -> io::Result<u64> {
-        self.line("output NONE;")?;
-        self.line(&format!("conclusion {conclusion};"))?;
-        self.line("end pseudo-Boolean proof;")?;
+    pub fn finish(mut self, conclusion: Conclusion) -> io::Result<u64> {
+        self.line(&Step::OutputNone)?;
+        self.line(&Step::Conclusion(conclusion))?;
+        self.line(&Step::End)?;
         self.out.flush()?;
         Ok(self.bytes)
     }
@@ -195,20 +203,20 @@ pub struct SymmetryBlock {
     /// lines right after the header, before any definition (`def_order`,
     /// `load_order`: with the order loaded, the definitions and clauses
     /// derived later stay in the derived set); they add no constraint id
-    pub prelude: Vec<String>,
+    pub prelude: Vec<Step>,
     /// lines before the prelude, over the model alone (with their number
     /// of constraint ids)
-    pub early: (Vec<String>, usize),
+    pub early: (Vec<Step>, usize),
     /// lines right after the prelude, before the encoding's definitions
     /// (with their number of constraint ids)
-    pub before: (Vec<String>, usize),
+    pub before: (Vec<Step>, usize),
     /// the CNF clauses the `before` lines derive, as `derives`
     pub before_derives: Vec<(usize, usize)>,
     /// the `before` lines' first `before_rule_ids` ids derive clauses of
     /// the model's rules (as `rule_ids`)
     pub before_rule_ids: usize,
     /// the proof lines
-    pub lines: Vec<String>,
+    pub lines: Vec<Step>,
     /// how many constraint ids the lines add
     pub ids: usize,
     /// CNF variables the lines introduce themselves (no definition is
@@ -223,7 +231,7 @@ pub struct SymmetryBlock {
     pub rule_ids: usize,
     /// the label and terms of the constraint tying the CNF's objective to
     /// the model's ([`SymmetryProof::objective_link`])
-    pub objective_link: Option<(String, Linear)>,
+    pub objective_link: Option<(Ref, Linear)>,
 }
 
 impl SymmetryBlock {
@@ -294,40 +302,54 @@ impl SymmetryBlock {
 /// id of the definition half in which the literal named `L` occurs; `Err`
 /// names a literal with no such half.
 pub(super) fn with_halves(
-    lines: &[String],
+    steps: &[Step],
     halves: &Halves,
     names: &ProofNames,
-) -> Result<Vec<String>, String> {
-    const OPEN: &str = "{half ";
-    if !lines.iter().any(|l| l.contains(OPEN)) {
-        return Ok(lines.to_vec());
-    }
-    let ids: HashMap<String, Id> = halves
+) -> Result<Vec<Step>, String> {
+    let ids: HashMap<proof::Lit, Id> = halves
         .iter()
-        .map(|(&l, &(id, _))| (names.lit(l), id))
+        .map(|(&l, &(id, _))| (names.literal(l), id))
         .collect();
-    lines
+    steps
         .iter()
-        .map(|line| {
-            let mut out = String::with_capacity(line.len());
-            let mut rest = line.as_str();
-            while let Some(at) = rest.find(OPEN) {
-                out.push_str(&rest[..at]);
-                let after = &rest[at + OPEN.len()..];
-                let end = after
-                    .find('}')
-                    .ok_or_else(|| format!("an unclosed half in '{line}'"))?;
-                let lit = &after[..end];
-                let id = ids
-                    .get(lit)
-                    .ok_or_else(|| format!("no definition half of {lit} (in '{line}')"))?;
-                out.push_str(&id.to_string());
-                rest = &after[end + 1..];
+        .map(|orig| {
+            if let Step::Raw(text) = orig {
+                return raw_with_halves(text, &ids).map(Step::Raw);
             }
-            out.push_str(rest);
-            Ok(out)
+            let mut step = orig.clone();
+            step.map_refs(&mut |r| match r {
+                Ref::Half(lit) => ids
+                    .get(lit)
+                    .map(|&id| Some(Ref::Id(id)))
+                    .ok_or_else(|| format!("no definition half of {lit} (in '{orig}')")),
+                _ => Ok(None),
+            })?;
+            Ok(step)
         })
         .collect()
+}
+
+/// [`with_halves`] for a line still written as text ([`Step::Raw`]): each
+/// `{half L}` replaced by the id.
+fn raw_with_halves(line: &str, ids: &HashMap<proof::Lit, Id>) -> Result<String, String> {
+    const OPEN: &str = "{half ";
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(OPEN) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + OPEN.len()..];
+        let end = after
+            .find('}')
+            .ok_or_else(|| format!("an unclosed half in '{line}'"))?;
+        let lit = proof::Lit::from_text(&after[..end]);
+        let id = ids
+            .get(&lit)
+            .ok_or_else(|| format!("no definition half of {lit} (in '{line}')"))?;
+        out.push_str(&id.to_string());
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -338,13 +360,15 @@ mod tests {
     fn the_writer_numbers_constraints_after_the_model() {
         let mut buf = vec![];
         let mut w = ProofWriter::new(&mut buf, 3).unwrap();
-        assert_eq!(w.step("rup 1 a >= 1;").unwrap(), 4);
-        assert_eq!(w.block(&["x;".into(), "y;".into()], 2).unwrap(), 5);
+        let a = proof::Lit::new("a", false);
+        assert_eq!(w.step(&Step::rup_clause([a.clone()])).unwrap(), 4);
+        let del = Step::Del(vec![Ref::Id(4)]);
+        assert_eq!(w.block(&[del.clone(), del], 2).unwrap(), 5);
         assert_eq!(w.next_id(), 7);
-        w.finish("UNSAT : 6").unwrap();
+        w.finish(Conclusion::Unsat(Ref::Id(6))).unwrap();
         let text = String::from_utf8(buf).unwrap();
         assert!(
-            text.starts_with("pseudo-Boolean proof version 3.0\nf 3;\n"),
+            text.starts_with("pseudo-Boolean proof version 3.0\nf 3;\nrup +1 a >= 1;\n"),
             "{text}"
         );
         assert!(

@@ -11,6 +11,7 @@
 
 use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
 use puzzlesat_encodings::pbmodel::Relation;
+use puzzlesat_encodings::proof::Step;
 use puzzlesat_encodings::PbModel;
 
 /// The block deriving the empty clause (the play CNF of an unreachable
@@ -35,9 +36,9 @@ pub fn unreachable_block(model: &PbModel, y: &[u32], c: u32) -> SymmetryProof {
         format!("pol {} {c} d;", ops.join(" "))
     };
     let mut block = ProofLines::default();
-    block.add_ids(format!("@unreach_ge {}", sum(&|h| h.0)), 1);
-    block.add_ids(format!("@unreach_le {}", sum(&|h| h.1)), 1);
-    block.add_ids("pol @unreach_ge @unreach_le +;".into(), 1);
+    block.add_ids(Step::Raw(format!("@unreach_ge {}", sum(&|h| h.0))), 1);
+    block.add_ids(Step::Raw(format!("@unreach_le {}", sum(&|h| h.1))), 1);
+    block.add_ids(Step::Raw("pol @unreach_ge @unreach_le +;".into()), 1);
     block.derived.push((vec![], block.ids));
     block.rule_ids = block.ids;
     SymmetryProof {

@@ -46,7 +46,8 @@
 //! then the helper lemmas are deleted. Each `dom` step's goals (the order's
 //! two and the model's) are autoproven by VeriPB.
 
-use puzzlesat_encodings::dominance::{order_prelude, Big, ProofLines, SymmetryProof};
+use puzzlesat_encodings::dominance::{order_prelude, order_var, Big, ProofLines, SymmetryProof};
+use puzzlesat_encodings::proof::{self, Coef, Constraint, PolSum, Ref, Step, Value, Witness};
 use puzzlesat_encodings::Lit;
 
 use super::encode::BoardMap;
@@ -72,26 +73,20 @@ pub fn cycles_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> Result<Symm
     for i in 0..n {
         for j in i + 2..n {
             let sigma = transposition(n, i + 1, j);
-            block.add_ids(
-                format!(
-                    "dom +1 ~{} >= 1 : {};",
-                    p_name(i, j),
-                    witness(n, &sigma).join(" ")
-                ),
-                1,
-            );
+            let c = Constraint::clause([proof::Lit::new(&p_name(i, j), true)]);
+            block.add_ids(Step::Dom(c, witness(n, &sigma), false), 1);
         }
     }
     // 2. the canonical matrix's rows and columns: at least one
     for lits in (0..n).map(|i| m.row(i)).chain((0..n).map(|j| m.column(j))) {
-        block.add_ids(format!("rup {} >= 1;", terms(&lits, name)), 1);
+        block.add_ids(Step::Rup(terms(&lits, name), vec![]), 1);
         block.derived.push((lits, block.ids));
     }
     // 3. the helper lemmas
     let mut helpers = vec![];
     for s in 1..n {
-        block.add_ids(format!("@h{s} {}", balance(&ids, s)), 1);
-        helpers.push(format!("@h{s}"));
+        block.add_ids(balance(&ids, s).labelled(format!("h{s}")), 1);
+        helpers.push(Ref::Label(format!("h{s}")));
     }
     // 4./5. C10
     for c in &m.c10 {
@@ -99,19 +94,15 @@ pub fn cycles_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> Result<Symm
         let line = match c.next_end {
             Some(k) => {
                 let tau = swap_blocks(n, c.start, c.end, k);
-                format!(
-                    "dom {} >= 1 : {};",
-                    terms(&clause, name),
-                    witness(n, &tau).join(" ")
-                )
+                Step::Dom(terms(&clause, name), witness(n, &tau), false)
             }
-            None => format!("rup {} >= 1;", terms(&clause, name)),
+            None => Step::Rup(terms(&clause, name), vec![]),
         };
         block.add_ids(line, 1);
         block.derived.push((clause, block.ids));
     }
     if !helpers.is_empty() {
-        block.lines.push(format!("del id {};", helpers.join(" ")));
+        block.lines.push(Step::Del(helpers));
     }
     Ok(SymmetryProof {
         early: ProofLines::default(),
@@ -159,25 +150,28 @@ impl MatrixOrder {
         }
     }
     /// `def_order` and `load_order`: `Σ_j 2^(K−1−j)·(u_j − v_j) ≥ 0`.
-    fn prelude(&self) -> Vec<String> {
+    fn prelude(&self) -> Vec<Step> {
         let k = self.vars.len();
-        let def: Vec<String> = (0..k)
+        let def = (0..k)
             .flat_map(|j| {
                 let w = Big::pow2(k - 1 - j);
-                [format!("+{w} u{j}"), format!("-{w} v{j}")]
+                [
+                    (Coef::Signed(true, w.clone()), order_var("u", j)),
+                    (Coef::Signed(false, w), order_var("v", j)),
+                ]
             })
             .collect();
-        let loaded: Vec<String> = self.vars.iter().map(|&(i, j)| p_name(i, j)).collect();
-        order_prelude("cycles", &def, &loaded)
+        let loaded = self
+            .vars
+            .iter()
+            .map(|&(i, j)| proof::Lit::new(&p_name(i, j), false));
+        order_prelude("cycles", def, loaded.collect())
     }
 }
 
-/// `+1 a +1 ~b …`.
-fn terms(lits: &[Lit], name: &dyn Fn(Lit) -> String) -> String {
-    lits.iter()
-        .map(|&l| format!("+1 {}", name(l)))
-        .collect::<Vec<_>>()
-        .join(" ")
+/// `+1 a +1 ~b … >= 1`.
+fn terms(lits: &[Lit], name: &dyn Fn(Lit) -> String) -> Constraint {
+    Constraint::clause(lits.iter().map(|&l| proof::Lit::from_text(name(l))))
 }
 
 /// The identity of 0..n with a and b swapped.
@@ -204,25 +198,25 @@ fn swap_blocks(n: usize, s: usize, i: usize, k: usize) -> Vec<usize> {
 
 /// `H_s` by `pol`: the model's "at least one" of rows `0..s` plus its "at
 /// most one" of columns `0..s` (module docs, step 3).
-fn balance(ids: &PermutationIds, s: usize) -> String {
-    let mut ops: Vec<String> = (0..s).map(|r| ids.rows[r].to_string()).collect();
-    ops.extend((0..s).map(|c| (ids.columns[c] + 1).to_string()));
-    let mut line = format!("pol {}", ops[0]);
-    for op in &ops[1..] {
-        line.push_str(&format!(" {op} +"));
+fn balance(ids: &PermutationIds, s: usize) -> Step {
+    let mut sum = PolSum::new();
+    for r in 0..s {
+        sum.add(Ref::Id(ids.rows[r] as u64));
     }
-    line.push(';');
-    line
+    for c in 0..s {
+        sum.add(Ref::Id(ids.columns[c] as u64 + 1));
+    }
+    sum.step()
 }
 
 /// The witness of conjugation by σ (the new board's `x[a][b]` is the old
 /// `x[σa][σb]`): each model variable that σ moves, `var -> image`.
-pub fn witness(n: usize, sigma: &[usize]) -> Vec<String> {
+pub fn witness(n: usize, sigma: &[usize]) -> Witness {
     let ub = max_ubnval(n).max(1);
     let mut out = vec![];
     let mut map = |from: String, to: String| {
         if from != to {
-            out.push(format!("{from} -> {to}"));
+            out.push((proof::Var(from), Value::Lit(proof::Lit::from_text(to))));
         }
     };
     let s = |a: usize| sigma[a];
@@ -274,9 +268,9 @@ mod tests {
         let o = MatrixOrder::new(3);
         assert_eq!(o.vars, vec![(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]);
         let p = o.prelude();
-        assert!(p[2].contains("+32 u0 -32 v0"), "{}", p[2]);
+        assert!(p[0].to_string().contains("+32 u0 -32 v0"), "{}", p[0]);
         assert_eq!(
-            p.last().unwrap(),
+            p.last().unwrap().to_string(),
             "load_order cycles p[1][2] p[1][3] p[2][1] p[2][3] p[3][1] p[3][2];"
         );
     }

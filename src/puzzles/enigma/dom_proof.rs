@@ -43,6 +43,7 @@
 //!    the counters' halves and `f_v ⇒ Σ G_{c,v} − Σ G_{c,v+1} ≥ T`,
 //!    saturated, give it with `¬f_v`, and `W_v` removes that (RUP).
 
+use puzzlesat_encodings::proof::Step;
 use std::collections::HashSet;
 
 use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
@@ -119,12 +120,12 @@ pub fn dominance_proof(
         for w in 1..=ub {
             let es = || (0..cells).map(|c| at.holds(c, w));
             before.add_ids(
-                format!(
+                Step::Raw(format!(
                     "@fp{tt}_{w} red {} +{tt} ~{} >= {tt} : {} -> 0;",
                     sum(es()),
                     f(w),
                     f(w)
-                ),
+                )),
                 1,
             );
             // ¬f_w ⇒ Σ ≤ T − 1: nothing to say when T exceeds the cells
@@ -132,12 +133,12 @@ pub fn dominance_proof(
             if tt <= cells {
                 let k = cells - tt + 1;
                 before.add_ids(
-                    format!(
+                    Step::Raw(format!(
                         "@fm{tt}_{w} red {} +{k} {} >= {k} : {} -> 1;",
                         sum(es().map(|e| neg(&e))),
                         f(w),
                         f(w)
-                    ),
+                    )),
                     1,
                 );
             }
@@ -149,7 +150,7 @@ pub fn dominance_proof(
                 let chain = [neg(&used_name(w + 1)), neg(&f(w)), f(w + 1)];
                 format!("rup {};", clause(&chain))
             };
-            before.add_ids(line, 1);
+            before.add_ids(Step::Raw(line), 1);
         }
         // 5. the leaves' lemmas
         leaf_lemmas(&root, &at, tt, &mut vec![], name, &mut done, before);
@@ -169,7 +170,7 @@ pub fn dominance_proof(
             let leaf = |path: &[String], b: &mut ProofLines| {
                 let mut c = path.to_vec();
                 c.extend(goal.iter().cloned());
-                b.add_ids(format!("rup {};", clause(&c)), 1);
+                b.add_ids(Step::Raw(format!("rup {};", clause(&c))), 1);
             };
             along(&root, &mut vec![], &goal, name, &leaf, block);
             // G_v: f_v ⇒ Σ_c (G_{c,v} + ¬G_{c,v+1}) ≥ N + T (v ≥ 2), and
@@ -182,7 +183,7 @@ pub fn dominance_proof(
                 }
             }
             g.push(';');
-            before.add_ids(g, 1);
+            before.add_ids(Step::Raw(g), 1);
             for cl in clauses {
                 derive_clause(cl, v, tt, counters, &at, name, block);
             }
@@ -213,7 +214,7 @@ fn derive_clause(
     if v == 1 && head.is_none() && premise.is_none() {
         // t = 0 at value 1 (T > N: with the true [c_1 ≥ T] it is not posted):
         // RUP by W_1, f_1 being false
-        block.add_ids(format!("rup {};", clause(&names)), 1);
+        block.add_ids(Step::Raw(format!("rup {};", clause(&names))), 1);
         block.derived.push((cl.to_vec(), block.ids));
         return;
     }
@@ -236,8 +237,8 @@ fn derive_clause(
         }
     }
     pol.push_str(" s;");
-    block.add_ids(pol, 1);
-    block.add_ids(format!("rup {};", clause(&names)), 1);
+    block.add_ids(Step::Raw(pol), 1);
+    block.add_ids(Step::Raw(format!("rup {};", clause(&names))), 1);
     block.derived.push((cl.to_vec(), block.ids));
 }
 
@@ -279,18 +280,24 @@ fn leaf_lemmas(
     for w in 1..=m + 1 {
         for o in &small {
             for &c in &o[1..] {
-                b.add_ids(lemma(&[neg(&at.holds(c, w)), at.holds(o[0], w)]), 1);
+                b.add_ids(
+                    Step::Raw(lemma(&[neg(&at.holds(c, w)), at.holds(o[0], w)])),
+                    1,
+                );
             }
         }
         for o in &large {
             for &c in o.iter() {
-                b.add_ids(lemma(&[at.often(tt, w), neg(&at.holds(c, w))]), 1);
+                b.add_ids(
+                    Step::Raw(lemma(&[at.often(tt, w), neg(&at.holds(c, w))])),
+                    1,
+                );
             }
         }
     }
     let head = [neg(&used_name(m + 1)), at.often(tt, m + 1)];
     if m == 0 {
-        b.add_ids(lemma(&head), 1);
+        b.add_ids(Step::Raw(lemma(&head)), 1);
         return;
     }
     // values 1..m on a representative, m+1 on one at least m+1; each
@@ -305,7 +312,7 @@ fn leaf_lemmas(
                 at.ge(o[0], w)
             }
         }));
-        b.add_ids(format!("@pg{w} {}", lemma(&cl)), 1);
+        b.add_ids(Step::Raw(format!("@pg{w} {}", lemma(&cl))), 1);
         pol.push_str(&format!(" @pg{w}"));
         if w > 1 {
             pol.push_str(" +");
@@ -318,8 +325,8 @@ fn leaf_lemmas(
         }
     }
     pol.push_str(" s;");
-    b.add_ids(pol, 1);
-    b.add_ids(lemma(&head), 1);
+    b.add_ids(Step::Raw(pol), 1);
+    b.add_ids(Step::Raw(lemma(&head)), 1);
 }
 
 /// Steps 2–3 of the module docs, over the model alone (before any order
@@ -331,14 +338,17 @@ fn swaps(at: &Names, block: &mut ProofLines) {
     // 2. the chain u[w+1] → u[w] and L_w: u[w] → some cell holds w
     for w in 1..ub {
         block.add_ids(
-            format!("rup {};", clause(&[neg(&used_name(w + 1)), used_name(w)])),
+            Step::Raw(format!(
+                "rup {};",
+                clause(&[neg(&used_name(w + 1)), used_name(w)])
+            )),
             1,
         );
     }
     for w in 1..ub {
         let mut cl = vec![neg(&used_name(w))];
         cl.extend((0..cells).map(|c| at.holds(c, w)));
-        block.add_ids(format!("rup {};", clause(&cl)), 1);
+        block.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
     }
     // 3. D_v by the swap of v and v+1
     for v in 1..ub {
@@ -353,19 +363,23 @@ fn swaps(at: &Names, block: &mut ProofLines) {
                 let s = at.swapped(v, c);
                 let (above, holds) = (at.ge(c, v + 2), at.holds(c, v));
                 block.add_ids(
-                    format!("@sw_d{c} red +1 {s} +1 ~{above} +1 ~{holds} >= 2 : {s} -> 1;"),
+                    Step::Raw(format!(
+                        "@sw_d{c} red +1 {s} +1 ~{above} +1 ~{holds} >= 2 : {s} -> 1;"
+                    )),
                     1,
                 );
                 block.add_ids(
-                    format!("@sw_n{c} red +1 ~{s} +1 {above} +1 {holds} >= 1 : {s} -> 0;"),
+                    Step::Raw(format!(
+                        "@sw_n{c} red +1 ~{s} +1 {above} +1 {holds} >= 1 : {s} -> 0;"
+                    )),
                     1,
                 );
                 // the model's G_{c,v+1} → G_{c,v+2} ∨ E_{c,v+1}, restated
                 block.add_ids(
-                    format!(
+                    Step::Raw(format!(
                         "@sw_e{c} rup {};",
                         clause(&[neg(&at.ge(c, v + 1)), above, at.holds(c, v + 1)])
-                    ),
+                    )),
                     1,
                 );
                 witness.push(format!("{} -> {s}", at.ge(c, v + 1)));
@@ -387,13 +401,16 @@ fn swaps(at: &Names, block: &mut ProofLines) {
         }
         pol.push_str(&format!(" ~{} {cells} * +;", used_name(v + 1)));
         // ids: ¬D_v, the goal's negation, the sum, then D_v
-        block.add_ids(format!("dom {d} : {} : subproof", witness.join(" ")), 1);
-        block.lines.push("proofgoal #1".into());
-        block.add_ids(pol, 2);
-        block.lines.push("qed : -1;".into());
-        block.lines.push("qed;".into());
+        block.add_ids(
+            Step::Raw(format!("dom {d} : {} : subproof", witness.join(" "))),
+            1,
+        );
+        block.lines.push(Step::Raw("proofgoal #1".into()));
+        block.add_ids(Step::Raw(pol), 2);
+        block.lines.push(Step::Raw("qed : -1;".into()));
+        block.lines.push(Step::Raw("qed;".into()));
         block.ids += 1;
-        block.add_ids(format!("@dom_d{v} pol -1;"), 1);
+        block.add_ids(Step::Raw(format!("@dom_d{v} pol -1;")), 1);
         if !top {
             let spent: Vec<String> = (0..cells)
                 .flat_map(|c| {
@@ -404,7 +421,9 @@ fn swaps(at: &Names, block: &mut ProofLines) {
                     ]
                 })
                 .collect();
-            block.lines.push(format!("del id {};", spent.join(" ")));
+            block
+                .lines
+                .push(Step::Raw(format!("del id {};", spent.join(" "))));
         }
     }
 }

@@ -49,6 +49,7 @@
 //!    bound on its objective follows.
 
 use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
+use puzzlesat_encodings::proof::{Ref, Step};
 use puzzlesat_encodings::provenance::Linear;
 use puzzlesat_encodings::Lit;
 
@@ -179,7 +180,7 @@ pub(super) fn along(
             }
             let mut c = path.clone();
             c.extend(goal.iter().cloned());
-            block.add_ids(format!("rup {};", clause(&c)), 1);
+            block.add_ids(Step::Raw(format!("rup {};", clause(&c))), 1);
         }
     }
 }
@@ -229,14 +230,17 @@ pub fn occ3_proof(
                 .join(" ")
         };
         before.add_ids(
-            format!("@occ3_zp red {} +3 ~{z} >= 3 : {z} -> 0;", sum(&es, false)),
+            Step::Raw(format!(
+                "@occ3_zp red {} +3 ~{z} >= 3 : {z} -> 0;",
+                sum(&es, false)
+            )),
             1,
         );
         before.add_ids(
-            format!(
+            Step::Raw(format!(
                 "red {} +{n_minus_2} {z} >= {n_minus_2} : {z} -> 1;",
                 sum(&es, true)
-            ),
+            )),
             1,
         );
         // G_v
@@ -245,22 +249,31 @@ pub fn occ3_proof(
             let up = g(c, v + 1);
             if v == 1 {
                 before.add_ids(
-                    format!("@occ3_t{c} rup {};", clause(&[neg(e_c), neg(&up)])),
+                    Step::Raw(format!("@occ3_t{c} rup {};", clause(&[neg(e_c), neg(&up)]))),
                     1,
                 );
             } else {
-                before.add_ids(format!("@occ3_a rup {};", clause(&[neg(e_c), g(c, v)])), 1);
-                before.add_ids(format!("@occ3_b rup {};", clause(&[neg(e_c), neg(&up)])), 1);
-                before.add_ids(format!("@occ3_c rup {};", clause(&[neg(&up), g(c, v)])), 1);
                 before.add_ids(
-                    format!("@occ3_t{c} pol @occ3_a @occ3_b + @occ3_c + 2 d;"),
+                    Step::Raw(format!("@occ3_a rup {};", clause(&[neg(e_c), g(c, v)]))),
+                    1,
+                );
+                before.add_ids(
+                    Step::Raw(format!("@occ3_b rup {};", clause(&[neg(e_c), neg(&up)]))),
+                    1,
+                );
+                before.add_ids(
+                    Step::Raw(format!("@occ3_c rup {};", clause(&[neg(&up), g(c, v)]))),
+                    1,
+                );
+                before.add_ids(
+                    Step::Raw(format!("@occ3_t{c} pol @occ3_a @occ3_b + @occ3_c + 2 d;")),
                     1,
                 );
             }
             pol.push_str(&format!(" @occ3_t{c} +"));
         }
         pol.push(';');
-        before.add_ids(pol, 1);
+        before.add_ids(Step::Raw(pol), 1);
         // K_v
         let u = used_name(v + 1);
         let goal = vec![neg(&u), z.clone()];
@@ -268,11 +281,11 @@ pub fn occ3_proof(
             for e_c in &es {
                 let mut cl = path.to_vec();
                 cl.extend([z.clone(), neg(e_c)]);
-                b.add_ids(format!("rup {};", clause(&cl)), 1);
+                b.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
             }
             let mut cl = path.to_vec();
             cl.extend(goal.iter().cloned());
-            b.add_ids(format!("rup {};", clause(&cl)), 1);
+            b.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
         };
         along(&root, &mut vec![], &goal, name, &leaf, before);
         // 4. the clauses [c_{v+1} ≥ t] → [c_v ≥ t+3]
@@ -293,11 +306,11 @@ pub fn occ3_proof(
                 }
             }
             pol.push_str(" s;");
-            block.add_ids(pol, 1);
+            block.add_ids(Step::Raw(pol), 1);
             let mut lits = vec![!p];
             lits.extend(q);
             let names: Vec<String> = lits.iter().map(|&l| name(l)).collect();
-            block.add_ids(format!("rup {};", clause(&names)), 1);
+            block.add_ids(Step::Raw(format!("rup {};", clause(&names))), 1);
             block.derived.push((lits, block.ids));
         }
     }
@@ -311,11 +324,11 @@ pub fn occ3_proof(
             for c in 0..cells {
                 let mut cl = path.to_vec();
                 cl.extend([qn.clone(), neg(&g(c, v))]);
-                b.add_ids(format!("rup {};", clause(&cl)), 1);
+                b.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
             }
             let mut cl = path.to_vec();
             cl.extend(goal.iter().cloned());
-            b.add_ids(format!("rup {};", clause(&cl)), 1);
+            b.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
         };
         along(&root, &mut vec![], &goal, name, &leaf, block);
         block.derived.push((vec![!counters.used[v], q], block.ids));
@@ -347,7 +360,7 @@ pub fn staircase_and_link(
         for t in cap + 1..=cells {
             let Some(y) = ge(v, t) else { break };
             block.add_ids(
-                format!("@occ3_u{v}_{t} rup {};", clause(&[neg(&name(y))])),
+                Step::Raw(format!("@occ3_u{v}_{t} rup {};", clause(&[neg(&name(y))]))),
                 1,
             );
             block.derived.push((vec![!y], block.ids));
@@ -377,13 +390,13 @@ pub fn staircase_and_link(
                     cells - k + 1
                 )
             };
-            block.add_ids(line, 1);
+            block.add_ids(Step::Raw(line), 1);
         }
         let mut r = String::from("@occ3_r");
         for (_, t) in removed.iter().filter(|&&(w, _)| w == v) {
             r.push_str(&format!(" @occ3_u{v}_{t} +"));
         }
-        block.add_ids(format!("@occ3_r{v} pol {r};"), 1);
+        block.add_ids(Step::Raw(format!("@occ3_r{v} pol {r};")), 1);
         sum.push_str(&format!(" @occ3_r{v}"));
         if v > 2 {
             sum.push_str(" +");
@@ -398,9 +411,9 @@ pub fn staircase_and_link(
     }
     if ub >= 2 {
         sum.push(';');
-        block.add_ids(sum, 1);
+        block.add_ids(Step::Raw(sum), 1);
         proof.objective_link = Some((
-            "@occ3_obj".to_string(),
+            Ref::Label("occ3_obj".to_string()),
             Linear::at_least(link, ((ub - 1) * cells) as i64),
         ));
     }

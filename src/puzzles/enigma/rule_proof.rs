@@ -17,6 +17,7 @@
 //! bottom both cells hold 1. The lemmas are deleted after each clause.
 
 use puzzlesat_encodings::dominance::ProofLines;
+use puzzlesat_encodings::proof::Step;
 use puzzlesat_encodings::Lit;
 
 use puzzlesat_encodings::provenance::Linear;
@@ -51,10 +52,13 @@ pub fn rule1_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> ProofLines {
             let var = name(y);
             let mut half = meaning.clone();
             half.terms.push((meaning.bound as u64, !y));
-            block.add_ids(format!("red {} : {var} -> 0;", linear(&half)), 1);
+            block.add_ids(Step::Raw(format!("red {} : {var} -> 0;", linear(&half))), 1);
             let mut other = meaning.negation();
             other.terms.push((other.bound as u64, y));
-            block.add_ids(format!("red {} : {var} -> 1;", linear(&other)), 1);
+            block.add_ids(
+                Step::Raw(format!("red {} : {var} -> 1;", linear(&other))),
+                1,
+            );
             block.defines.push(y.var());
         }
         let head = [neg(&name(r.d)), name(r.below), name(r.above)];
@@ -64,16 +68,18 @@ pub fn rule1_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> ProofLines {
                 let mut cl = head.to_vec();
                 cl.push(neg(&name(map.x[c].ge(t))));
                 let label = format!("@r1_{}", labels.len());
-                block.add_ids(format!("{label} rup {};", clause(&cl)), 1);
+                block.add_ids(Step::Raw(format!("{label} rup {};", clause(&cl))), 1);
                 labels.push(label);
             }
         }
-        block.add_ids(format!("rup {};", clause(&head)), 1);
+        block.add_ids(Step::Raw(format!("rup {};", clause(&head))), 1);
         block
             .derived
             .push((vec![!r.d, r.below, r.above], block.ids));
         if !labels.is_empty() {
-            block.lines.push(format!("del id {};", labels.join(" ")));
+            block
+                .lines
+                .push(Step::Raw(format!("del id {};", labels.join(" "))));
         }
     }
     block.rule_ids = block.ids;

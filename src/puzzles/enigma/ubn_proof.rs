@@ -36,6 +36,7 @@
 //!    head is false K+1 > m(π), so `¬u[K+1]` follows from the leaf's lemma
 //!    and the chain (RUP); the leaves' clauses meet by RUP up the tree.
 
+use puzzlesat_encodings::proof::Step;
 use std::collections::HashSet;
 
 use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
@@ -61,16 +62,28 @@ pub(super) fn ensure_t(
     let up = ge_name(c / n, c % n, v + 1);
     if v == 1 {
         b.add_ids(
-            format!("@ubn_t{c}_{v} rup {};", clause(&[neg(&e), neg(&up)])),
+            Step::Raw(format!(
+                "@ubn_t{c}_{v} rup {};",
+                clause(&[neg(&e), neg(&up)])
+            )),
             1,
         );
     } else {
         let g = ge_name(c / n, c % n, v);
-        b.add_ids(format!("@ubn_a rup {};", clause(&[neg(&e), g.clone()])), 1);
-        b.add_ids(format!("@ubn_b rup {};", clause(&[neg(&e), neg(&up)])), 1);
-        b.add_ids(format!("@ubn_c rup {};", clause(&[neg(&up), g])), 1);
         b.add_ids(
-            format!("@ubn_t{c}_{v} pol @ubn_a @ubn_b + @ubn_c + 2 d;"),
+            Step::Raw(format!("@ubn_a rup {};", clause(&[neg(&e), g.clone()]))),
+            1,
+        );
+        b.add_ids(
+            Step::Raw(format!("@ubn_b rup {};", clause(&[neg(&e), neg(&up)]))),
+            1,
+        );
+        b.add_ids(
+            Step::Raw(format!("@ubn_c rup {};", clause(&[neg(&up), g]))),
+            1,
+        );
+        b.add_ids(
+            Step::Raw(format!("@ubn_t{c}_{v} pol @ubn_a @ubn_b + @ubn_c + 2 d;")),
             1,
         );
     }
@@ -112,7 +125,7 @@ fn lemmas(
                             neg(&holds_name(c / n, c % n, v)),
                             holds_name(o[0] / n, o[0] % n, v),
                         ]);
-                        b.add_ids(format!("rup {};", clause(&cl)), 1);
+                        b.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
                     }
                 }
             }
@@ -128,7 +141,7 @@ fn lemmas(
                         ge_name(r / n, r % n, v)
                     }
                 }));
-                b.add_ids(format!("@ubn_c{v} rup {};", clause(&cl)), 1);
+                b.add_ids(Step::Raw(format!("@ubn_c{v} rup {};", clause(&cl))), 1);
                 pol.push_str(&format!(" @ubn_c{v}"));
                 if v > 1 {
                     pol.push_str(" +");
@@ -143,10 +156,10 @@ fn lemmas(
                 }
             }
             pol.push_str(" s;");
-            b.add_ids(pol, 1);
+            b.add_ids(Step::Raw(pol), 1);
             let mut cl = path.clone();
             cl.push(not_used);
-            b.add_ids(format!("rup {};", clause(&cl)), 1);
+            b.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
         }
     }
 }
@@ -172,7 +185,10 @@ pub fn ubnval_proof(
     // 1. the chain u[v+1] → u[v]
     for v in 2..ub {
         before.add_ids(
-            format!("rup {};", clause(&[neg(&used_name(v + 1)), used_name(v)])),
+            Step::Raw(format!(
+                "rup {};",
+                clause(&[neg(&used_name(v + 1)), used_name(v)])
+            )),
             1,
         );
     }
@@ -201,7 +217,7 @@ pub fn ubnval_proof(
         let leaf = |path: &[String], b: &mut ProofLines| {
             let mut c = path.to_vec();
             c.extend(goal.iter().cloned());
-            b.add_ids(format!("rup {};", clause(&c)), 1);
+            b.add_ids(Step::Raw(format!("rup {};", clause(&c))), 1);
         };
         along(&root, &mut vec![], &goal, name, &leaf, block);
         block.derived.push((cl, block.ids));

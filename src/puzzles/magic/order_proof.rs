@@ -6,10 +6,11 @@
 //! symmetry block a `--certify` run's proof starts with.
 
 use puzzlesat_encodings::dominance::{
-    derive_chain, order_prelude, Big, ChainSteps, ProofLines, SymmetryProof,
+    derive_chain, order_prelude, order_var, Big, ChainSteps, ProofLines, SymmetryProof,
 };
 use puzzlesat_encodings::lex::LexChain;
 use puzzlesat_encodings::perm::Perm;
+use puzzlesat_encodings::proof::{self, Coef, Step};
 use puzzlesat_encodings::Lit;
 
 use super::encode::{order_pairs, CellMap, Options};
@@ -99,13 +100,14 @@ pub fn order_constraints_proof(
     for (i, &k) in keys.iter().enumerate() {
         for v in 1..=cells {
             let w = weight(i) * v as i128;
-            def.push(format!("-{w} u{j}"));
-            def.push(format!("+{w} v{j}"));
-            loaded.push(lit(k, v));
+            let w = Big::from_u128(w as u128);
+            def.push((Coef::Signed(false, w.clone()), order_var("u", j)));
+            def.push((Coef::Signed(true, w), order_var("v", j)));
+            loaded.push(proof::Lit::from_text(lit(k, v)));
             j += 1;
         }
     }
-    let prelude = order_prelude("keys", &def, &loaded);
+    let prelude = order_prelude("keys", def, loaded);
     let mut block = ProofLines::default();
     // bounds of a cell's (possibly complemented) value, derived once each:
     // `@ub<c>`: Σ v·[F_c = v] ≤ n², `@ubc<c>`: Σ (n²+1−v)·[F_c = v] ≤ n²,
@@ -134,7 +136,7 @@ pub fn order_constraints_proof(
                     pol
                 }
             };
-            block.add_ids(line, 1);
+            block.add_ids(Step::Raw(line), 1);
         }
         label
     };
@@ -180,11 +182,11 @@ pub fn order_constraints_proof(
         let wp = weight(p);
         let goal = format!("pol -1 @nc {wp} * +{extra}; qed : -1;");
         block.add_ids(
-            format!(
+            Step::Raw(format!(
                 "@lt dom {} >= 0 : {} : subproof @nc pol -1; proofgoal #1 {goal} proofgoal #2 {goal} qed;",
                 terms.join(" "),
                 witness.join(" ")
-            ),
+            )),
             7,
         );
         match chain {
@@ -193,7 +195,11 @@ pub fn order_constraints_proof(
                     for w in 0..=v {
                         let clause = vec![!map.direct[a][v], !map.direct[b][w]];
                         block.add_ids(
-                            format!("rup +1 {} +1 {} >= 1;", name(clause[0]), name(clause[1])),
+                            Step::Raw(format!(
+                                "rup +1 {} +1 {} >= 1;",
+                                name(clause[0]),
+                                name(clause[1])
+                            )),
                             1,
                         );
                         block.derived.push((clause, block.ids));
@@ -257,12 +263,12 @@ pub fn order_constraints_proof(
             ));
         }
         block.add_ids(
-            format!(
+            Step::Raw(format!(
                 "dom {} >= -{big_n} : {} : subproof @nc pol -1; proofgoal #1 {goal} proofgoal #2 {goal} {} qed;",
                 terms.join(" "),
                 witness.join(" "),
                 line_goals.join(" ")
-            ),
+            )),
             7 + 2 * line_goals.len(),
         );
         // ¬[F_a = v] ∨ ¬[F_b = w] for v + w > n²+1
@@ -270,7 +276,11 @@ pub fn order_constraints_proof(
             for w in (cells + 2 - v).max(1)..=cells {
                 let clause = vec![!map.direct[a][v - 1], !map.direct[b][w - 1]];
                 block.add_ids(
-                    format!("rup +1 {} +1 {} >= 1;", name(clause[0]), name(clause[1])),
+                    Step::Raw(format!(
+                        "rup +1 {} +1 {} >= 1;",
+                        name(clause[0]),
+                        name(clause[1])
+                    )),
                     1,
                 );
                 block.derived.push((clause, block.ids));
@@ -329,22 +339,26 @@ fn order_cells_lt(
             continue; // [F ≥ n²] is [F = n²]: both halves trivial
         }
         block.add_ids(
-            format!(
+            Step::Raw(format!(
                 "@tb{i} ia +1 {} {} >= {};",
                 name(yb),
                 terms(b, true),
                 s.len()
-            ),
+            )),
             1,
         );
         block.add_ids(
-            format!("@ra{i} ia +1 {} {} >= 1;", name(!ya), terms(a, false)),
+            Step::Raw(format!(
+                "@ra{i} ia +1 {} {} >= 1;",
+                name(!ya),
+                terms(a, false)
+            )),
             1,
         );
         pol.push_str(&format!(" @tb{i} + @ra{i} +"));
     }
     pol.push(';');
-    block.add_ids(pol, 1);
+    block.add_ids(Step::Raw(pol), 1);
     // the clauses, as the CNF has them: [x ≥ v] for v ≤ 1 is true, for
     // v > n² false
     let ge = |lits: &[Lit], v: usize| -> Option<Option<Lit>> {
@@ -367,19 +381,19 @@ fn order_cells_lt(
             None => {}
         }
         block.add_ids(
-            format!(
+            Step::Raw(format!(
                 "rup {} >= 1;",
                 clause
                     .iter()
                     .map(|&l| format!("+1 {}", name(l)))
                     .collect::<Vec<_>>()
                     .join(" ")
-            ),
+            )),
             1,
         );
         block.derived.push((clause, block.ids));
     }
-    block.lines.push("del id @ordL;".to_string());
+    block.lines.push(Step::Raw("del id @ordL;".to_string()));
     Ok(())
 }
 
@@ -459,12 +473,21 @@ fn digit_chain(
             // b's tight half: [d ≥ k+1] + Σ_S ¬[F = v] ≥ |S|
             let (tb, ra) = (format!("@tb{which}_{k}"), format!("@ra{which}_{k}"));
             block.add_ids(
-                format!("{tb} ia +1 {} {} >= {};", name(yb), terms(b, true), s.len()),
+                Step::Raw(format!(
+                    "{tb} ia +1 {} {} >= {};",
+                    name(yb),
+                    terms(b, true),
+                    s.len()
+                )),
                 1,
             );
             // a's half: ¬[d ≥ k+1] + Σ_S [F = v] ≥ 1
             block.add_ids(
-                format!("{ra} ia +1 {} {} >= 1;", name(!ya), terms(a, false)),
+                Step::Raw(format!(
+                    "{ra} ia +1 {} {} >= 1;",
+                    name(!ya),
+                    terms(a, false)
+                )),
                 1,
             );
             for label in [tb, ra] {
@@ -477,7 +500,7 @@ fn digit_chain(
         }
     }
     pol.push(';');
-    block.add_ids(pol, 1);
+    block.add_ids(Step::Raw(pol), 1);
     let positions: Vec<usize> = (0..xs.len()).collect();
     derive_chain(
         &ChainSteps {
@@ -494,15 +517,15 @@ fn digit_chain(
     let last = *chain.chain.last().expect("a strict chain has literals");
     for v in 0..cells {
         block.add_ids(
-            format!(
+            Step::Raw(format!(
                 "rup +1 {} +1 {} >= 1;",
                 name(!last),
                 name(!map.direct[a][v])
-            ),
+            )),
             1,
         );
     }
-    block.add_ids(format!("rup +1 {} >= 1;", name(!last)), 1);
+    block.add_ids(Step::Raw(format!("rup +1 {} >= 1;", name(!last))), 1);
     block.derived.push((vec![!last], block.ids));
     Ok(())
 }
