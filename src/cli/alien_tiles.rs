@@ -168,7 +168,9 @@ impl PuzzleCommand for Args {
                 bail!("--above B applies to the goal search, which {why}: --above needs it (give --method goals to search without its bound)");
             }
             let note = format!("method: {method} ({why}; --method forces one)");
-            eprintln!("c {note}");
+            if !common.quiet {
+                eprintln!("c {note}");
+            }
             p.method = method;
             p.method_chosen = Some(note);
         }

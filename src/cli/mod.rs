@@ -215,15 +215,24 @@ impl Cli {
                 }
                 Some(puzzle)
             }
+            Command::Pb { args, cubes } => {
+                if let Some(p) = &cubes.cube_file {
+                    inputs.push(("--cube-file", p.as_path()));
+                }
+                inputs.extend(crate::front::PuzzleCommand::inputs(args));
+                None
+            }
             Command::Dimacs {
                 puzzle,
+                from,
                 output,
                 map,
                 ..
             } => {
                 outputs.extend(output.as_deref().map(|p| ("-o", p)));
                 outputs.extend(map.as_deref().map(|p| ("--map", p)));
-                Some(puzzle)
+                inputs.extend(from.as_deref().map(|p| ("--from", p)));
+                puzzle.as_ref()
             }
             Command::Opb { puzzle, output } => {
                 outputs.extend(output.as_deref().map(|p| ("-o", p)));

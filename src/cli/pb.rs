@@ -43,6 +43,9 @@ impl Args {
 
 impl PuzzleArgs for Args {
     type Puzzle = PbFile;
+    fn inputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        vec![("pb", self.file.as_path())]
+    }
     fn puzzle(&self) -> anyhow::Result<PbFile> {
         let model = crate::io::opb::read_opb_file(&self.file)?;
         Ok(PbFile {
