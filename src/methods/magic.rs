@@ -191,13 +191,21 @@ pub fn count_by_line_sets(
     let mut report = Report::new(search.describe, NO_SAT.into(), "squares");
     report.count = Some(counted.squares);
     report.classes = (complete && n >= 3).then_some(counted.squares / 8);
-    report.status = if complete {
-        Status::All
-    } else {
-        Status::Partial
+    // as the SAT count says it: none, proven (exit 20); none found before
+    // the limit (exit 0)
+    report.status = match (complete, counted.squares) {
+        (true, 0) => Status::Unsat,
+        (true, _) => Status::All,
+        (false, 0) => Status::Unknown,
+        (false, _) => Status::Partial,
     };
     if !complete {
         report.stopped_by = Some(StoppedBy::of_limits(limits));
+    }
+    // what the claim rests on, as the SAT cube runs say it: the records
+    // of the cube file are taken as written, not counted in this run
+    if opts.file.is_some() {
+        report.cubes = Some(out.tally.clone());
     }
     report.details = LineSetDetails {
         n,
