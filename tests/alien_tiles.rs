@@ -545,6 +545,8 @@ fn defaults_are_the_measured_best_double_lex_transpose_and_lazy() {
         "-c",
         "3",
         "--hardest",
+        "--method",
+        "sat",
         "--json",
     ]);
     assert_eq!(code, Some(10), "{err}");

@@ -477,7 +477,7 @@ fn goal_search_equals_the_sat_optimiser_on_every_small_cell() {
 /// the report's notes; `--above` without `--method` needs the goal search.
 #[test]
 fn hardest_picks_its_method_and_says_why() {
-    let (code, out, err) = cli(&["solve", "alien-tiles", "-n", "5", "-c", "4", "--hardest", "-q"]);
+    let (code, out, err) = cli(&["solve", "alien-tiles", "-n", "5", "-c", "4", "--hardest"]);
     assert_eq!(code, Some(10), "{out}{err}");
     assert!(out.contains("optimal: 22 (proven: no better solution, exact method, no SAT solver)"), "{out}");
     assert!(err.contains("c method: goals (the goal search: c = 4 divides n − 1 = 4"), "{err}");

@@ -236,7 +236,9 @@ fn a_cube_file_of_another_run_is_refused() {
         let o = puzzlesat(args);
         let err = stderr(&o);
         assert!(
-            o.status.code() == Some(2) && err.starts_with("error: ") && err.contains("--cubes"),
+            o.status.code() == Some(2)
+                && err.lines().any(|l| l.starts_with("error: "))
+                && err.contains("--cubes"),
             "{args:?}: {err}"
         );
     }

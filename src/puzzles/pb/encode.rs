@@ -224,10 +224,10 @@ mod tests {
         // a − a ≥ 1: false; a + ¬a ≥ 1: true
         assert_eq!(shape(&normalise(&[(1, a), (-1, a)], 1)), Shape::False);
         assert_eq!(shape(&normalise(&[(1, a), (1, !a)], 1)), Shape::True);
-        // 3a + 3b + 3c ≥ 4: at least two
+        // 3a + 3b + 3c ≥ 4: at least two, posted as at most one of the negations
         assert_eq!(
             shape(&normalise(&[(3, a), (3, b), (3, c)], 4)),
-            Shape::Card(vec![a, b, c], 2)
+            Shape::AtMostOne(vec![!a, !b, !c])
         );
         // 5a + b + c ≥ 2: a saturated to 2
         assert_eq!(
