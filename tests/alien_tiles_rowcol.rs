@@ -481,7 +481,7 @@ fn hardest_picks_its_method_and_says_why() {
     assert_eq!(code, Some(10), "{out}{err}");
     assert!(out.contains("optimal: 22 (proven: no better solution, exact method, no SAT solver)"), "{out}");
     assert!(err.contains("c method: goals (the goal search: c = 4 divides n − 1 = 4"), "{err}");
-    let (code, out, err) = cli(&["solve", "alien-tiles", "-n", "4", "-c", "2", "--hardest", "--json", "-q"]);
+    let (code, out, err) = cli(&["solve", "alien-tiles", "-n", "4", "-c", "2", "--hardest", "--json"]);
     assert_eq!(code, Some(10), "{out}{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["objective"], 16);
@@ -490,7 +490,7 @@ fn hardest_picks_its_method_and_says_why() {
     assert!(chosen.starts_with("method: sat (the SAT optimiser: c = 2 does not divide n − 1 = 3"), "{out}");
     assert!(err.contains("c method: sat"), "{err}");
     // --all needs SAT, --above needs the goal search
-    let (_, _, err) = cli(&["solve", "alien-tiles", "-n", "3", "-c", "2", "--hardest", "--all", "-q"]);
+    let (_, _, err) = cli(&["solve", "alien-tiles", "-n", "3", "-c", "2", "--hardest", "--all"]);
     assert!(err.contains("method: sat (--all, --count and --certify need the SAT optimiser"), "{err}");
     let (code, _, err) = cli(&["solve", "alien-tiles", "-n", "4", "-c", "2", "--hardest", "--above", "3"]);
     assert_eq!(code, Some(2));
