@@ -33,9 +33,15 @@ fn enigma_8(c: &mut Criterion) {
     let r = run::run_quiet(&p, &certified).unwrap();
     assert_eq!((r.status, r.objective), (Status::Optimal, Some(544)));
     let cert = &r.certificates.as_ref().expect("certificates")[0];
-    assert!(cert.certificate.from_model.is_some(), "certified from the model");
+    assert!(
+        cert.certificate.from_model.is_some(),
+        "certified from the model"
+    );
     let s = &r.seconds;
-    let (proof_solve, check) = (cert.certificate.solve_seconds, cert.certificate.check_seconds);
+    let (proof_solve, check) = (
+        cert.certificate.solve_seconds,
+        cert.certificate.check_seconds,
+    );
     eprintln!(
         "enigma n=8 certified, one run: total {:.3} s = encode {:.3} + bounds {:.3} + solve {:.3} + certify {:.3} (proof solve {proof_solve:.3}, writing the proof {:.3}, veripb check {check:.3}) + other; proof {} bytes",
         s.total,

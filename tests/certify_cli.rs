@@ -238,10 +238,9 @@ fn certify_with_the_reference_method_is_a_clear_error() {
 /// verbatim there), run with `--certify`: each claim is certified.
 #[test]
 fn the_usage_proven_examples_are_certified() {
-    let readme = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/usage.md"),
-    )
-    .unwrap();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/usage.md"))
+            .unwrap();
     let examples: &[(&str, &[&str])] = &[
         ("solve enigma -n 8", &["optimal"]),
         ("solve enigma -n 8 --method board", &["optimal"]),

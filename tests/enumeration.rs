@@ -165,7 +165,10 @@ fn the_engine_honours_the_time_limit() {
     let started = std::time::Instant::now();
     let (code, out, _) = common::run(&["solve", "queens", "-n", "20", "--count", "--timeout", "1"]);
     let took = started.elapsed().as_secs_f64();
-    assert!(took < common::HANG_GUARD.as_secs_f64(), "stopped after {took:.1} s");
+    assert!(
+        took < common::HANG_GUARD.as_secs_f64(),
+        "stopped after {took:.1} s"
+    );
     assert!(matches!(code, Some(10) | Some(0)), "{code:?} {out}");
     assert!(out.contains("stopped by the time limit"), "{out}");
     assert!(!out.contains("exactly"), "{out}");

@@ -1034,11 +1034,20 @@ fn forged(line: &str, more: u64) -> String {
         .iter()
         .map(|v| v.to_string())
         .collect();
-    let digest = ["build", "puzzle", "cubes", "cube", "row_partitions", "pairs", "arrangements", "squares"]
-        .iter()
-        .fold(puzzlesat::certify::Fnv::default(), |h, k| h.text(&field(k)))
-        .text(&format!("[{}]", by_centre.join(", ")))
-        .hex();
+    let digest = [
+        "build",
+        "puzzle",
+        "cubes",
+        "cube",
+        "row_partitions",
+        "pairs",
+        "arrangements",
+        "squares",
+    ]
+    .iter()
+    .fold(puzzlesat::certify::Fnv::default(), |h, k| h.text(&field(k)))
+    .text(&format!("[{}]", by_centre.join(", ")))
+    .hex();
     r["digest"] = digest.into();
     r.to_string()
 }
@@ -1052,10 +1061,25 @@ fn structured_count_records_are_taken_as_written() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("F");
     let f = file.to_string_lossy().into_owned();
-    let args = ["solve", "magic", "-n", "4", "--method", "reference", "--count", "--cubes", "19", "--cube-file", &f];
+    let args = [
+        "solve",
+        "magic",
+        "-n",
+        "4",
+        "--method",
+        "reference",
+        "--count",
+        "--cubes",
+        "19",
+        "--cube-file",
+        &f,
+    ];
     let (code, out, _) = run_ok(&args);
     assert_eq!(code, Some(10), "{out}");
-    assert!(out.contains("exactly 7040 squares") && out.contains("19 in this run)"), "{out}");
+    assert!(
+        out.contains("exactly 7040 squares") && out.contains("19 in this run)"),
+        "{out}"
+    );
     let text = std::fs::read_to_string(&file).unwrap();
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     lines[0] = forged(&lines[0], 1000);
@@ -1079,7 +1103,17 @@ fn structured_count_exit_codes_match_the_sat_count() {
         assert_eq!(code, Some(20), "{method}: {out}");
         assert!(out.contains("no solution exists (proven"), "{out}");
     }
-    let (code, out, _) = run_ok(&["solve", "magic", "-n", "5", "--method", "reference", "--count", "--timeout", "0.01"]);
+    let (code, out, _) = run_ok(&[
+        "solve",
+        "magic",
+        "-n",
+        "5",
+        "--method",
+        "reference",
+        "--count",
+        "--timeout",
+        "0.01",
+    ]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("no answer before the limit"), "{out}");
 }
@@ -1091,13 +1125,28 @@ fn structured_count_drops_a_torn_last_line() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("F");
     let f = file.to_string_lossy().into_owned();
-    let args = ["solve", "magic", "-n", "4", "--method", "reference", "--count", "--cubes", "19", "--cube-file", &f];
+    let args = [
+        "solve",
+        "magic",
+        "-n",
+        "4",
+        "--method",
+        "reference",
+        "--count",
+        "--cubes",
+        "19",
+        "--cube-file",
+        &f,
+    ];
     assert_eq!(run_ok(&args).0, Some(10));
     let whole = std::fs::read(&file).unwrap();
     std::fs::write(&file, &whole[..whole.len() - 40]).unwrap();
     let (code, out, err) = run_ok(&args);
     assert_eq!(code, Some(10), "{out}{err}");
-    assert!(out.contains("exactly 7040 squares") && out.contains("1 in this run;"), "{out}");
+    assert!(
+        out.contains("exactly 7040 squares") && out.contains("1 in this run;"),
+        "{out}"
+    );
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(text.lines().count(), 19, "{text}");
     assert!(text.lines().all(|l| l.ends_with('}')), "{text}");
@@ -1116,14 +1165,51 @@ fn special_files_are_refused_as_inputs() {
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     let fifo = fifo.to_string_lossy().into_owned();
     for args in [
-        vec!["solve", "alien-tiles", "-n", "3", "-c", "2", "--goal", &fifo],
-        vec!["solve", "magic", "-n", "4", "--method", "reference", "--count", "--cubes", "4", "--cube-file", &fifo],
-        vec!["solve", "magic", "-n", "4", "--method", "reference", "--count", "--cubes", "4", "--cube-file", "/dev/zero"],
+        vec![
+            "solve",
+            "alien-tiles",
+            "-n",
+            "3",
+            "-c",
+            "2",
+            "--goal",
+            &fifo,
+        ],
+        vec![
+            "solve",
+            "magic",
+            "-n",
+            "4",
+            "--method",
+            "reference",
+            "--count",
+            "--cubes",
+            "4",
+            "--cube-file",
+            &fifo,
+        ],
+        vec![
+            "solve",
+            "magic",
+            "-n",
+            "4",
+            "--method",
+            "reference",
+            "--count",
+            "--cubes",
+            "4",
+            "--cube-file",
+            "/dev/zero",
+        ],
     ] {
         let (code, _, err) = run_ok(&args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
         assert!(err.contains("not a regular file"), "{args:?}: {err}");
-        assert_eq!(err.trim().lines().filter(|l| !l.starts_with("c ")).count(), 1, "{err}");
+        assert_eq!(
+            err.trim().lines().filter(|l| !l.starts_with("c ")).count(),
+            1,
+            "{err}"
+        );
     }
     let out = Command::new(bin())
         .args(["experiment", "--puzzle", "queens", "--sizes", "4", "--out"])
@@ -1135,7 +1221,10 @@ fn special_files_are_refused_as_inputs() {
     // the plots are left out (the rows are kept), with the reason
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
-    assert!(err.contains("no plots: PUZZLESAT_FONT: reading") && err.contains("a FIFO"), "{err}");
+    assert!(
+        err.contains("no plots: PUZZLESAT_FONT: reading") && err.contains("a FIFO"),
+        "{err}"
+    );
 }
 
 /// Items 3 and 4: the files of `--proof-dir` get new names: a link named
@@ -1154,7 +1243,16 @@ fn proof_dir_files_are_new_files() {
     let stem = "queens-n_8-encoding_matrix-amo_pairwise-complete";
     std::os::unix::fs::symlink("../victim.txt", proofs.join(format!("{stem}.pbp"))).unwrap();
     let p = proofs.to_string_lossy().into_owned();
-    let args = ["solve", "queens", "-n", "8", "--count", "--certify", "--proof-dir", &p];
+    let args = [
+        "solve",
+        "queens",
+        "-n",
+        "8",
+        "--count",
+        "--certify",
+        "--proof-dir",
+        &p,
+    ];
     let (code, out, err) = run_ok(&args);
     assert_eq!(code, Some(10), "{out}{err}");
     let mut no_classes = args.to_vec();
@@ -1175,7 +1273,12 @@ fn proof_dir_files_are_new_files() {
         .collect();
     for child in children {
         let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(10), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(10),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let names = entries(&proofs);
     let pbp: Vec<&String> = names.iter().filter(|n| n.ends_with(".pbp")).collect();
@@ -1184,7 +1287,11 @@ fn proof_dir_files_are_new_files() {
     assert_eq!(names.len(), 9, "{names:?}");
     for k in 2..=5 {
         let text = std::fs::read_to_string(proofs.join(format!("{stem}-{k}.pbp"))).unwrap();
-        assert!(text.starts_with("pseudo-Boolean proof version"), "{k}: {}", &text[..40.min(text.len())]);
+        assert!(
+            text.starts_with("pseudo-Boolean proof version"),
+            "{k}: {}",
+            &text[..40.min(text.len())]
+        );
     }
 }
 
@@ -1197,14 +1304,27 @@ fn outputs_never_replace_inputs() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("F");
     let f = file.to_string_lossy().into_owned();
-    let count = ["solve", "magic", "-n", "3", "--count", "--cubes", "4", "--cube-file", &f];
+    let count = [
+        "solve",
+        "magic",
+        "-n",
+        "3",
+        "--count",
+        "--cubes",
+        "4",
+        "--cube-file",
+        &f,
+    ];
     assert_eq!(run_ok(&count).0, Some(10));
     let records = std::fs::read(&file).unwrap();
     let mut onto = count.to_vec();
     onto.extend(["--svg", &f]);
     let (code, _, err) = run_ok(&onto);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("is the --cube-file file this run reads"), "{err}");
+    assert!(
+        err.contains("is the --cube-file file this run reads"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&file).unwrap(), records);
     let rk = dir.path().join("rk.toml");
     std::fs::copy(root().join("instances/rook-empty-4x4.toml"), &rk).unwrap();
@@ -1217,7 +1337,10 @@ fn outputs_never_replace_inputs() {
     let d = dir.path().to_string_lossy().into_owned();
     let (code, out, err) = run_ok(&["solve", "magic", "-n", "20", "--svg", &d]);
     assert_eq!((code, out.as_str()), (Some(2), ""), "{err}");
-    assert!(err.contains("a directory, not a file") && err.trim().lines().count() == 1, "{err}");
+    assert!(
+        err.contains("a directory, not a file") && err.trim().lines().count() == 1,
+        "{err}"
+    );
 }
 
 /// Item 7: every writer (`dimacs -o`, `opb -o`, `--svg`) refuses a
@@ -1253,9 +1376,15 @@ fn writers_agree_on_protected_files_and_links() {
         assert!(matches!(code, Some(0 | 10)), "{args:?}: {err}");
         assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
         assert_ne!(std::fs::read_to_string(&target).unwrap(), "old");
-        assert_eq!(target.metadata().unwrap().permissions().mode() & 0o777, 0o640);
+        assert_eq!(
+            target.metadata().unwrap().permissions().mode() & 0o777,
+            0o640
+        );
     }
-    let left: Vec<String> = entries(dir.path()).into_iter().filter(|n| n.starts_with('.')).collect();
+    let left: Vec<String> = entries(dir.path())
+        .into_iter()
+        .filter(|n| n.starts_with('.'))
+        .collect();
     assert!(left.is_empty(), "temporary files left: {left:?}");
 }
 
@@ -1275,9 +1404,16 @@ fn opb_sizes_and_limits() {
     let o = out.to_string_lossy().into_owned();
     let (code, _, err) = run_ok(&["opb", "magic", "-n", "45", "--timeout", "0.2", "-o", &o]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("stopped by the time limit before the end") && err.contains("not written"), "{err}");
+    assert!(
+        err.contains("stopped by the time limit before the end") && err.contains("not written"),
+        "{err}"
+    );
     assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
-    let (out, _) = signalled(&strings(&["opb", "magic", "-n", "45", "-o", &o]), libc::SIGTERM, Duration::from_secs(2));
+    let (out, _) = signalled(
+        &strings(&["opb", "magic", "-n", "45", "-o", &o]),
+        libc::SIGTERM,
+        Duration::from_secs(2),
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("interrupted (Ctrl-C or SIGTERM)"), "{err}");
@@ -1293,7 +1429,17 @@ fn goal_search_sizes_its_tables_before_allocating() {
     for (n, c) in [("12", "64"), ("6", "64"), ("12", "11")] {
         let started = Instant::now();
         let (code, out, err) = run_ok(&[
-            "solve", "alien-tiles", "-n", n, "-c", c, "--hardest", "--method", "goals", "--timeout", "5",
+            "solve",
+            "alien-tiles",
+            "-n",
+            n,
+            "-c",
+            c,
+            "--hardest",
+            "--method",
+            "goals",
+            "--timeout",
+            "5",
         ]);
         assert_eq!(code, Some(2), "{n}×{n}/{c}: {out}{err}");
         assert!(
@@ -1346,7 +1492,10 @@ fn large_boards_keep_their_numbers_apart() {
     for line in board {
         let numbers: Vec<u32> = line
             .split_whitespace()
-            .map(|w| w.parse().unwrap_or_else(|_| panic!("not a number: {w} in {line}")))
+            .map(|w| {
+                w.parse()
+                    .unwrap_or_else(|_| panic!("not a number: {w} in {line}"))
+            })
             .collect();
         assert_eq!(numbers.len(), 24, "{line}");
         assert!(numbers.iter().all(|&x| x < 64), "{line}");

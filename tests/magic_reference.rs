@@ -186,7 +186,10 @@ fn a_time_limit_ends_the_count_with_what_it_counted() {
     let line = summary(&out);
     // no cube finished (a loaded machine): no answer, exit 0, as the SAT count
     if code == Some(0) {
-        assert_eq!(line, "no answer before the limit; stopped by the time limit");
+        assert_eq!(
+            line,
+            "no answer before the limit; stopped by the time limit"
+        );
         return;
     }
     assert_eq!(code, Some(10), "{err}");

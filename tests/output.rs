@@ -310,7 +310,10 @@ fn competition_output_has_the_evaluations_four_status_lines() {
         .collect();
     assert_eq!(o.last(), Some(&544), "{out}");
     assert!(o.windows(2).all(|w| w[0] < w[1]), "{o:?}");
-    let v = out.lines().find_map(|l| l.strip_prefix("v ")).expect("a v line");
+    let v = out
+        .lines()
+        .find_map(|l| l.strip_prefix("v "))
+        .expect("a v line");
     assert!(v.starts_with('{'), "{v}");
     // without --competition, the same run keeps exit 10 and prints no o line
     let (code, out, _) = run(&[&args[..], &["-q"]].concat(), &[]);
@@ -329,7 +332,14 @@ fn competition_output_has_the_evaluations_four_status_lines() {
     // a time limit before any answer: UNKNOWN
     let (code, out, _) = run(
         &[
-            "solve", "enigma", "-n", "12", "--method", "board", "--timeout", "0.01",
+            "solve",
+            "enigma",
+            "-n",
+            "12",
+            "--method",
+            "board",
+            "--timeout",
+            "0.01",
             "--competition",
         ],
         &[],
@@ -343,7 +353,13 @@ fn competition_output_has_the_evaluations_four_status_lines() {
 fn help_names_the_five_families() {
     let (code, help, _) = run(&["--help"], &[]);
     assert_eq!(code, Some(0));
-    for family in ["Enigma 1225", "rook tours", "magic squares", "Alien Tiles", "N-queens"] {
+    for family in [
+        "Enigma 1225",
+        "rook tours",
+        "magic squares",
+        "Alien Tiles",
+        "N-queens",
+    ] {
         assert!(help.contains(family), "{family}: {help}");
     }
 }

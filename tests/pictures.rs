@@ -121,7 +121,10 @@ fn every_family_draws_its_answers() {
     );
     assert!(a.matches("<rect").count() > 2 * 9, "{a}");
     // the title, wrapped to the 3-cell picture's width
-    assert!(a.contains(">\ngoal in 3\n<") && a.contains(">\ncolours;\n<"), "{a}");
+    assert!(
+        a.contains(">\ngoal in 3\n<") && a.contains(">\ncolours;\n<"),
+        "{a}"
+    );
 }
 
 #[test]

@@ -141,11 +141,7 @@ fn queens_8_count_is_certified_from_the_model() {
         "the proof has its model's stem"
     );
     // anyone can check the kept files by hand
-    let out = common::veripb()
-        .arg(&model)
-        .arg(&proof)
-        .output()
-        .unwrap();
+    let out = common::veripb().arg(&model).arg(&proof).output().unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -216,8 +212,8 @@ fn queens_without_a_solution_is_certified_unsat() {
 #[test]
 fn an_encoding_without_definitions_is_certified_by_drat_and_says_so() {
     common::veripb(); // the checker, should the run reach it
-    // an auxiliary variable the definitions log knows nothing of (forced
-    // true by two clauses: the placements stay the same)
+                      // an auxiliary variable the definitions log knows nothing of (forced
+                      // true by two clauses: the placements stay the same)
     let p = Mutant {
         inner: Queens::new(6, Options::default()),
         mutate: Box::new(|cnf, q| {
@@ -1404,7 +1400,10 @@ fn unreachable_goals_are_certified_from_the_model() {
         .expect("row/column report");
         assert_eq!(rowcol.status, Status::Unsat, "{n}x{n}/{c}");
         let cert = &rowcol.certificates.expect("certificates")[0];
-        assert!(cert.certificate.from_model.is_some(), "{n}x{n}/{c}: row/column");
+        assert!(
+            cert.certificate.from_model.is_some(),
+            "{n}x{n}/{c}: row/column"
+        );
         // the block alone checks with the obstruction, and is refused with
         // its first non-zero weight moved by one (y·A is no longer ≡ 0)
         let model = puzzlesat::puzzles::alien_tiles::opb::model(&p).unwrap();
@@ -1423,11 +1422,7 @@ fn unreachable_goals_are_certified_from_the_model() {
                 block.lines.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
             );
             std::fs::write(&pbp, proof).unwrap();
-            let out = common::veripb()
-                .arg(&opb)
-                .arg(&pbp)
-                .output()
-                .unwrap();
+            let out = common::veripb().arg(&opb).arg(&pbp).output().unwrap();
             assert_eq!(out.status.success(), passes, "{n}x{n}/{c}: {y:?}");
         }
     }

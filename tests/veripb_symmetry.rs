@@ -86,8 +86,8 @@ fn check(
         .arg(dir.join("proof.pbp"))
         .output()
         .expect("the VeriPB checker runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + String::from_utf8_lossy(&out.stderr).as_ref();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned()
+        + String::from_utf8_lossy(&out.stderr).as_ref();
     (out.status.success() && text.contains("s VERIFIED"), text)
 }
 

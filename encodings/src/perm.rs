@@ -277,7 +277,10 @@ impl SquareSymmetry {
         rows == cols
             || matches!(
                 self,
-                SquareSymmetry::Identity | SquareSymmetry::Rot180 | SquareSymmetry::FlipH | SquareSymmetry::FlipV
+                SquareSymmetry::Identity
+                    | SquareSymmetry::Rot180
+                    | SquareSymmetry::FlipH
+                    | SquareSymmetry::FlipV
             )
     }
 
@@ -605,7 +608,10 @@ mod tests {
         assert_eq!(board_perms(1, 1).len(), 1);
         // the maps as stated: a quarter turn of a 2×2 board
         assert_eq!(SquareSymmetry::Rot90.on_grid(2, 2).images(), &[1, 3, 0, 2]);
-        assert_eq!(SquareSymmetry::FlipV.on_grid(2, 3).images(), &[3, 4, 5, 0, 1, 2]);
+        assert_eq!(
+            SquareSymmetry::FlipV.on_grid(2, 3).images(),
+            &[3, 4, 5, 0, 1, 2]
+        );
         assert!(!SquareSymmetry::Transpose.fits(2, 3) && SquareSymmetry::Rot180.fits(2, 3));
         // on_grid refuses a map that leaves the grid or is not a bijection
         assert!(Perm::on_grid(2, 2, |r, c| (r + 1, c)).is_err());

@@ -14,7 +14,7 @@ use puzzlesat_encodings::provenance::Provenance;
 use puzzlesat_encodings::{Assignment, Cnf, PbModel};
 use rustsat::types::Lit;
 
-use crate::certify::{self, veripb, CertifyError, Certified, Claim, ProofFormat};
+use crate::certify::{self, veripb, Certified, CertifyError, Claim, ProofFormat};
 use crate::drive::Objective;
 use crate::options::RunOptions;
 use crate::puzzle::{encode_recording, Encoded, Puzzle};
@@ -287,8 +287,7 @@ impl ProofPlan {
                         Ok(n) => n,
                         Err(e) => return Ok(Err(Some(e))),
                     };
-                match veripb::cube_model(&setup.model, &names, run.provenance, *index, cube, None)
-                {
+                match veripb::cube_model(&setup.model, &names, run.provenance, *index, cube, None) {
                     Ok((m, _)) => cube_model = m,
                     Err(e) => return Ok(Err(Some(e))),
                 }
@@ -318,20 +317,14 @@ impl ProofPlan {
                     .or(formula.provenance_log())
                     .or(setup.provenance.as_ref());
                 let in_model: &[Lit] = if dominance { &[] } else { cube };
-                let better = match veripb::cube_model(
-                    &setup.model,
-                    &names,
-                    prov,
-                    *index,
-                    in_model,
-                    *past,
-                ) {
-                    Ok((m, better)) => {
-                        cube_model = m;
-                        better
-                    }
-                    Err(e) => return Ok(Err(Some(e))),
-                };
+                let better =
+                    match veripb::cube_model(&setup.model, &names, prov, *index, in_model, *past) {
+                        Ok((m, better)) => {
+                            cube_model = m;
+                            better
+                        }
+                        Err(e) => return Ok(Err(Some(e))),
+                    };
                 match (dominance, better) {
                     (true, Some((_, better))) => {
                         run.guard = Some(veripb::CubeGuard {

@@ -15,11 +15,11 @@ use anyhow::{bail, Context};
 use crate::certify::{certify_claim, Certified, Claim, Fnv, Producer, ProofFormat};
 use crate::drive::cubes::native::{self, CubeSearch};
 use crate::drive::cubes::CubeOptions;
-use crate::puzzle::Puzzle;
 use crate::options::RunOptions;
+use crate::puzzle::Puzzle;
 use crate::puzzles::alien_tiles::census::group_order;
-use crate::puzzles::alien_tiles::encode::GoalEncoding;
 use crate::puzzles::alien_tiles::check::{self, MinimalityCheck};
+use crate::puzzles::alien_tiles::encode::GoalEncoding;
 use crate::puzzles::alien_tiles::goals::{GoalRecord, GoalSearch};
 use crate::puzzles::alien_tiles::model::{self, Grid};
 use crate::puzzles::alien_tiles::play::{fewest_clicks, Played};
@@ -72,10 +72,13 @@ pub fn play_report(
             };
             // the checker: replay, then minimality by listing the coset up to
             // PLAY_ENUMERATE_LIMIT kernel elements (else the row/column minimum)
-            let how = check::check_clicks(start, goal, clicks, p.c, p.kernel(), PLAY_ENUMERATE_LIMIT)
-                .map_err(|e| {
-                    anyhow::anyhow!("internal error: the minimisation's answer fails the checker: {e}")
-                })?;
+            let how =
+                check::check_clicks(start, goal, clicks, p.c, p.kernel(), PLAY_ENUMERATE_LIMIT)
+                    .map_err(|e| {
+                        anyhow::anyhow!(
+                            "internal error: the minimisation's answer fails the checker: {e}"
+                        )
+                    })?;
             r.seconds.decode_check = t.elapsed().as_secs_f64();
             r.status = Status::Optimal;
             r.objective = Some(i64::from(*total));
@@ -139,7 +142,10 @@ fn certify_play(
         };
         let r = crate::run::run(p, &sat, limits.clone(), &mut std::io::sink())?;
         if r.status != Status::Unsat && r.status != Status::Unknown {
-            bail!("internal error: the SAT run of an unreachable goal ends {:?}", r.status);
+            bail!(
+                "internal error: the SAT run of an unreachable goal ends {:?}",
+                r.status
+            );
         }
         return Ok((
             r.certificates.and_then(|c| c.into_iter().next()),
@@ -164,9 +170,11 @@ impl CubeSearch for GoalSearch {
         limits: &Limits,
         progress: &mpsc::Sender<String>,
     ) -> anyhow::Result<(GoalRecord, bool)> {
-        Ok(self.search_cube(index, cubes, &|| limits.expired(), &mut |line| {
-            let _ = progress.send(line);
-        }))
+        Ok(
+            self.search_cube(index, cubes, &|| limits.expired(), &mut |line| {
+                let _ = progress.send(line);
+            }),
+        )
     }
     fn value(&self, r: &GoalRecord) -> Option<i64> {
         r.hardest.map(i64::from)
@@ -263,7 +271,9 @@ pub fn goals_run(
             minimality_checked: true,
         };
         p.check(&sol).map_err(|e| {
-            anyhow::anyhow!("internal error: the hardest goal's click matrix fails the checker: {e}")
+            anyhow::anyhow!(
+                "internal error: the hardest goal's click matrix fails the checker: {e}"
+            )
         })?;
         r.solutions.push(sol);
         r.objective = Some(i64::from(v));

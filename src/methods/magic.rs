@@ -123,7 +123,10 @@ impl CubeSearch for LineSetCount {
     ) -> anyhow::Result<(Counted, bool)> {
         let stop = || limits.expired();
         Ok(
-            match self.sets.count_cube(index as usize, cubes as usize, &stop)? {
+            match self
+                .sets
+                .count_cube(index as usize, cubes as usize, &stop)?
+            {
                 Some(c) => (c, true),
                 // a cube stopped before its end counts nothing
                 None => (Counted::default(), false),
@@ -174,7 +177,9 @@ pub fn count_by_line_sets(
         jobs: 1,
         trust: false,
     });
-    opts.count = opts.count.clamp(1, u32::try_from(blocks).unwrap_or(u32::MAX));
+    opts.count = opts
+        .count
+        .clamp(1, u32::try_from(blocks).unwrap_or(u32::MAX));
     let _ = writeln!(
         progress,
         "c structured count of order {n}: {blocks} blocks in {} cubes",

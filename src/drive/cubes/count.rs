@@ -36,8 +36,8 @@ use puzzlesat_encodings::{ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
 use super::file::{read_records, About, CubeFile, CubeLine, BUILD};
-use super::threads::{add_stats, certificate_failed, on_threads, thread_count, unless_stopped};
 use super::split::Split;
+use super::threads::{add_stats, certificate_failed, on_threads, thread_count, unless_stopped};
 use super::CubeOptions;
 use crate::certify::{check_cover, formula_digest, Certified, Claim, Fnv};
 use crate::drive::classes::Tally;
@@ -95,9 +95,8 @@ fn read_counts(
 ) -> anyhow::Result<Recorded> {
     let fact = "its count is a fact about that build's formula";
     let about = About::cnf(describe, cnf, digest, split, trust, fact);
-    let fingerprint = |r: &CubeLine, c: &CubeRecord| {
-        Ok(count_fingerprint(describe, c, r.count, r.classes))
-    };
+    let fingerprint =
+        |r: &CubeLine, c: &CubeRecord| Ok(count_fingerprint(describe, c, r.count, r.classes));
     let (taken, lines) = read_records(file, &about, fingerprint, |line| {
         let r = &line.report;
         // a cluster job stopped before the end: the cube is still to count

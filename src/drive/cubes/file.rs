@@ -159,7 +159,10 @@ impl Line {
     }
     /// Its cube record.
     pub(super) fn cube(&self) -> &CubeRecord {
-        self.report.cube.as_ref().expect("report_lines: a cube report")
+        self.report
+            .cube
+            .as_ref()
+            .expect("report_lines: a cube report")
     }
 }
 

@@ -166,8 +166,8 @@ fn read<S: CubeSearch>(
         fact: "its record is a fact about that build's search",
     };
     let parse = |r: &CubeLine| -> anyhow::Result<Read<S::Record>> {
-        let record: S::Record = serde_json::from_value(r.details.clone())
-            .context("not a record of this search")?;
+        let record: S::Record =
+            serde_json::from_value(r.details.clone()).context("not a record of this search")?;
         let text = serde_json::to_string(&record)?;
         Ok(Read { record, text })
     };
@@ -181,8 +181,13 @@ fn read<S: CubeSearch>(
     };
     let (taken, _) = read_records(file, &about, fingerprint, |line| {
         let read = parse(&line.report)?;
-        s.check(&read.record)
-            .with_context(|| format!("{}: the record of cube {}", line.at(file), line.cube().index))?;
+        s.check(&read.record).with_context(|| {
+            format!(
+                "{}: the record of cube {}",
+                line.at(file),
+                line.cube().index
+            )
+        })?;
         Ok(Some(read))
     })?;
     Ok(taken

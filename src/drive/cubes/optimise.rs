@@ -56,11 +56,9 @@ use anyhow::{bail, Context};
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
-use super::file::{
-    fingerprint, read_lines, witness_hex, witness_model, About, CubeFile, BUILD,
-};
-use super::threads::{add_stats, certificate_failed, on_threads, thread_count, unless_stopped};
+use super::file::{fingerprint, read_lines, witness_hex, witness_model, About, CubeFile, BUILD};
 use super::split::Split;
+use super::threads::{add_stats, certificate_failed, on_threads, thread_count, unless_stopped};
 use super::CubeOptions;
 use crate::certify::{check_cover, formula_digest, Certified, CertifyError, Claim};
 use crate::drive::proof::{self, Part, Prepared, ProofPlan};
@@ -93,7 +91,6 @@ fn trivial(obj: &Objective) -> i64 {
         Sense::Minimize => obj.offset,
     }
 }
-
 
 /// The tightest bound a cube file records for a cube, and who wrote it.
 #[derive(Clone, Debug)]
@@ -131,8 +128,6 @@ impl Known {
     }
 }
 
-
-
 /// Reads the cube file (missing: nothing known), refusing lines of another
 /// run, of another build or CNF (unless trusted), lines edited since they
 /// were written ([`read_lines`]), witnesses outside their cube, and bounds
@@ -149,7 +144,13 @@ fn read_file(
     let lines = read_lines(file, about, |r, c| {
         let certificates = r.certificates.as_deref().unwrap_or_default();
         let cube = split.cube(c.index);
-        Ok(fingerprint(about.describe, c, &cube, (r.objective, r.bound), certificates))
+        Ok(fingerprint(
+            about.describe,
+            c,
+            &cube,
+            (r.objective, r.bound),
+            certificates,
+        ))
     })?;
     // per cube: its best witness value, and the line it is on
     let mut values: Vec<Option<(i64, usize)>> = vec![None; split.cubes() as usize];
@@ -228,7 +229,6 @@ enum Job {
     /// for the cube
     Recheck(u32, i64),
 }
-
 
 /// What every thread shares.
 struct Shared<'a, P: Puzzle> {

@@ -43,7 +43,11 @@ pub(super) fn on_threads<T: Send>(
 
 /// The threads for `queued` cubes: `--jobs`, capped at one per cube (and
 /// said on `progress` when capped).
-pub(super) fn thread_count(jobs: usize, queued: usize, progress: &mut dyn Write) -> std::io::Result<usize> {
+pub(super) fn thread_count(
+    jobs: usize,
+    queued: usize,
+    progress: &mut dyn Write,
+) -> std::io::Result<usize> {
     let threads = jobs.clamp(1, queued.max(1));
     if threads < jobs {
         writeln!(
@@ -65,7 +69,6 @@ pub(super) fn add_stats(into: &mut SolverStats, s: SolverStats) {
     into.decisions = add(into.decisions, s.decisions);
     into.propagations = add(into.propagations, s.propagations);
 }
-
 
 /// A cube's certificate stopped by the limits (the time limit, Ctrl-C,
 /// SIGTERM): the run ends with its best so far, the cube closed by its
@@ -105,4 +108,3 @@ pub(super) fn unless_stopped<T>(
         r => r.map(Some),
     }
 }
-

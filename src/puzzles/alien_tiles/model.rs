@@ -114,7 +114,12 @@ impl Grid {
     /// The grid as text, one row per line, the numbers right-aligned in
     /// columns of the widest one's width and separated by a space.
     pub fn render(&self) -> String {
-        let width = self.cells.iter().map(|v| v.to_string().len()).max().unwrap_or(1);
+        let width = self
+            .cells
+            .iter()
+            .map(|v| v.to_string().len())
+            .max()
+            .unwrap_or(1);
         self.cells
             .chunks(self.n)
             .map(|r| {

@@ -12,7 +12,7 @@
 
 use puzzlesat_encodings::int::IntVar;
 use puzzlesat_encodings::lex::{lex_le, LexChain};
-use puzzlesat_encodings::perm::{closure, lex_leader, SquareSymmetry, Perm};
+use puzzlesat_encodings::perm::{closure, lex_leader, Perm, SquareSymmetry};
 use puzzlesat_encodings::{ClauseDatabase, EncodeError};
 use rustsat::types::Lit;
 

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use puzzlesat_encodings::perm::{self, SquareSymmetry, Perm};
+use puzzlesat_encodings::perm::{self, Perm, SquareSymmetry};
 
 use super::encode::{square_symmetries, Options, Symmetry};
 use super::model::Square;

@@ -14,7 +14,7 @@ pub mod opb;
 
 use puzzlesat_encodings::dominance::{LexOrder, SymmetryProof};
 use puzzlesat_encodings::lex::{lex_le, LexChain};
-use puzzlesat_encodings::perm::{board_perms, lex_leader, SquareSymmetry, Perm};
+use puzzlesat_encodings::perm::{board_perms, lex_leader, Perm, SquareSymmetry};
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 use serde::Serialize;
 
