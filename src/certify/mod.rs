@@ -12,10 +12,12 @@
 //! [`Certificate`], or a [`CertifyError`] saying why not — a rejected proof
 //! is an error, never a weaker answer.
 
+pub mod count;
 mod cover;
 pub mod digest;
 pub mod drat;
 mod produce;
+pub mod verify;
 pub mod veripb;
 
 use std::fmt;

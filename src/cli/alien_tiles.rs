@@ -17,8 +17,9 @@ use puzzlesat_encodings::pb::PbEncoding;
 use crate::certify::{certify_claim, Certified, Claim, Fnv, Producer};
 use crate::drive::cubes::native::{self, CubeSearch};
 use crate::drive::cubes::CubeOptions;
+use puzzlesat_encodings::PbModel;
 use crate::front::{
-    choices, decode_generic, dimacs_generic, exit_code, opb_generic, Common, Cubes, DimacsTarget,
+    choices, decode_generic, dimacs_generic, exit_code, pb_model_generic, Common, Cubes, DimacsTarget,
     PuzzleCommand,
 };
 use crate::puzzle::Puzzle;
@@ -208,8 +209,8 @@ impl PuzzleCommand for Args {
         decode_generic(&self.whole_formula()?, common, model, bound)
     }
 
-    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
-        opb_generic(&self.puzzle()?, common, output)
+    fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel> {
+        pb_model_generic(&self.puzzle()?, common)
     }
 }
 

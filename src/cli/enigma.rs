@@ -17,8 +17,9 @@ use crate::puzzles::enigma::model::MIN_N;
 use crate::puzzles::enigma::paper::table2_row;
 use crate::puzzles::enigma::partitions::{BoundKind, Partitions};
 use crate::puzzles::enigma::{reference, Enigma, EnigmaDetails, EnigmaSolution, Method};
+use puzzlesat_encodings::PbModel;
 use crate::front::{
-    choices, decode_generic, dimacs_generic, opb_generic, Common, Cubes, DimacsTarget,
+    choices, decode_generic, dimacs_generic, pb_model_generic, Common, Cubes, DimacsTarget,
     PuzzleCommand,
 };
 use crate::report::{Report, Status};
@@ -338,7 +339,7 @@ impl PuzzleCommand for Args {
     }
 
     /// The board's model, whatever the method (the rules are the same).
-    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
-        opb_generic(&self.board_puzzle(self.size()?)?, common, output)
+    fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel> {
+        pb_model_generic(&self.board_puzzle(self.size()?)?, common)
     }
 }

@@ -112,6 +112,11 @@ pub enum Command {
         #[arg(short, long, global = true)]
         output: Option<PathBuf>,
     },
+    /// re-check the claims a `solve … --certify --proof-dir DIR` run kept: the model derived again, every proof checked by veripb
+    Verify {
+        /// the folder the run kept its model and proofs in
+        dir: PathBuf,
+    },
     /// decode an external solver's `s`/`v` output into a checked solution
     Decode {
         /// which puzzle (same parameters and options as for `dimacs`)
@@ -215,7 +220,10 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             puzzle.command().dimacs(common, &target)
         }
-        Command::Opb { puzzle, output } => puzzle.command().opb(common, output.as_deref()),
+        Command::Opb { puzzle, output } => {
+            crate::front::write_opb(&puzzle.command().pb_model(common)?, output.as_deref())
+        }
+        Command::Verify { dir } => verify(dir),
         Command::Sat(args) => sat::sat(common, &args.file, !args.no_model),
         Command::Decode {
             puzzle,
@@ -228,5 +236,39 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             puzzle.command().decode(common, model, *bound)
         }
         Command::Experiment(args) => args.run(common),
+    }
+}
+
+/// `verify DIR`: prints each established claim (exit 0), or the reason the
+/// kept files do not establish one (exit 1).
+fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
+    use crate::certify::verify::{verify_dir, VerifyError};
+    let dir = std::path::absolute(dir).context("verify")?;
+    // the model of a kept command line, as `puzzlesat opb` writes it (its
+    // relative paths are the run's directory's, where that still exists)
+    let model_of = |args: &[String], cwd: &std::path::Path| {
+        if cwd.is_dir() {
+            std::env::set_current_dir(cwd)?;
+        }
+        let words = std::iter::once("puzzlesat".to_string()).chain(args.iter().cloned());
+        let cli = Cli::try_parse_from(words).map_err(|e| anyhow::anyhow!("{}", e.kind()))?;
+        let Command::Solve { puzzle, .. } = &cli.command else {
+            anyhow::bail!("not a `solve` command");
+        };
+        puzzle.command().pb_model(&cli.common)
+    };
+    match verify_dir(&dir, &model_of) {
+        Ok(claims) => {
+            for c in claims {
+                println!("{} ({})", c.statement, c.manifest);
+                println!("c {}", c.how);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(VerifyError::Rejected(why)) => {
+            eprintln!("rejected: {}", crate::io::one_line(&why));
+            Ok(ExitCode::from(1))
+        }
+        Err(e @ VerifyError::Error(_)) => Err(e.into()),
     }
 }

@@ -15,6 +15,7 @@ use clap::Args;
 use puzzlesat_encodings::pb::PbEncoding;
 use puzzlesat_encodings::solve::{EnumerationEngine, Strategy};
 use puzzlesat_encodings::OptionEnum;
+use puzzlesat_encodings::PbModel;
 use serde::Serialize;
 
 pub mod progress;
@@ -440,8 +441,8 @@ impl<A: PuzzleArgs> PuzzleCommand for A {
         refuse_unused_class_option(self, common, false)?;
         decode_generic(&self.puzzle()?, common, model, bound)
     }
-    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
-        opb_generic(&self.puzzle()?, common, output)
+    fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel> {
+        pb_model_generic(&self.puzzle()?, common)
     }
 }
 
@@ -456,22 +457,21 @@ pub trait PuzzleCommand {
     /// `decode`: `bound` is the `--bound` the formula was exported with
     fn decode(&self, common: &Common, model: &Path, bound: Option<i64>)
         -> anyhow::Result<ExitCode>;
-    /// `opb`: the puzzle's PB model ([`Puzzle::pb_model`]) to `output`
-    /// (None: stdout)
-    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode>;
+    /// The puzzle's PB model ([`Puzzle::pb_model`]): what `opb` writes
+    /// ([`write_opb`]) and `verify` derives again from a kept command line
+    fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel>;
 }
 
-/// `opb` for any puzzle: its PB model as OPB, or an error naming the puzzle
-/// when it has none for these options.
-pub fn opb_generic<P: Puzzle>(
-    p: &P,
-    common: &Common,
-    output: Option<&Path>,
-) -> anyhow::Result<ExitCode> {
+/// The PB model of any puzzle, or an error naming the puzzle when it has
+/// none for these options.
+pub fn pb_model_generic<P: Puzzle>(p: &P, common: &Common) -> anyhow::Result<PbModel> {
     common.check_budget(p)?;
-    let Some(model) = p.pb_model() else {
-        anyhow::bail!("{} has no PB model", p.describe());
-    };
+    p.pb_model()
+        .ok_or_else(|| anyhow::anyhow!("{} has no PB model", p.describe()))
+}
+
+/// `opb`: the model as OPB to `output` (None: stdout).
+pub fn write_opb(model: &PbModel, output: Option<&Path>) -> anyhow::Result<ExitCode> {
     match output {
         Some(path) => crate::io::write_atomic(path, |mut out| Ok(model.write_opb(&mut out)?))?,
         None => model.write_opb(&mut std::io::stdout().lock())?,

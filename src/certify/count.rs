@@ -1,0 +1,265 @@
+//! Counts that the checker states. VeriPB 3.0.2 has no "exactly N"
+//! conclusion (`EQUIENUMERABLE` is not implemented), so a count of N
+//! solutions is kept as two checks that `veripb` alone makes, over files a
+//! reader can count in:
+//!
+//! 1. **the solutions** (`STEM.solutions.pbp`, over the model): N `solx`
+//!    steps, each a full assignment of the model's variables. VeriPB checks
+//!    that each is a solution of the model and adds the clause excluding
+//!    it, so a repeated assignment violates its earlier exclusion: the N
+//!    solutions are distinct;
+//! 2. **nothing else** (`STEM.pbp`, over `STEM.excluded.opb`: the model plus
+//!    the N exclusion clauses): a refutation ending `conclusion UNSAT`.
+//!
+//! The exclusion model is the model followed by exactly the logged
+//! assignments' exclusions, in order: a syntactic check ([`excluded_model`]
+//! writes it, `puzzlesat verify` compares it byte for byte). N is the
+//! number of exclusion clauses. This is what a certificate for model
+//! counting must pin down (Fichte, Hecher & Roland, "Proofs for
+//! Propositional Model Counting", SAT 2022): each counted object is a
+//! solution, the objects are distinct, nothing else is a solution.
+//!
+//! Under symmetry breaking derived by dominance, every exclusion clause is
+//! a constraint of the model that each `dom` witness must map onto an
+//! implied one. So the exclusions are of whole orbits ([`orbit_closure`]:
+//! the representatives' assignments closed under the witnesses); the image
+//! of an exclusion clause is then another exclusion clause, which VeriPB
+//! finds in the database. The expansion of the classes is checked with the
+//! count.
+
+use std::collections::BTreeSet;
+use std::io::{self, Write};
+
+use puzzlesat_encodings::pbmodel::{PbLit, PbModel, PbVar};
+
+/// A full assignment of a model's variables, by variable index.
+pub type ModelAssignment = Vec<bool>;
+
+/// The comment before the exclusion clauses in the exclusion model.
+const EXCLUDED: &str = "the logged solutions, each excluded (STEM.solutions.pbp logs them)";
+
+/// The witnesses of the `dom` steps among `lines` (proof lines in the
+/// syntax of VeriPB 3.0: `[@label] dom CONSTRAINT : a -> b … : subproof …`),
+/// as maps of model variables: each pair (x, y) says the witness
+/// substitutes y for x. `Err` names a witness that maps a model variable
+/// to anything but a model variable (a constant, a negation, an auxiliary
+/// variable): the exclusions cannot then be closed under it.
+pub fn dom_witnesses<'a>(
+    model: &PbModel,
+    lines: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<Vec<(PbVar, PbVar)>>, String> {
+    let mut out = vec![];
+    for line in lines {
+        let rule = match line.split_once(' ') {
+            Some((first, rest)) if first.starts_with('@') => rest,
+            _ => line,
+        };
+        let Some(rest) = rule.strip_prefix("dom ") else {
+            continue;
+        };
+        let mut parts = rest.splitn(3, " : ");
+        let (_, Some(witness)) = (parts.next(), parts.next()) else {
+            return Err(format!("a dom step without a witness: {line}"));
+        };
+        let words: Vec<&str> = witness.trim_end_matches(';').split_whitespace().collect();
+        let mut map = vec![];
+        for pair in words.chunks(3) {
+            let [from, "->", to] = pair else {
+                return Err(format!("a dom witness that is not `a -> b …`: {witness}"));
+            };
+            let var = |name: &str| {
+                model.lookup(name).ok_or_else(|| {
+                    format!("the dom witness maps {from} to {to}, not a variable of the model: the exclusions cannot be closed under it")
+                })
+            };
+            let (x, y) = (var(from)?, var(to)?);
+            map.push((x, y));
+        }
+        out.push(map);
+    }
+    Ok(out)
+}
+
+/// `start` closed under the witnesses: the image of an assignment α under
+/// a witness ω (x ↦ ω(x)) is the assignment β with β(ω(x)) = α(x), the one
+/// whose exclusion clause is the image of α's. Sorted, without repeats.
+/// `Err` if a witness is not a permutation of the variables it moves.
+pub fn orbit_closure(
+    start: Vec<ModelAssignment>,
+    witnesses: &[Vec<(PbVar, PbVar)>],
+) -> Result<Vec<ModelAssignment>, String> {
+    for w in witnesses {
+        let from: BTreeSet<PbVar> = w.iter().map(|&(x, _)| x).collect();
+        let to: BTreeSet<PbVar> = w.iter().map(|&(_, y)| y).collect();
+        if from.len() != w.len() || from != to {
+            return Err("a dom witness is not a permutation of the model's variables".into());
+        }
+    }
+    let mut seen: BTreeSet<ModelAssignment> = BTreeSet::new();
+    let mut todo: Vec<ModelAssignment> = start;
+    while let Some(a) = todo.pop() {
+        if seen.contains(&a) {
+            continue;
+        }
+        for w in witnesses {
+            let mut b = a.clone();
+            for &(x, y) in w {
+                b[y.idx()] = a[x.idx()];
+            }
+            if !seen.contains(&b) {
+                todo.push(b);
+            }
+        }
+        seen.insert(a);
+    }
+    Ok(seen.into_iter().collect())
+}
+
+/// The literals of a full assignment, `x` or `~x` per model variable.
+fn assignment_lits(model: &PbModel, a: &ModelAssignment) -> Vec<String> {
+    model
+        .vars()
+        .map(|v| {
+            let name = model.name(v);
+            if a[v.idx()] {
+                name.to_string()
+            } else {
+                format!("~{name}")
+            }
+        })
+        .collect()
+}
+
+/// Writes the solutions proof: over `model`, each assignment logged by
+/// `solx`, then `conclusion SAT`.
+pub fn write_solutions_proof(
+    model: &PbModel,
+    solutions: &[ModelAssignment],
+    out: &mut impl Write,
+) -> io::Result<()> {
+    writeln!(out, "pseudo-Boolean proof version 3.0")?;
+    writeln!(out, "f {};", model.loaded())?;
+    for a in solutions {
+        writeln!(out, "solx {};", assignment_lits(model, a).join(" "))?;
+    }
+    writeln!(out, "output NONE;")?;
+    writeln!(out, "conclusion SAT;")?;
+    writeln!(out, "end pseudo-Boolean proof;")
+}
+
+/// The assignments a solutions proof logs, each a full assignment of
+/// `model`'s variables; `Err` says which line is not one. The proof must
+/// be what [`write_solutions_proof`] writes for them (the caller compares).
+pub fn parse_solutions_proof(model: &PbModel, text: &str) -> Result<Vec<ModelAssignment>, String> {
+    let mut out = vec![];
+    for (i, line) in text.lines().enumerate() {
+        let Some(rest) = line.strip_prefix("solx ") else {
+            continue;
+        };
+        let mut a: Vec<Option<bool>> = vec![None; model.n_vars()];
+        for lit in rest.trim_end_matches(';').split_whitespace() {
+            let (name, value) = match lit.strip_prefix('~') {
+                Some(n) => (n, false),
+                None => (lit, true),
+            };
+            let v = model
+                .lookup(name)
+                .ok_or_else(|| format!("line {}: {name} is not a variable of the model", i + 1))?;
+            if a[v.idx()].replace(value).is_some() {
+                return Err(format!("line {}: {name} is assigned twice", i + 1));
+            }
+        }
+        let a: Option<ModelAssignment> = a.into_iter().collect();
+        out.push(a.ok_or_else(|| {
+            format!(
+                "line {}: the solx step does not assign every variable of the model",
+                i + 1
+            )
+        })?);
+    }
+    Ok(out)
+}
+
+/// The exclusion model: `model` followed by the clause excluding each of
+/// `solutions`, in order.
+pub fn excluded_model(model: &PbModel, solutions: &[ModelAssignment]) -> PbModel {
+    let mut m = model.clone();
+    for (i, a) in solutions.iter().enumerate() {
+        let lits: Vec<PbLit> = model
+            .vars()
+            .map(|v| if a[v.idx()] { v.neg() } else { v.pos() })
+            .collect();
+        m.clause(&lits, (i == 0).then(|| EXCLUDED.to_string()));
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model() -> PbModel {
+        let mut m = PbModel::new();
+        let v: Vec<PbVar> = (0..3).map(|i| m.var(&format!("a{i}"))).collect();
+        m.exactly(&[v[0].pos(), v[1].pos(), v[2].pos()], 1, None);
+        m
+    }
+
+    #[test]
+    fn the_closure_is_the_orbits() {
+        let m = model();
+        let v: Vec<PbVar> = m.vars().collect();
+        // the cycle a0 -> a1 -> a2 -> a0: one solution's orbit is all three
+        let w = vec![vec![(v[0], v[1]), (v[1], v[2]), (v[2], v[0])]];
+        let all = orbit_closure(vec![vec![true, false, false]], &w).unwrap();
+        assert_eq!(all.len(), 3);
+        // a swap alone: {a0} and {a1} are one orbit, {a2} its own
+        let swap = vec![vec![(v[0], v[1]), (v[1], v[0])]];
+        assert_eq!(
+            orbit_closure(vec![vec![false, false, true]], &swap)
+                .unwrap()
+                .len(),
+            1
+        );
+        assert_eq!(
+            orbit_closure(vec![vec![true, false, false]], &swap)
+                .unwrap()
+                .len(),
+            2
+        );
+        // not a permutation
+        let bad = vec![vec![(v[0], v[1])]];
+        assert!(orbit_closure(vec![vec![true, false, false]], &bad).is_err());
+    }
+
+    #[test]
+    fn witnesses_are_read_from_dom_lines() {
+        let m = model();
+        let lines = [
+            "@lexL dom +1 a0 -1 a1 >= 0 : a0 -> a1 a1 -> a0 : subproof proofgoal #2 pol -1 -2 +; qed : -1; qed;",
+            "rup +1 a0 >= 1;",
+            "dom +1 a1 >= 0 : a1 -> a2 a2 -> a1;",
+        ];
+        let w = dom_witnesses(&m, lines).unwrap();
+        assert_eq!(w.len(), 2);
+        assert_eq!(w[1].len(), 2);
+        assert!(dom_witnesses(&m, ["dom +1 a0 >= 0 : a0 -> 0 ;"]).is_err());
+    }
+
+    #[test]
+    fn solutions_round_trip_and_exclusions_follow_them() {
+        let m = model();
+        let sols = vec![vec![true, false, false], vec![false, false, true]];
+        let mut buf = vec![];
+        write_solutions_proof(&m, &sols, &mut buf).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert!(text.contains("solx a0 ~a1 ~a2;"));
+        assert_eq!(parse_solutions_proof(&m, &text).unwrap(), sols);
+        let x = excluded_model(&m, &sols);
+        assert_eq!(x.loaded(), m.loaded() + 2);
+        let opb = x.to_opb();
+        assert!(opb.contains("+1 ~a0 +1 a1 +1 a2 >= 1 ;"), "{opb}");
+        assert!(parse_solutions_proof(&m, "solx a0 ~a1;").is_err());
+        assert!(parse_solutions_proof(&m, "solx a0 a0 ~a1 ~a2;").is_err());
+    }
+}
