@@ -454,6 +454,19 @@ fn stopped_by<S, D>(
     }
 }
 
+/// Refuses a puzzle whose CNF is estimated (from its parameters, before
+/// anything is allocated) to exceed `max_clauses` (`--max-clauses`).
+pub fn check_budget<P: Puzzle>(p: &P, max_clauses: u64) -> anyhow::Result<()> {
+    let estimate = p.estimated_clauses();
+    if estimate > max_clauses {
+        bail!(
+            "{}: about {estimate} clauses estimated, over the budget of {max_clauses} (--max-clauses raises it)",
+            p.describe()
+        );
+    }
+    Ok(())
+}
+
 /// [`run`] without a time limit and without progress output: what tests,
 /// benches and library users want when they only need the report.
 pub fn run_quiet<P: Puzzle>(

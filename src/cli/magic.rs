@@ -1,15 +1,13 @@
 //! `puzzlesat solve|dimacs|decode magic ...`.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use puzzlesat_encodings::amo::AmoEncoding;
 
-use crate::drive;
 use crate::front::{choices, Common, Cubes, PuzzleArgs};
-use crate::puzzles::magic::staged::{self, StagedMagic};
+use crate::methods;
 use crate::puzzles::magic::{
     CellEncoding, Decisions, Givens, Magic, Method, Options, SumEncoding, Symmetry,
 };
@@ -77,40 +75,23 @@ impl PuzzleArgs for Args {
         let p = self.puzzle_for(common.all || common.count)?;
         match self.method(&p, common)? {
             Method::Staged => {
-                let n = p.givens.n;
-                let places = self
-                    .places
-                    .clone()
-                    .unwrap_or_else(|| staged::default_places(n));
-                let search = StagedMagic::new(n, &places, common.max_clauses)?;
-                let opts = common.run_options(cubes)?;
-                let mut progress = common.progress();
-                match drive::staged::run(&search, &opts, common.limits(), &mut progress)? {
+                let found = methods::magic::staged(
+                    p.givens.n,
+                    self.places.as_deref(),
+                    common.max_clauses,
+                    &common.run_options(cubes)?,
+                    common.limits(),
+                    &mut common.progress(),
+                )?;
+                match found {
                     Some(r) => common.print(r, |s| s.to_string(), |s| Some(s.picture())),
-                    None => {
-                        let _ = writeln!(
-                            progress,
-                            "c staged: the restriction (places {places:?}) holds no square of order {n}: solving the single CNF"
-                        );
-                        common.solve(&p, cubes)
-                    }
+                    None => common.solve(&p, cubes),
                 }
             }
             Method::Reference => {
-                let n = p.givens.n;
-                if cubes.cube.is_some() {
-                    bail!("--method reference counts all its cubes in one run (--cubes K --jobs J, resumable with --cube-file): not --cube I");
-                }
-                cubes.options()?;
-                let file = cubes
-                    .cube_file
-                    .as_deref()
-                    .map(|f| (f, cubes.trust_cube_file));
-                let report = drive::line_sets::run(
-                    n,
-                    cubes.cubes.unwrap_or(1) as usize,
-                    usize::from(cubes.jobs),
-                    file,
+                let report = methods::magic::count_by_line_sets(
+                    p.givens.n,
+                    cubes.options()?.as_ref(),
                     &common.limits(),
                     &mut common.progress(),
                 )?;

@@ -200,15 +200,7 @@ impl Common {
     /// Refuses a puzzle whose CNF is estimated (from its parameters, before
     /// anything is allocated) to exceed `--max-clauses`.
     pub fn check_budget<P: Puzzle>(&self, p: &P) -> anyhow::Result<()> {
-        let estimate = p.estimated_clauses();
-        if estimate > self.max_clauses {
-            anyhow::bail!(
-                "{}: about {estimate} clauses estimated, over the budget of {} (--max-clauses raises it)",
-                p.describe(),
-                self.max_clauses
-            );
-        }
-        Ok(())
+        run::check_budget(p, self.max_clauses)
     }
     /// The proof solver, with `--certify`.
     pub fn producer(&self) -> Option<crate::certify::Producer> {

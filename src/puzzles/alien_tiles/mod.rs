@@ -14,7 +14,8 @@
 //! - [`reference`]: brute force over all click matrices, for tiny sizes;
 //! - [`play`]: play a goal exactly by the row/column minimisation, no SAT;
 //! - [`goals`]: the hardest goal by an exhaustive search over the goals;
-//! - its command line: `crate::cli::alien_tiles`.
+//! - its methods beside SAT: `crate::methods::alien_tiles`; its command
+//!   line: `crate::cli::alien_tiles`.
 
 pub mod census;
 pub mod check;

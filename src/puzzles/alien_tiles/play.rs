@@ -16,8 +16,8 @@
 //! to refute each cheaper click matrix.
 //!
 //! The report, and `--certify` (the optimum proven again by one checked
-//! SAT refutation of fewer clicks), are the command line's:
-//! `crate::cli::alien_tiles`.
+//! SAT refutation of fewer clicks), are a method beside SAT:
+//! `crate::methods::alien_tiles`.
 
 use super::model::{self, Grid};
 use super::rowcol::RowCol;
