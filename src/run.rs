@@ -272,6 +272,10 @@ fn run_counting_classes_of<P: Puzzle>(
                 "a count of the optimal solutions rests on the optimum as an assumption; VeriPB proofs of it are not written yet".into(),
             );
             let proof = if enumerate { &at_optimum } else { &proof };
+            // the count, which a certificate from the model may state
+            if opts.all {
+                report.count = Some(solutions);
+            }
             certify_last_unsat(&session, opts, unsat_before, &mut report, proof, None)?;
             report.status = status;
         }
@@ -379,6 +383,7 @@ fn certify_last_unsat<S, D>(
                 guard: None,
                 dir: opts.proof_dir.as_deref(),
                 stem: &stem,
+                count: report.count,
             };
             certify::veripb::certify(&run, &formula, producer, &session.limits, NOT_COVERED)
         }

@@ -15,7 +15,7 @@
 //!
 //! A command whose trailing comment holds `slow:` is listed as skipped, with
 //! the reason the docs give. What is checked:
-//! - the exit code: `exit N` in the comment, else 0 for `list`, `dimacs`, `opb`,
+//! - the exit code: `exit N` in the comment, else 0 for `list`, `dimacs`, `opb`, `verify`,
 //!   `experiment` and `--table`; 20 where the comment or the excerpt says
 //!   unreachable / infeasible / no solution exists / `s UNSATISFIABLE`; 10
 //!   otherwise (a solution, a count, a decoded model, a SAT answer);
@@ -318,7 +318,8 @@ fn expected_exit(c: &Cmd) -> i32 {
     if cmd[0] != "puzzlesat" && cmd[0] != "for" {
         return 10; // a DIMACS solver: SAT unless the comment says otherwise
     }
-    if matches!(sub, "list" | "dimacs" | "opb" | "experiment") || cmd.iter().any(|x| x == "--table")
+    if matches!(sub, "list" | "dimacs" | "opb" | "verify" | "experiment")
+        || cmd.iter().any(|x| x == "--table")
     {
         return 0;
     }

@@ -8,7 +8,7 @@
 //!    that each is a solution of the model and adds the clause excluding
 //!    it, so a repeated assignment violates its earlier exclusion: the N
 //!    solutions are distinct;
-//! 2. **nothing else** (`STEM.pbp`, over `STEM.excluded.opb`: the model plus
+//! 2. **nothing else** (`STEM.excluded.pbp`, over `STEM.excluded.opb`: the model plus
 //!    the N exclusion clauses): a refutation ending `conclusion UNSAT`.
 //!
 //! The exclusion model is the model followed by exactly the logged
@@ -31,6 +31,9 @@ use std::collections::BTreeSet;
 use std::io::{self, Write};
 
 use puzzlesat_encodings::pbmodel::{PbLit, PbModel, PbVar};
+use rustsat::types::{Lit, Var};
+
+use super::veripb::SymmetryBlock;
 
 /// A full assignment of a model's variables, by variable index.
 pub type ModelAssignment = Vec<bool>;
@@ -113,6 +116,82 @@ pub fn orbit_closure(
         seen.insert(a);
     }
     Ok(seen.into_iter().collect())
+}
+
+/// The solutions a count's final formula excludes, as full assignments of
+/// the model's variables, closed under the `dom` witnesses of `symmetry`
+/// (a count by classes: the representatives' orbits), sorted. A blocking
+/// clause is a clause of `added` (the clauses added after the CNF) over
+/// exactly the variables of `primary`; `cnf_lits` are the model
+/// variables' CNF literals. `Err` if a model variable has no CNF literal
+/// or a witness cannot close the set.
+pub fn counted_solutions<'a>(
+    model: &PbModel,
+    cnf_lits: &[Option<Lit>],
+    primary: &[Lit],
+    added: impl Iterator<Item = &'a [Lit]>,
+    symmetry: Option<&SymmetryBlock>,
+) -> Result<Vec<ModelAssignment>, String> {
+    let lits: Vec<Lit> = cnf_lits
+        .iter()
+        .zip(model.vars())
+        .map(|(l, v)| {
+            l.ok_or_else(|| {
+                format!(
+                    "the model's variable {} is not named in the CNF",
+                    model.name(v)
+                )
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let mut primary_vars: Vec<Var> = primary.iter().map(|l| l.var()).collect();
+    primary_vars.sort_unstable();
+    let mut reps = vec![];
+    for c in added {
+        let mut vars: Vec<Var> = c.iter().map(|l| l.var()).collect();
+        vars.sort_unstable();
+        if primary_vars.is_empty() || vars != primary_vars {
+            continue;
+        }
+        // the solution is the clause's negation
+        let value = |x: Lit| {
+            c.iter()
+                .find(|l| l.var() == x.var())
+                .map(|&l| (!l).is_pos() == x.is_pos())
+                .ok_or_else(|| "a model variable is not among the primary literals".to_string())
+        };
+        reps.push(
+            lits.iter()
+                .map(|&x| value(x))
+                .collect::<Result<Vec<bool>, _>>()?,
+        );
+    }
+    let witnesses = match symmetry {
+        Some(s) => dom_witnesses(
+            model,
+            s.early
+                .0
+                .iter()
+                .chain(&s.before.0)
+                .chain(&s.lines)
+                .map(String::as_str),
+        )?,
+        None => vec![],
+    };
+    orbit_closure(reps, &witnesses)
+}
+
+/// `sols` if they are the run's count `n`; else why the checker cannot
+/// state it (a count of the model with its own symmetry breaking: the
+/// orbits hold more solutions than the run counts).
+pub fn as_counted(sols: Vec<ModelAssignment>, n: u64) -> Result<Vec<ModelAssignment>, String> {
+    if sols.len() as u64 != n {
+        return Err(format!(
+            "the excluded solutions would be {}, closed under the symmetry breaking's witnesses, while the run counts {n}: the count is of the model with its symmetry breaking",
+            sols.len()
+        ));
+    }
+    Ok(sols)
 }
 
 /// The literals of a full assignment, `x` or `~x` per model variable.

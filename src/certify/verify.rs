@@ -44,6 +44,49 @@ pub fn command_line() -> Option<&'static [String]> {
     COMMAND_LINE.get().map(Vec::as_slice)
 }
 
+/// The files of a kept claim.
+pub struct Kept<'a> {
+    /// the model
+    pub model: &'a Path,
+    /// the proof
+    pub proof: &'a Path,
+    /// the model the proof starts from, if not `model`
+    pub proof_model: Option<&'a Path>,
+    /// a count's solutions proof
+    pub solutions: Option<&'a Path>,
+}
+
+/// Writes the manifest of a claim kept in `dir` (`STEM.claim.toml`), when
+/// the command line is recorded (a library call keeps none).
+pub fn keep(
+    dir: &Path,
+    stem: &str,
+    claim: ClaimKind,
+    value: Option<i64>,
+    files: &Kept,
+) -> std::io::Result<()> {
+    let Some(command) = command_line() else {
+        return Ok(());
+    };
+    let name = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let m = Manifest {
+        puzzlesat: env!("CARGO_PKG_VERSION").to_string(),
+        command: command.to_vec(),
+        directory: std::env::current_dir()?,
+        claim,
+        value,
+        model: name(files.model),
+        proof: name(files.proof),
+        proof_model: files.proof_model.map(name),
+        solutions: files.solutions.map(name),
+    };
+    std::fs::write(dir.join(manifest_name(stem)), m.to_toml())
+}
+
 /// What a claim's manifest says.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -341,7 +384,7 @@ fn expect_verdict(dir: &Path, model: &str, proof: &str, want: &str) -> Result<()
 }
 
 /// The bounds of `s VERIFIED BOUNDS LO <= obj <= HI`.
-fn bounds(verdict: &str) -> Option<(i64, i64)> {
+pub(crate) fn bounds(verdict: &str) -> Option<(i64, i64)> {
     let rest = verdict.strip_prefix("s VERIFIED BOUNDS ")?;
     let (lo, rest) = rest.split_once(" <= obj <= ")?;
     Some((lo.trim().parse().ok()?, rest.trim().parse().ok()?))

@@ -351,6 +351,7 @@ impl<P: Puzzle> Shared<'_, P> {
                     guard: None,
                     dir: self.opts.proof_dir.as_deref(),
                     stem: &stem,
+                    count: None,
                 };
                 veripb::certify(
                     &run,

@@ -547,6 +547,7 @@ impl<P: Puzzle> Shared<'_, P> {
             guard,
             dir: self.opts.proof_dir.as_deref(),
             stem: &stem,
+            count: None,
         };
         veripb::certify(
             &run,
