@@ -1351,3 +1351,64 @@ fn a_wrong_symmetry_is_refused() {
         "{text}"
     );
 }
+
+/// Unreachable goals played by SAT (`--method sat`, the kernel encoding,
+/// whose CNF is then the empty clause) are certified from the model: the
+/// linear algebra's obstruction `y` (`y·A ≡ 0`, `y·Δ ≢ 0 mod c`) sums the
+/// model's equations into `0 ≥ 1` (issue 41: VeriPB refused these proofs).
+/// A wrong obstruction (one weight changed) is refused by the check.
+#[test]
+fn unreachable_goals_are_certified_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::alien_tiles::model::{click_map, Grid};
+    use puzzlesat::puzzles::alien_tiles::{play_proof, zmod, AlienTiles, Task};
+    let corner = |n: usize| {
+        let mut g = Grid::zeros(n);
+        g.cells[0] = 1;
+        g
+    };
+    let shipped = Grid::read(
+        std::path::Path::new("instances/alien-tiles/7x7-4-unreachable.txt"),
+        7,
+        4,
+    )
+    .unwrap();
+    for (n, c, goal) in [(3, 2, corner(3)), (4, 3, corner(4)), (7, 4, shipped)] {
+        let task = Task::Play {
+            start: Grid::zeros(n),
+            goal: goal.clone(),
+        };
+        let p = AlienTiles::new(n, c, task).unwrap();
+        let r = run::run_quiet(&p, &certified(false)).expect("certified run");
+        assert_eq!(r.status, Status::Unsat, "{n}x{n}/{c}");
+        let cert = &r.certificates.expect("certificates")[0];
+        assert_eq!(cert.claim, Claim::Infeasible);
+        let from = cert.certificate.from_model.as_ref().expect("from the model");
+        assert_eq!(from.covers, "encoding and search", "{n}x{n}/{c}");
+        // the block alone checks with the obstruction, and is refused with
+        // its first non-zero weight moved by one (y·A is no longer ≡ 0)
+        let model = puzzlesat::puzzles::alien_tiles::opb::model(&p).unwrap();
+        let y = zmod::obstruction(&click_map(n, c), &goal.cells).expect("unreachable");
+        let mut wrong = y.clone();
+        let k = wrong.iter().position(|&w| w > 0).unwrap();
+        wrong[k] = (wrong[k] + 1) % c;
+        for (y, passes) in [(y, true), (wrong, false)] {
+            let block = play_proof::unreachable_block(&model, &y, c).before;
+            let dir = tempfile::tempdir().unwrap();
+            let (opb, pbp) = (dir.path().join("m.opb"), dir.path().join("m.pbp"));
+            std::fs::write(&opb, model.to_opb()).unwrap();
+            let proof = format!(
+                "pseudo-Boolean proof version 3.0\nf {};\n{}\nrup >= 1;\noutput NONE;\nconclusion BOUNDS INF INF;\nend pseudo-Boolean proof;\n",
+                model.loaded(),
+                block.lines.join("\n")
+            );
+            std::fs::write(&pbp, proof).unwrap();
+            let out = std::process::Command::new("veripb")
+                .arg(&opb)
+                .arg(&pbp)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.success(), passes, "{n}x{n}/{c}: {y:?}");
+        }
+    }
+}

@@ -24,6 +24,7 @@ pub mod goals;
 pub mod model;
 pub mod opb;
 pub mod play;
+pub mod play_proof;
 pub mod reference;
 pub mod rowcol;
 pub mod symmetry;
@@ -485,6 +486,17 @@ impl Puzzle for AlienTiles {
         map: &TilesMap,
         name: &dyn Fn(Lit) -> String,
     ) -> Option<Result<SymmetryProof, String>> {
+        if let Task::Play { start, goal } = &self.task {
+            // an unreachable goal's CNF (kernel encoding) is the empty
+            // clause: derived from the model by the linear algebra's reason
+            let delta = model::sub_mod(goal, start, self.c);
+            let y = zmod::obstruction(&model::click_map(self.n, self.c), &delta.cells)?;
+            if self.goal_encoding != GoalEncoding::Kernel {
+                return None;
+            }
+            let model = opb::model(self)?;
+            return Some(Ok(play_proof::unreachable_block(&model, &y, self.c)));
+        }
         if map.symmetry.is_empty() {
             return None;
         }

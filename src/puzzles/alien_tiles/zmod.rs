@@ -292,9 +292,65 @@ pub fn solve(a: &MatMod, b: &[u32]) -> Option<Vec<u32>> {
     Some(diag.q.mul_vec(&y))
 }
 
+/// When `b` is not in the image of `a`: a row vector `y` (entries in
+/// `0..c`) with `y·A ≡ 0` and `y·b ≢ 0 (mod c)`, the reason no `x` solves
+/// `A·x ≡ b` (summing the equations with the weights `y` leaves a multiple
+/// of c on the left and a non-multiple on the right). From `P·A·Q = D`:
+/// at a row i with `g = gcd(dᵢ, c)` not dividing `(P·b)ᵢ`, `y = (c/g)·Pᵢ`
+/// (then `y·A = (c/g)·dᵢ·(Q⁻¹)ᵢ ≡ 0`). None if `b` is in the image.
+pub fn obstruction(a: &MatMod, b: &[u32]) -> Option<Vec<u32>> {
+    assert_eq!(b.len(), a.rows);
+    let c = u64::from(a.c);
+    let diag = diagonalize(a);
+    let pb = diag.p.mul_vec(b);
+    let i = (0..a.rows).find(|&i| {
+        let d = diag.d.get(i).copied().unwrap_or(0);
+        u64::from(pb[i]) % gcd(u64::from(d), c) != 0
+    })?;
+    let scale = c / gcd(u64::from(diag.d.get(i).copied().unwrap_or(0)), c);
+    Some(
+        (0..a.rows)
+            .map(|j| (u64::from(diag.p.get(i, j)) * scale % c) as u32)
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every unreachable goal of the small click maps has an obstruction
+    /// (checked: `y·A ≡ 0`, `y·b ≢ 0`), every reachable one none.
+    #[test]
+    fn an_obstruction_exactly_when_unsolvable() {
+        for (n, c) in [(2, 2), (2, 3), (3, 2), (3, 4), (4, 3), (4, 2)] {
+            let a = crate::puzzles::alien_tiles::model::click_map(n, c);
+            let m = n * n;
+            let mut seed = 11u64;
+            for _ in 0..200 {
+                let b: Vec<u32> = (0..m)
+                    .map(|_| {
+                        seed = seed
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        ((seed >> 33) % u64::from(c)) as u32
+                    })
+                    .collect();
+                match (solve(&a, &b), obstruction(&a, &b)) {
+                    (Some(_), None) => {}
+                    (None, Some(y)) => {
+                        for k in 0..m {
+                            let col: u32 = (0..m).map(|p| y[p] * a.get(p, k)).sum();
+                            assert_eq!(col % c, 0, "{n}×{n}/{c}: y·A at {k}");
+                        }
+                        let yb: u32 = (0..m).map(|p| y[p] * b[p]).sum();
+                        assert_ne!(yb % c, 0, "{n}×{n}/{c}: y·b");
+                    }
+                    (s, o) => panic!("{n}×{n}/{c} {b:?}: solve {s:?}, obstruction {o:?}"),
+                }
+            }
+        }
+    }
 
     fn brute_kernel(a: &MatMod) -> Vec<Vec<u32>> {
         let n = a.cols;

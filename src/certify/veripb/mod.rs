@@ -1,0 +1,423 @@
+//! VeriPB certificates that start from the puzzle's PB model, not from the
+//! CNF: the proof derives the CNF from the model, replays the search, and
+//! ends in the claim's conclusion; the `veripb` checker (3.0.2) checks it.
+//!
+//! The proof, in the order it is written ([`prove`]):
+//!
+//! 1. **the encoding** (`derive_cnf`): each auxiliary variable of the
+//!    definitions log ([`puzzlesat_encodings::provenance`]) is introduced
+//!    by redundance-based strengthening, its two halves `y ⇒ D` and
+//!    `¬y ⇒ ¬D` with the witnesses `y → 0` and `y → 1`; then each clause of
+//!    the CNF, by reverse unit propagation where the model propagates it,
+//!    else by the cutting-planes sum of the halves of its auxiliary
+//!    literals (and of the constraint it encodes, found in the database by
+//!    `ia`), weakened to the clause's variables and saturated (Gocht,
+//!    Martins, Nordström & Oertel, "Certified CNF Translations for
+//!    Pseudo-Boolean Solving", SAT 2022);
+//! 2. **the symmetry breaking**: a block of lines the puzzle's model owner
+//!    writes ([`SymmetryBlock`]: `dom` steps, Bogaerts, Gocht, McCreesh &
+//!    Nordström, JAIR 77, 2023), in up to three parts: steps before any
+//!    order is loaded (the objective must then get strictly better) and
+//!    steps over the model alone right after the order's prelude, both
+//!    written before step 1, and the steps that use the encoding's
+//!    definitions, after it ([`derive_from_model`]);
+//! 3. **the search** ([`replay_search`]): each solution the enumeration
+//!    found is logged by `solx` and its blocking clause follows by RUP; the
+//!    decision formula is re-solved by the proof solver and each lemma of
+//!    its DRAT proof is a `rup` step (deletions become `del id`), ending in
+//!    the contradiction;
+//! 4. **the conclusion**: `UNSAT` for an infeasible instance, `SAT` for an
+//!    enumeration (VeriPB 3.0.2 has no `EQUIENUMERABLE` output: that no
+//!    other solution exists is the checked contradiction after the `solx`
+//!    steps, not a conclusion the checker states).
+//!
+//! The proof is written in the syntax of version 3.0 of the format
+//! (`proof_format_overview.md` and `migration_guide.md` of the `veripb`
+//! crate).
+
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use puzzlesat_encodings::pbmodel::PbModel;
+use puzzlesat_encodings::provenance::{Linear, Provenance};
+use puzzlesat_encodings::solve::Objective;
+use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
+use rustsat::types::Lit;
+
+use super::{
+    drat, formula_digest, Certificate, Certified, CertifyError, Claim, FromModel, Producer,
+};
+use crate::solver::Limits;
+use search::{derive_assumptions, linked, log_optimum};
+
+mod check;
+mod derive;
+mod model;
+mod search;
+mod writer;
+
+pub use check::{check, checker, Checked, INSTALL};
+pub use derive::{derive_from_model, plan, EncodingSteps, Halves};
+pub use model::{cube_model, ModelConstraints};
+pub use search::{replay_search, SearchSteps};
+pub use writer::{Id, ProofNames, ProofWriter, SymmetryBlock};
+
+/// What [`prove`] needs of a run.
+pub struct Run<'a> {
+    /// the puzzle's PB model
+    pub model: &'a PbModel,
+    /// the encoder's names of the primary literals
+    pub names: &'a [(String, Lit)],
+    /// the CNF as encoded
+    pub cnf_clauses: usize,
+    /// clauses of the UNSAT formula the session recorded (the CNF and the
+    /// clauses added since; the rest are the last call's assumptions)
+    pub recorded: usize,
+    /// an optimum's objective over CNF literals and the best solution
+    pub optimum: Option<(&'a Objective, &'a Assignment)>,
+    /// false: no solver call refuted a better solution (the optimum is at
+    /// the end of the objective's range); the derived clauses and the
+    /// objective-improving constraint contradict by propagation
+    pub search: bool,
+    /// its definitions log
+    pub provenance: Option<&'a Provenance>,
+    /// the symmetry block, if the family has one
+    pub symmetry: Option<&'a SymmetryBlock>,
+    /// the primary literals (enumeration's blocking clauses are over them)
+    pub primary: &'a [Lit],
+    /// the claim
+    pub claim: Claim,
+    /// a cube's optimum: its bound is a constraint of the proof's model
+    /// ([`cube_model`]), from which the formula's assumptions follow (no
+    /// best solution is logged)
+    pub cube: Option<CubeBound<'a>>,
+    /// a cube's optimum when the symmetry breaking is derived by dominance:
+    /// the model stays the puzzle's, and the proof derives "not (the cube
+    /// and better than its bound)" by contradiction ([`CubeGuard`])
+    pub guard: Option<CubeGuard<'a>>,
+    /// where the model and proof are kept (None: a temporary directory)
+    pub dir: Option<&'a Path>,
+    /// the file stem of model and proof
+    pub stem: &'a str,
+}
+
+/// Why a run whose symmetry breaking is derived by dominance has no VeriPB
+/// proof per cube.
+pub const CUBE_AFTER_DOMINANCE: &str = "a cube is not closed under the symmetries its run breaks, so its literals cannot be constraints of the model the dominance steps preserve; a proof that assumes the cube after the dominance steps is not written";
+
+/// A cube proved under the symmetry breaking: the dominance steps need a
+/// model that every symmetry maps onto itself, which the cube's literals
+/// are not. So the model stays the puzzle's, the dominance steps come
+/// first, and the cube's claim is the derived constraint `C` = "not (every
+/// cube literal and better than the bound)", by `red` with the identity
+/// witness and a subproof: its premise ¬C gives the cube's literals by
+/// propagation and "better" by adding the literals' axioms; the last
+/// call's assumptions follow as for an optimum, and the proof solver's
+/// lemmas refute them. The proof ends `conclusion NONE` with `C` checked
+/// (`e`) among the derived constraints: among the solutions the dominance
+/// steps keep, none in the cube is better than its bound, and the cover
+/// check makes the cubes' claims the puzzle's.
+pub struct CubeGuard<'a> {
+    /// the objective over CNF literals
+    pub objective: &'a Objective,
+    /// the cube's literals
+    pub cube: &'a [Lit],
+    /// "better than the bound" over CNF literals
+    pub better: Linear,
+}
+
+/// A cube's bound in the proof's model: the constraint "better than the
+/// bound" (its id and its terms over CNF literals) and the CNF's objective.
+pub struct CubeBound<'a> {
+    /// the objective over CNF literals (its terms are the candidates the
+    /// bound forces)
+    pub objective: &'a Objective,
+    /// the id of the constraint in the proof's model
+    pub id: Id,
+    /// the constraint over CNF literals
+    pub better: Linear,
+}
+
+/// A VeriPB certificate: the files, the steps and the check.
+#[derive(Clone, Debug)]
+pub struct PbCertificate {
+    /// the model file
+    pub model_path: PathBuf,
+    /// the proof file
+    pub proof_path: PathBuf,
+    /// proof size
+    pub proof_bytes: u64,
+    /// the encoding part
+    pub encoding: EncodingSteps,
+    /// the search part
+    pub search: SearchSteps,
+    /// the check
+    pub checked: Checked,
+}
+
+/// Writes the model and the proof of `run`'s claim resting on the UNSAT
+/// `formula` (whose first `run.cnf_clauses` clauses are the CNF), and
+/// checks the proof with `veripb`.
+pub fn prove(
+    run: &Run,
+    formula: &Cnf,
+    producer: &Producer,
+    limits: &Limits,
+) -> Result<PbCertificate, CertifyError> {
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
+    checker()?; // before any work: a missing checker is an error
+    let temp;
+    let dir = match run.dir {
+        Some(d) => {
+            std::fs::create_dir_all(d).map_err(io)?;
+            d.to_path_buf()
+        }
+        None => {
+            temp = tempfile::tempdir().map_err(io)?;
+            temp.path().to_path_buf()
+        }
+    };
+    let model_path = dir.join(format!("{}.opb", run.stem));
+    let proof_path = dir.join(format!("{}.pbp", run.stem));
+    {
+        let mut f = BufWriter::new(std::fs::File::create(&model_path).map_err(io)?);
+        run.model.write_opb(&mut f).map_err(io)?;
+        f.flush().map_err(io)?;
+    }
+    let names = ProofNames::new(run.model, run.names, formula.n_vars())
+        .map_err(|e| CertifyError::Producer(format!("VeriPB proof: {e}")))?;
+    let file = std::fs::File::create(&proof_path).map_err(io)?;
+    let mut w = ProofWriter::new(BufWriter::new(file), run.model.loaded()).map_err(io)?;
+    // an optimum's proof derives every recorded clause (the objective's
+    // bound encoding among them) and then, after the best solution, the
+    // assumptions that ask for a better one
+    let derived = match run.claim {
+        Claim::Optimal => run.recorded,
+        _ => run.cnf_clauses,
+    };
+    let mut cnf = Cnf::new();
+    for c in formula.clauses().take(derived) {
+        cnf.add(c);
+    }
+    let model_constraints = ModelConstraints::new(run.model, &names);
+    let (mut cnf_ids, encoding, halves) = derive_from_model(
+        &mut w,
+        &names,
+        &model_constraints,
+        &cnf,
+        run.provenance,
+        run.symmetry,
+    )?;
+    let mut optimum = None;
+    let mut guarded = None;
+    if let (Claim::Optimal, Some(g)) = (run.claim, &run.guard) {
+        // the premise ¬C: better + Σ k·l ≥ bound + k·|cube|, k large enough
+        // that it forces every cube literal
+        let most: i64 = g.better.terms.iter().map(|&(a, _)| a as i64).sum();
+        let k = (most - g.better.bound + 1).max(1);
+        let terms = g
+            .better
+            .terms
+            .iter()
+            .map(|&(a, l)| (a as i64, l))
+            .chain(g.cube.iter().map(|&l| (k, l)));
+        let premise = Linear::at_least(terms, g.better.bound + k * g.cube.len() as i64);
+        let claim = premise.negation();
+        w.comment(
+            "the cube's claim, by contradiction: not (its literals and better than its bound)",
+        )
+        .map_err(io)?;
+        w.line(&format!("red {} : : subproof", names.linear(&claim)))
+            .map_err(io)?;
+        w.line("proofgoal #1").map_err(io)?;
+        // the rule's reserved id, then the premise
+        w.skip(2);
+        let p = w.next_id() - 1;
+        let axioms: String = g
+            .cube
+            .iter()
+            .map(|&l| format!(" {} {k} * +", names.lit(!l)))
+            .collect();
+        let better = w.step(&format!("pol {p}{axioms};")).map_err(io)?;
+        // tied to the CNF's objective where the symmetry block says how
+        let (better, linked_better) =
+            linked(run, &mut w, (better, g.better.clone())).map_err(io)?;
+        derive_assumptions(
+            run,
+            g.objective,
+            &names,
+            &mut w,
+            formula,
+            &halves,
+            &mut cnf_ids,
+            (better, &linked_better),
+        )?;
+        guarded = Some(claim);
+    } else if let (Claim::Optimal, Some(c)) = (run.claim, &run.cube) {
+        w.comment("the cube's assumptions: better than its bound, its literals")
+            .map_err(io)?;
+        let (id, better) = linked(run, &mut w, (c.id, c.better.clone())).map_err(io)?;
+        derive_assumptions(
+            run,
+            c.objective,
+            &names,
+            &mut w,
+            formula,
+            &halves,
+            &mut cnf_ids,
+            (id, &better),
+        )?;
+    } else if run.claim == Claim::Optimal {
+        let opb = log_optimum(run, &names, &mut w, formula, &halves, &mut cnf_ids)?;
+        optimum = Some(opb);
+    }
+    // the definitions' halves did their work once the clauses and the
+    // assumptions are derived: the search's lemmas are RUP over the
+    // formula's clauses, so the halves (long PB constraints) go before the
+    // lemmas, after a count's `solx` steps (which need the definitions to
+    // propagate the auxiliary variables to a full assignment), and VeriPB
+    // propagates over less while it replays (Enigma n = 6 with occ3:
+    // checked in 6.8 s instead of 22.6 s); not inside a cube's subproof
+    let spent: Vec<Id> = if guarded.is_none() {
+        let keep: std::collections::HashSet<Id> = cnf_ids.iter().copied().collect();
+        let mut gone: Vec<Id> = halves
+            .values()
+            .map(|&(id, _)| id)
+            .filter(|id| !keep.contains(id))
+            .collect();
+        gone.sort_unstable();
+        gone.dedup();
+        gone
+    } else {
+        vec![]
+    };
+    let (contradiction, mut search) = if run.search {
+        replay_search(
+            &mut w,
+            &names,
+            formula,
+            cnf_ids.len(),
+            &cnf_ids,
+            run.primary,
+            // a subproof deletes nothing of the database around it
+            guarded.is_none(),
+            &spent,
+            producer,
+            limits,
+        )?
+    } else {
+        w.comment("no better solution: by propagation")
+            .map_err(io)?;
+        (w.step("rup >= 1;").map_err(io)?, SearchSteps::default())
+    };
+    search.solutions += usize::from(optimum.is_some());
+    if let Some(claim) = &guarded {
+        w.line(&format!("qed : {contradiction};")).map_err(io)?;
+        w.line("qed;").map_err(io)?;
+        w.skip(1);
+        let id = w.next_id() - 1;
+        w.comment("the cube's claim, derived").map_err(io)?;
+        w.line(&format!("e {} : {id};", names.linear(claim)))
+            .map_err(io)?;
+    }
+    let conclusion = match (run.claim, search.solutions, optimum) {
+        // the cube's claim is the derived constraint checked above
+        _ if guarded.is_some() => "NONE".to_string(),
+        (Claim::Complete, n, _) if n > 0 => "SAT".to_string(),
+        (Claim::Optimal, _, Some(v)) => format!("BOUNDS {v} : {contradiction} {v}"),
+        // a model with an objective and no solution (a cube's, with its
+        // bound): VeriPB says so by infinite bounds
+        _ if run.model.objective().is_some() => format!("BOUNDS INF : {contradiction} INF"),
+        _ => format!("UNSAT : {contradiction}"),
+    };
+    let proof_bytes = w.finish(&conclusion).map_err(io)?;
+    let checked = check(&model_path, &proof_path, limits)?;
+    if run.dir.is_none() {
+        // the temporary directory goes; the paths are reported as kept nowhere
+    }
+    Ok(PbCertificate {
+        model_path,
+        proof_path,
+        proof_bytes,
+        encoding,
+        search,
+        checked,
+    })
+}
+
+/// The certificate of `run.claim` resting on the UNSAT `formula`: a VeriPB
+/// proof from the model ([`prove`]), checked. `not_covered` says what the
+/// family's proof leaves out.
+pub fn certify(
+    run: &Run,
+    formula: &Cnf,
+    producer: &Producer,
+    limits: &Limits,
+    not_covered: &str,
+) -> Result<Certified, CertifyError> {
+    let pc = prove(run, formula, producer, limits)?;
+    let covers = match (pc.encoding.symmetry > 0, run.search) {
+        (true, true) => "encoding, symmetry breaking and search",
+        (false, true) => "encoding and search",
+        // the optimum is the encoding's (derived) bound: no solver call
+        (true, false) => {
+            "encoding and symmetry breaking; no search: the derived bound meets the best solution"
+        }
+        (false, false) => "encoding; no search: the derived bound meets the best solution",
+    };
+    let mut not_covered = not_covered.to_string();
+    if run.claim == Claim::Complete && pc.search.solutions > 0 {
+        not_covered.push_str(&format!(
+            "; the count: VeriPB 3.0.2 has no EQUIENUMERABLE output, so its conclusion is SAT and 'no other solution' is the checked contradiction after the {} solx steps, which puzzlesat counts",
+            pc.search.solutions
+        ));
+    }
+    Ok(Certified {
+        claim: run.claim,
+        formula_clauses: formula.len(),
+        formula_digest: formula_digest(formula),
+        cube: None,
+        certificate: Certificate {
+            format: pc.search.format.unwrap_or(drat::DratFormat::Binary),
+            producer: producer.to_string(),
+            checker: pc.checked.checker,
+            proof_bytes: pc.proof_bytes,
+            solve_seconds: pc.search.solve_seconds,
+            check_seconds: pc.checked.seconds,
+            lemmas: pc.search.lemmas,
+            core_lemmas: pc.search.replayed,
+            from_model: Some(FromModel {
+                covers: covers.to_string(),
+                not_covered,
+                definitions: pc.encoding.definitions,
+                rup_clauses: pc.encoding.rup,
+                pol_clauses: pc.encoding.pol,
+                dom_clauses: pc.encoding.symmetry,
+                solutions: pc.search.solutions,
+                files: run.dir.map(|_| {
+                    (
+                        pc.model_path.display().to_string(),
+                        pc.proof_path.display().to_string(),
+                    )
+                }),
+            }),
+            not_from_model: None,
+        },
+    })
+}
+
+/// A file stem from a run's description: `queens n=8 encoding=matrix` →
+/// `queens-n_8-encoding_matrix`.
+pub fn stem(describe: &str) -> String {
+    let mut s = String::new();
+    for c in describe.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c);
+        } else if c == ' ' && !s.ends_with('-') {
+            s.push('-');
+        } else if !s.ends_with(['-', '_']) {
+            s.push('_');
+        }
+    }
+    s.trim_end_matches(['-', '_']).to_string()
+}

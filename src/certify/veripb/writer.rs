@@ -1,0 +1,341 @@
+//! The proof's names for CNF variables and the writer that numbers the
+//! constraints a proof adds; the symmetry block the model's owner writes.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use super::derive::Halves;
+use puzzlesat_encodings::dominance::SymmetryProof;
+use puzzlesat_encodings::pbmodel::PbModel;
+use puzzlesat_encodings::provenance::Linear;
+use puzzlesat_encodings::Cnf;
+use rustsat::types::{Lit, Var};
+
+/// The names a proof gives CNF variables: a model variable's name for a
+/// CNF variable the encoder names by it (the primary literals), `x<N>`
+/// (`N` its DIMACS number) for every other one.
+#[derive(Clone, Debug)]
+pub struct ProofNames {
+    /// per CNF variable: the model name, and whether the CNF literal is the
+    /// name's negation
+    pub(super) model: Vec<Option<(String, bool)>>,
+}
+
+impl ProofNames {
+    /// Names for a CNF over `n_vars` variables whose primary literals are
+    /// named `names` (the encoder's `Encoded::names`), identified with the
+    /// variables of `model` by name. An error if a model variable's name
+    /// has the form `x<N>` (the names of the other CNF variables) or two
+    /// names give one CNF variable.
+    pub fn new(model: &PbModel, names: &[(String, Lit)], n_vars: u32) -> Result<Self, String> {
+        for v in model.vars() {
+            let n = model.name(v);
+            if n.len() > 1 && n.starts_with('x') && n[1..].bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!(
+                    "the model's variable '{n}' has the form x<N> of the proof's auxiliary names"
+                ));
+            }
+        }
+        let lits = model.cnf_literals(names)?;
+        let mut by_var: Vec<Option<(String, bool)>> = vec![None; n_vars as usize];
+        for v in model.vars() {
+            let Some(l) = lits[v.idx()] else { continue };
+            let i = l.var().idx();
+            if i >= by_var.len() {
+                by_var.resize(i + 1, None);
+            }
+            if let Some((other, _)) = &by_var[i] {
+                return Err(format!(
+                    "the model's variables '{other}' and '{}' name one CNF variable",
+                    model.name(v)
+                ));
+            }
+            by_var[i] = Some((model.name(v).to_string(), l.is_neg()));
+        }
+        Ok(ProofNames { model: by_var })
+    }
+    /// Whether CNF variable `v` is a model variable.
+    pub fn is_model(&self, v: Var) -> bool {
+        matches!(self.model.get(v.idx()), Some(Some(_)))
+    }
+    /// The variable as the proof writes it (for weakening): the model's
+    /// name, or `x12`.
+    pub fn var(&self, v: Var) -> String {
+        match self.model.get(v.idx()) {
+            Some(Some((name, _))) => name.clone(),
+            _ => format!("x{}", v.idx() + 1),
+        }
+    }
+    /// The literal as the proof writes it: `name`, `~name`, `x12`, `~x12`.
+    pub fn lit(&self, l: Lit) -> String {
+        match self.model.get(l.var().idx()) {
+            Some(Some((name, negated))) => {
+                if l.is_neg() != *negated {
+                    format!("~{name}")
+                } else {
+                    name.clone()
+                }
+            }
+            _ => format!(
+                "{}x{}",
+                if l.is_neg() { "~" } else { "" },
+                l.var().idx() + 1
+            ),
+        }
+    }
+    /// `Σ a·l ≥ k` as the proof writes it: `1 a 2 ~b >= k`.
+    pub fn linear(&self, c: &Linear) -> String {
+        let mut s = String::new();
+        for &(a, l) in &c.terms {
+            let _ = write!(s, "{a} {} ", self.lit(l));
+        }
+        let _ = write!(s, ">= {}", c.bound);
+        s
+    }
+    /// A clause as the proof writes it: `1 a 1 ~b >= 1`.
+    pub fn clause(&self, lits: &[Lit]) -> String {
+        self.linear(&Linear::count_at_least(lits, 1))
+    }
+}
+
+/// A constraint id of the proof (VeriPB numbers the model's constraints
+/// from 1, then each rule that adds one).
+pub type Id = u64;
+
+/// Writes a VeriPB proof (syntax 3.0), numbering the constraints it adds.
+pub struct ProofWriter<W: Write> {
+    out: W,
+    /// the id the next added constraint gets
+    next: Id,
+    /// proof size so far
+    bytes: u64,
+}
+
+impl<W: Write> ProofWriter<W> {
+    /// Starts a proof for a model from which VeriPB loads `loaded`
+    /// constraints ([`PbModel::loaded`]): the header and the `f` check.
+    pub fn new(out: W, loaded: usize) -> io::Result<Self> {
+        let mut w = ProofWriter {
+            out,
+            next: loaded as Id + 1,
+            bytes: 0,
+        };
+        w.line("pseudo-Boolean proof version 3.0")?;
+        w.line(&format!("f {loaded};"))?;
+        Ok(w)
+    }
+    /// A line that adds no constraint (a comment, `output`, `del`).
+    pub fn line(&mut self, text: &str) -> io::Result<()> {
+        self.bytes += text.len() as u64 + 1;
+        writeln!(self.out, "{text}")
+    }
+    /// A rule that adds one constraint; returns its id.
+    pub fn step(&mut self, text: &str) -> io::Result<Id> {
+        self.line(text)?;
+        self.next += 1;
+        Ok(self.next - 1)
+    }
+    /// A block of lines written elsewhere that adds `ids` constraints;
+    /// returns the id of the first.
+    pub fn block(&mut self, lines: &[String], ids: usize) -> io::Result<Id> {
+        let first = self.next;
+        for l in lines {
+            self.line(l)?;
+        }
+        self.next += ids as Id;
+        Ok(first)
+    }
+    /// A `%` comment.
+    pub fn comment(&mut self, text: &str) -> io::Result<()> {
+        self.line(&format!("% {text}"))
+    }
+    /// Counts `n` ids that a rule adds without a line of its own (a
+    /// subproof's reserved id and premise, its derived constraint).
+    pub fn skip(&mut self, n: Id) {
+        self.next += n;
+    }
+    /// The id the next added constraint gets.
+    pub fn next_id(&self) -> Id {
+        self.next
+    }
+    /// Bytes written so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+    /// Ends the proof with `output NONE` and `conclusion`, and flushes.
+    pub fn finish(mut self, conclusion: &str) -> io::Result<u64> {
+        self.line("output NONE;")?;
+        self.line(&format!("conclusion {conclusion};"))?;
+        self.line("end pseudo-Boolean proof;")?;
+        self.out.flush()?;
+        Ok(self.bytes)
+    }
+}
+
+/// Lines the model's owner writes to derive the symmetry-breaking and
+/// dominance clauses (by `dom`), placed after the encoding and before the
+/// search.
+#[derive(Clone, Debug, Default)]
+pub struct SymmetryBlock {
+    /// lines right after the header, before any definition (`def_order`,
+    /// `load_order`: with the order loaded, the definitions and clauses
+    /// derived later stay in the derived set); they add no constraint id
+    pub prelude: Vec<String>,
+    /// lines before the prelude, over the model alone (with their number
+    /// of constraint ids)
+    pub early: (Vec<String>, usize),
+    /// lines right after the prelude, before the encoding's definitions
+    /// (with their number of constraint ids)
+    pub before: (Vec<String>, usize),
+    /// the CNF clauses the `before` lines derive, as `derives`
+    pub before_derives: Vec<(usize, usize)>,
+    /// the `before` lines' first `before_rule_ids` ids derive clauses of
+    /// the model's rules (as `rule_ids`)
+    pub before_rule_ids: usize,
+    /// the proof lines
+    pub lines: Vec<String>,
+    /// how many constraint ids the lines add
+    pub ids: usize,
+    /// CNF variables the lines introduce themselves (no definition is
+    /// written for them)
+    pub defines: Vec<Var>,
+    /// the CNF clauses (indices, in CNF order) the lines derive, each with
+    /// the id of the constraint that implies it, counted from 1 at the
+    /// block's first line
+    pub derives: Vec<(usize, usize)>,
+    /// the block's first `rule_ids` ids derive clauses of the model's
+    /// rules: counted as the encoding's, not as symmetry breaking
+    pub rule_ids: usize,
+    /// the label and terms of the constraint tying the CNF's objective to
+    /// the model's ([`SymmetryProof::objective_link`])
+    pub objective_link: Option<(String, Linear)>,
+}
+
+impl SymmetryBlock {
+    /// Whether the block breaks symmetry (an order, or steps past the
+    /// model's rules): a cube then cannot be a constraint of the model.
+    pub fn uses_dominance(&self) -> bool {
+        !self.prelude.is_empty()
+            || self.early.1 > 0
+            || self.before.1 > 0
+            || self.ids > self.rule_ids
+    }
+    /// The block of `proof`, whose derived clauses are found in `cnf`.
+    pub fn new(proof: SymmetryProof, cnf: &Cnf) -> Result<Self, String> {
+        // both parts' clauses matched at once (a clause posted twice may be
+        // derived once in each), the block's ids marked past SPLIT
+        const SPLIT: usize = 1 << 40;
+        let all = puzzlesat_encodings::dominance::ProofLines {
+            derived: proof
+                .before
+                .derived
+                .iter()
+                .cloned()
+                .chain(
+                    proof
+                        .block
+                        .derived
+                        .iter()
+                        .map(|(c, id)| (c.clone(), id + SPLIT)),
+                )
+                .collect(),
+            ..Default::default()
+        };
+        let placed = all.cnf_indices(cnf.clauses())?;
+        let before_derives = placed
+            .iter()
+            .copied()
+            .filter(|&(_, id)| id < SPLIT)
+            .collect();
+        let derives = placed
+            .iter()
+            .filter(|&&(_, id)| id >= SPLIT)
+            .map(|&(i, id)| (i, id - SPLIT))
+            .collect();
+        Ok(SymmetryBlock {
+            early: (proof.early.lines, proof.early.ids),
+            before_rule_ids: proof.before.rule_ids,
+            before: (proof.before.lines, proof.before.ids),
+            before_derives,
+            prelude: proof.prelude,
+            lines: proof.block.lines,
+            ids: proof.block.ids,
+            defines: proof
+                .before
+                .defines
+                .iter()
+                .chain(&proof.block.defines)
+                .copied()
+                .collect(),
+            derives,
+            rule_ids: proof.block.rule_ids,
+            objective_link: proof.objective_link,
+        })
+    }
+}
+
+/// The block's lines with each `{half L}` operand
+/// ([`puzzlesat_encodings::dominance::ProofLines::half`]) replaced by the
+/// id of the definition half in which the literal named `L` occurs; `Err`
+/// names a literal with no such half.
+pub(super) fn with_halves(
+    lines: &[String],
+    halves: &Halves,
+    names: &ProofNames,
+) -> Result<Vec<String>, String> {
+    const OPEN: &str = "{half ";
+    if !lines.iter().any(|l| l.contains(OPEN)) {
+        return Ok(lines.to_vec());
+    }
+    let ids: HashMap<String, Id> = halves
+        .iter()
+        .map(|(&l, &(id, _))| (names.lit(l), id))
+        .collect();
+    lines
+        .iter()
+        .map(|line| {
+            let mut out = String::with_capacity(line.len());
+            let mut rest = line.as_str();
+            while let Some(at) = rest.find(OPEN) {
+                out.push_str(&rest[..at]);
+                let after = &rest[at + OPEN.len()..];
+                let end = after
+                    .find('}')
+                    .ok_or_else(|| format!("an unclosed half in '{line}'"))?;
+                let lit = &after[..end];
+                let id = ids
+                    .get(lit)
+                    .ok_or_else(|| format!("no definition half of {lit} (in '{line}')"))?;
+                out.push_str(&id.to_string());
+                rest = &after[end + 1..];
+            }
+            out.push_str(rest);
+            Ok(out)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_writer_numbers_constraints_after_the_model() {
+        let mut buf = vec![];
+        let mut w = ProofWriter::new(&mut buf, 3).unwrap();
+        assert_eq!(w.step("rup 1 a >= 1;").unwrap(), 4);
+        assert_eq!(w.block(&["x;".into(), "y;".into()], 2).unwrap(), 5);
+        assert_eq!(w.next_id(), 7);
+        w.finish("UNSAT : 6").unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert!(
+            text.starts_with("pseudo-Boolean proof version 3.0\nf 3;\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("conclusion UNSAT : 6;\nend pseudo-Boolean proof;\n"),
+            "{text}"
+        );
+    }
+}
