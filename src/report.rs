@@ -428,7 +428,7 @@ impl<S: Serialize, D: Details> Report<S, D> {
 
     /// Whether a certificate from the model states the run's count (the
     /// solutions logged, the model with them excluded refuted:
-    /// [`crate::certify::count`]), classes expanded and all.
+    /// [`crate::certify::veripb::count`]), classes expanded and all.
     pub fn count_stated(&self) -> bool {
         self.certificate_stopped.is_none()
             && self.count.is_some()

@@ -339,13 +339,16 @@ fn expected_exit(c: &Cmd) -> i32 {
     }
 }
 
-/// Commands that only read files can run anywhere, once.
+/// Commands that only read files can run anywhere, once (`--proof-dir`
+/// writes the folder a later `verify` reads).
 fn reads_only(c: &Cmd) -> bool {
     let w = words(&c.text);
     w[0] == "puzzlesat"
         && matches!(w.get(1).map(String::as_str), Some("solve" | "sat" | "list"))
         && !c.text.contains('>')
-        && !w.iter().any(|x| x == "-o" || x == "--cube-file")
+        && !w
+            .iter()
+            .any(|x| x == "-o" || x == "--cube-file" || x == "--proof-dir")
 }
 
 /// `phrase` occurs in `text` as whole words (no digit or letter glued to

@@ -12,7 +12,6 @@
 //! [`Certificate`], or a [`CertifyError`] saying why not — a rejected proof
 //! is an error, never a weaker answer.
 
-pub mod count;
 mod cover;
 pub mod digest;
 pub mod drat;
@@ -82,7 +81,7 @@ pub struct FromModel {
     pub solutions: usize,
     /// a count the checker states: the solutions logged over the model,
     /// distinct, and the model with each of them excluded refuted
-    /// ([`count`]); None: the count is read from the proof
+    /// ([`veripb::count`]); None: the count is read from the proof
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counted: Option<u64>,
     /// a stated count's solutions proof, where it is kept

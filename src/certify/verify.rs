@@ -21,8 +21,8 @@ use std::sync::OnceLock;
 use puzzlesat_encodings::pbmodel::{PbModel, PbSense};
 use serde::{Deserialize, Serialize};
 
-use super::count;
 use super::veripb;
+use super::veripb::count;
 use super::CertifyError;
 use crate::solver::Limits;
 

@@ -33,7 +33,7 @@ use std::io::{self, Write};
 use puzzlesat_encodings::pbmodel::{PbLit, PbModel, PbVar};
 use rustsat::types::{Lit, Var};
 
-use super::veripb::SymmetryBlock;
+use super::SymmetryBlock;
 
 /// A full assignment of a model's variables, by variable index.
 pub type ModelAssignment = Vec<bool>;
