@@ -47,6 +47,7 @@ fn verify(dir: &Path) -> (i32, String, String) {
 fn kind(name: &str) -> Option<&'static str> {
     [
         ".excluded.opb",
+        ".excluded.pbp",
         ".solutions.pbp",
         ".claim.toml",
         ".opb",
