@@ -600,6 +600,11 @@ impl<S: Serialize, D: Details> Report<S, D> {
             (Status::Optimal, Some(v), ..) => {
                 format!("best in this cube: {v} (proven: no better solution in the cube, {under})")
             }
+            // a search without SAT that looked only above a floor
+            (Status::Unsat, None, Some(b), _) if self.solver == NO_SAT => format!(
+                "no {} above {b} in this cube (proven: {unsat}, the cube searched to its end)",
+                counted_noun(&self.counted_as, 1)
+            ),
             (Status::Unsat, ..) => format!("no solution in this cube (proven: {under})"),
             (Status::Sat, Some(v), Some(b), _) => format!(
                 "best found in this cube: {v}, not proven the cube's best (its proven bound {b})"

@@ -436,6 +436,8 @@ fn goal_search_above_a_known_value() {
         "-c",
         "3",
         "--hardest",
+        "--method",
+        "sat",
         "--above",
         "9",
     ]);
@@ -444,4 +446,106 @@ fn goal_search_above_a_known_value() {
         err.contains("--above B applies to the goal search"),
         "{err}"
     );
+}
+
+/// The goal search (with the witness columns that cut recent siblings,
+/// and cuts above the split by `--above`) agrees with the SAT optimiser
+/// on every cell both finish quickly: n = 2 and 3 for every c ≤ 7 (the
+/// plain search where c ∤ n − 1), 4×4/2, and the cells with c | n − 1 up
+/// to 5×5/2, each with and without `above` one below the optimum.
+#[test]
+fn goal_search_equals_the_sat_optimiser_on_every_small_cell() {
+    let mut cells: Vec<(usize, u32)> = (2..=3).flat_map(|n| (2..=7).map(move |c| (n, c))).collect();
+    cells.extend([(4, 2), (4, 3), (5, 2)]);
+    for (n, c) in cells {
+        let p = AlienTiles::new(n, c, Task::Hardest).unwrap();
+        let sat = run::run_quiet(&p, &RunOptions::default()).unwrap();
+        assert_eq!(sat.status, Status::Optimal, "{n}×{n}/{c} by SAT");
+        let want = u32::try_from(sat.objective.unwrap()).unwrap();
+        let got = hardest_by_goals(n, c, &search(n, c));
+        assert_eq!(got.hardest, Some(want), "{n}×{n}/{c}");
+        if want > 0 {
+            let below = hardest_by_goals(n, c, &search(n, c).above(want - 1));
+            assert_eq!(below.hardest, Some(want), "{n}×{n}/{c} above {}", want - 1);
+        }
+    }
+}
+
+/// `--hardest` without `--method` takes the goal search where c | n − 1
+/// (5×5/4: 22, proven, the SAT optimiser had not proven it in 300 s) and
+/// the SAT optimiser elsewhere, and says which and why on stderr and in
+/// the report's notes; `--above` without `--method` needs the goal search.
+#[test]
+fn hardest_picks_its_method_and_says_why() {
+    let (code, out, err) = cli(&["solve", "alien-tiles", "-n", "5", "-c", "4", "--hardest", "-q"]);
+    assert_eq!(code, Some(10), "{out}{err}");
+    assert!(out.contains("optimal: 22 (proven: no better solution, exact method, no SAT solver)"), "{out}");
+    assert!(err.contains("c method: goals (the goal search: c = 4 divides n − 1 = 4"), "{err}");
+    let (code, out, err) = cli(&["solve", "alien-tiles", "-n", "4", "-c", "2", "--hardest", "--json", "-q"]);
+    assert_eq!(code, Some(10), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["objective"], 16);
+    assert_ne!(v["solver"], "none", "{out}");
+    let chosen = v["details"]["method_chosen"].as_str().unwrap_or_default();
+    assert!(chosen.starts_with("method: sat (the SAT optimiser: c = 2 does not divide n − 1 = 3"), "{out}");
+    assert!(err.contains("c method: sat"), "{err}");
+    // --all needs SAT, --above needs the goal search
+    let (_, _, err) = cli(&["solve", "alien-tiles", "-n", "3", "-c", "2", "--hardest", "--all", "-q"]);
+    assert!(err.contains("method: sat (--all, --count and --certify need the SAT optimiser"), "{err}");
+    let (code, _, err) = cli(&["solve", "alien-tiles", "-n", "4", "-c", "2", "--hardest", "--above", "3"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--above B applies to the goal search"), "{err}");
+}
+
+/// A cluster job whose cube ends without a goal above `--above` says so,
+/// in words and in its JSON line (status unsat, bound B, no objective).
+#[test]
+fn a_closed_cube_says_no_goal_above_the_floor() {
+    let args = [
+        "solve", "alien-tiles", "-n", "5", "-c", "4", "--hardest", "--method", "goals", "--above", "22", "--cubes", "4", "--cube", "1",
+    ];
+    let (code, out, _) = cli(&args);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("cube 1 of 4, a part of the puzzle (a cluster job: not the puzzle's answer): no goal above 22 in this cube (proven: exact method, no SAT solver, the cube searched to its end)"),
+        "{out}"
+    );
+    let (_, out, _) = cli(&[&args[..], &["--json", "-q"]].concat());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["status"], "unsat", "{out}");
+    assert_eq!(v["bound"], 22, "{out}");
+    assert_eq!(v["objective"], serde_json::Value::Null, "{out}");
+    assert_eq!(v["counted_as"], "goals", "{out}");
+}
+
+/// The committed cube files of the frontier runs (`results/alien-tiles/`,
+/// their commands in `results/alien-tiles/README.md`): the first two
+/// records of each, replayed as cluster jobs by this build, find exactly
+/// what they say (value, goals visited, branches cut, digest).
+#[test]
+fn frontier_cube_files_replay() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/alien-tiles");
+    for (file, n, c, above, cubes) in [
+        ("a73-above32.jsonl", "7", "3", "32", "256"),
+        ("a65-above49.jsonl", "6", "5", "49", "64"),
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let records: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{file}: {e}")))
+            .collect();
+        assert!(records.len() >= 2, "{file}: fewer than two records");
+        for want in &records[..2] {
+            let i = want["cube"]["index"].to_string();
+            let (code, out, err) = cli(&[
+                "solve", "alien-tiles", "-n", n, "-c", c, "--hardest", "--method", "goals", "--above", above,
+                "--cubes", cubes, "--cube", &i, "--json", "-q",
+            ]);
+            assert_eq!(code, Some(0), "{file} cube {i}: {err}");
+            let got: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(got["details"], want["details"], "{file} cube {i}");
+            assert_eq!(got["objective"], want["objective"], "{file} cube {i}");
+            assert_eq!(got["puzzle"], want["puzzle"], "{file} cube {i}");
+        }
+    }
 }

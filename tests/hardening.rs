@@ -1038,3 +1038,74 @@ fn numeric_options_state_their_range_in_help() {
     let known: Vec<String> = RANGE_NOT_IN_HELP.iter().map(|s| s.to_string()).collect();
     assert_eq!(missing, known, "options whose --help states no range");
 }
+
+/// Issue 41 item 8: the goal search sizes its tables before allocating
+/// them. Boards past its limit (12×12/64 lists 64¹² rows; 6×6/64 and
+/// 12×12/11 used to abort under 4 GiB) are refused at once with one line
+/// and exit 2, under the 4 GiB cap of [`run_limited`].
+#[test]
+fn goal_search_sizes_its_tables_before_allocating() {
+    for (n, c) in [("12", "64"), ("6", "64"), ("12", "11")] {
+        let started = Instant::now();
+        let (code, out, err) = run_ok(&[
+            "solve", "alien-tiles", "-n", n, "-c", c, "--hardest", "--method", "goals", "--timeout", "5",
+        ]);
+        assert_eq!(code, Some(2), "{n}×{n}/{c}: {out}{err}");
+        assert!(
+            err.contains("the goal search would list all") && err.contains("--method sat"),
+            "{n}×{n}/{c}: {err}"
+        );
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        // refused before any work: far inside the 5 s limit
+        assert!(started.elapsed() < Duration::from_secs(5), "{n}×{n}/{c}");
+    }
+}
+
+/// Issue 41 item 13: on boards with two-digit clicks or colours every
+/// number stands apart. 12×12/64, the goal one cell clicked 40 times
+/// (row 0 and column 0 at 40): each board line is 12 click counts then 12
+/// colours, 24 numbers below 64.
+#[test]
+fn large_boards_keep_their_numbers_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = dir.path().join("g12.txt");
+    let text: String = (0..12)
+        .map(|i| {
+            let row: Vec<&str> = (0..12)
+                .map(|j| if i == 0 || j == 0 { "40" } else { "0" })
+                .collect();
+            row.join(" ") + "\n"
+        })
+        .collect();
+    std::fs::write(&goal, text).unwrap();
+    let (code, out, err) = run_ok(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "12",
+        "-c",
+        "64",
+        "--goal",
+        goal.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(10), "{out}{err}");
+    let board: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("clicks ("))
+        .skip(1)
+        .take(12)
+        .collect();
+    assert_eq!(board.len(), 12, "{out}");
+    let mut two_digits = false;
+    for line in board {
+        let numbers: Vec<u32> = line
+            .split_whitespace()
+            .map(|w| w.parse().unwrap_or_else(|_| panic!("not a number: {w} in {line}")))
+            .collect();
+        assert_eq!(numbers.len(), 24, "{line}");
+        assert!(numbers.iter().all(|&x| x < 64), "{line}");
+        two_digits |= numbers.iter().any(|&x| x >= 10);
+    }
+    assert!(two_digits, "{out}");
+}

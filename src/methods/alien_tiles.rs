@@ -158,6 +158,12 @@ impl CubeSearch for GoalSearch {
     fn check(&self, r: &GoalRecord) -> anyhow::Result<()> {
         self.check_record(r)
     }
+    fn floor(&self) -> Option<i64> {
+        GoalSearch::floor(self).map(i64::from)
+    }
+    fn counted_as(&self) -> &'static str {
+        "goals"
+    }
 }
 
 /// What `--hardest --method goals` prints: the whole problem's report, or
@@ -191,6 +197,9 @@ pub fn goals_run(
         jobs: 1,
         trust: false,
     });
+    // the bound of a search the limit stops (computed first: the limit
+    // holds the whole run)
+    let root = search.upper_bound();
     let out = native::run(&search, &opts, limits, progress)?;
     if opts.only.is_some() {
         return Ok(GoalsOutcome::Cube(out.line.map(Box::new)));
@@ -253,9 +262,12 @@ pub fn goals_run(
         (false, true, Some(_)) => Status::Unsat,
         (false, _, _) => Status::Unknown,
     };
+    // stopped: the goal side's bound before any search
+    let root = if all { None } else { root };
     if all {
         r.bound = r.objective.or(above.map(i64::from));
     } else {
+        r.bound = root.map(i64::from);
         r.stopped_by = Some(if limits.interrupt.load(Ordering::Relaxed) {
             StoppedBy::Interrupt
         } else {
@@ -278,12 +290,16 @@ pub fn goals_run(
             (false, false) => format!("searched above {b} only (--above): none found before the limit, nothing proven"),
         });
     }
+    if let Some(b) = root {
+        notes.push(format!("upper bound {b}: the goal side's bound before any search (every row's worst cost under one column vector, over the admissible row sums T and their row-value cosets; GoalSearch::upper_bound)"));
+    }
     if all && best.is_some() {
         notes.push("proven by the exhaustive goal search: every goal class visited or cut by a bound that cannot beat the best, each goal's fewest clicks exact (the row/column minimum); the hardest goal's click matrix passed the independent checker".into());
     }
     r.details = TilesDetails {
         kernel_size: p.kernel().size(),
         group_order: group_order(p.n),
+        method_chosen: p.method_chosen.clone(),
         notes,
         ..TilesDetails::default()
     };

@@ -53,6 +53,16 @@ pub trait CubeSearch: Sync {
     fn value(&self, r: &Self::Record) -> Option<i64>;
     /// Checks a record read back from a file (an error refuses it).
     fn check(&self, r: &Self::Record) -> anyhow::Result<()>;
+    /// The value every solution the search looks for must exceed (None:
+    /// any): a finished cube without a value proves that none of its
+    /// solutions does (its line's `bound`, status `unsat`).
+    fn floor(&self) -> Option<i64> {
+        None
+    }
+    /// What the search's solutions are called in its lines.
+    fn counted_as(&self) -> &'static str {
+        "solutions"
+    }
 }
 
 /// The fingerprint of a native cube's line: what it says (`objective`, the
@@ -97,10 +107,14 @@ fn line<S: CubeSearch>(
     record: &S::Record,
 ) -> anyhow::Result<Report<serde_json::Value, S::Record>> {
     let mut r: Report<serde_json::Value, S::Record> =
-        Report::new(s.describe(), NO_SAT.into(), "solutions");
-    r.status = Status::Optimal;
+        Report::new(s.describe(), NO_SAT.into(), s.counted_as());
     r.objective = s.value(record);
-    r.bound = r.objective;
+    // a cube searched to its end without a solution above the floor
+    r.status = match r.objective {
+        Some(_) => Status::Optimal,
+        None => Status::Unsat,
+    };
+    r.bound = r.objective.or(s.floor());
     r.details = record.clone();
     let mut c = CubeRecord {
         index,

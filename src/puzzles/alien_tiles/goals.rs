@@ -172,6 +172,36 @@ pub struct GoalSearch {
     describe: String,
 }
 
+/// The most rows (vectors of length n over Z_c) the search lists: its
+/// tables hold every row, every column vector and a dynamic programme per
+/// row over them, about 4·n·c^n bytes (8×8/7: 184 MB).
+pub const MAX_ROWS: u64 = 1 << 24;
+
+/// The most cost functions of one row (non-decreasing vectors of length n
+/// over Z_c) that [`open_bounds`] compares pairwise.
+const MAX_ROW_FUNCTIONS: u64 = 20_000;
+
+impl GoalSearch {
+    /// Refuses, before anything is allocated, boards whose tables exceed
+    /// [`MAX_ROWS`] or [`MAX_ROW_FUNCTIONS`].
+    pub fn check_size(n: usize, c: u32) -> anyhow::Result<()> {
+        let rows = u64::from(c).checked_pow(n as u32).filter(|&r| r <= MAX_ROWS);
+        // C(n + c − 1, n), stopping once past the limit
+        let mut multisets = 1u64;
+        for i in 1..=n as u64 {
+            multisets = multisets.saturating_mul(u64::from(c) - 1 + i) / i;
+            if multisets > MAX_ROW_FUNCTIONS * 64 {
+                break;
+            }
+        }
+        anyhow::ensure!(
+            rows.is_some() && multisets <= MAX_ROW_FUNCTIONS,
+            "the goal search would list all {c}^{n} rows of the {n}×{n} board with {c} colours, over its limit of {MAX_ROWS} (2^24) rows or {MAX_ROW_FUNCTIONS} row multisets (--method sat searches such boards)"
+        );
+        Ok(())
+    }
+}
+
 /// Every vector of `0..c` of length n (lexicographic order) whose sum is
 /// `t` mod c (every vector when `t` is None), flattened.
 fn vectors(n: usize, c: u32, t: Option<u32>) -> Vec<u8> {
@@ -205,6 +235,7 @@ impl GoalSearch {
             n >= 2,
             "--method goals needs n ≥ 2 (the 1×1 board's hardest goal is c − 1)"
         );
+        Self::check_size(n, c)?;
         let level = (n as u32 - 1) % c == 0;
         let g = gcd(u64::from(n as u32 - 1), u64::from(c)) as u32;
         let (rows, cols, open) = if level {
@@ -245,6 +276,7 @@ impl GoalSearch {
     /// the cross-check of the bounded one.
     pub fn without_bound(n: usize, c: u32, describe: String) -> anyhow::Result<Self> {
         anyhow::ensure!(n >= 2, "--method goals needs n ≥ 2");
+        Self::check_size(n, c)?;
         Ok(GoalSearch {
             n,
             c,
@@ -286,6 +318,21 @@ impl GoalSearch {
             }
             _ => anyhow::bail!("a value without a goal, or a goal without a value"),
         }
+    }
+
+    /// An upper bound on the hardest goal before any search: where c | n − 1
+    /// the open rows' bound with every row open (the search's tables),
+    /// else [`root_bound`].
+    pub fn upper_bound(&self) -> Option<u32> {
+        match self.open.get(self.n) {
+            Some(all) if self.level => all.iter().copied().max(),
+            _ => root_bound(self.n, self.c),
+        }
+    }
+
+    /// `above`'s value: every goal the search looks for needs more clicks.
+    pub fn floor(&self) -> Option<u32> {
+        self.above
     }
 
     /// The instance and options, as given to [`GoalSearch::new`].
@@ -339,6 +386,7 @@ impl GoalSearch {
             progress,
             index,
             hints: vec![],
+            witnesses: vec![vec![]; n],
         };
         if self.level {
             for t in 0..self.c as usize {
@@ -409,6 +457,8 @@ struct Walk<'a, 'p> {
     index: u32,
     /// column vectors that held recent goals at or below the best
     hints: Vec<usize>,
+    /// per depth k, the column vectors that cut recent branches there
+    witnesses: Vec<Vec<usize>>,
 }
 
 impl Walk<'_, '_> {
@@ -416,7 +466,7 @@ impl Walk<'_, '_> {
     /// `ties` has bit j while columns j and j+1 are equal so far.
     fn place(&mut self, k: usize, from: usize, ties: u32) {
         let g = self.g;
-        let (n, c) = (g.n, g.c);
+        let n = g.n;
         let list = self.t;
         let count = g.rows[list].len() / n;
         for idx in from..count {
@@ -441,6 +491,9 @@ impl Walk<'_, '_> {
                 b | (u32::from(ties >> j & 1 == 1 && row[j] == row[j + 1]) << j)
             });
             self.goal[k * n..(k + 1) * n].copy_from_slice(row);
+            if self.larger_than_transpose(k) {
+                continue;
+            }
             if k + 1 == self.prefix_depth {
                 let p = self.prefixes;
                 self.prefixes += 1;
@@ -450,25 +503,32 @@ impl Walk<'_, '_> {
             }
             // the last free row is scored with the forced one at the leaf
             if self.g.level && k + 1 < self.g.free_rows() {
-                let low = self.step(k);
-                let open = n - k - 1;
-                // the bound: cut only below the split (the prefixes' order
-                // must not depend on a cube's best)
-                if open >= 2 && k + 1 >= self.prefix_depth {
-                    // the filled rows at partial sum st, the open ones at T − st
-                    let bound = (0..c as usize)
-                        .filter(|&st| low[st] != u16::MAX)
-                        .map(|st| {
-                            let r = (self.t + c as usize - st) % c as usize;
-                            u32::from(low[st]).saturating_add(g.open[open][r])
-                        })
-                        .min()
-                        .unwrap_or(u32::MAX);
-                    if self.floor().is_some_and(|f| bound <= f) {
-                        self.cut += 1;
-                        self.tick();
-                        continue;
+                // above the split only by `above` (the prefixes' order must
+                // not depend on a cube's best)
+                let floor = if k + 1 >= self.prefix_depth {
+                    self.floor()
+                } else {
+                    g.above
+                };
+                let cuts = n - k - 1 >= 2 && floor.is_some();
+                let f = floor.unwrap_or(0);
+                // a column vector that cut a recent sibling often cuts this
+                // one: the same verdict as the full step's, without it
+                if cuts && self.cut_by_witness(k, f) {
+                    self.cut += 1;
+                    self.tick();
+                    continue;
+                }
+                let (bound, ci) = self.step(k);
+                if cuts && bound <= f {
+                    let w = &mut self.witnesses[k];
+                    if w.len() == HINTS {
+                        w.pop();
                     }
+                    w.insert(0, ci);
+                    self.cut += 1;
+                    self.tick();
+                    continue;
                 }
             }
             if k + 1 == self.g.free_rows() {
@@ -479,24 +539,62 @@ impl Walk<'_, '_> {
         }
     }
 
+    /// Whether one of the column vectors that cut recent branches at depth
+    /// k bounds rows 0..=k at or below `floor` (then the full step would
+    /// cut too: its bound is the minimum over every column vector).
+    fn cut_by_witness(&mut self, k: usize, floor: u32) -> bool {
+        let mut cost = [0u16; 64];
+        for h in 0..self.witnesses[k].len() {
+            let ci = self.witnesses[k][h];
+            if self.bound_under(k, ci, &mut cost[..self.g.c as usize]) <= floor {
+                self.witnesses[k][..=h].rotate_right(1);
+                return true;
+            }
+        }
+        false
+    }
+
     /// The value a goal must beat: the best so far, else the search's
     /// `above`.
     fn floor(&self) -> Option<u32> {
         self.best.as_ref().map(|(b, _)| *b).or(self.g.above)
     }
 
-    /// c | n − 1: `dp[k+1]` from `dp[k]` and row k of the goal; returns per
-    /// partial ΣR mod c the smallest entry of `dp[k+1]` over the column
-    /// vectors.
-    fn step(&mut self, k: usize) -> [u16; 64] {
+    /// The bound of rows 0..=k under the column vector `ci` alone: the
+    /// fewest clicks of those rows (dp[k] and row k) at partial sum st plus
+    /// the open rows' bound at T − st, minimised over st.
+    fn bound_under(&self, k: usize, ci: usize, cost: &mut [u16]) -> u32 {
         let (n, c) = (self.g.n, self.g.c as usize);
-        let cols = &self.g.cols[self.t];
+        let col = &self.g.cols[self.t][ci * n..(ci + 1) * n];
+        row_costs(&self.goal[k * n..(k + 1) * n], col, c, cost);
+        let open = &self.g.open[n - k - 1];
+        let mut bound = u32::MAX;
+        for (st, &x) in self.dp[k][ci * c..(ci + 1) * c].iter().enumerate() {
+            if x != u16::MAX {
+                for (v, &y) in cost.iter().enumerate() {
+                    let r = (self.t + 2 * c - st - v) % c;
+                    bound = bound.min(u32::from(x + y) + open[r]);
+                }
+            }
+        }
+        bound
+    }
+
+    /// c | n − 1: `dp[k+1]` from `dp[k]` and row k of the goal; returns the
+    /// bound on the fewest clicks of every completion of rows 0..=k (the
+    /// open rows k+1.., the forced last one included), the minimum over the
+    /// column vectors of [`Walk::bound_under`], and a column vector at the
+    /// minimum.
+    fn step(&mut self, k: usize) -> (u32, usize) {
+        let g = self.g;
+        let (n, c) = (g.n, g.c as usize);
+        let open = &g.open[n - k - 1];
         let (before, after) = self.dp.split_at_mut(k + 1);
         let (dp, next) = (&before[k], &mut after[0]);
         let row = &self.goal[k * n..(k + 1) * n];
-        let mut low = [u16::MAX; 64];
+        let mut best = (u32::MAX, 0);
         let mut cost = vec![0u16; c];
-        for (ci, col) in cols.chunks(n).enumerate() {
+        for (ci, col) in g.cols[self.t].chunks(n).enumerate() {
             row_costs(row, col, c, &mut cost);
             let (d, e) = (&dp[ci * c..(ci + 1) * c], &mut next[ci * c..(ci + 1) * c]);
             e.fill(u16::MAX);
@@ -509,11 +607,17 @@ impl Walk<'_, '_> {
                     *slot = (*slot).min(x + cv);
                 }
             }
-            for (l, &x) in low.iter_mut().zip(e.iter()) {
-                *l = (*l).min(x);
+            // the filled rows at partial sum st, the open ones at T − st
+            for (st, &x) in e.iter().enumerate() {
+                if x != u16::MAX {
+                    let b = u32::from(x) + open[(self.t + c - st) % c];
+                    if b < best.0 {
+                        best = (b, ci);
+                    }
+                }
             }
         }
-        low
+        best
     }
 
     /// A goal's rows are all placed (c | n − 1: all but the last, which the
@@ -583,6 +687,18 @@ impl Walk<'_, '_> {
                 ));
             }
         }
+    }
+
+    /// Rows 0..=k already make the goal larger than its transpose whatever
+    /// follows: the first row-major position where the goal and its
+    /// transpose differ lies in row 0 at a column j ≤ k (both cells known),
+    /// with `s_0j > s_j0`.
+    fn larger_than_transpose(&self, k: usize) -> bool {
+        let n = self.g.n;
+        (1..=k.min(n - 1))
+            .map(|j| (self.goal[j], self.goal[j * n]))
+            .find(|(a, b)| a != b)
+            .is_some_and(|(a, b)| a > b)
     }
 
     /// The goal is row-major no larger than its transpose.
@@ -739,6 +855,113 @@ fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
     }
     out
 }
+
+/// An upper bound on the hardest goal of any (n, c) from the goal side,
+/// before any search (None past 2^16 rows of n cells over Z_c).
+///
+/// A reachable goal has some T with every row sum `ρ_i ≡ T` and column
+/// sum ≡ T mod g = gcd(n − 1, c) and `S ≡ (2n − 1)·T mod c`; with T the
+/// admissible R_i are the g solutions of `(n−1)·R_i ≡ ρ_i − T` (a coset of
+/// the multiples of h = c/g), ΣR ≡ T, likewise C. Every T' = T + D with
+/// D ≡ 0 mod g and `(2n − 1)·D ≡ 0 mod c` is admissible too, and
+/// `C' = C + 2D` (every entry) is admissible for it, while R_i + C'_j
+/// ranges over `R_i + C_j + ε + 2D + h·t` with `(n−1)·ε ≡ −D`. So, C fixed,
+/// a row costs `f(u) = Σ_j (r + u + m_j) mod c` at the shifts u of each T
+/// (m_j = C_j − s_ij, any values with `Σ m ≡ −(ρ_i − T)`), the shifts'
+/// index t summing to a fixed residue mod g per T. The bound is the
+/// maximum over n-tuples of rows of the minimum over T of the worst such
+/// residue of the rows' min-plus convolution over t (the maximal row
+/// functions only, as [`open_bounds`]; past [`ROOT_PRODUCTS`] pairs a set is
+/// replaced by its componentwise maximum, an upper bound). Where c | n − 1
+/// it is the average bound of the open rows; it sharpens the kernel average
+/// where c ∤ n − 1: 5×5/6 57 (62), 7×7/4 93 (98).
+pub fn root_bound(n: usize, c: u32) -> Option<u32> {
+    let cu = c as usize;
+    if cu.checked_pow(n as u32).map_or(true, |r| r > 1 << 16) {
+        return None;
+    }
+    let g = gcd(n as u64 - 1, u64::from(c)) as usize;
+    let h = cu / g;
+    let solve = |a: usize| (0..cu).find(|&e| ((n - 1) * e) % cu == a % cu);
+    // per admissible offset D of T, its g shifts u_t = ε + 2D + h·t
+    let shifts: Vec<Vec<usize>> = (0..cu)
+        .filter(|&d| d % g == 0 && ((2 * n - 1) * d) % cu == 0)
+        .map(|d| {
+            let e = solve(cu - d).expect("g divides D");
+            (0..g).map(|t| (e + 2 * d + h * t) % cu).collect()
+        })
+        .collect();
+    let width = shifts.len() * g;
+    // one row's cost vectors over every (T, t), per ρ − T ≡ a (mod c)
+    let mut one = vec![];
+    for a in (0..cu).step_by(g) {
+        let r = solve(a).expect("g divides a");
+        let mut m = vec![0usize; n];
+        loop {
+            if (m.iter().sum::<usize>() + a) % cu == 0 {
+                one.push(
+                    shifts
+                        .iter()
+                        .flatten()
+                        .map(|&u| m.iter().map(|&x| ((r + u + x) % cu) as u32).sum())
+                        .collect(),
+                );
+            }
+            // the next non-decreasing vector (the cost is a function of the multiset)
+            let Some(j) = (0..n).rev().find(|&j| m[j] + 1 < cu) else {
+                break;
+            };
+            let x = m[j] + 1;
+            m[j..].fill(x);
+        }
+    }
+    let one = maximal(one);
+    let none = u32::MAX;
+    let mut zero = vec![none; width];
+    for k in 0..shifts.len() {
+        zero[k * g] = 0;
+    }
+    let mut set = vec![zero];
+    for _ in 0..n {
+        if set.len() * one.len() > ROOT_PRODUCTS {
+            let top = (0..width).map(|i| set.iter().map(|f| f[i]).max().unwrap_or(none)).collect();
+            set = vec![top];
+        }
+        let mut next = Vec::with_capacity(set.len() * one.len());
+        for f in &set {
+            for row in &one {
+                let mut e = vec![none; width];
+                for k in 0..shifts.len() {
+                    for p in 0..g {
+                        for q in 0..g {
+                            let x = f[k * g + p];
+                            if x != none {
+                                let slot = &mut e[k * g + (p + q) % g];
+                                *slot = (*slot).min(x + row[k * g + q]);
+                            }
+                        }
+                    }
+                }
+                next.push(e);
+            }
+        }
+        set = maximal(next);
+    }
+    // the adversary picks the rows; each T's residue is the goal's, so the
+    // worst; the goal's fewest clicks take the best T
+    set.iter()
+        .map(|f| {
+            (0..shifts.len())
+                .map(|k| f[k * g..(k + 1) * g].iter().copied().max().unwrap_or(none))
+                .min()
+                .unwrap_or(none)
+        })
+        .max()
+}
+
+/// Pairs of cost vectors [`root_bound`] convolves exactly per row (5×5/6:
+/// at most 56,700).
+const ROOT_PRODUCTS: usize = 200_000;
 
 /// Pairs of cost functions [`open_bounds`] convolves exactly per k.
 const PRODUCTS: usize = 50_000;
@@ -984,6 +1207,33 @@ mod tests {
                 assert_eq!(reachable(&s, n, c), want, "{n}×{n}/{c} {s:?}");
             }
             assert!(reached >= 100, "{n}×{n}/{c}: the reached boards");
+        }
+    }
+
+    /// The goal side's root bound is never below the hardest goal: brute
+    /// force on every cell with c^(n²) ≤ 2^20 (n = 2: c ≤ 7; 3×3/2..4;
+    /// 4×4/2), the proven cells 4×4/3 = 10, 4×4/6 = 36, 5×5/4 = 22,
+    /// 6×6/5 ≥ 39, 7×7/3 ≥ 30; and it is below the kernel average where
+    /// c ∤ n − 1: 5×5/6 57 (average 62), 7×7/4 93 (98), 4×4/6 44 (48).
+    #[test]
+    fn the_root_bound_holds_and_sharpens_the_open_cells() {
+        for (n, c) in [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (3, 2), (3, 3), (3, 4), (4, 2)] {
+            let want = super::super::reference::hardest(n, c).clicks;
+            let b = root_bound(n, c).unwrap();
+            assert!(b >= want, "{n}×{n}/{c}: {b} < {want}");
+        }
+        for (n, c, at_least) in [(4, 3, 10), (4, 6, 36), (5, 4, 22), (6, 5, 39), (7, 3, 30), (3, 6, 27)] {
+            assert!(root_bound(n, c).unwrap() >= at_least, "{n}×{n}/{c}");
+        }
+        assert_eq!(root_bound(5, 6), Some(57));
+        assert_eq!(root_bound(7, 4), Some(93));
+        assert_eq!(root_bound(4, 6), Some(44));
+        assert_eq!(root_bound(2, 6), Some(10), "2×2/6: the hardest, 10");
+        assert_eq!(root_bound(12, 64), None);
+        // where c | n − 1 the search's own tables give it
+        for (n, c, at_least) in [(4, 3, 10), (5, 4, 22), (7, 3, 30)] {
+            let b = GoalSearch::new(n, c, String::new()).unwrap().upper_bound().unwrap();
+            assert!(b >= at_least && b as usize <= n * n * (c as usize - 1) / 2, "{n}×{n}/{c}: {b}");
         }
     }
 

@@ -143,6 +143,9 @@ pub struct AlienTiles {
     /// how the command line answers (the SAT pipeline of [`Puzzle`] is the
     /// `sat` method whatever this says; `rowcol` is [`play::report`])
     pub method: Method,
+    /// why the command line chose `method` when none was given (a note of
+    /// the report)
+    pub method_chosen: Option<String>,
     kernel: Kernel,
     rowcol: RowCol,
 }
@@ -179,6 +182,9 @@ pub struct TilesDetails {
     /// `--hardest --all`: classes and goal states of the optimal click
     /// matrices (the report's solutions are then one per class)
     pub census: Option<Census>,
+    /// `--hardest` without `--method`: the method chosen and why
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method_chosen: Option<String>,
     /// lines for the text report
     #[serde(skip)]
     pub notes: Vec<String>,
@@ -186,7 +192,8 @@ pub struct TilesDetails {
 
 impl Details for TilesDetails {
     fn lines(&self) -> Vec<String> {
-        let mut lines = self.notes.clone();
+        let mut lines: Vec<String> = self.method_chosen.iter().cloned().collect();
+        lines.extend(self.notes.iter().cloned());
         if let Some(cs) = &self.census {
             let matrices = |n: u64| plural(n, "optimal click matrix", "optimal click matrices");
             lines.push(format!(
@@ -252,6 +259,7 @@ impl AlienTiles {
             goal_encoding: GoalEncoding::Kernel,
             redundant: Redundant::Both,
             method: Method::Sat,
+            method_chosen: None,
             kernel,
             rowcol: RowCol::new(n, c),
         })
@@ -669,7 +677,9 @@ impl Puzzle for AlienTiles {
         let clicks = sol.clicks.render();
         let goal = sol.goal.render();
         let label = format!("clicks ({})", sol.total);
-        let width = (2 * self.n + 2).max(label.len() + 2);
+        // three spaces after the widest clicks line, two after the label
+        let widest = clicks.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        let width = (widest + 3).max(label.len() + 2);
         let mut out = format!("{label:<width$}goal\n");
         for (a, b) in clicks.lines().zip(goal.lines()) {
             out.push_str(&format!("{a:<width$}{b}\n"));
@@ -689,6 +699,7 @@ impl Puzzle for AlienTiles {
     ) -> anyhow::Result<()> {
         self.cross_check_reachability(report.status)?;
         let d = &mut report.details;
+        d.method_chosen.clone_from(&self.method_chosen);
         d.kernel_size = self.kernel.size();
         d.cut_bound = map.cut_bound;
         d.group_order = group_order(self.n);

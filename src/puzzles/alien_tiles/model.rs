@@ -112,13 +112,15 @@ impl Grid {
         Self::parse(&text, n, c).with_context(|| format!("in {}", path.display()))
     }
 
-    /// The grid as text, one row per line.
+    /// The grid as text, one row per line, the numbers right-aligned in
+    /// columns of the widest one's width and separated by a space.
     pub fn render(&self) -> String {
+        let width = self.cells.iter().map(|v| v.to_string().len()).max().unwrap_or(1);
         self.cells
             .chunks(self.n)
             .map(|r| {
                 r.iter()
-                    .map(|v| v.to_string())
+                    .map(|v| format!("{v:>width$}"))
                     .collect::<Vec<_>>()
                     .join(" ")
             })
