@@ -510,7 +510,8 @@ impl Walk<'_, '_> {
                 } else {
                     g.above
                 };
-                let cuts = n - k - 1 >= 2 && floor.is_some();
+                // (at least two rows open here: k + 1 < n − 1)
+                let cuts = floor.is_some();
                 let f = floor.unwrap_or(0);
                 // a column vector that cut a recent sibling often cuts this
                 // one: the same verdict as the full step's, without it
