@@ -101,6 +101,13 @@ pub trait Puzzle: Sync {
     fn estimated_clauses(&self) -> u64 {
         0
     }
+    /// An estimate of the terms (variable occurrences) of
+    /// [`Puzzle::pb_model`], from the parameters alone (checked against
+    /// `--max-clauses` before `opb` builds the model); by default the CNF's
+    /// estimate, which bounds a model no larger than its CNF.
+    fn estimated_pb_terms(&self) -> u64 {
+        self.estimated_clauses()
+    }
     /// The objective value computed from the solution by the rules, to
     /// cross-check the CNF's objective (None if the puzzle has none).
     fn objective_of(&self, _sol: &Self::Solution) -> Option<i64> {

@@ -536,8 +536,12 @@ impl<S: Serialize, D: Details> Report<S, D> {
                     None => format!("complete: final {unsat}{on}"),
                     Some(t) => {
                         let file = t.from_file().map_or(String::new(), |f| format!("; the other {f}"));
+                        let ended = match self.solver == NO_SAT {
+                            true => "counted to its end by the exact method (no SAT solver)".into(),
+                            false => format!("ended on {unsat}{on}"),
+                        };
                         format!(
-                            "complete: every one of the {} cubes ended on {unsat}{on}, {} in this run{file}",
+                            "complete: every one of the {} cubes {ended}, {} in this run{file}",
                             t.cubes, t.closed_now
                         )
                     }

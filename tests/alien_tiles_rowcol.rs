@@ -477,24 +477,78 @@ fn goal_search_equals_the_sat_optimiser_on_every_small_cell() {
 /// the report's notes; `--above` without `--method` needs the goal search.
 #[test]
 fn hardest_picks_its_method_and_says_why() {
-    let (code, out, err) = cli(&["solve", "alien-tiles", "-n", "5", "-c", "4", "--hardest", "-q"]);
+    let (code, out, err) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "5",
+        "-c",
+        "4",
+        "--hardest",
+        "-q",
+    ]);
     assert_eq!(code, Some(10), "{out}{err}");
-    assert!(out.contains("optimal: 22 (proven: no better solution, exact method, no SAT solver)"), "{out}");
-    assert!(err.contains("c method: goals (the goal search: c = 4 divides n − 1 = 4"), "{err}");
-    let (code, out, err) = cli(&["solve", "alien-tiles", "-n", "4", "-c", "2", "--hardest", "--json", "-q"]);
+    assert!(
+        out.contains("optimal: 22 (proven: no better solution, exact method, no SAT solver)"),
+        "{out}"
+    );
+    assert!(
+        err.contains("c method: goals (the goal search: c = 4 divides n − 1 = 4"),
+        "{err}"
+    );
+    let (code, out, err) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "2",
+        "--hardest",
+        "--json",
+        "-q",
+    ]);
     assert_eq!(code, Some(10), "{out}{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["objective"], 16);
     assert_ne!(v["solver"], "none", "{out}");
     let chosen = v["details"]["method_chosen"].as_str().unwrap_or_default();
-    assert!(chosen.starts_with("method: sat (the SAT optimiser: c = 2 does not divide n − 1 = 3"), "{out}");
+    assert!(
+        chosen.starts_with("method: sat (the SAT optimiser: c = 2 does not divide n − 1 = 3"),
+        "{out}"
+    );
     assert!(err.contains("c method: sat"), "{err}");
     // --all needs SAT, --above needs the goal search
-    let (_, _, err) = cli(&["solve", "alien-tiles", "-n", "3", "-c", "2", "--hardest", "--all", "-q"]);
-    assert!(err.contains("method: sat (--all, --count and --certify need the SAT optimiser"), "{err}");
-    let (code, _, err) = cli(&["solve", "alien-tiles", "-n", "4", "-c", "2", "--hardest", "--above", "3"]);
+    let (_, _, err) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "3",
+        "-c",
+        "2",
+        "--hardest",
+        "--all",
+        "-q",
+    ]);
+    assert!(
+        err.contains("method: sat (--all, --count and --certify need the SAT optimiser"),
+        "{err}"
+    );
+    let (code, _, err) = cli(&[
+        "solve",
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "2",
+        "--hardest",
+        "--above",
+        "3",
+    ]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("--above B applies to the goal search"), "{err}");
+    assert!(
+        err.contains("--above B applies to the goal search"),
+        "{err}"
+    );
 }
 
 /// A cluster job whose cube ends without a goal above `--above` says so,
@@ -502,7 +556,21 @@ fn hardest_picks_its_method_and_says_why() {
 #[test]
 fn a_closed_cube_says_no_goal_above_the_floor() {
     let args = [
-        "solve", "alien-tiles", "-n", "5", "-c", "4", "--hardest", "--method", "goals", "--above", "22", "--cubes", "4", "--cube", "1",
+        "solve",
+        "alien-tiles",
+        "-n",
+        "5",
+        "-c",
+        "4",
+        "--hardest",
+        "--method",
+        "goals",
+        "--above",
+        "22",
+        "--cubes",
+        "4",
+        "--cube",
+        "1",
     ];
     let (code, out, _) = cli(&args);
     assert_eq!(code, Some(0), "{out}");
@@ -529,7 +597,8 @@ fn frontier_cube_files_replay() {
         ("a73-above32.jsonl", "7", "3", "32", "256"),
         ("a65-above49.jsonl", "6", "5", "49", "64"),
     ] {
-        let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let text =
+            std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         let records: Vec<serde_json::Value> = text
             .lines()
             .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{file}: {e}")))
@@ -538,8 +607,23 @@ fn frontier_cube_files_replay() {
         for want in &records[..2] {
             let i = want["cube"]["index"].to_string();
             let (code, out, err) = cli(&[
-                "solve", "alien-tiles", "-n", n, "-c", c, "--hardest", "--method", "goals", "--above", above,
-                "--cubes", cubes, "--cube", &i, "--json", "-q",
+                "solve",
+                "alien-tiles",
+                "-n",
+                n,
+                "-c",
+                c,
+                "--hardest",
+                "--method",
+                "goals",
+                "--above",
+                above,
+                "--cubes",
+                cubes,
+                "--cube",
+                &i,
+                "--json",
+                "-q",
             ]);
             assert_eq!(code, Some(0), "{file} cube {i}: {err}");
             let got: serde_json::Value = serde_json::from_str(&out).unwrap();

@@ -56,15 +56,10 @@ pub struct Kept<'a> {
     pub solutions: Option<&'a Path>,
 }
 
-/// Writes the manifest of a claim kept in `dir` (`STEM.claim.toml`), when
-/// the command line is recorded (a library call keeps none).
-pub fn keep(
-    dir: &Path,
-    stem: &str,
-    claim: ClaimKind,
-    value: Option<i64>,
-    files: &Kept,
-) -> std::io::Result<()> {
+/// Writes the manifest of a claim kept in `dir` beside its files
+/// (`STEM.claim.toml`, STEM the model's stem), when the command line is
+/// recorded (a library call keeps none).
+pub fn keep(dir: &Path, claim: ClaimKind, value: Option<i64>, files: &Kept) -> anyhow::Result<()> {
     let Some(command) = command_line() else {
         return Ok(());
     };
@@ -73,6 +68,11 @@ pub fn keep(
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default()
     };
+    let stem = files
+        .model
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let m = Manifest {
         puzzlesat: env!("CARGO_PKG_VERSION").to_string(),
         command: command.to_vec(),
@@ -84,7 +84,16 @@ pub fn keep(
         proof_model: files.proof_model.map(name),
         solutions: files.solutions.map(name),
     };
-    std::fs::write(dir.join(manifest_name(stem)), m.to_toml())
+    let mut pending = crate::io::output::Pending::new(dir, &manifest_name(&stem))?;
+    std::io::Write::write_all(pending.writer(), m.to_toml().as_bytes())?;
+    let placed = crate::io::output::publish_new(dir, &stem, vec![("claim.toml", pending)])?;
+    if placed.first().map(|p| p.as_path()) != Some(dir.join(manifest_name(&stem)).as_path()) {
+        anyhow::bail!(
+            "{}: a manifest of that stem is already there",
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// What a claim's manifest says.

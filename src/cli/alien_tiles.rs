@@ -232,5 +232,12 @@ impl PuzzleCommand for Args {
     fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel> {
         pb_model_generic(&self.puzzle()?, common)
     }
+
+    fn inputs(&self) -> Vec<(&'static str, &Path)> {
+        let goal = self.goal.as_deref().map(|p| ("--goal", p));
+        goal.into_iter()
+            .chain(self.start.as_deref().map(|p| ("--start", p)))
+            .collect()
+    }
 }
 

@@ -194,6 +194,19 @@ impl Args {
     /// Runs the command.
     pub fn run(&self, common: &Common) -> anyhow::Result<ExitCode> {
         let grid = self.grid(common)?;
+        // what it writes, checked before any run
+        match &self.emit_jobs {
+            Some(file) => {
+                crate::io::output::check_file("--emit-jobs", file)?;
+                let spec = self.spec.iter().map(|s| ("spec", s.as_path()));
+                crate::io::output::refuse_onto_inputs(
+                    &[("--emit-jobs", file.as_path())],
+                    &spec.collect::<Vec<_>>(),
+                )?;
+            }
+            None if !self.report => crate::io::output::check_folder("--out", &grid.out)?,
+            None => {}
+        }
         let params: Vec<String> = grid
             .expand()
             .first()

@@ -64,6 +64,9 @@ pub struct Args {
 
 impl PuzzleArgs for Args {
     type Puzzle = Magic;
+    fn inputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        self.given.iter().map(|p| ("--given", p.as_path())).collect()
+    }
     /// The instance with the defaults for finding (and for `dimacs`,
     /// `decode`, `opb`).
     fn puzzle(&self) -> anyhow::Result<Magic> {
@@ -108,8 +111,7 @@ impl Args {
     pub fn puzzle_for(&self, counting: bool) -> anyhow::Result<Magic> {
         let givens = match (&self.given, self.n) {
             (Some(path), n) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("reading {}", path.display()))?;
+                let text = crate::io::input::read_text(path)?;
                 let g = Givens::parse(&text).with_context(|| format!("in {}", path.display()))?;
                 if let Some(n) = n {
                     if n != g.n {

@@ -7,10 +7,10 @@
 //! handlers live in [`crate::front`], and `list` is generated from the clap
 //! definitions.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 
 pub mod experiment;
@@ -185,9 +185,97 @@ pub fn list() -> String {
     out
 }
 
+impl Cli {
+    /// The files the command writes (with their flags), the folders it
+    /// writes into, and the files it reads.
+    #[allow(clippy::type_complexity)]
+    fn files(&self) -> (Vec<(&str, &Path)>, Vec<(&str, &Path)>, Vec<(&str, &Path)>) {
+        let (mut outputs, mut folders, mut inputs) = (vec![], vec![], vec![]);
+        let common = &self.common;
+        if let Some(p) = &common.svg {
+            outputs.push(("--svg", p.as_path()));
+        }
+        if let Some(p) = &common.proof_dir {
+            folders.push(("--proof-dir", p.as_path()));
+        }
+        let puzzle = match &self.command {
+            Command::Solve { puzzle, cubes } => {
+                if let Some(p) = &cubes.cube_file {
+                    // read, then appended to as a record file
+                    inputs.push(("--cube-file", p.as_path()));
+                }
+                Some(puzzle)
+            }
+            Command::Dimacs {
+                puzzle,
+                output,
+                map,
+                ..
+            } => {
+                outputs.extend(output.as_deref().map(|p| ("-o", p)));
+                outputs.extend(map.as_deref().map(|p| ("--map", p)));
+                Some(puzzle)
+            }
+            Command::Opb { puzzle, output } => {
+                outputs.extend(output.as_deref().map(|p| ("-o", p)));
+                Some(puzzle)
+            }
+            Command::Decode { puzzle, model, .. } => {
+                inputs.extend(model.as_deref().map(|p| ("--model", p)));
+                Some(puzzle)
+            }
+            Command::Sat(args) => {
+                inputs.push(("sat", args.file.as_path()));
+                None
+            }
+            Command::List | Command::Experiment(_) | Command::Verify { .. } => None,
+        };
+        if let Some(p) = puzzle {
+            inputs.extend(p.command().inputs());
+        }
+        (outputs, folders, inputs)
+    }
+
+    /// Refuses, before any work, what the options ask that cannot be
+    /// done or would do nothing: an output that cannot be written or
+    /// would replace an input of the run, `--proof-dir` where no VeriPB
+    /// proof is kept, and for `dimacs` and `opb` (which write a formula or
+    /// a model and solve nothing) `--svg`, `--json` and `--certify`.
+    fn check(&self) -> anyhow::Result<()> {
+        let common = &self.common;
+        if common.proof_dir.is_some() && common.proof_format == crate::certify::ProofFormat::Drat {
+            bail!("--proof-dir keeps VeriPB proofs, and --proof-format drat writes none (its DRAT proof is checked here and deleted): drop one of them");
+        }
+        if let Command::Dimacs { .. } | Command::Opb { .. } = &self.command {
+            let name = match &self.command {
+                Command::Opb { .. } => "opb writes a PB model",
+                _ => "dimacs writes a formula",
+            };
+            for (given, flag) in [
+                (common.svg.is_some(), "--svg"),
+                (common.json, "--json"),
+                (common.certify, "--certify"),
+            ] {
+                if given {
+                    bail!("{flag} has no effect here: {name} and solves nothing; drop it");
+                }
+            }
+        }
+        let (outputs, folders, inputs) = self.files();
+        for &(flag, path) in &outputs {
+            crate::io::output::check_file(flag, path)?;
+        }
+        for &(flag, path) in &folders {
+            crate::io::output::check_folder(flag, path)?;
+        }
+        crate::io::output::refuse_onto_inputs(&outputs, &inputs)
+    }
+}
+
 /// Runs the parsed command line.
 pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
     let common = &cli.common;
+    cli.check()?;
     // a proof solver that cannot run is refused before anything is solved
     if let Some(producer) = common.producer() {
         producer.check()?;
@@ -221,6 +309,7 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             puzzle.command().dimacs(common, &target)
         }
         Command::Opb { puzzle, output } => {
+            let _watchdog = common.writer_watchdog("opb", output.as_deref());
             crate::front::write_opb(&puzzle.command().pb_model(common)?, output.as_deref())
         }
         Command::Verify { dir } => verify(dir),

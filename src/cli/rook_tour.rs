@@ -52,6 +52,9 @@ pub struct Args {
 
 impl PuzzleArgs for Args {
     type Puzzle = RookTour;
+    fn inputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        vec![("--instance", &self.instance)]
+    }
     fn puzzle(&self) -> anyhow::Result<RookTour> {
         if self.connectivity == Connectivity::Lazy && self.encoding != Encoding::Position {
             anyhow::bail!(

@@ -13,15 +13,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use puzzlesat_encodings::solve::Limits;
 use serde::{Deserialize, Serialize};
 
 use crate::certify::Fnv;
-use crate::drive::cubes::BUILD;
+use crate::drive::cubes::{CubeFile, BUILD};
 use crate::puzzles::magic::line_sets::{total, Counted, LineSets};
 use crate::puzzles::magic::Square;
-use crate::report::{Details, Report, Status, StoppedBy, NO_SAT};
+use crate::report::{CubeTally, Details, Report, Status, StoppedBy, NO_SAT};
 
 /// What the structured count adds to its report.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -137,29 +137,34 @@ impl CubeLine {
     }
 }
 
+/// What a cube file holds for this run: the cubes its records close, and
+/// the builds that wrote those records.
+#[derive(Default)]
+struct Recorded {
+    closed: BTreeMap<usize, Counted>,
+    builds: std::collections::BTreeSet<String>,
+    /// some record is of another build, taken under `--trust-cube-file`
+    trusted: bool,
+}
+
 /// The cubes a cube file closes for this run; an error for a line that
 /// belongs to another run or build (unless `trust`), was edited, or
-/// contradicts another.
-fn read_file(
-    path: &Path,
-    puzzle: &str,
-    cubes: usize,
-    trust: bool,
-) -> anyhow::Result<BTreeMap<usize, Counted>> {
-    let mut closed = BTreeMap::new();
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(closed),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    for (k, raw) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
+/// contradicts another. A last line cut short by a kill is dropped (and
+/// cut off before the next record is appended), as in the SAT cube files.
+fn read_file(file: &CubeFile, puzzle: &str, cubes: usize, trust: bool) -> anyhow::Result<Recorded> {
+    let path = file.path();
+    let mut recorded = Recorded::default();
+    let lines = file.records(
+        "a record of the structured count",
+        |raw| Ok(serde_json::from_str::<CubeLine>(raw)?),
+        // every record begins so; a kill may cut it anywhere
+        |l| {
+            let head: &[u8] = b"{\"build\":";
+            !l.is_empty() && (l.starts_with(head) || head.starts_with(l))
+        },
+    )?;
+    for (k, line) in lines {
         let at = || format!("{} line {}", path.display(), k + 1);
-        let line: CubeLine = serde_json::from_str(raw)
-            .with_context(|| format!("{}: not a line of the structured count's cube file", at()))?;
         if line.digest != line.fingerprint() {
             bail!(
                 "{}: its digest does not match what it says (edited since it was written)",
@@ -185,7 +190,7 @@ fn read_file(
             bail!("{}: cube {} of {cubes}", at(), line.cube);
         }
         let counted = line.counted();
-        if let Some(before) = closed.insert(line.cube, counted.clone()) {
+        if let Some(before) = recorded.closed.insert(line.cube, counted.clone()) {
             if before != counted {
                 bail!(
                     "{}: cube {} was counted differently before",
@@ -194,8 +199,10 @@ fn read_file(
                 );
             }
         }
+        recorded.trusted |= line.build != BUILD;
+        recorded.builds.insert(line.build);
     }
-    Ok(closed)
+    Ok(recorded)
 }
 
 /// The count of order `n`'s squares in `cubes` cubes on `jobs` threads
@@ -212,21 +219,13 @@ pub fn run(
     let sets = LineSets::new(n)?;
     let cubes = cubes.clamp(1, sets.blocks().max(1));
     let puzzle = format!("magic n={n} method=reference");
-    let mut closed = match file {
-        Some((path, trust)) => read_file(path, &puzzle, cubes, trust)?,
-        None => BTreeMap::new(),
+    let cube_file = CubeFile::open(file.map(|(path, _)| path))?;
+    let recorded = match file {
+        Some((_, trust)) => read_file(&cube_file, &puzzle, cubes, trust)?,
+        None => Recorded::default(),
     };
+    let mut closed = recorded.closed.clone();
     let from_file = closed.len();
-    let mut out = match file {
-        Some((path, _)) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("opening {}", path.display()))?,
-        ),
-        None => None,
-    };
     let todo: Vec<usize> = (0..cubes).filter(|c| !closed.contains_key(c)).collect();
     let _ = writeln!(
         progress,
@@ -256,14 +255,10 @@ pub fn run(
         for (cube, counted) in rx {
             match counted {
                 Ok(Some(c)) => {
-                    if let Some(f) = out.as_mut() {
-                        let line = serde_json::to_string(&CubeLine::new(&puzzle, cubes, cube, &c))
-                            .expect("a cube line serialises");
-                        if let Err(e) = f.write_all(format!("{line}\n").as_bytes()) {
-                            failure.get_or_insert(
-                                anyhow::Error::from(e).context("writing the cube file"),
-                            );
-                        }
+                    let line = serde_json::to_string(&CubeLine::new(&puzzle, cubes, cube, &c))
+                        .expect("a cube line serialises");
+                    if let Err(e) = cube_file.append_line(&line) {
+                        failure.get_or_insert(e);
                     }
                     let squares = c.squares;
                     closed.insert(cube, c);
@@ -293,18 +288,28 @@ pub fn run(
     let mut report = Report::new(puzzle, NO_SAT.into(), "squares");
     report.count = Some(counted.squares);
     report.classes = (complete && n >= 3).then_some(counted.squares / 8);
-    report.status = if complete {
-        Status::All
-    } else {
-        Status::Partial
+    // as the SAT count says it: none, proven (exit 20); none found before
+    // the limit (exit 0)
+    report.status = match (complete, counted.squares) {
+        (true, 0) => Status::Unsat,
+        (true, _) => Status::All,
+        (false, 0) => Status::Unknown,
+        (false, _) => Status::Partial,
     };
     if !complete {
-        report.stopped_by = Some(if limits.interrupt.load(Ordering::Relaxed) {
-            StoppedBy::Interrupt
-        } else {
-            StoppedBy::Timeout
-        });
+        report.stopped_by = Some(StoppedBy::of_limits(limits));
     }
+    // what the claim rests on, as the SAT cube runs say it: the records
+    // of the cube file are taken as written, not counted in this run
+    report.cubes = file.map(|(path, _)| CubeTally {
+        cubes: cubes as u32,
+        closed_now: (closed.len() - from_file) as u32,
+        from_file: from_file as u32,
+        file: Some(path.display().to_string()),
+        written_by: recorded.builds.iter().cloned().collect(),
+        trusted: recorded.trusted,
+        ..CubeTally::default()
+    });
     report.details = LineSetDetails {
         n,
         cubes,

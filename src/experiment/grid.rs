@@ -128,8 +128,7 @@ pub struct Job {
 impl Grid {
     /// Reads a spec file.
     pub fn from_file(path: &Path) -> anyhow::Result<Self> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = crate::io::input::read_text(path)?;
         let spec: SpecFile = toml::from_str(&text)
             .map_err(|e| anyhow::anyhow!(crate::io::toml_error(path, &text, &e)))?;
         let stem = path

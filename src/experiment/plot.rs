@@ -34,13 +34,18 @@ const FONT_PATHS: &[&str] = &[
 pub fn ensure_font() -> anyhow::Result<()> {
     static FONT: OnceLock<Result<(), String>> = OnceLock::new();
     FONT.get_or_init(|| {
-        let candidates: Vec<PathBuf> = std::env::var_os("PUZZLESAT_FONT")
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(FONT_PATHS.iter().map(PathBuf::from))
-            .collect();
-        for path in &candidates {
-            if let Ok(bytes) = std::fs::read(path) {
+        let chosen = std::env::var_os("PUZZLESAT_FONT").map(PathBuf::from);
+        // the font a user names must be a font file (a FIFO or a device is
+        // refused, not read without end)
+        if let Some(path) = &chosen {
+            let bytes = crate::io::input::read_bytes(path, crate::io::input::DATA_CAP)
+                .map_err(|e| format!("PUZZLESAT_FONT: {e:#}"))?;
+            let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+            return plotters::style::register_font("sans-serif", FontStyle::Normal, bytes)
+                .map_err(|_| format!("PUZZLESAT_FONT {}: not a TrueType font", path.display()));
+        }
+        for path in FONT_PATHS.iter().map(PathBuf::from) {
+            if let Ok(bytes) = crate::io::input::read_bytes(&path, crate::io::input::DATA_CAP) {
                 let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
                 if plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok() {
                     return Ok(());
@@ -196,19 +201,17 @@ pub fn write_all(grid: &Grid, rows: &[Row], dir: &Path) -> anyhow::Result<Vec<Pa
             .with_context(|| format!("drawing {}", svg.display()))?;
         crate::io::write_string_atomic(&svg, &text)?;
         let png = dir.join(format!("{name}.png"));
-        // the encoder picks the format from the extension: keep `.png`
-        let partial = dir.join(format!(".{name}.partial.png"));
+        // the encoder writes the temporary file by its name (whose
+        // extension, `.png`, picks the format)
         let drawn = (|| {
-            let root = BitMapBackend::new(&partial, size).into_drawing_area();
+            let partial = crate::io::output::Pending::new(dir, &format!("{name}.png"))?;
+            let root = BitMapBackend::new(partial.path(), size).into_drawing_area();
             plot.draw(root.clone())?;
             root.present().map_err(|e| anyhow!("{e}"))?;
             drop(root);
-            std::fs::rename(&partial, &png)?;
+            partial.replace(&png)?;
             anyhow::Ok(())
         })();
-        if drawn.is_err() {
-            let _ = std::fs::remove_file(&partial);
-        }
         drawn.with_context(|| format!("writing {}", png.display()))?;
         written.push(svg);
         written.push(png);

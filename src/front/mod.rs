@@ -66,7 +66,7 @@ pub struct Common {
     /// wall-clock limit in seconds, above 0 and at most 10000000 (the best solution so far is reported)
     #[arg(long, global = true, allow_negative_numbers = true)]
     pub timeout: Option<Seconds>,
-    /// the most clauses a puzzle's CNF may have (checked on an estimate from the parameters before encoding), 1 to 4294967295
+    /// the most clauses a puzzle's CNF may have (for `opb`: the most terms its PB model may have), checked on an estimate from the parameters before anything is built, 1 to 4294967295
     #[arg(long, global = true, default_value_t = crate::values::DEFAULT_MAX_CLAUSES, value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
     pub max_clauses: u64,
     /// one JSON object per result on stdout
@@ -117,11 +117,12 @@ pub struct Common {
     /// with --certify: veripb (a VeriPB proof from the puzzle's PB model,
     /// checked by `veripb`, where the family has a model; DRAT otherwise) or
     /// drat (a DRAT proof of the CNF, checked here)
-    #[arg(long, global = true, default_value = "veripb", value_parser = choices::<crate::certify::ProofFormat>())]
+    #[arg(long, global = true, requires = "certify", default_value = "veripb", value_parser = choices::<crate::certify::ProofFormat>())]
     pub proof_format: crate::certify::ProofFormat,
     /// with --certify: keep the PB model (.opb) and each VeriPB proof (.pbp,
-    /// the same stem) in this directory
-    #[arg(long, global = true)]
+    /// the same stem, a new one per run: STEM-2 … where STEM is taken) in
+    /// this directory
+    #[arg(long, global = true, requires = "certify")]
     pub proof_dir: Option<std::path::PathBuf>,
     /// how --all / --count enumerate: non-blocking (the built-in engine,
     /// chronological backtracking, no clause per model), decision-blocking
@@ -295,6 +296,7 @@ impl Common {
                     "c the limit came while the CNF was built or loaded, before the solver's first check: no answer"
                 );
             }
+            0
         })
     }
     /// Prints a report, its total time the process's wall time, and returns
@@ -328,6 +330,33 @@ impl Common {
 }
 
 impl Common {
+    /// The watchdog of `dimacs` and `opb` (`command`) writing `output`
+    /// (None: stdout): past `--timeout` or at Ctrl-C / SIGTERM (and
+    /// [`watchdog::GRACE`]) it says that nothing was written (the
+    /// temporary file is removed) and ends the process with exit code 2.
+    pub(crate) fn writer_watchdog(
+        &self,
+        command: &str,
+        output: Option<&Path>,
+    ) -> watchdog::Watchdog {
+        let what = match output {
+            Some(p) => format!("{} not written", p.display()),
+            None => "the output on stdout is cut short".into(),
+        };
+        let command = command.to_string();
+        let limits = self.limits();
+        let interrupt = limits.interrupt.clone();
+        watchdog::start(&limits, move |_| {
+            let why = if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
+                "interrupted (Ctrl-C or SIGTERM)"
+            } else {
+                "stopped by the time limit"
+            };
+            eprintln!("error: {command}: {why} before the end: {what}");
+            2
+        })
+    }
+
     /// `--svg FILE`: writes the pictures of the answers (the first
     /// [`MAX_PICTURES`]), saying on stderr what it drew.
     fn draw(&self, path: &Path, pictures: Vec<Picture>) -> anyhow::Result<()> {
@@ -389,6 +418,11 @@ pub trait PuzzleArgs {
     fn class_option(&self) -> Option<String> {
         None
     }
+    /// The files these arguments name for the command to read, with their
+    /// flags (checked against the run's outputs before any work).
+    fn inputs(&self) -> Vec<(&'static str, &Path)> {
+        vec![]
+    }
 }
 
 /// Refuses a class-counting option ([`PuzzleArgs::class_option`]) where it
@@ -434,7 +468,11 @@ impl<A: PuzzleArgs> PuzzleCommand for A {
         decode_generic(&self.puzzle()?, common, model, bound)
     }
     fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel> {
+        refuse_unused_class_option(self, common, false)?;
         pb_model_generic(&self.puzzle()?, common)
+    }
+    fn inputs(&self) -> Vec<(&'static str, &Path)> {
+        PuzzleArgs::inputs(self)
     }
 }
 
@@ -452,12 +490,24 @@ pub trait PuzzleCommand {
     /// The puzzle's PB model ([`Puzzle::pb_model`]): what `opb` writes
     /// ([`write_opb`]) and `verify` derives again from a kept command line
     fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel>;
+    /// The files the puzzle's arguments name for the command to read
+    /// ([`PuzzleArgs::inputs`]).
+    fn inputs(&self) -> Vec<(&'static str, &Path)> {
+        vec![]
+    }
 }
 
 /// The PB model of any puzzle, or an error naming the puzzle when it has
-/// none for these options.
+/// none for these options (or when its estimated size is over the budget).
 pub fn pb_model_generic<P: Puzzle>(p: &P, common: &Common) -> anyhow::Result<PbModel> {
-    common.check_budget(p)?;
+    let terms = p.estimated_pb_terms();
+    if terms > common.max_clauses {
+        anyhow::bail!(
+            "{}: about {terms} terms estimated in its PB model, over the budget of {} (--max-clauses raises it)",
+            p.describe(),
+            common.max_clauses
+        );
+    }
     p.pb_model()
         .ok_or_else(|| anyhow::anyhow!("{} has no PB model", p.describe()))
 }
@@ -478,6 +528,7 @@ pub fn dimacs_generic<P: Puzzle>(
     target: &DimacsTarget,
 ) -> anyhow::Result<ExitCode> {
     common.check_budget(p)?;
+    let _watchdog = common.writer_watchdog("dimacs", target.output.as_deref());
     let write_formula = |out: &mut dyn Write| {
         run::export_formula(
             p,
@@ -519,8 +570,7 @@ pub fn decode_generic<P: Puzzle>(
     bound: Option<i64>,
 ) -> anyhow::Result<ExitCode> {
     common.check_budget(p)?;
-    let text =
-        std::fs::read_to_string(model).with_context(|| format!("reading {}", model.display()))?;
+    let text = crate::io::input::read_text(model)?;
     let (status, sol) = run::decode_output(p, &text, bound, common.objective_encoding)
         .with_context(|| {
             format!(

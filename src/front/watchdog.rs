@@ -50,9 +50,14 @@ impl Drop for Watchdog {
 
 /// Starts the watchdog of a run under `limits` (none without a timeout and
 /// before Ctrl-C: it only waits). Past the limits and [`GRACE`], `stopped`
-/// prints the report of a run stopped before any answer to `out`, and the
-/// process ends with exit code 0 (no answer).
-pub fn start(limits: &Limits, stopped: impl FnOnce(&mut dyn Write) + Send + 'static) -> Watchdog {
+/// prints the report of a run stopped before any answer to `out` and
+/// returns the exit code the process ends with (0, no answer, for a
+/// solve); the temporary files of outputs being written are removed first
+/// ([`crate::io::output::remove_temporaries`]).
+pub fn start(
+    limits: &Limits,
+    stopped: impl FnOnce(&mut dyn Write) -> i32 + Send + 'static,
+) -> Watchdog {
     let done = Arc::new(AtomicBool::new(false));
     let watching = done.clone();
     let limits = limits.clone();
@@ -76,10 +81,11 @@ pub fn start(limits: &Limits, stopped: impl FnOnce(&mut dyn Write) + Send + 'sta
         if *claimed || ended() {
             return;
         }
+        crate::io::output::remove_temporaries();
         let mut out = std::io::stdout().lock();
-        stopped(&mut out);
+        let code = stopped(&mut out);
         let _ = out.flush();
-        std::process::exit(0);
+        std::process::exit(code);
     });
     Watchdog { done }
 }

@@ -88,6 +88,7 @@ put("goal-wide.txt", "0 1 0 1\n1 1 1 1\n0 0 0 0\n")
 put("goal-colour-too-big.txt", "0 1 0\n1 5 1\n0 0 0\n")
 put("goal-negative.txt", "0 1 0\n1 -1 1\n0 0 0\n")
 put("goal-letter.txt", "0 1 0\n1 a 1\n0 0 0\n")
+put("goal-bom.txt", "\ufeff0 1 0\n1 1 1\n0 1 0\n")  # an editor's byte order mark: accepted
 put("goal-nul.txt", b"0 1 0\n1 \x00 1\n0 0 0\n")
 put("goal-empty.txt", "")
 put("goal-huge-number.txt", "0 1 0\n1 18446744073709551616 1\n0 0 0\n")

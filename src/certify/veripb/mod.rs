@@ -37,7 +37,7 @@
 //! (`proof_format_overview.md` and `migration_guide.md` of the `veripb`
 //! crate).
 
-use std::io::{self, BufWriter, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use puzzlesat_encodings::pbmodel::PbModel;
@@ -189,13 +189,14 @@ pub fn prove(
             temp.path().to_path_buf()
         }
     };
-    let model_path = dir.join(format!("{}.opb", run.stem));
-    let write_opb = |path: &Path, model: &PbModel| -> Result<(), CertifyError> {
-        let mut f = BufWriter::new(std::fs::File::create(path).map_err(io)?);
-        model.write_opb(&mut f).map_err(io)?;
-        f.flush().map_err(io)
+    // written under temporary names, placed under new ones when whole
+    // (crate::io::output::publish_new: nothing in the folder is replaced)
+    let pending = |ext: &str| {
+        crate::io::output::Pending::new(&dir, &format!("{}.{ext}", run.stem))
+            .map_err(|e| CertifyError::Io(format!("{e:#}")))
     };
-    write_opb(&model_path, run.model)?;
+    let mut model_file = pending("opb")?;
+    run.model.write_opb(model_file.writer()).map_err(io)?;
     // a count the checker states: its solutions, logged over the model, and
     // the model with each of them excluded, which the proof refutes
     let counted = match (run.claim, run.count, &run.cube, &run.guard) {
@@ -212,28 +213,23 @@ pub fn prove(
     let excluded = match &counted {
         Ok(sols) => {
             let x = count::excluded_model(run.model, sols);
-            let paths = (
-                dir.join(format!("{}.excluded.opb", run.stem)),
-                dir.join(format!("{}.solutions.pbp", run.stem)),
-            );
-            write_opb(&paths.0, &x)?;
-            let mut f = BufWriter::new(std::fs::File::create(&paths.1).map_err(io)?);
-            count::write_solutions_proof(run.model, sols, &mut f).map_err(io)?;
-            f.flush().map_err(io)?;
-            Some((x, paths))
+            let (mut xf, mut sf) = (pending("excluded.opb")?, pending("solutions.pbp")?);
+            x.write_opb(xf.writer()).map_err(io)?;
+            count::write_solutions_proof(run.model, sols, sf.writer()).map_err(io)?;
+            Some((x, xf, sf))
         }
         Err(_) => None,
     };
-    let proof_model = excluded.as_ref().map_or(run.model, |(x, _)| x);
+    let proof_model = excluded.as_ref().map_or(run.model, |(x, _, _)| x);
     // the proof has its model's stem
-    let proof_path = match &excluded {
-        Some(_) => dir.join(format!("{}.excluded.pbp", run.stem)),
-        None => dir.join(format!("{}.pbp", run.stem)),
+    let proof_ext = match excluded {
+        Some(_) => "excluded.pbp",
+        None => "pbp",
     };
+    let mut proof_file = pending(proof_ext)?;
     let names = ProofNames::new(run.model, run.names, formula.n_vars())
         .map_err(|e| CertifyError::Producer(format!("VeriPB proof: {e}")))?;
-    let file = std::fs::File::create(&proof_path).map_err(io)?;
-    let mut w = ProofWriter::new(BufWriter::new(file), proof_model.loaded()).map_err(io)?;
+    let mut w = ProofWriter::new(proof_file.writer(), proof_model.loaded()).map_err(io)?;
     // an optimum's proof derives every recorded clause (the objective's
     // bound encoding among them) and then, after the best solution, the
     // assumptions that ask for a better one
@@ -381,12 +377,25 @@ pub fn prove(
         _ => format!("UNSAT : {contradiction}"),
     };
     let proof_bytes = w.finish(&conclusion).map_err(io)?;
+    let stated = excluded.is_some();
+    let mut files = vec![("opb", model_file), (proof_ext, proof_file)];
+    if let Some((_, xf, sf)) = excluded {
+        files.push(("excluded.opb", xf));
+        files.push(("solutions.pbp", sf));
+    }
+    let placed = crate::io::output::publish_new(&dir, run.stem, files)
+        .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
+    let (model_path, proof_path) = (placed[0].clone(), placed[1].clone());
+    let (excluded_path, solutions_path) = match stated {
+        true => (Some(placed[2].clone()), Some(placed[3].clone())),
+        false => (None, None),
+    };
     let mut checked = check(
-        excluded.as_ref().map_or(&model_path, |(_, (x, _))| x),
+        excluded_path.as_ref().unwrap_or(&model_path),
         &proof_path,
         limits,
     )?;
-    if let Some((_, (_, sols))) = &excluded {
+    if let Some(sols) = &solutions_path {
         let logged = check(&model_path, sols, limits)?;
         checked.seconds += logged.seconds;
     }
@@ -408,7 +417,7 @@ pub fn prove(
             )),
             // a count whose solutions the checker does not state has no
             // claim `verify` can establish
-            (Claim::Complete, _) if excluded.is_none() && search.solutions > 0 => None,
+            (Claim::Complete, _) if !stated && search.solutions > 0 => None,
             (Claim::Complete, _) => Some((ClaimKind::Count, Some(search.solutions as i64))),
             _ => Some((ClaimKind::Infeasible, None)),
         };
@@ -416,16 +425,17 @@ pub fn prove(
             let files = Kept {
                 model: &model_path,
                 proof: &proof_path,
-                proof_model: excluded.as_ref().map(|(_, (x, _))| x.as_path()),
-                solutions: excluded.as_ref().map(|(_, (_, s))| s.as_path()),
+                proof_model: excluded_path.as_deref(),
+                solutions: solutions_path.as_deref(),
             };
-            super::verify::keep(dir, run.stem, claim, value, &files).map_err(io)?;
+            super::verify::keep(dir, claim, value, &files)
+                .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
         }
     }
     Ok(PbCertificate {
         counted: counted.ok().map(|s| s.len() as u64),
-        solutions_path: excluded.as_ref().map(|(_, (_, s))| s.clone()),
-        model_path: excluded.map_or(model_path, |(_, (x, _))| x),
+        solutions_path,
+        model_path: excluded_path.unwrap_or(model_path),
         proof_path,
         proof_bytes,
         encoding,

@@ -144,8 +144,7 @@ pub(super) struct Expected<'a> {
 /// A line of a cube file read back: its report, untyped.
 pub(super) type CubeLine = Report<serde_json::Value, serde_json::Value>;
 
-/// The UTF-8 byte order mark some editors put at the head of a text file.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+use crate::io::input::BOM;
 
 /// The lines of the cube file ([`report_lines`]), each a cube report about
 /// this run's problem (`describe`, `cnf`'s size, the split): a line of
@@ -190,54 +189,18 @@ pub(super) fn report_lines(
     file: &CubeFile,
     describe: &str,
 ) -> anyhow::Result<Vec<(usize, CubeLine)>> {
-    let (path, bytes) = (&file.path, &file.read);
-    let mut lines = vec![];
-    let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
-    for (k, line) in body.split_inclusive(|&b| b == b'\n').enumerate() {
+    let path = &file.path;
+    let lines = file.records("a cube report", CubeLine::from_json_line, |l| {
+        torn_record(l, describe)
+    })?;
+    for (k, r) in &lines {
         let at = || format!("{} line {}", path.display(), k + 1);
-        let ends = line.ends_with(b"\n");
-        let text = std::str::from_utf8(line).ok();
-        let parsed = text
-            .filter(|t| !t.trim().is_empty())
-            .map(CubeLine::from_json_line);
-        if !ends {
-            // the last line, without its newline
-            match parsed {
-                Some(Ok(_)) => *file.tail.lock().expect("tail lock") = Tail::Newline,
-                None if text.is_some_and(|t| t.trim().is_empty()) => break,
-                _ if torn_record(line, describe) => {
-                    *file.tail.lock().expect("tail lock") = Tail::Cut(bytes.len() - line.len());
-                    break;
-                }
-                _ => bail!(
-                    "{}: neither a cube report nor one cut short by a kill (is {} a cube file?): refused, the file is left as it was; give another --cube-file",
-                    at(),
-                    path.display()
-                ),
-            }
-        }
-        let r = match parsed {
-            None if text.is_none() => bail!(
-                "{}: not UTF-8 text (is {} a cube file?): refused, the file is left as it was",
-                at(),
-                path.display()
-            ),
-            None => continue, // a blank line
-            Some(r) => r.with_context(|| {
-                format!(
-                    "{}: not a cube report (is {} a cube file?): refused, the file is left as it was",
-                    at(),
-                    path.display()
-                )
-            })?,
-        };
         let Some(c) = &r.cube else {
             bail!("{}: a report without a cube (not written by --cubes)", at());
         };
         if c.index >= c.cubes {
             bail!("{}: cube {} of {}", at(), c.index, c.cubes);
         }
-        lines.push((k, r));
     }
     Ok(lines)
 }
@@ -379,7 +342,7 @@ enum Tail {
 ///   or cutting off a last line that is a record of this run's kind cut
 ///   short ([`cube_lines`]); and only when a line is appended, after every
 ///   line was read and accepted.
-pub(super) struct CubeFile {
+pub(crate) struct CubeFile {
     file: Option<Mutex<File>>,
     path: PathBuf,
     /// the bytes the file held when it was opened
@@ -390,8 +353,8 @@ pub(super) struct CubeFile {
 
 impl CubeFile {
     /// Opens and locks `path` (None: no file, appending does nothing), and
-    /// reads what it holds.
-    pub(super) fn open(path: Option<&Path>) -> anyhow::Result<Self> {
+    /// reads what it holds (at most [`crate::io::input::DATA_CAP`] bytes).
+    pub(crate) fn open(path: Option<&Path>) -> anyhow::Result<Self> {
         let mut cube_file = CubeFile {
             file: None,
             path: path.map(Path::to_path_buf).unwrap_or_default(),
@@ -435,6 +398,7 @@ impl CubeFile {
             }
             return Err(e).with_context(|| format!("locking {}", p.display()));
         }
+        crate::io::input::check_size(p, &f, crate::io::input::DATA_CAP)?;
         f.read_to_end(&mut cube_file.read)
             .with_context(|| format!("reading {}", p.display()))?;
         cube_file.file = Some(Mutex::new(f));
@@ -442,8 +406,68 @@ impl CubeFile {
     }
 
     /// The file's path (empty without one).
-    pub(super) fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The records of the file (`what`, e.g. "a cube report"), each line
+    /// parsed by `parse`, with its 0-based line number. A UTF-8 byte order
+    /// mark at its head is skipped, blank lines too. The last line may
+    /// lack its newline: if it parses it is kept (the newline is added
+    /// before the next line is appended); if `torn` says it is a record of
+    /// this run's kind cut short by a kill, it is not a fact and is cut off
+    /// before anything is appended ([`CubeFile::append_line`]). Any other
+    /// content (a file that is not a cube file) is refused, and the file is
+    /// left as it was.
+    pub(crate) fn records<T>(
+        &self,
+        what: &str,
+        parse: impl Fn(&str) -> anyhow::Result<T>,
+        torn: impl Fn(&[u8]) -> bool,
+    ) -> anyhow::Result<Vec<(usize, T)>> {
+        let (path, bytes) = (&self.path, &self.read);
+        let mut lines = vec![];
+        let body = bytes.strip_prefix(BOM).unwrap_or(bytes);
+        for (k, line) in body.split_inclusive(|&b| b == b'\n').enumerate() {
+            let at = || format!("{} line {}", path.display(), k + 1);
+            let ends = line.ends_with(b"\n");
+            let text = std::str::from_utf8(line).ok();
+            let parsed = text.filter(|t| !t.trim().is_empty()).map(&parse);
+            if !ends {
+                // the last line, without its newline
+                match parsed {
+                    Some(Ok(_)) => *self.tail.lock().expect("tail lock") = Tail::Newline,
+                    None if text.is_some_and(|t| t.trim().is_empty()) => break,
+                    _ if torn(line) => {
+                        *self.tail.lock().expect("tail lock") =
+                            Tail::Cut(bytes.len() - line.len());
+                        break;
+                    }
+                    _ => bail!(
+                        "{}: neither {what} nor one cut short by a kill (is {} a cube file?): refused, the file is left as it was; give another --cube-file",
+                        at(),
+                        path.display()
+                    ),
+                }
+            }
+            let r = match parsed {
+                None if text.is_none() => bail!(
+                    "{}: not UTF-8 text (is {} a cube file?): refused, the file is left as it was",
+                    at(),
+                    path.display()
+                ),
+                None => continue, // a blank line
+                Some(r) => r.with_context(|| {
+                    format!(
+                        "{}: not {what} (is {} a cube file?): refused, the file is left as it was",
+                        at(),
+                        path.display()
+                    )
+                })?,
+            };
+            lines.push((k, r));
+        }
+        Ok(lines)
     }
 
     /// Appends a report as one line, first settling the file's last line
@@ -452,11 +476,16 @@ impl CubeFile {
         &self,
         r: &Report<S, D>,
     ) -> anyhow::Result<()> {
+        self.append_line(&serde_json::to_string(r)?)
+    }
+
+    /// Appends `line` and its newline, first settling the file's last line
+    /// ([`Tail`]), and flushes it to disk.
+    pub(crate) fn append_line(&self, line: &str) -> anyhow::Result<()> {
         let Some(file) = &self.file else {
             return Ok(());
         };
-        let mut line = serde_json::to_string(r)?;
-        line.push('\n');
+        let line = format!("{line}\n");
         let mut f = file.lock().expect("cube file lock");
         let what = || format!("writing {}", self.path.display());
         let mut tail = self.tail.lock().expect("tail lock");

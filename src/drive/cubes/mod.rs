@@ -73,8 +73,9 @@ pub mod count;
 mod file;
 pub mod native;
 
+pub(crate) use file::CubeFile;
 pub use file::{fingerprint, witness_hex, witness_model, BUILD};
-use file::{read_file, CubeFile, Expected, Known};
+use file::{read_file, Expected, Known};
 
 /// The splitting literals of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -107,15 +107,19 @@ impl Grid {
 
     /// Reads and parses a grid file.
     pub fn read(path: &Path, n: usize, c: u32) -> anyhow::Result<Self> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = crate::io::input::read_text(path)?;
         Self::parse(&text, n, c).with_context(|| format!("in {}", path.display()))
     }
 
     /// The grid as text, one row per line, the numbers right-aligned in
     /// columns of the widest one's width and separated by a space.
     pub fn render(&self) -> String {
-        let width = self.cells.iter().map(|v| v.to_string().len()).max().unwrap_or(1);
+        let width = self
+            .cells
+            .iter()
+            .map(|v| v.to_string().len())
+            .max()
+            .unwrap_or(1);
         self.cells
             .chunks(self.n)
             .map(|r| {

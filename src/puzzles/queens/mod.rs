@@ -223,6 +223,11 @@ impl Puzzle for Queens {
         2 * (self.n as u64).pow(3)
     }
 
+    /// Every cell in its row, its column and two diagonals.
+    fn estimated_pb_terms(&self) -> u64 {
+        4 * (self.n as u64).pow(2)
+    }
+
     fn pb_model(&self) -> Option<PbModel> {
         Some(opb::model(self.n))
     }

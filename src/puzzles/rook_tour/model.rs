@@ -353,8 +353,7 @@ impl Instance {
 
     /// Reads and parses an instance file.
     pub fn from_file(path: &std::path::Path) -> anyhow::Result<Instance> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+        let text = crate::io::input::read_text(path)?;
         Ok(Self::from_toml(&text, &path.display().to_string())?)
     }
 }
