@@ -151,7 +151,12 @@ struct Recorded {
 /// belongs to another run or build (unless `trust`), was edited, or
 /// contradicts another. A last line cut short by a kill is dropped (and
 /// cut off before the next record is appended), as in the SAT cube files.
-fn read_file(file: &CubeFile, puzzle: &str, cubes: usize, trust: bool) -> anyhow::Result<Recorded> {
+fn read_file(
+    file: &CubeFile,
+    puzzle: &str,
+    cubes: usize,
+    trust: bool,
+) -> anyhow::Result<Recorded> {
     let path = file.path();
     let mut recorded = Recorded::default();
     let lines = file.records(

@@ -122,10 +122,7 @@ mod tests {
     #[test]
     fn special_files_and_large_files_are_refused() {
         let e = read_text(Path::new("/dev/zero")).unwrap_err();
-        assert!(
-            format!("{e:#}").contains("not a regular file (a device)"),
-            "{e:#}"
-        );
+        assert!(format!("{e:#}").contains("not a regular file (a device)"), "{e:#}");
         let dir = tempfile::tempdir().unwrap();
         let e = read_text(dir.path()).unwrap_err();
         assert!(format!("{e:#}").contains("a directory"), "{e:#}");

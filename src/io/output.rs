@@ -77,7 +77,10 @@ impl Pending {
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => {
                     return Err(e).with_context(|| {
-                        format!("creating a temporary file for {}", dir.join(name).display())
+                        format!(
+                            "creating a temporary file for {}",
+                            dir.join(name).display()
+                        )
                     })
                 }
             }
@@ -92,9 +95,7 @@ impl Pending {
 
     /// Where to write.
     pub fn writer(&mut self) -> &mut BufWriter<File> {
-        self.out
-            .as_mut()
-            .expect("a pending file is open until it is placed")
+        self.out.as_mut().expect("a pending file is open until it is placed")
     }
 
     /// Flushes and syncs the file, and closes it.
@@ -152,13 +153,7 @@ pub fn check_file(flag: &str, path: &Path) -> anyhow::Result<()> {
             return Err(e).with_context(|| format!("{}: its folder {}", at(), folder.display()))
         }
     }
-    probe(&folder).with_context(|| {
-        format!(
-            "{}: its folder {} cannot be written",
-            at(),
-            folder.display()
-        )
-    })
+    probe(&folder).with_context(|| format!("{}: its folder {} cannot be written", at(), folder.display()))
 }
 
 /// The folder a file is in (`.` for a bare name).
@@ -183,10 +178,7 @@ pub fn check_folder(flag: &str, dir: &Path) -> anyhow::Result<()> {
     let at = || format!("{flag} {}", dir.display());
     match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => {}
-        Ok(_) => bail!(
-            "{}: not a folder (a file of that name exists): give a folder",
-            at()
-        ),
+        Ok(_) => bail!("{}: not a folder (a file of that name exists): give a folder", at()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             std::fs::create_dir_all(dir).with_context(|| format!("{}: creating it", at()))?
         }
@@ -368,11 +360,7 @@ mod tests {
         .unwrap_err();
         assert!(format!("{err:#}").contains("out.txt"), "{err:#}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
-        assert_eq!(
-            entries(dir.path()),
-            ["out.txt"],
-            "no temporary file left behind"
-        );
+        assert_eq!(entries(dir.path()), ["out.txt"], "no temporary file left behind");
         let err = write_string_atomic(Path::new("/dev/full"), "x").unwrap_err();
         assert!(format!("{err:#}").contains("/dev/full"), "{err:#}");
     }
@@ -390,10 +378,7 @@ mod tests {
         assert_eq!(file.metadata().unwrap().mode() & 0o777, 0o600);
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
         let e = check_file("-o", &link).unwrap_err();
-        assert!(
-            format!("{e:#}").contains("write-protected (mode 444)"),
-            "{e:#}"
-        );
+        assert!(format!("{e:#}").contains("write-protected (mode 444)"), "{e:#}");
         assert!(write_string_atomic(&file, "x").is_err());
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "new");
         let e = check_file("--svg", dir.path()).unwrap_err();

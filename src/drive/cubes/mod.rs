@@ -73,8 +73,8 @@ pub mod count;
 mod file;
 pub mod native;
 
-pub(crate) use file::CubeFile;
 pub use file::{fingerprint, witness_hex, witness_model, BUILD};
+pub(crate) use file::CubeFile;
 use file::{read_file, Expected, Known};
 
 /// The splitting literals of a run.

@@ -185,9 +185,7 @@ impl GoalSearch {
     /// Refuses, before anything is allocated, boards whose tables exceed
     /// [`MAX_ROWS`] or [`MAX_ROW_FUNCTIONS`].
     pub fn check_size(n: usize, c: u32) -> anyhow::Result<()> {
-        let rows = u64::from(c)
-            .checked_pow(n as u32)
-            .filter(|&r| r <= MAX_ROWS);
+        let rows = u64::from(c).checked_pow(n as u32).filter(|&r| r <= MAX_ROWS);
         // C(n + c − 1, n), stopping once past the limit
         let mut multisets = 1u64;
         for i in 1..=n as u64 {
@@ -927,9 +925,7 @@ pub fn root_bound(n: usize, c: u32) -> Option<u32> {
     let mut set = vec![zero];
     for _ in 0..n {
         if set.len() * one.len() > ROOT_PRODUCTS {
-            let top = (0..width)
-                .map(|i| set.iter().map(|f| f[i]).max().unwrap_or(none))
-                .collect();
+            let top = (0..width).map(|i| set.iter().map(|f| f[i]).max().unwrap_or(none)).collect();
             set = vec![top];
         }
         let mut next = Vec::with_capacity(set.len() * one.len());
@@ -1222,30 +1218,12 @@ mod tests {
     /// c ∤ n − 1: 5×5/6 57 (average 62), 7×7/4 93 (98), 4×4/6 44 (48).
     #[test]
     fn the_root_bound_holds_and_sharpens_the_open_cells() {
-        for (n, c) in [
-            (2, 2),
-            (2, 3),
-            (2, 4),
-            (2, 5),
-            (2, 6),
-            (2, 7),
-            (3, 2),
-            (3, 3),
-            (3, 4),
-            (4, 2),
-        ] {
+        for (n, c) in [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (3, 2), (3, 3), (3, 4), (4, 2)] {
             let want = super::super::reference::hardest(n, c).clicks;
             let b = root_bound(n, c).unwrap();
             assert!(b >= want, "{n}×{n}/{c}: {b} < {want}");
         }
-        for (n, c, at_least) in [
-            (4, 3, 10),
-            (4, 6, 36),
-            (5, 4, 22),
-            (6, 5, 39),
-            (7, 3, 30),
-            (3, 6, 27),
-        ] {
+        for (n, c, at_least) in [(4, 3, 10), (4, 6, 36), (5, 4, 22), (6, 5, 39), (7, 3, 30), (3, 6, 27)] {
             assert!(root_bound(n, c).unwrap() >= at_least, "{n}×{n}/{c}");
         }
         assert_eq!(root_bound(5, 6), Some(57));
@@ -1255,14 +1233,8 @@ mod tests {
         assert_eq!(root_bound(12, 64), None);
         // where c | n − 1 the search's own tables give it
         for (n, c, at_least) in [(4, 3, 10), (5, 4, 22), (7, 3, 30)] {
-            let b = GoalSearch::new(n, c, String::new())
-                .unwrap()
-                .upper_bound()
-                .unwrap();
-            assert!(
-                b >= at_least && b as usize <= n * n * (c as usize - 1) / 2,
-                "{n}×{n}/{c}: {b}"
-            );
+            let b = GoalSearch::new(n, c, String::new()).unwrap().upper_bound().unwrap();
+            assert!(b >= at_least && b as usize <= n * n * (c as usize - 1) / 2, "{n}×{n}/{c}: {b}");
         }
     }
 
