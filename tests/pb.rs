@@ -202,6 +202,18 @@ fn certified_from_the_file() {
     assert!(line.contains("certified from the model"), "{line}");
 }
 
+/// A published instance that unit propagation refutes (the encoding's
+/// units conflict): its infeasibility is certified from the file too.
+#[test]
+fn a_refutation_by_propagation_is_certified() {
+    let (code, line) = claim(&["pb", "instances/pb/sync-2_3_0.opb", "--certify"]);
+    assert_eq!(code, Some(20), "{line}");
+    assert!(
+        line.starts_with("no solution exists (proven: UNSAT, certified from the model"),
+        "{line}"
+    );
+}
+
 /// `dimacs --from FILE`, an answer from `puzzlesat sat`, `decode pb FILE`:
 /// the assignment checked against every constraint.
 #[test]
