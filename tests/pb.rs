@@ -202,6 +202,18 @@ fn certified_from_the_file() {
     assert!(line.contains("certified from the model"), "{line}");
 }
 
+/// A published instance that unit propagation refutes (the encoding's
+/// units conflict): its infeasibility is certified from the file too.
+#[test]
+fn a_refutation_by_propagation_is_certified() {
+    let (code, line) = claim(&["pb", "instances/pb/sync-2_3_0.opb", "--certify"]);
+    assert_eq!(code, Some(20), "{line}");
+    assert!(
+        line.starts_with("no solution exists (proven: UNSAT, certified from the model"),
+        "{line}"
+    );
+}
+
 /// `dimacs --from FILE`, an answer from `puzzlesat sat`, `decode pb FILE`:
 /// the assignment checked against every constraint.
 #[test]
@@ -242,4 +254,36 @@ fn dimacs_from_and_decode() {
     ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("does not satisfy the formula"), "{err}");
+}
+
+/// The OPB file a run reads is its input: no output of `pb` or
+/// `dimacs --from` may replace it (refused with exit 2, the file
+/// unchanged), and proofs kept beside it leave it as it was.
+#[test]
+fn the_opb_file_read_is_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("F.opb");
+    let text = std::fs::read("instances/pb/sync-3_5_2.opb").unwrap();
+    std::fs::write(&file, &text).unwrap();
+    let link = dir.path().join("L.opb");
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    let (f, l) = (file.display().to_string(), link.display().to_string());
+    let d = dir.path().display().to_string();
+    for args in [
+        &["dimacs", "--from", &f, "-o", &f][..],
+        &["dimacs", "--from", &l, "-o", &f],
+        &["dimacs", "pb", &f, "-o", &l],
+        &["pb", &f, "--svg", &f],
+        &["pb", &f, "--certify", "--proof-dir", &f],
+    ] {
+        let (code, _, err) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert_eq!(std::fs::read(&file).unwrap(), text, "{args:?}");
+    }
+    // proofs kept in the file's folder: two more files, the input as it was
+    let (code, line) = claim(&["pb", &f, "--certify", "--proof-dir", &d]);
+    assert_eq!(code, Some(20), "{line}");
+    assert_eq!(std::fs::read(&file).unwrap(), text);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4);
 }
