@@ -287,3 +287,51 @@ fn the_opb_file_read_is_never_overwritten() {
     assert_eq!(std::fs::read(&file).unwrap(), text);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4);
 }
+
+/// An experiment over a folder of OPB files (`instances = DIR`): each file
+/// is run as `solve pb FILE` under every varied encoding, and every row
+/// gives the file's verdict (one satisfiable, one infeasible instance).
+#[test]
+fn an_experiment_runs_a_folder_of_opb_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("opb");
+    std::fs::create_dir(&folder).unwrap();
+    for f in ["sync-2_4_6.opb", "sync-3_5_2.opb"] {
+        std::fs::copy(format!("instances/pb/{f}"), folder.join(f)).unwrap();
+    }
+    let spec = dir.path().join("spec.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "puzzle = \"pb\"\ninstances = {:?}\ntimeout = 30\n[vary]\npb = [\"gte\", \"adder\", \"dpw\"]\ncard = [\"totalizer\", \"seq-counter\"]\n",
+            folder.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("results").display().to_string();
+    let (code, text, err) = run(&[
+        "experiment",
+        &spec.display().to_string(),
+        "--out",
+        &out,
+        "--no-plots",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.contains("file=sync-2_4_6"), "{text}");
+    let rows = std::fs::read_to_string(dir.path().join("results/rows.jsonl")).unwrap();
+    let rows: Vec<serde_json::Value> = rows
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2 * 3 * 2);
+    for r in &rows {
+        let file = r["params"]["file"].as_str().unwrap();
+        let expected = if file.ends_with("sync-2_4_6.opb") {
+            "sat"
+        } else {
+            "unsat"
+        };
+        assert_eq!(r["status"], expected, "{r}");
+        assert!(r["vars"].as_u64().is_some(), "{r}");
+    }
+}
