@@ -214,6 +214,22 @@ fn a_refutation_by_propagation_is_certified() {
     );
 }
 
+/// Published optimisation instances (the PB evaluation of 2005, terms
+/// written `+25*x1`): the optimum certified from the file, and the same
+/// optimum under every PB encoding of the weighted constraints.
+#[test]
+fn published_optima() {
+    let (code, line) = claim(&["pb", "instances/pb/normalized-C17.opb", "--certify"]);
+    assert_eq!(code, Some(10), "{line}");
+    assert_eq!(optimum(&line), 260, "{line}");
+    assert!(line.contains("certified from the model"), "{line}");
+    for pb in ["gte", "adder", "dpw"] {
+        let (code, line) = claim(&["pb", "instances/pb/normalized-circ4_3.opb", "--pb", pb]);
+        assert_eq!(code, Some(10), "{pb}: {line}");
+        assert_eq!(optimum(&line), 20, "{pb}: {line}");
+    }
+}
+
 /// `dimacs --from FILE`, an answer from `puzzlesat sat`, `decode pb FILE`:
 /// the assignment checked against every constraint.
 #[test]
