@@ -10,8 +10,9 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use puzzlesat_encodings::card::CardEncoding;
 
+use puzzlesat_encodings::PbModel;
 use crate::front::{
-    choices, decode_generic, dimacs_generic, exit_code, opb_generic, Common, Cubes, DimacsTarget,
+    choices, decode_generic, dimacs_generic, exit_code, pb_model_generic, Common, Cubes, DimacsTarget,
     PuzzleCommand,
 };
 use crate::methods::alien_tiles::{goals_run, play_report, GoalsOutcome};
@@ -225,8 +226,8 @@ impl PuzzleCommand for Args {
         decode_generic(&self.whole_formula()?, common, model, bound)
     }
 
-    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
-        opb_generic(&self.puzzle()?, common, output)
+    fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel> {
+        pb_model_generic(&self.puzzle()?, common)
     }
 
     fn inputs(&self) -> Vec<(&'static str, &Path)> {
