@@ -394,6 +394,8 @@ impl<S: Serialize, D: Details> Report<S, D> {
         if let Some(first) = self.certificates.as_ref().and_then(|c| c.first()) {
             // a count by classes: the proof covers the representatives
             let expansion = match (self.classes, self.count) {
+                // the proof states the whole count: nothing is computed outside it
+                _ if self.count_stated() => String::new(),
                 (Some(k), Some(n)) => format!(
                     "; the expansion of the representatives into the {n} solutions of {} (their images under the symmetry group, each passed through the independent checker) is computed outside the proof",
                     plural(k, "class", "classes")
@@ -452,6 +454,21 @@ impl<S: Serialize, D: Details> Report<S, D> {
             (Status::All, _) => format!("solution {} of {shown} shown", i + 1),
             _ => format!("solution {}", i + 1),
         }
+    }
+
+    /// Whether a certificate from the model states the run's count (the
+    /// solutions logged, the model with them excluded refuted:
+    /// [`crate::certify::veripb::count`]), classes expanded and all.
+    pub fn count_stated(&self) -> bool {
+        self.certificate_stopped.is_none()
+            && self.count.is_some()
+            && self.certificates.iter().flatten().any(|c| {
+                c.claim == Claim::Complete
+                    && c.certificate
+                        .from_model
+                        .as_ref()
+                        .is_some_and(|m| m.counted == self.count)
+            })
     }
 
     /// The summary line: what is proven, and why the answer is incomplete
@@ -535,10 +552,13 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 counted(n)
             ),
             (Status::All, _, _, Some(n)) => {
-                let on = if self.classes.is_some() {
-                    " on the classes' representatives"
-                } else {
-                    ""
+                let on = match (self.classes.is_some(), self.count_stated()) {
+                    (_, true) => ", which states the count: each solution logged, no other",
+                    (true, false) if !certs.is_empty() => {
+                        " on the classes' representatives; their expansion into the classes is computed, not checked"
+                    }
+                    (true, false) => " on the classes' representatives",
+                    (false, false) => "",
                 };
                 let complete = match &self.cubes {
                     // an exact method ends its search, not on UNSAT

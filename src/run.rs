@@ -263,6 +263,10 @@ fn run_counting_classes_of<P: Puzzle>(
                 "a count of the optimal solutions rests on the optimum as an assumption; VeriPB proofs of it are not written yet".into(),
             );
             let plan = if enumerate { &at_optimum } else { &plan };
+            // the count, which a certificate from the model may state
+            if opts.all {
+                report.count = Some(solutions);
+            }
             certify_session_claim(plan, &session, opts, unsat_before, &mut report, None)?;
             report.status = status;
         }

@@ -15,7 +15,7 @@
 //!
 //! A command whose trailing comment holds `slow:` is listed as skipped, with
 //! the reason the docs give. What is checked:
-//! - the exit code: `exit N` in the comment, else 0 for `list`, `dimacs`, `opb`,
+//! - the exit code: `exit N` in the comment, else 0 for `list`, `dimacs`, `opb`, `verify`,
 //!   `experiment` and `--table`; 20 where the comment or the excerpt says
 //!   unreachable / infeasible / no solution exists / `s UNSATISFIABLE`; 10
 //!   otherwise (a solution, a count, a decoded model, a SAT answer);
@@ -318,7 +318,8 @@ fn expected_exit(c: &Cmd) -> i32 {
     if cmd[0] != "puzzlesat" && cmd[0] != "for" {
         return 10; // a DIMACS solver: SAT unless the comment says otherwise
     }
-    if matches!(sub, "list" | "dimacs" | "opb" | "experiment") || cmd.iter().any(|x| x == "--table")
+    if matches!(sub, "list" | "dimacs" | "opb" | "verify" | "experiment")
+        || cmd.iter().any(|x| x == "--table")
     {
         return 0;
     }
@@ -338,13 +339,16 @@ fn expected_exit(c: &Cmd) -> i32 {
     }
 }
 
-/// Commands that only read files can run anywhere, once.
+/// Commands that only read files can run anywhere, once (`--proof-dir`
+/// writes the folder a later `verify` reads).
 fn reads_only(c: &Cmd) -> bool {
     let w = words(&c.text);
     w[0] == "puzzlesat"
         && matches!(w.get(1).map(String::as_str), Some("solve" | "sat" | "list"))
         && !c.text.contains('>')
-        && !w.iter().any(|x| x == "-o" || x == "--cube-file")
+        && !w
+            .iter()
+            .any(|x| x == "-o" || x == "--cube-file" || x == "--proof-dir")
 }
 
 /// `phrase` occurs in `text` as whole words (no digit or letter glued to

@@ -202,6 +202,18 @@ fn certified_from_the_file() {
     assert!(line.contains("certified from the model"), "{line}");
 }
 
+/// A published instance that unit propagation refutes (the encoding's
+/// units conflict): its infeasibility is certified from the file too.
+#[test]
+fn a_refutation_by_propagation_is_certified() {
+    let (code, line) = claim(&["pb", "instances/pb/sync-2_3_0.opb", "--certify"]);
+    assert_eq!(code, Some(20), "{line}");
+    assert!(
+        line.starts_with("no solution exists (proven: UNSAT, certified from the model"),
+        "{line}"
+    );
+}
+
 /// `dimacs --from FILE`, an answer from `puzzlesat sat`, `decode pb FILE`:
 /// the assignment checked against every constraint.
 #[test]
@@ -242,4 +254,84 @@ fn dimacs_from_and_decode() {
     ]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("does not satisfy the formula"), "{err}");
+}
+
+/// The OPB file a run reads is its input: no output of `pb` or
+/// `dimacs --from` may replace it (refused with exit 2, the file
+/// unchanged), and proofs kept beside it leave it as it was.
+#[test]
+fn the_opb_file_read_is_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("F.opb");
+    let text = std::fs::read("instances/pb/sync-3_5_2.opb").unwrap();
+    std::fs::write(&file, &text).unwrap();
+    let link = dir.path().join("L.opb");
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    let (f, l) = (file.display().to_string(), link.display().to_string());
+    let d = dir.path().display().to_string();
+    for args in [
+        &["dimacs", "--from", &f, "-o", &f][..],
+        &["dimacs", "--from", &l, "-o", &f],
+        &["dimacs", "pb", &f, "-o", &l],
+        &["pb", &f, "--svg", &f],
+        &["pb", &f, "--certify", "--proof-dir", &f],
+    ] {
+        let (code, _, err) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert_eq!(std::fs::read(&file).unwrap(), text, "{args:?}");
+    }
+    // proofs kept in the file's folder: two more files, the input as it was
+    let (code, line) = claim(&["pb", &f, "--certify", "--proof-dir", &d]);
+    assert_eq!(code, Some(20), "{line}");
+    assert_eq!(std::fs::read(&file).unwrap(), text);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4);
+}
+
+/// An experiment over a folder of OPB files (`instances = DIR`): each file
+/// is run as `solve pb FILE` under every varied encoding, and every row
+/// gives the file's verdict (one satisfiable, one infeasible instance).
+#[test]
+fn an_experiment_runs_a_folder_of_opb_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("opb");
+    std::fs::create_dir(&folder).unwrap();
+    for f in ["sync-2_4_6.opb", "sync-3_5_2.opb"] {
+        std::fs::copy(format!("instances/pb/{f}"), folder.join(f)).unwrap();
+    }
+    let spec = dir.path().join("spec.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "puzzle = \"pb\"\ninstances = {:?}\ntimeout = 30\n[vary]\npb = [\"gte\", \"adder\", \"dpw\"]\ncard = [\"totalizer\", \"seq-counter\"]\n",
+            folder.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("results").display().to_string();
+    let (code, text, err) = run(&[
+        "experiment",
+        &spec.display().to_string(),
+        "--out",
+        &out,
+        "--no-plots",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.contains("file=sync-2_4_6"), "{text}");
+    let rows = std::fs::read_to_string(dir.path().join("results/rows.jsonl")).unwrap();
+    let rows: Vec<serde_json::Value> = rows
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2 * 3 * 2);
+    for r in &rows {
+        let file = r["params"]["file"].as_str().unwrap();
+        let expected = if file.ends_with("sync-2_4_6.opb") {
+            "sat"
+        } else {
+            "unsat"
+        };
+        assert_eq!(r["status"], expected, "{r}");
+        assert!(r["vars"].as_u64().is_some(), "{r}");
+    }
 }

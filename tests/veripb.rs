@@ -401,6 +401,7 @@ fn a_totalizer_with_a_clause_dropped_is_refused() {
             guard: None,
             dir: None,
             stem: "totalizer",
+            count: None,
         };
         (
             sols.len(),
@@ -485,6 +486,7 @@ fn prove_small(extra: &[&[i32]], solutions: &[&[i32]]) -> Result<(), CertifyErro
         guard: None,
         dir: None,
         stem: "small",
+        count: None,
     };
     veripb::prove(&run, &cnf, &Producer::Varisat, &Limits::default()).map(|_| ())
 }

@@ -16,6 +16,7 @@ mod cover;
 pub mod digest;
 pub mod drat;
 mod produce;
+pub mod verify;
 pub mod veripb;
 
 use std::fmt;
@@ -78,6 +79,14 @@ pub struct FromModel {
     pub dom_clauses: usize,
     /// solutions logged by `solx` (an optimum: the best, by `soli`)
     pub solutions: usize,
+    /// a count the checker states: the solutions logged over the model,
+    /// distinct, and the model with each of them excluded refuted
+    /// ([`veripb::count`]); None: the count is read from the proof
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counted: Option<u64>,
+    /// a stated count's solutions proof, where it is kept
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solutions_file: Option<String>,
     /// the model and proof files kept by `--proof-dir`
     pub files: Option<(String, String)>,
 }
@@ -163,7 +172,13 @@ impl fmt::Display for Certified {
                 c.solve_seconds
             )?;
             if let Some((model, proof)) = &m.files {
-                write!(f, "; kept: veripb {model} {proof}")?;
+                match &m.solutions_file {
+                    Some(sols) => {
+                        let opb = model.replace(".excluded.opb", ".opb");
+                        write!(f, "; kept: veripb {opb} {sols} (the solutions), veripb {model} {proof} (no other)")?
+                    }
+                    None => write!(f, "; kept: veripb {model} {proof}")?,
+                }
             }
             return Ok(());
         }

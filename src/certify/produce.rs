@@ -11,11 +11,13 @@
 //!
 //! The checker ([`super::drat`]) shares no code with either.
 
+use std::cell::Cell;
 use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::rc::Rc;
 use std::str::FromStr;
 use std::thread::sleep;
 use std::time::Duration;
@@ -134,9 +136,11 @@ pub(super) fn produce(
 }
 
 fn varisat(formula: &Cnf, proof: &Path) -> Result<Produced, CertifyError> {
-    let file = File::create(proof).map_err(|e| CertifyError::Io(e.to_string()))?;
+    let io = |e: std::io::Error| CertifyError::Io(e.to_string());
+    let file = File::create(proof).map_err(io)?;
+    let (watch, ends_empty) = StepWatch::new(BufWriter::new(file));
     let mut solver = varisat::Solver::new();
-    solver.write_proof(BufWriter::new(file), varisat::ProofFormat::BinaryDrat);
+    solver.write_proof(watch, varisat::ProofFormat::BinaryDrat);
     let mut clause = Vec::new();
     for c in formula.clauses() {
         clause.clear();
@@ -152,7 +156,65 @@ fn varisat(formula: &Cnf, proof: &Path) -> Result<Produced, CertifyError> {
     solver
         .close_proof()
         .map_err(|e| CertifyError::Producer(format!("varisat: writing the proof: {e}")))?;
+    drop(solver);
+    if !sat && !ends_empty.get() {
+        // varisat 0.2 refutes a formula whose units conflict while it is
+        // loaded (`load_clause`) without logging the empty clause: it is
+        // added here, and the checker checks it by RUP like any lemma
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(proof)
+            .map_err(io)?;
+        file.write_all(b"a\0").map_err(io)?;
+    }
     Ok(if sat { Produced::Sat } else { Produced::Unsat })
+}
+
+/// A binary DRAT writer that notes whether the last step written is the
+/// empty clause's addition: each step is a tag (`a` or `d`), literals as
+/// variable-length integers (no byte of which is 0), then a 0 byte.
+struct StepWatch<W> {
+    inner: W,
+    /// at the start of a step (the next byte is its tag)
+    at_tag: bool,
+    /// the step being read is an addition with no literal yet
+    empty_add: bool,
+    /// the last complete step is `a 0`
+    ends_with_empty: Rc<Cell<bool>>,
+}
+
+impl<W: Write> StepWatch<W> {
+    /// The writer, and the flag it keeps.
+    fn new(inner: W) -> (Self, Rc<Cell<bool>>) {
+        let ends_with_empty = Rc::new(Cell::new(false));
+        let watch = StepWatch {
+            inner,
+            at_tag: true,
+            empty_add: false,
+            ends_with_empty: ends_with_empty.clone(),
+        };
+        (watch, ends_with_empty)
+    }
+}
+
+impl<W: Write> Write for StepWatch<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        for &b in &buf[..n] {
+            if std::mem::take(&mut self.at_tag) {
+                self.empty_add = b == b'a';
+            } else if b == 0 {
+                self.ends_with_empty.set(self.empty_add);
+                self.at_tag = true;
+            } else {
+                self.empty_add = false;
+            }
+        }
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 fn external(
@@ -225,5 +287,31 @@ fn external(
         Some("SATISFIABLE") => Ok(Produced::Sat),
         Some("UNKNOWN") => Ok(Produced::Unknown),
         _ => Err(failed("no 's' status line on stdout".into())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use puzzlesat_encodings::{ClauseDatabase, Lit};
+
+    /// A formula unit propagation refutes: varisat refutes it while
+    /// loading it, and its proof still ends in the empty clause, which the
+    /// checker accepts.
+    #[test]
+    fn a_refutation_by_propagation_has_the_empty_clause() {
+        let mut f = Cnf::new();
+        let x = |i: i32| Lit::from_ipasir(i).unwrap();
+        f.add(&[x(-1)]);
+        f.add(&[x(-2)]);
+        f.add(&[x(1), x(2)]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("proof.drat");
+        let produced = produce(&f, &Producer::Varisat, &path, &Limits::default()).unwrap();
+        assert!(matches!(produced, Produced::Unsat));
+        let proof = std::fs::read(&path).unwrap();
+        let format = super::super::drat::detect_format(&proof);
+        let stats = super::super::drat::check(&f, &proof, format, &|| false).unwrap();
+        assert_eq!(stats.lemmas, 1, "the empty clause alone");
     }
 }

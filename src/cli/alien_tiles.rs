@@ -10,8 +10,9 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use puzzlesat_encodings::card::CardEncoding;
 
+use puzzlesat_encodings::PbModel;
 use crate::front::{
-    choices, decode_generic, dimacs_generic, exit_code, opb_generic, Common, Cubes, DimacsTarget,
+    choices, decode_generic, dimacs_generic, exit_code, pb_model_generic, Common, Cubes, DimacsTarget,
     PuzzleCommand,
 };
 use crate::methods::alien_tiles::{goals_run, play_report, GoalsOutcome};
@@ -238,19 +239,16 @@ impl PuzzleCommand for Args {
         decode_generic(&self.whole_formula()?, common, model, bound)
     }
 
-    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
+    fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel> {
         if self.pb_model.as_deref() != Some("goals") {
-            return opb_generic(&self.puzzle()?, common, output);
+            return pb_model_generic(&self.puzzle()?, common);
         }
         let Some(above) = self.above else {
             bail!("--pb-model goals states \"some goal needs more than B clicks\": give --above B");
         };
-        let gm = GoalModel::new(self.n, self.c, above).map_err(|e| anyhow::anyhow!("{e}"))?;
-        match output {
-            Some(path) => crate::io::write_atomic(path, |mut out| Ok(gm.model.write_opb(&mut out)?))?,
-            None => gm.model.write_opb(&mut std::io::stdout().lock())?,
-        }
-        Ok(ExitCode::SUCCESS)
+        GoalModel::new(self.n, self.c, above)
+            .map(|gm| gm.model)
+            .map_err(|e| anyhow::anyhow!("{e}"))
     }
 
     fn inputs(&self) -> Vec<(&'static str, &Path)> {

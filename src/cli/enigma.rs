@@ -8,8 +8,9 @@ use std::str::FromStr;
 
 use anyhow::bail;
 
+use puzzlesat_encodings::PbModel;
 use crate::front::{
-    choices, decode_generic, dimacs_generic, opb_generic, Common, Cubes, DimacsTarget,
+    choices, decode_generic, dimacs_generic, pb_model_generic, Common, Cubes, DimacsTarget,
     PuzzleCommand,
 };
 use crate::methods::enigma::Methods;
@@ -180,7 +181,7 @@ impl PuzzleCommand for Args {
     }
 
     /// The board's model, whatever the method (the rules are the same).
-    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
-        opb_generic(&self.board_puzzle(common)?, common, output)
+    fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel> {
+        pb_model_generic(&self.board_puzzle(common)?, common)
     }
 }

@@ -24,6 +24,9 @@ pub struct Args {
     /// values of the size parameter: 3..8 (inclusive, at most 100000 values), or 3,5,7, or file names
     #[arg(long, allow_hyphen_values = true)]
     pub sizes: Option<String>,
+    /// a folder whose OPB files are the instances, each run as `solve pb FILE` (instead of --sizes)
+    #[arg(long, value_name = "DIR", conflicts_with = "sizes")]
+    pub instances: Option<PathBuf>,
     /// name of the size parameter (default n)
     #[arg(long, value_name = "NAME")]
     pub size_param: Option<String>,
@@ -106,6 +109,11 @@ impl Args {
             if g.size_param.is_empty() {
                 g.size_param = "n".into();
             }
+        }
+        if let Some(dir) = &self.instances {
+            g.sizes = grid::opb_files(dir)?;
+            g.positional = true;
+            g.size_param = grid::FILE_PARAM.into();
         }
         if let Some(p) = &self.size_param {
             g.size_param = p.clone();

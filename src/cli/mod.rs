@@ -126,6 +126,11 @@ pub enum Command {
         #[arg(short, long, global = true)]
         output: Option<PathBuf>,
     },
+    /// re-check the claims a `solve … --certify --proof-dir DIR` run kept: the model derived again, every proof checked by veripb
+    Verify {
+        /// the folder the run kept its model and proofs in
+        dir: PathBuf,
+    },
     /// decode an external solver's `s`/`v` output into a checked solution
     Decode {
         /// which puzzle (same parameters and options as for `dimacs`)
@@ -246,7 +251,7 @@ impl Cli {
                 inputs.push(("sat", args.file.as_path()));
                 None
             }
-            Command::List | Command::Experiment(_) => None,
+            Command::List | Command::Experiment(_) | Command::Verify { .. } => None,
         };
         if let Some(p) = puzzle {
             inputs.extend(p.command().inputs());
@@ -336,7 +341,11 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
                 (None, None) => anyhow::bail!("dimacs needs a puzzle or --from FILE.opb"),
             }
         }
-        Command::Opb { puzzle, output } => puzzle.command().opb(common, output.as_deref()),
+        Command::Opb { puzzle, output } => {
+            let _watchdog = common.writer_watchdog("opb", output.as_deref());
+            crate::front::write_opb(&puzzle.command().pb_model(common)?, output.as_deref())
+        }
+        Command::Verify { dir } => verify(dir, &common.limits()),
         Command::Sat(args) => sat::sat(common, &args.file, !args.no_model),
         Command::Decode {
             puzzle,
@@ -349,5 +358,39 @@ pub fn main_with(cli: Cli) -> anyhow::Result<ExitCode> {
             puzzle.command().decode(common, model, *bound)
         }
         Command::Experiment(args) => args.run(common),
+    }
+}
+
+/// `verify DIR`: prints each established claim (exit 0), or the reason the
+/// kept files do not establish one (exit 1).
+fn verify(dir: &std::path::Path, limits: &crate::solver::Limits) -> anyhow::Result<ExitCode> {
+    use crate::certify::verify::{verify_dir, VerifyError};
+    let dir = std::path::absolute(dir).context("verify")?;
+    // the model of a kept command line, as `puzzlesat opb` writes it (its
+    // relative paths are the run's directory's, where that still exists)
+    let model_of = |args: &[String], cwd: &std::path::Path| {
+        if cwd.is_dir() {
+            std::env::set_current_dir(cwd)?;
+        }
+        let words = std::iter::once("puzzlesat".to_string()).chain(args.iter().cloned());
+        let cli = Cli::try_parse_from(words).map_err(|e| anyhow::anyhow!("{}", e.kind()))?;
+        let Command::Solve { puzzle, .. } = &cli.command else {
+            anyhow::bail!("not a `solve` command");
+        };
+        puzzle.command().pb_model(&cli.common)
+    };
+    match verify_dir(&dir, &model_of, limits) {
+        Ok(claims) => {
+            for c in claims {
+                println!("{} ({})", c.statement, c.manifest);
+                println!("c {}", c.how);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(VerifyError::Rejected(why)) => {
+            eprintln!("rejected: {}", crate::io::one_line(&why));
+            Ok(ExitCode::from(1))
+        }
+        Err(e @ VerifyError::Error(_)) => Err(e.into()),
     }
 }

@@ -167,6 +167,9 @@ pub(crate) enum Part<'a> {
         optimum: Option<(&'a Objective, &'a Assignment)>,
         /// the session's definitions log, if it goes past the CNF's
         provenance: Option<&'a Provenance>,
+        /// a count's number of solutions, as the run states it (the
+        /// checker states it when the proof's exclusions are that many)
+        count: Option<u64>,
     },
     /// cube `index`'s count or infeasibility on its own session's final
     /// formula (the CNF, the cube's blocking clauses, its literals): the
@@ -260,6 +263,7 @@ impl ProofPlan {
             guard: None,
             dir: opts.proof_dir.as_deref(),
             stem: "",
+            count: None,
         };
         let cube_model: PbModel;
         let stem = match part {
@@ -268,7 +272,9 @@ impl ProofPlan {
                 search,
                 optimum,
                 provenance,
+                count,
             } => {
+                run.count = *count;
                 run.recorded = recorded.unwrap_or(setup.cnf_clauses);
                 run.search = *search;
                 run.optimum = *optimum;
@@ -416,6 +422,7 @@ pub(crate) fn certify_session_claim<S, D>(
         search: !no_call,
         optimum,
         provenance: session.provenance_log(),
+        count: report.count,
     };
     let c = plan.certify(claim, &part, &formula, opts, &session.limits);
     report.seconds.certify += t.elapsed().as_secs_f64();

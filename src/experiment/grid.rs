@@ -1,6 +1,7 @@
 //! The grid of an experiment: a spec (TOML file or command-line flags)
 //! expanded into jobs, the cross product size × fixed options × varied
-//! options × repeats. Each job knows its worker command line
+//! options × repeats. The sizes may be a folder's OPB files (`instances`),
+//! each run as `solve pb FILE`. Each job knows its worker command line
 //! (`puzzlesat solve <puzzle> <flags> --timeout S --seed K --json`) and its
 //! key (the parameters and the repeat), which names its row in the results
 //! and its output files, so a rerun can skip the rows already done.
@@ -19,8 +20,21 @@ const RESERVED: &[&str] = &["timeout", "seed", "json", "quiet", "verbose"];
 /// The spec's own top-level fields that no `solve` flag shares (`size` and
 /// `jobs` are also flags: `--size`, `--jobs`).
 const SPEC_FIELDS: &[&str] = &[
-    "name", "question", "puzzle", "sizes", "repeats", "timeout", "memory", "seed", "out", "command",
+    "name",
+    "question",
+    "puzzle",
+    "sizes",
+    "instances",
+    "repeats",
+    "timeout",
+    "memory",
+    "seed",
+    "out",
+    "command",
 ];
+
+/// The size parameter of an `instances` folder's files (default).
+pub const FILE_PARAM: &str = "file";
 
 /// An experiment spec as written in `experiments/*.toml`.
 #[derive(Debug, Deserialize)]
@@ -37,6 +51,10 @@ pub struct SpecFile {
     pub size: Option<String>,
     /// "3..8" (inclusive), or a list of values (numbers or file names)
     pub sizes: Option<SizesField>,
+    /// a folder whose OPB files (`*.opb`, `.opb.gz`, `.opb.xz`,
+    /// `.opb.bz2`) are the instances, in name order, each given to the
+    /// `pb` command as its file (instead of `sizes`)
+    pub instances: Option<PathBuf>,
     /// options passed to every run: `flag = value`
     #[serde(default)]
     pub fixed: BTreeMap<String, toml::Value>,
@@ -87,6 +105,9 @@ pub struct Grid {
     pub size_param: String,
     /// values of the size parameter
     pub sizes: Vec<String>,
+    /// the sizes are files given as the subcommand's argument (`solve pb
+    /// FILE`), not as a flag
+    pub positional: bool,
     /// options common to every run
     pub fixed: Vec<(String, String)>,
     /// varied options, each with its values
@@ -152,13 +173,21 @@ impl Grid {
             bail!("[{table}] sets {k:?}, a field of the spec itself, set by the experiment and not a solve flag: TOML puts every key written after a [table] header into that table, so write `{k} = ...` above the first [table]");
         }
         let name = spec.name.unwrap_or_else(|| default_name.to_string());
-        let size_param = spec.size.unwrap_or_else(|| "n".to_string());
-        let sizes = match spec.sizes {
-            None => vec![],
-            Some(SizesField::Text(t)) => {
+        let positional = spec.instances.is_some();
+        let size_param = spec
+            .size
+            .unwrap_or_else(|| if positional { FILE_PARAM } else { "n" }.to_string());
+        let sizes = match (spec.sizes, &spec.instances) {
+            (Some(_), Some(dir)) => bail!(
+                "sizes and instances = {:?}: the instances are the folder's files; give one of them",
+                dir.display().to_string()
+            ),
+            (None, Some(dir)) => opb_files(dir)?,
+            (None, None) => vec![],
+            (Some(SizesField::Text(t)), None) => {
                 parse_values(&t).with_context(|| format!("sizes = {t:?}"))?
             }
-            Some(SizesField::List(l)) => l
+            (Some(SizesField::List(l)), None) => l
                 .iter()
                 .map(|v| value_text(v, "sizes"))
                 .collect::<anyhow::Result<_>>()?,
@@ -203,6 +232,7 @@ impl Grid {
                 size_param
             },
             sizes,
+            positional,
             fixed,
             vary,
             repeats: spec.repeats.unwrap_or(1),
@@ -241,6 +271,12 @@ impl Grid {
             bail!(
                 "the grid has {rows} rows (sizes x varied values x repeats), more than the {} one experiment runs: split it",
                 values::MAX_ROWS
+            );
+        }
+        if self.positional && self.puzzle != "pb" {
+            bail!(
+                "instances: a folder of OPB files is read by the pb command (puzzle = \"pb\"), not by {}",
+                self.puzzle
             );
         }
         if matches!(&self.command, Some(c) if c.is_empty()) {
@@ -361,6 +397,10 @@ impl Grid {
         cmd.push("solve".into());
         cmd.push(self.puzzle.clone());
         for (k, v) in &job.params {
+            if self.positional && *k == self.size_param {
+                cmd.push(v.clone());
+                continue;
+            }
             match v.as_str() {
                 "true" => cmd.push(flag(k)),
                 "false" => {}
@@ -377,6 +417,33 @@ impl Grid {
         cmd.push("--json".into());
         cmd
     }
+}
+
+/// The OPB files of the folder `dir` (plain or compressed), in name
+/// order, as paths under `dir`.
+pub fn opb_files(dir: &Path) -> anyhow::Result<Vec<String>> {
+    let entries = std::fs::read_dir(dir).with_context(|| format!("instances {}", dir.display()))?;
+    let mut files = vec![];
+    for entry in entries {
+        let path = entry
+            .with_context(|| format!("instances {}", dir.display()))?
+            .path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let opb = [".opb", ".opb.gz", ".opb.xz", ".opb.bz2"]
+            .iter()
+            .any(|e| name.ends_with(e));
+        if opb && path.is_file() {
+            files.push(path.to_string_lossy().into_owned());
+        }
+    }
+    if files.is_empty() {
+        bail!(
+            "instances {}: no OPB file (*.opb, *.opb.gz, *.opb.xz, *.opb.bz2) in that folder",
+            dir.display()
+        );
+    }
+    files.sort();
+    Ok(files)
 }
 
 /// Default address-space limit per run (lowered to this process's hard
@@ -662,6 +729,40 @@ mod tests {
         assert!(err("puzzle = \"e\"\nrepeat = 2").contains("unknown field"));
         assert!(parse_assignment("symmetry").is_err());
         assert_eq!(parse_assignment("c=2..4").unwrap().1, ["2", "3", "4"]);
+    }
+
+    #[test]
+    fn an_instances_folder_is_its_opb_files_given_to_pb() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["b.opb", "a.opb.gz", "notes.txt"] {
+            std::fs::write(dir.path().join(f), "").unwrap();
+        }
+        std::fs::create_dir(dir.path().join("c.opb")).unwrap();
+        let d = dir.path().display().to_string();
+        let g = spec(&format!(
+            "puzzle = \"pb\"\ninstances = {d:?}\n[vary]\npb = [\"gte\", \"adder\"]"
+        ))
+        .unwrap();
+        let files = [format!("{d}/a.opb.gz"), format!("{d}/b.opb")];
+        assert_eq!(g.sizes, files);
+        assert_eq!(g.size_param, FILE_PARAM);
+        let jobs = g.expand();
+        assert_eq!(jobs.len(), 4);
+        assert_eq!(
+            g.command_line(&jobs[1])[1..].join(" "),
+            format!("solve pb {} --pb adder --timeout 60 --json", files[0])
+        );
+        let err = |t: &str| format!("{:#}", spec(t).unwrap_err());
+        let e = err(&format!("puzzle = \"pb\"\nsizes = [3]\ninstances = {d:?}"));
+        assert!(e.contains("give one of them"), "{e}");
+        let e = err(&format!("puzzle = \"magic\"\ninstances = {d:?}"));
+        assert!(e.contains("read by the pb command"), "{e}");
+        let empty = tempfile::tempdir().unwrap();
+        let e = err(&format!(
+            "puzzle = \"pb\"\ninstances = {:?}",
+            empty.path().display().to_string()
+        ));
+        assert!(e.contains("no OPB file"), "{e}");
     }
 
     #[test]

@@ -14,6 +14,7 @@ use clap::Args;
 use puzzlesat_encodings::pb::PbEncoding;
 use puzzlesat_encodings::solve::{EnumerationEngine, Strategy};
 use puzzlesat_encodings::OptionEnum;
+use puzzlesat_encodings::PbModel;
 use serde::Serialize;
 
 pub mod progress;
@@ -350,7 +351,11 @@ impl Common {
     /// (None: stdout): past `--timeout` or at Ctrl-C / SIGTERM (and
     /// [`watchdog::GRACE`]) it says that nothing was written (the
     /// temporary file is removed) and ends the process with exit code 2.
-    fn writer_watchdog(&self, command: &str, output: Option<&Path>) -> watchdog::Watchdog {
+    pub(crate) fn writer_watchdog(
+        &self,
+        command: &str,
+        output: Option<&Path>,
+    ) -> watchdog::Watchdog {
         let what = match output {
             Some(p) => format!("{} not written", p.display()),
             None => "the output on stdout is cut short".into(),
@@ -479,9 +484,9 @@ impl<A: PuzzleArgs> PuzzleCommand for A {
         refuse_unused_class_option(self, common, false)?;
         decode_generic(&self.puzzle()?, common, model, bound)
     }
-    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode> {
+    fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel> {
         refuse_unused_class_option(self, common, false)?;
-        opb_generic(&self.puzzle()?, common, output)
+        pb_model_generic(&self.puzzle()?, common)
     }
     fn inputs(&self) -> Vec<(&'static str, &Path)> {
         PuzzleArgs::inputs(self)
@@ -499,9 +504,9 @@ pub trait PuzzleCommand {
     /// `decode`: `bound` is the `--bound` the formula was exported with
     fn decode(&self, common: &Common, model: &Path, bound: Option<i64>)
         -> anyhow::Result<ExitCode>;
-    /// `opb`: the puzzle's PB model ([`Puzzle::pb_model`]) to `output`
-    /// (None: stdout)
-    fn opb(&self, common: &Common, output: Option<&Path>) -> anyhow::Result<ExitCode>;
+    /// The puzzle's PB model ([`Puzzle::pb_model`]): what `opb` writes
+    /// ([`write_opb`]) and `verify` derives again from a kept command line
+    fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel>;
     /// The files the puzzle's arguments name for the command to read
     /// ([`PuzzleArgs::inputs`]).
     fn inputs(&self) -> Vec<(&'static str, &Path)> {
@@ -509,13 +514,9 @@ pub trait PuzzleCommand {
     }
 }
 
-/// `opb` for any puzzle: its PB model as OPB, or an error naming the puzzle
-/// when it has none for these options.
-pub fn opb_generic<P: Puzzle>(
-    p: &P,
-    common: &Common,
-    output: Option<&Path>,
-) -> anyhow::Result<ExitCode> {
+/// The PB model of any puzzle, or an error naming the puzzle when it has
+/// none for these options (or when its estimated size is over the budget).
+pub fn pb_model_generic<P: Puzzle>(p: &P, common: &Common) -> anyhow::Result<PbModel> {
     let terms = p.estimated_pb_terms();
     if terms > common.max_clauses {
         anyhow::bail!(
@@ -524,10 +525,12 @@ pub fn opb_generic<P: Puzzle>(
             common.max_clauses
         );
     }
-    let _watchdog = common.writer_watchdog("opb", output);
-    let Some(model) = p.pb_model() else {
-        anyhow::bail!("{} has no PB model", p.describe());
-    };
+    p.pb_model()
+        .ok_or_else(|| anyhow::anyhow!("{} has no PB model", p.describe()))
+}
+
+/// `opb`: the model as OPB to `output` (None: stdout).
+pub fn write_opb(model: &PbModel, output: Option<&Path>) -> anyhow::Result<ExitCode> {
     match output {
         Some(path) => crate::io::write_atomic(path, |mut out| Ok(model.write_opb(&mut out)?))?,
         None => model.write_opb(&mut std::io::stdout().lock())?,

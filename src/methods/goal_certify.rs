@@ -151,6 +151,8 @@ pub fn certify_goals(
                 pol_clauses: s.cuts as usize,
                 dom_clauses: 0,
                 solutions: 0,
+                counted: None,
+                solutions_file: None,
                 files: dir.map(|_| {
                     (
                         cert.model_path.display().to_string(),

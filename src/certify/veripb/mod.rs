@@ -21,15 +21,17 @@
 //!    steps over the model alone right after the order's prelude, both
 //!    written before step 1, and the steps that use the encoding's
 //!    definitions, after it ([`derive_from_model`]);
-//! 3. **the search** ([`replay_search`]): each solution the enumeration
-//!    found is logged by `solx` and its blocking clause follows by RUP; the
-//!    decision formula is re-solved by the proof solver and each lemma of
-//!    its DRAT proof is a `rup` step (deletions become `del id`), ending in
-//!    the contradiction;
-//! 4. **the conclusion**: `UNSAT` for an infeasible instance, `SAT` for an
-//!    enumeration (VeriPB 3.0.2 has no `EQUIENUMERABLE` output: that no
-//!    other solution exists is the checked contradiction after the `solx`
-//!    steps, not a conclusion the checker states).
+//! 3. **the search** ([`replay_search`]): each blocking clause of the
+//!    enumeration follows by RUP (from its solution's exclusion in the
+//!    proof's model when the checker states the count, [`count`]; else
+//!    after the solution is logged by `solx`); the decision formula is
+//!    re-solved by the proof solver and each lemma of its DRAT proof is a
+//!    `rup` step (deletions become `del id`), ending in the contradiction;
+//! 4. **the conclusion**: `UNSAT` for an infeasible instance and for a
+//!    count's exclusion model, `BOUNDS v v` for an optimum, `SAT` for a
+//!    count the checker cannot state (VeriPB 3.0.2 has no `EQUIENUMERABLE`
+//!    output: that no other solution exists is then the checked
+//!    contradiction after the `solx` steps).
 //!
 //! The proof is written in the syntax of version 3.0 of the format
 //! (`proof_format_overview.md` and `migration_guide.md` of the `veripb`
@@ -44,6 +46,7 @@ use puzzlesat_encodings::solve::Objective;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
+use super::verify::{ClaimKind, Kept};
 use super::{
     drat, formula_digest, Certificate, Certified, CertifyError, Claim, FromModel, Producer,
 };
@@ -52,6 +55,7 @@ use puzzlesat_encodings::proof::{Big, Conclusion, Constraint, PolSum, Ref, Step}
 use search::{derive_assumptions, linked, log_optimum};
 
 mod check;
+pub mod count;
 mod derive;
 mod model;
 mod search;
@@ -100,6 +104,10 @@ pub struct Run<'a> {
     pub dir: Option<&'a Path>,
     /// the file stem of model and proof
     pub stem: &'a str,
+    /// a count's number of solutions, as the run states it: when the
+    /// solutions the proof excludes ([`super::count`]) are that many, the
+    /// checker states the count
+    pub count: Option<u64>,
 }
 
 /// Why a run whose symmetry breaking is derived by dominance has no VeriPB
@@ -142,7 +150,11 @@ pub struct CubeBound<'a> {
 /// A VeriPB certificate: the files, the steps and the check.
 #[derive(Clone, Debug)]
 pub struct PbCertificate {
-    /// the model file
+    /// a count the checker states (the exclusion model's clauses)
+    pub counted: Option<u64>,
+    /// a stated count's solutions proof
+    pub solutions_path: Option<PathBuf>,
+    /// the model file the proof starts from
     pub model_path: PathBuf,
     /// the proof file
     pub proof_path: PathBuf,
@@ -184,11 +196,41 @@ pub fn prove(
         crate::io::output::Pending::new(&dir, &format!("{}.{ext}", run.stem))
             .map_err(|e| CertifyError::Io(format!("{e:#}")))
     };
-    let (mut model_file, mut proof_file) = (pending("opb")?, pending("pbp")?);
+    let mut model_file = pending("opb")?;
     run.model.write_opb(model_file.writer()).map_err(io)?;
+    // a count the checker states: its solutions, logged over the model, and
+    // the model with each of them excluded, which the proof refutes
+    let counted = match (run.claim, run.count, &run.cube, &run.guard) {
+        (Claim::Complete, Some(n), None, None) if n > 0 => run
+            .model
+            .cnf_literals(run.names)
+            .and_then(|lits| {
+                let added = formula.clauses().skip(run.cnf_clauses);
+                count::counted_solutions(run.model, &lits, run.primary, added, run.symmetry)
+            })
+            .and_then(|sols| count::as_counted(sols, n)),
+        _ => Err("not a count".into()),
+    };
+    let excluded = match &counted {
+        Ok(sols) => {
+            let x = count::excluded_model(run.model, sols);
+            let (mut xf, mut sf) = (pending("excluded.opb")?, pending("solutions.pbp")?);
+            x.write_opb(xf.writer()).map_err(io)?;
+            count::write_solutions_proof(run.model, sols, sf.writer()).map_err(io)?;
+            Some((x, xf, sf))
+        }
+        Err(_) => None,
+    };
+    let proof_model = excluded.as_ref().map_or(run.model, |(x, _, _)| x);
+    // the proof has its model's stem
+    let proof_ext = match excluded {
+        Some(_) => "excluded.pbp",
+        None => "pbp",
+    };
+    let mut proof_file = pending(proof_ext)?;
     let names = ProofNames::new(run.model, run.names, formula.n_vars())
         .map_err(|e| CertifyError::Producer(format!("VeriPB proof: {e}")))?;
-    let mut w = ProofWriter::new(proof_file.writer(), run.model.loaded()).map_err(io)?;
+    let mut w = ProofWriter::new(proof_file.writer(), proof_model.loaded()).map_err(io)?;
     // an optimum's proof derives every recorded clause (the objective's
     // bound encoding among them) and then, after the best solution, the
     // assumptions that ask for a better one
@@ -302,6 +344,7 @@ pub fn prove(
             run.primary,
             // a subproof deletes nothing of the database around it
             guarded.is_none(),
+            excluded.is_none(),
             &spent,
             producer,
             limits,
@@ -313,6 +356,9 @@ pub fn prove(
         (w.step(&contradiction).map_err(io)?, SearchSteps::default())
     };
     search.solutions += usize::from(optimum.is_some());
+    if let Ok(sols) = &counted {
+        search.solutions = sols.len();
+    }
     if let Some(claim) = &guarded {
         w.line(&Step::Qed(Some(Ref::Id(contradiction))))
             .map_err(io)?;
@@ -326,7 +372,7 @@ pub fn prove(
     let conclusion = match (run.claim, search.solutions, optimum) {
         // the cube's claim is the derived constraint checked above
         _ if guarded.is_some() => Conclusion::None,
-        (Claim::Complete, n, _) if n > 0 => Conclusion::Sat,
+        (Claim::Complete, n, _) if n > 0 && excluded.is_none() => Conclusion::Sat,
         (Claim::Optimal, _, Some(v)) => Conclusion::Bounds(Some(v), Ref::Id(contradiction)),
         // a model with an objective and no solution (a cube's, with its
         // bound): VeriPB says so by infinite bounds
@@ -334,14 +380,24 @@ pub fn prove(
         _ => Conclusion::Unsat(Ref::Id(contradiction)),
     };
     let proof_bytes = w.finish(conclusion).map_err(io)?;
-    let placed = crate::io::output::publish_new(
-        &dir,
-        run.stem,
-        vec![("opb", model_file), ("pbp", proof_file)],
-    )
-    .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
+    let stated = excluded.is_some();
+    let mut files = vec![("opb", model_file), (proof_ext, proof_file)];
+    if let Some((_, xf, sf)) = excluded {
+        files.push(("excluded.opb", xf));
+        files.push(("solutions.pbp", sf));
+    }
+    let placed = crate::io::output::publish_new(&dir, run.stem, files)
+        .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
     let (model_path, proof_path) = (placed[0].clone(), placed[1].clone());
-    let checked = match check(&model_path, &proof_path, limits) {
+    let (excluded_path, solutions_path) = match stated {
+        true => (Some(placed[2].clone()), Some(placed[3].clone())),
+        false => (None, None),
+    };
+    let mut checked = match check(
+        excluded_path.as_ref().unwrap_or(&model_path),
+        &proof_path,
+        limits,
+    ) {
         Err(CertifyError::VeripbRejected(why)) => {
             // the error names the proof: a temporary one is kept, so that
             // the path exists
@@ -352,8 +408,47 @@ pub fn prove(
         }
         r => r?,
     };
+    if let Some(sols) = &solutions_path {
+        let logged = check(&model_path, sols, limits)?;
+        checked.seconds += logged.seconds;
+    }
+    // the optimum the run states is the checker's bound, mapped back by the
+    // objective's constant the model states
+    if let Some(v) = optimum {
+        if super::verify::bounds(&checked.verdict) != Some((v, v)) {
+            return Err(CertifyError::Producer(format!(
+                "veripb says `{}`, not the optimum's BOUNDS {v} {v}",
+                checked.verdict
+            )));
+        }
+    }
+    if let (Some(dir), None, None) = (run.dir, &run.cube, &run.guard) {
+        let claim = match (run.claim, optimum) {
+            (Claim::Optimal, Some(v)) => Some((
+                ClaimKind::Optimal,
+                run.model.objective().map(|o| o.from_opb_value(v)),
+            )),
+            // a count whose solutions the checker does not state has no
+            // claim `verify` can establish
+            (Claim::Complete, _) if !stated && search.solutions > 0 => None,
+            (Claim::Complete, _) => Some((ClaimKind::Count, Some(search.solutions as i64))),
+            _ => Some((ClaimKind::Infeasible, None)),
+        };
+        if let Some((claim, value)) = claim {
+            let files = Kept {
+                model: &model_path,
+                proof: &proof_path,
+                proof_model: excluded_path.as_deref(),
+                solutions: solutions_path.as_deref(),
+            };
+            super::verify::keep(dir, claim, value, &files)
+                .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
+        }
+    }
     Ok(PbCertificate {
-        model_path,
+        counted: counted.ok().map(|s| s.len() as u64),
+        solutions_path,
+        model_path: excluded_path.unwrap_or(model_path),
         proof_path,
         proof_bytes,
         encoding,
@@ -383,7 +478,7 @@ pub fn certify(
         (false, false) => "encoding; no search: the derived bound meets the best solution",
     };
     let mut not_covered = not_covered.to_string();
-    if run.claim == Claim::Complete && pc.search.solutions > 0 {
+    if run.claim == Claim::Complete && pc.search.solutions > 0 && pc.counted.is_none() {
         not_covered.push_str(&format!(
             "; the count: VeriPB 3.0.2 has no EQUIENUMERABLE output, so its conclusion is SAT and 'no other solution' is the checked contradiction after the {} solx steps, which puzzlesat counts",
             pc.search.solutions
@@ -411,6 +506,11 @@ pub fn certify(
                 pol_clauses: pc.encoding.pol,
                 dom_clauses: pc.encoding.symmetry,
                 solutions: pc.search.solutions,
+                counted: pc.counted,
+                solutions_file: run
+                    .dir
+                    .and(pc.solutions_path.as_ref())
+                    .map(|p| p.display().to_string()),
                 files: run.dir.map(|_| {
                     (
                         pc.model_path.display().to_string(),

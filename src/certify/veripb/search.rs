@@ -153,6 +153,7 @@ pub fn replay_search<W: Write>(
     cnf_ids: &[Id],
     primary: &[Lit],
     deletions: bool,
+    log_solutions: bool,
     spent: &[Id],
     producer: &Producer,
     limits: &Limits,
@@ -171,8 +172,12 @@ pub fn replay_search<W: Write>(
         let mut vars: Vec<Var> = c.iter().map(|l| l.var()).collect();
         vars.sort_unstable();
         if !primary_vars.is_empty() && vars == primary_vars {
-            let sol = c.iter().map(|&l| names.literal(!l)).collect();
-            w.step(&Step::Solx(sol)).map_err(io)?;
+            // a counted solution is excluded in the proof's model, and its
+            // blocking clause follows by RUP from its exclusion
+            if log_solutions {
+                let sol = c.iter().map(|&l| names.literal(!l)).collect();
+                w.step(&Step::Solx(sol)).map_err(io)?;
+            }
             steps.solutions += 1;
         } else {
             steps.added += 1;

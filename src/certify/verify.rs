@@ -1,0 +1,458 @@
+//! `puzzlesat verify DIR`: re-checks what a `--certify --proof-dir DIR`
+//! run kept, trusting only `veripb` and the model's own writer.
+//!
+//! Each claim has a manifest, `STEM.claim.toml` ([`Manifest`]): the run's
+//! command line, the claim and its value, and the files. The check:
+//! 1. the model is derived again from the command line (the code of
+//!    `puzzlesat opb`) and compared byte for byte with the kept one;
+//! 2. for a count, the solutions proof and the exclusion model are exactly
+//!    what the logged assignments make ([`super::count`]);
+//! 3. `veripb` checks each proof, and its verdict is what is stated: a
+//!    count is the number of distinct solutions logged with the rest
+//!    refuted, an optimum the checker's `BOUNDS` mapped back through the
+//!    objective's constant written in the model.
+//!
+//! Anything that does not match is [`VerifyError::Rejected`] (exit 1).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use puzzlesat_encodings::pbmodel::{PbModel, PbSense};
+use serde::{Deserialize, Serialize};
+
+use super::veripb;
+use super::veripb::count;
+use super::CertifyError;
+use crate::solver::Limits;
+
+/// The manifest's file name for a claim's stem.
+pub fn manifest_name(stem: &str) -> String {
+    format!("{stem}.claim.toml")
+}
+
+/// The command line of this process, recorded by `main` so that a kept
+/// claim can name the parameters its model is derived from.
+pub fn record_command_line(args: Vec<String>) {
+    let _ = COMMAND_LINE.set(args);
+}
+
+static COMMAND_LINE: OnceLock<Vec<String>> = OnceLock::new();
+
+/// The recorded command line (None in a library call).
+pub fn command_line() -> Option<&'static [String]> {
+    COMMAND_LINE.get().map(Vec::as_slice)
+}
+
+/// The files of a kept claim.
+pub struct Kept<'a> {
+    /// the model
+    pub model: &'a Path,
+    /// the proof
+    pub proof: &'a Path,
+    /// the model the proof starts from, if not `model`
+    pub proof_model: Option<&'a Path>,
+    /// a count's solutions proof
+    pub solutions: Option<&'a Path>,
+}
+
+/// Writes the manifest of a claim kept in `dir` beside its files
+/// (`STEM.claim.toml`, STEM the model's stem), when the command line is
+/// recorded (a library call keeps none).
+pub fn keep(dir: &Path, claim: ClaimKind, value: Option<i64>, files: &Kept) -> anyhow::Result<()> {
+    let Some(command) = command_line() else {
+        return Ok(());
+    };
+    let name = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let stem = files
+        .model
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let m = Manifest {
+        puzzlesat: env!("CARGO_PKG_VERSION").to_string(),
+        command: command.to_vec(),
+        directory: std::env::current_dir()?,
+        claim,
+        value,
+        model: name(files.model),
+        proof: name(files.proof),
+        proof_model: files.proof_model.map(name),
+        solutions: files.solutions.map(name),
+    };
+    let mut pending = crate::io::output::Pending::new(dir, &manifest_name(&stem))?;
+    std::io::Write::write_all(pending.writer(), m.to_toml().as_bytes())?;
+    let placed = crate::io::output::publish_new(dir, &stem, vec![("claim.toml", pending)])?;
+    if placed.first().map(|p| p.as_path()) != Some(dir.join(manifest_name(&stem)).as_path()) {
+        anyhow::bail!(
+            "{}: a manifest of that stem is already there",
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// What a claim's manifest says.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// the version of puzzlesat that wrote it
+    pub puzzlesat: String,
+    /// the run's arguments (after the program's name); `verify` derives the
+    /// model from them
+    pub command: Vec<String>,
+    /// the directory the run was started in (relative paths in `command`)
+    pub directory: PathBuf,
+    /// `count`, `optimal` or `infeasible`
+    pub claim: ClaimKind,
+    /// the number of solutions, or the optimum as the puzzle counts it
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<i64>,
+    /// the model, as `puzzlesat opb` writes it
+    pub model: String,
+    /// the proof of the claim
+    pub proof: String,
+    /// the model the proof starts from, when it is not `model` (a count:
+    /// the model plus the logged solutions' exclusions)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof_model: Option<String>,
+    /// a count's solutions proof, over `model`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solutions: Option<String>,
+}
+
+/// The kinds of claims a manifest holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClaimKind {
+    /// exactly N solutions
+    Count,
+    /// the optimum
+    Optimal,
+    /// no solution
+    Infeasible,
+}
+
+impl Manifest {
+    /// The manifest as TOML, with a first comment line saying how to use it.
+    pub fn to_toml(&self) -> String {
+        format!(
+            "# A claim kept by puzzlesat; re-check it with `puzzlesat verify DIR`\n{}",
+            toml::to_string(self).expect("a manifest is plain data")
+        )
+    }
+}
+
+/// Why a kept claim is not established.
+#[derive(Debug)]
+pub enum VerifyError {
+    /// the files do not establish the claim (tampered, or wrong): exit 1
+    Rejected(String),
+    /// the check could not be made (no manifest, no `veripb`, unreadable
+    /// files): exit 2
+    Error(String),
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            VerifyError::Rejected(why) | VerifyError::Error(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// One established claim.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Established {
+    /// the manifest's file name
+    pub manifest: String,
+    /// what is established, e.g. `exactly 92 solutions`
+    pub statement: String,
+    /// how, in one line (the checks made)
+    pub how: String,
+}
+
+fn rejected(why: impl Into<String>) -> VerifyError {
+    VerifyError::Rejected(why.into())
+}
+
+/// The first line where `a` and `b` differ (1-based), None if equal.
+fn first_difference(a: &str, b: &str) -> Option<usize> {
+    if a == b {
+        return None;
+    }
+    let mut la = a.lines();
+    let mut lb = b.lines();
+    let mut i = 1;
+    loop {
+        match (la.next(), lb.next()) {
+            (Some(x), Some(y)) if x == y => i += 1,
+            _ => return Some(i),
+        }
+    }
+}
+
+/// Verifies every claim kept in `dir`. `model_of` derives the model from a
+/// manifest's command line and directory (the CLI parses it as the run
+/// did). Returns the established claims, in the manifests' order.
+pub fn verify_dir(
+    dir: &Path,
+    model_of: &dyn Fn(&[String], &Path) -> anyhow::Result<PbModel>,
+    limits: &Limits,
+) -> Result<Vec<Established>, VerifyError> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| VerifyError::Error(format!("{}: {e}", dir.display())))?;
+    let mut manifests: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".claim.toml"))
+        .collect();
+    manifests.sort();
+    if manifests.is_empty() {
+        return Err(VerifyError::Error(format!(
+            "no claim to verify in {}: no STEM.claim.toml (a run of `puzzlesat solve … --certify --proof-dir DIR` keeps one per certified claim)",
+            dir.display()
+        )));
+    }
+    veripb::checker(limits).map_err(|e| VerifyError::Error(e.to_string()))?;
+    manifests
+        .iter()
+        .map(|m| verify_claim(dir, m, model_of, limits))
+        .collect()
+}
+
+fn read(dir: &Path, name: &str) -> Result<String, VerifyError> {
+    if name.contains('/') || name.contains('\\') || name.starts_with('.') {
+        return Err(rejected(format!(
+            "the manifest names a file outside its folder: {name}"
+        )));
+    }
+    std::fs::read_to_string(dir.join(name))
+        .map_err(|e| rejected(format!("{name}: {e} (the claim's file is missing)")))
+}
+
+/// Runs `veripb model proof`; its verdict line, or the rejection with the
+/// checker's reason.
+fn run_veripb(
+    dir: &Path,
+    model: &str,
+    proof: &str,
+    limits: &Limits,
+) -> Result<String, VerifyError> {
+    match veripb::check(&dir.join(model), &dir.join(proof), limits) {
+        Ok(c) => Ok(c.verdict),
+        Err(CertifyError::VeripbRejected(why)) => Err(rejected(format!(
+            "veripb {model} {proof} does not verify: {why}"
+        ))),
+        Err(e) => Err(VerifyError::Error(e.to_string())),
+    }
+}
+
+fn verify_claim(
+    dir: &Path,
+    name: &str,
+    model_of: &dyn Fn(&[String], &Path) -> anyhow::Result<PbModel>,
+    limits: &Limits,
+) -> Result<Established, VerifyError> {
+    let text = read(dir, name)?;
+    let m: Manifest = toml::from_str(&text).map_err(|e| {
+        rejected(format!(
+            "{name} is not a manifest: {}",
+            crate::io::one_line(&e.to_string())
+        ))
+    })?;
+    let prefix = |why: String| rejected(format!("{name}: {why}"));
+    // 1. the model, derived again from the parameters
+    let model = model_of(&m.command, &m.directory).map_err(|e| {
+        VerifyError::Error(format!(
+            "{name}: the model of `puzzlesat {}` cannot be derived: {}",
+            m.command.join(" "),
+            crate::io::one_line(&format!("{e:#}"))
+        ))
+    })?;
+    let kept = read(dir, &m.model)?;
+    if let Some(line) = first_difference(&model.to_opb(), &kept) {
+        return Err(prefix(format!(
+            "{} is not the model of `puzzlesat {}` (`puzzlesat opb` writes another line {line})",
+            m.model,
+            m.command.join(" ")
+        )));
+    }
+    let proof_model = m.proof_model.clone().unwrap_or_else(|| m.model.clone());
+    let (value, statement, how) = match m.claim {
+        ClaimKind::Count => {
+            let n = match &m.solutions {
+                None => {
+                    // no solution: the model itself is refuted
+                    if proof_model != m.model {
+                        return Err(prefix(
+                            "a count without solutions refutes the model itself".into(),
+                        ));
+                    }
+                    expect_verdict(dir, &m.model, &m.proof, "s VERIFIED UNSATISFIABLE", limits)?;
+                    0
+                }
+                Some(sols) => {
+                    let text = read(dir, sols)?;
+                    let logged = count::parse_solutions_proof(&model, &text)
+                        .map_err(|e| prefix(format!("{sols}: {e}")))?;
+                    let mut expected = vec![];
+                    count::write_solutions_proof(&model, &logged, &mut expected)
+                        .map_err(|e| VerifyError::Error(e.to_string()))?;
+                    if let Some(line) = first_difference(&String::from_utf8_lossy(&expected), &text)
+                    {
+                        return Err(prefix(format!(
+                            "{sols} holds more than the logged solutions (line {line})"
+                        )));
+                    }
+                    let excluded = read(dir, &proof_model)?;
+                    let expected = count::excluded_model(&model, &logged).to_opb();
+                    if let Some(line) = first_difference(&expected, &excluded) {
+                        return Err(prefix(format!(
+                            "{proof_model} is not the model plus exactly the {} solutions {sols} logs (line {line} differs)",
+                            logged.len()
+                        )));
+                    }
+                    expect_verdict(dir, &m.model, sols, "s VERIFIED SATISFIABLE", limits)?;
+                    expect_verdict(
+                        dir,
+                        &proof_model,
+                        &m.proof,
+                        "s VERIFIED UNSATISFIABLE",
+                        limits,
+                    )?;
+                    logged.len()
+                }
+            };
+            let statement = match n {
+                0 => "no solution".to_string(),
+                1 => "exactly 1 solution".to_string(),
+                n => format!("exactly {n} solutions"),
+            };
+            let how = match &m.solutions {
+                None => format!("veripb: {} refutes {}", m.proof, m.model),
+                Some(s) => format!(
+                    "veripb: {s} logs {n} distinct solutions of {}, {} refutes {proof_model} (the model with each of them excluded)",
+                    m.model, m.proof
+                ),
+            };
+            (Some(n as i64), statement, how)
+        }
+        ClaimKind::Optimal => {
+            let verdict = run_veripb(dir, &m.model, &m.proof, limits)?;
+            let (lo, hi) = bounds(&verdict).ok_or_else(|| {
+                prefix(format!(
+                    "veripb says `{verdict}`, not the bounds of an optimum"
+                ))
+            })?;
+            if lo != hi {
+                return Err(prefix(format!(
+                    "veripb proves {lo} <= obj <= {hi}, not an optimum"
+                )));
+            }
+            let obj = model
+                .objective()
+                .ok_or_else(|| prefix(format!("{} has no objective", m.model)))?;
+            let value = obj.from_opb_value(lo);
+            let sense = match obj.sense {
+                PbSense::Minimize => "min: as written",
+                PbSense::Maximize => "the negation of min:",
+            };
+            (
+                Some(value),
+                format!("optimal: {value}"),
+                format!(
+                    "veripb: {} proves BOUNDS {lo} {lo} for {}; the puzzle's value is {sense} plus the constant {} the model states",
+                    m.proof, m.model, obj.offset
+                ),
+            )
+        }
+        ClaimKind::Infeasible => {
+            expect_verdict(dir, &m.model, &m.proof, "s VERIFIED UNSATISFIABLE", limits)?;
+            (
+                None,
+                "no solution".to_string(),
+                format!("veripb: {} refutes {}", m.proof, m.model),
+            )
+        }
+    };
+    // the run's printed value must be the one established
+    if m.value.is_some() && m.value != value {
+        return Err(prefix(format!(
+            "the run stated {}, the files establish `{statement}`",
+            m.value.unwrap_or_default()
+        )));
+    }
+    Ok(Established {
+        manifest: name.to_string(),
+        statement,
+        how,
+    })
+}
+
+fn expect_verdict(
+    dir: &Path,
+    model: &str,
+    proof: &str,
+    want: &str,
+    limits: &Limits,
+) -> Result<(), VerifyError> {
+    let verdict = run_veripb(dir, model, proof, limits)?;
+    if verdict.trim() != want {
+        return Err(rejected(format!(
+            "veripb {model} {proof} says `{verdict}`, not `{want}`"
+        )));
+    }
+    Ok(())
+}
+
+/// The bounds of `s VERIFIED BOUNDS LO <= obj <= HI`.
+pub(crate) fn bounds(verdict: &str) -> Option<(i64, i64)> {
+    let rest = verdict.strip_prefix("s VERIFIED BOUNDS ")?;
+    let (lo, rest) = rest.split_once(" <= obj <= ")?;
+    Some((lo.trim().parse().ok()?, rest.trim().parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_are_read_from_the_verdict() {
+        assert_eq!(
+            bounds("s VERIFIED BOUNDS -144 <= obj <= -144"),
+            Some((-144, -144))
+        );
+        assert_eq!(bounds("s VERIFIED BOUNDS INF <= obj <= INF"), None);
+        assert_eq!(bounds("s VERIFIED SATISFIABLE"), None);
+    }
+
+    #[test]
+    fn a_manifest_round_trips() {
+        let m = Manifest {
+            puzzlesat: "0.1.0".into(),
+            command: vec!["solve".into(), "queens".into(), "-n".into(), "8".into()],
+            directory: "/tmp".into(),
+            claim: ClaimKind::Count,
+            value: Some(92),
+            model: "q.opb".into(),
+            proof: "q.pbp".into(),
+            proof_model: Some("q.excluded.opb".into()),
+            solutions: Some("q.solutions.pbp".into()),
+        };
+        let back: Manifest = toml::from_str(&m.to_toml()).unwrap();
+        assert_eq!(back, m);
+    }
+
+    #[test]
+    fn the_first_difference_is_a_line_number() {
+        assert_eq!(first_difference("a\nb\n", "a\nb\n"), None);
+        assert_eq!(first_difference("a\nb\n", "a\nc\n"), Some(2));
+        assert_eq!(first_difference("a\nb\n", "a\n"), Some(2));
+    }
+}
