@@ -36,6 +36,7 @@ def read_opb(path):
     """(objective terms or None, [(terms, rel, rhs)]); a term is (a, var, negated)."""
     text = "\n".join(l for l in open(path) if not l.lstrip().startswith("*"))
     text = re.sub(r"([A-Za-z_][\w\[\]{}^]*?)([+-]\d)", r"\1 \2", text)  # x4-1 -> x4 -1
+    text = re.sub(r"([+-]?\d+)\*", r"\1 ", text)  # +25*x1 (the PB evaluation of 2005) -> +25 x1
     names, obj, cons = {}, None, []
 
     def var(tok):

@@ -7,7 +7,8 @@
 //! counts then checked against the file), comment lines starting with `*`,
 //! an optional objective `min: Σ a x ;` (or `max:`) before the constraints,
 //! and constraints `Σ a l  >=|<=|=  b ;`, with literals `x` or `~x` named
-//! as VeriPB names them ([`crate::pbmodel::valid_name`]). A statement ends
+//! as VeriPB names them ([`crate::pbmodel::valid_name`]); a term may also
+//! be written `a*l`, as the PB evaluation of 2005 wrote it. A statement ends
 //! at its `;` and may span lines. Refused, each with its line: non-linear
 //! terms (a product of literals), a term without its integer coefficient,
 //! a coefficient or a constraint's sum of coefficients beyond 64 bits,
@@ -262,6 +263,14 @@ fn terms(model: &mut PbModel, tokens: &[(String, usize)]) -> Result<Vec<(i64, Pb
     let mut tokens: std::collections::VecDeque<(String, usize)> = tokens.iter().cloned().collect();
     let mut out = vec![];
     while let Some((t, line)) = tokens.pop_front() {
+        // `+25*x1`: a term as the PB evaluation of 2005 wrote it
+        let t = match t.split_once('*') {
+            Some((c, l)) if coefficient(c).is_some() && literal_like(l) => {
+                tokens.push_front((l.to_string(), line));
+                c.to_string()
+            }
+            _ => t,
+        };
         let Some(a) = coefficient(&t) else {
             let what = if literal_like(&t) {
                 format!("the term '{t}' has no integer coefficient (write '+1 {t}')")
@@ -355,6 +364,11 @@ mod tests {
         assert_eq!(names, ["x7", "x4", "x5", "y-2"]);
         assert_eq!(m.constraints()[0].terms[2].0, -1);
         assert!(m.check_named(["x1", "x2", "x3"]).is_err());
+        // the PB evaluation of 2005's `coefficient*literal`
+        let m = read("min: +25*x1 +3*x2 ;\n+1*x1 +2*~x2 >= +1;\n").unwrap();
+        assert_eq!(m.objective().unwrap().terms[0].0, 25);
+        assert_eq!(m.constraints()[0].terms[1].0, 2);
+        assert!(m.constraints()[0].terms[1].1.negated);
     }
 
     #[test]
