@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     // the report's total time is the process's
     puzzlesat::report::process_start();
     // a kept claim names the command line its model is derived from
-    puzzlesat::certify::verify::record_command_line(std::env::args().skip(1).collect());
+    puzzlesat::certify::manifest::record_command_line(std::env::args().skip(1).collect());
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // --help, --version and a bare `puzzlesat` print as clap prints them

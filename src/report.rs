@@ -496,6 +496,10 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 // details name it)
                 _ if self.solver == NO_SAT => "exact method, no SAT solver".into(),
                 (_, true) => "UNSAT from the external solver, unchecked".into(),
+                // --certify asked, the limits stopped the check
+                _ if self.certificate_stopped.is_some() => {
+                    "UNSAT (not certified: the check was not finished)".into()
+                }
                 _ => "UNSAT".into(),
             }
         };

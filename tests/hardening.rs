@@ -1511,3 +1511,42 @@ fn large_boards_keep_their_numbers_apart() {
     }
     assert!(two_digits, "{out}");
 }
+
+/// Item 10: the checker runs under the run's limits. A checker that hangs
+/// (here a script named by `PUZZLESAT_VERIPB`) is killed when the time
+/// limit expires: the count stands on the solver's UNSAT, and the report
+/// says the certificate was not finished instead of "certified".
+#[test]
+fn a_hanging_checker_is_stopped_by_the_time_limit() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let hang = dir.path().join("hang.sh");
+    std::fs::write(&hang, "#!/bin/sh\nsleep 600\n").unwrap();
+    std::fs::set_permissions(&hang, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let args = [
+        "solve",
+        "queens",
+        "-n",
+        "6",
+        "--count",
+        "--certify",
+        "--timeout",
+        "2",
+    ];
+    let out = common::output_with_env(&args, &[("PUZZLESAT_VERIPB", hang.to_str().unwrap())]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(10), "{text}");
+    assert!(
+        text.contains("exactly 4 solutions")
+            && text.contains("final UNSAT (not certified: the check was not finished)"),
+        "{text}"
+    );
+    // with the solutions printed, the `c` line says why
+    let all = args.map(|a| if a == "--count" { "--all" } else { a });
+    let out = common::output_with_env(&all, &[("PUZZLESAT_VERIPB", hang.to_str().unwrap())]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("c certificate not finished: stopped by the time limit"),
+        "{text}"
+    );
+}

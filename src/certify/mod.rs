@@ -15,6 +15,7 @@
 mod cover;
 pub mod digest;
 pub mod drat;
+pub mod manifest;
 mod produce;
 pub mod verify;
 pub mod veripb;

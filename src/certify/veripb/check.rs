@@ -137,3 +137,10 @@ pub fn check(model: &Path, proof: &Path, limits: &Limits) -> Result<Checked, Cer
         }
     }
 }
+
+/// The bounds of `s VERIFIED BOUNDS LO <= obj <= HI`.
+pub fn bounds(verdict: &str) -> Option<(i64, i64)> {
+    let rest = verdict.strip_prefix("s VERIFIED BOUNDS ")?;
+    let (lo, rest) = rest.split_once(" <= obj <= ")?;
+    Some((lo.trim().parse().ok()?, rest.trim().parse().ok()?))
+}

@@ -12,8 +12,7 @@ use puzzlesat_encodings::Cnf;
 use rustsat::types::{Lit, Var};
 
 use super::model::{ModelConstraints, Sum};
-use super::search::ClauseIds;
-use super::writer::{with_halves, Id, ProofNames, ProofWriter, SymmetryBlock};
+use super::writer::{with_halves, ClauseIds, Halves, Id, ProofNames, ProofWriter, SymmetryBlock};
 use crate::certify::CertifyError;
 use puzzlesat_encodings::proof::{Big, Op, PolSum, Ref, Step, Value};
 
@@ -187,11 +186,6 @@ pub(super) fn multiplier(h: &Linear, c: &Linear, clause: &[Lit]) -> u64 {
         .unwrap_or(1)
         .max(1)
 }
-
-/// The half of each defined literal's definition in which it occurs: for
-/// `y ⇔ D`, `k·¬y + D ≥ k` is the half of `¬y`, `(A−k+1)·y + ¬D` of `y`;
-/// with its id.
-pub type Halves = HashMap<Lit, (Id, Linear)>;
 
 /// Introduces the definitions of `prov` and derives each clause of `cnf`
 /// (the ones `symmetry` does not derive) from the model; returns the id

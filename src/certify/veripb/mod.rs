@@ -46,7 +46,7 @@ use puzzlesat_encodings::solve::Objective;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
-use super::verify::{ClaimKind, Kept};
+use super::manifest::{ClaimKind, Kept};
 use super::{
     drat, formula_digest, Certificate, Certified, CertifyError, Claim, FromModel, Producer,
 };
@@ -61,11 +61,11 @@ mod model;
 mod search;
 mod writer;
 
-pub use check::{check, checker, Checked, INSTALL};
-pub use derive::{derive_from_model, plan, EncodingSteps, Halves};
+pub use check::{bounds, check, checker, Checked, INSTALL};
+pub use derive::{derive_from_model, plan, EncodingSteps};
 pub use model::{cube_model, ModelConstraints};
 pub use search::{replay_search, SearchSteps};
-pub use writer::{Id, ProofNames, ProofWriter, SymmetryBlock};
+pub use writer::{Halves, Id, ProofNames, ProofWriter, SymmetryBlock};
 
 /// What [`prove`] needs of a run.
 pub struct Run<'a> {
@@ -415,7 +415,7 @@ pub fn prove(
     // the optimum the run states is the checker's bound, mapped back by the
     // objective's constant the model states
     if let Some(v) = optimum {
-        if super::verify::bounds(&checked.verdict) != Some((v, v)) {
+        if check::bounds(&checked.verdict) != Some((v, v)) {
             return Err(CertifyError::Producer(format!(
                 "veripb says `{}`, not the optimum's BOUNDS {v} {v}",
                 checked.verdict
@@ -441,7 +441,7 @@ pub fn prove(
                 proof_model: excluded_path.as_deref(),
                 solutions: solutions_path.as_deref(),
             };
-            super::verify::keep(dir, claim, value, &files)
+            super::manifest::keep(dir, claim, value, &files)
                 .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
         }
     }

@@ -2,7 +2,6 @@
 //! solution by `soli` and the assumptions that ask for a better one, then
 //! the proof solver's DRAT lemmas as `rup` steps.
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 
 use puzzlesat_encodings::pbmodel::PbModel;
@@ -11,9 +10,9 @@ use puzzlesat_encodings::solve::Objective;
 use puzzlesat_encodings::{Assignment, Cnf};
 use rustsat::types::{Lit, Var};
 
-use super::derive::{derive_from, Halves};
+use super::derive::derive_from;
 use super::model::Sum;
-use super::writer::{Id, ProofNames, ProofWriter};
+use super::writer::{ClauseIds, Halves, Id, ProofNames, ProofWriter};
 use super::Run;
 use crate::certify::{drat, produce_proof, CertifyError, Producer};
 use crate::solver::Limits;
@@ -91,32 +90,6 @@ pub(super) fn model_solution(
     let value: Vec<bool> = value.into_iter().map(|b| b.unwrap_or(false)).collect();
     model.check(|v| value[v.idx()])?;
     Ok(value)
-}
-
-/// Clauses by their sorted literals, to find the ids a DRAT deletion
-/// names.
-#[derive(Default)]
-pub(super) struct ClauseIds(HashMap<Vec<Lit>, Vec<Id>>);
-
-impl ClauseIds {
-    pub(super) fn key(lits: &[Lit]) -> Vec<Lit> {
-        let mut k = lits.to_vec();
-        k.sort_unstable();
-        k.dedup();
-        k
-    }
-    pub(super) fn insert(&mut self, lits: &[Lit], id: Id) {
-        self.0.entry(Self::key(lits)).or_default().push(id);
-    }
-    pub(super) fn remove(&mut self, lits: &[Lit]) -> Option<Id> {
-        let key = Self::key(lits);
-        let ids = self.0.get_mut(&key)?;
-        let id = ids.pop();
-        if ids.is_empty() {
-            self.0.remove(&key);
-        }
-        id
-    }
 }
 
 /// What the search part of a proof holds.

@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::derive::Halves;
 use puzzlesat_encodings::dominance::SymmetryProof;
 use puzzlesat_encodings::pbmodel::PbModel;
 use puzzlesat_encodings::proof::{self, Coef, Conclusion, Constraint, Ref, Step};
@@ -350,6 +349,37 @@ fn raw_with_halves(line: &str, ids: &HashMap<proof::Lit, Id>) -> Result<String, 
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// The half of each defined literal's definition in which it occurs: for
+/// `y ⇔ D`, `k·¬y + D ≥ k` is the half of `¬y`, `(A−k+1)·y + ¬D` of `y`;
+/// with its id.
+pub type Halves = HashMap<Lit, (Id, Linear)>;
+
+/// Clauses by their sorted literals, to find the ids a DRAT deletion
+/// names.
+#[derive(Default)]
+pub(super) struct ClauseIds(HashMap<Vec<Lit>, Vec<Id>>);
+
+impl ClauseIds {
+    pub(super) fn key(lits: &[Lit]) -> Vec<Lit> {
+        let mut k = lits.to_vec();
+        k.sort_unstable();
+        k.dedup();
+        k
+    }
+    pub(super) fn insert(&mut self, lits: &[Lit], id: Id) {
+        self.0.entry(Self::key(lits)).or_default().push(id);
+    }
+    pub(super) fn remove(&mut self, lits: &[Lit]) -> Option<Id> {
+        let key = Self::key(lits);
+        let ids = self.0.get_mut(&key)?;
+        let id = ids.pop();
+        if ids.is_empty() {
+            self.0.remove(&key);
+        }
+        id
+    }
 }
 
 #[cfg(test)]
