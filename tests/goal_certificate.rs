@@ -8,7 +8,7 @@ mod common;
 use puzzlesat::certify::veripb;
 use puzzlesat::methods::goal_certify;
 use puzzlesat::puzzles::alien_tiles::goal_model::GoalModel;
-use puzzlesat::puzzles::alien_tiles::goal_proof::write_proof;
+use puzzlesat::puzzles::alien_tiles::goal_proof::{write_proof, GoalProofSteps};
 use puzzlesat::puzzles::alien_tiles::goals::GoalSearch;
 use puzzlesat::puzzles::alien_tiles::reference;
 use puzzlesat::solver::Limits;
@@ -57,8 +57,14 @@ fn the_goal_search_bound_is_certified_and_a_lower_claim_refused() {
         );
         // and the writer's own proof for v against a model of v is accepted
         let mut buf = vec![];
-        let steps = write_proof(&GoalModel::new(n, c, v).unwrap(), &mut buf).unwrap();
-        assert_eq!(steps.leaves, cert.steps.leaves);
+        let steps = write_proof(&GoalModel::new(n, c, v).unwrap(), &mut buf, true).unwrap();
+        assert_eq!(
+            steps,
+            GoalProofSteps {
+                bytes: steps.bytes,
+                ..cert.steps
+            }
+        );
     }
 }
 
@@ -141,4 +147,27 @@ fn opb_writes_the_goal_space_model() {
     let (code, _, err) = common::run_with_env(&args, &[]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("give --above B"), "{err}");
+}
+
+/// Without the cuts every goal of 3×3/2 is a leaf, closed by one bound
+/// constraint: checked, and refused against the model of one click less.
+#[test]
+fn the_leaves_alone_are_checked() {
+    common::veripb();
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, above: u32| {
+        let path = dir.path().join(name);
+        let text = GoalModel::new(3, 2, above).unwrap().model.to_opb();
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let (model, lower) = (write("g.opb", 3), write("low.opb", 2));
+    let mut buf = vec![];
+    let steps = write_proof(&GoalModel::new(3, 2, 3).unwrap(), &mut buf, false).unwrap();
+    assert_eq!((steps.leaves, steps.cuts), (2 * 16, 0));
+    let proof = dir.path().join("g.pbp");
+    std::fs::write(&proof, &buf).unwrap();
+    let checked = veripb::check(&model, &proof, &Limits::default()).unwrap();
+    assert!(checked.verdict.starts_with("s VERIFIED"));
+    assert!(veripb::check(&lower, &proof, &Limits::default()).is_err());
 }

@@ -68,7 +68,7 @@ pub fn certify(
     let model_digest = crate::certify::Fnv::default().text(&text).hex();
     model_file.writer().write_all(text.as_bytes()).map_err(io)?;
     drop(text);
-    let steps = write_proof(&gm, proof_file.writer()).map_err(|e| match e {
+    let steps = write_proof(&gm, proof_file.writer(), true).map_err(|e| match e {
         GoalProofError::Io(e) => io(e),
         e => CertifyError::Producer(format!("goal-space proof: {e}")),
     })?;
