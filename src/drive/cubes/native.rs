@@ -203,7 +203,7 @@ fn read<S: CubeSearch>(
 }
 
 /// Runs `s` cube by cube with `opts` (module docs).
-pub fn run<S: CubeSearch>(
+pub fn search_cubes<S: CubeSearch>(
     s: &S,
     opts: &CubeOptions,
     limits: &Limits,
