@@ -162,7 +162,7 @@ fn read_file(
         known.lines += 1;
         if let Some(b) = r.bound {
             let slot = &mut known.bounds[c.index as usize];
-            if slot.as_ref().map_or(true, |s| better(sense, s.bound, b)) {
+            if slot.as_ref().is_none_or(|s| better(sense, s.bound, b)) {
                 *slot = Some(Recorded {
                     bound: b,
                     writer: line.writer.clone(),
@@ -192,13 +192,13 @@ fn read_file(
                 );
             }
             let slot = &mut values[c.index as usize];
-            if slot.map_or(true, |(b, _)| better(sense, v, b)) {
+            if slot.is_none_or(|(b, _)| better(sense, v, b)) {
                 *slot = Some((v, line.number));
             }
             if known
                 .best
                 .as_ref()
-                .map_or(true, |(b, _, _)| better(sense, v, *b))
+                .is_none_or(|(b, _, _)| better(sense, v, *b))
             {
                 known.best = Some((v, c.index, w.clone()));
             }
@@ -577,7 +577,7 @@ impl<P: Puzzle> Shared<'_, P> {
                         return;
                     }
                     let mut best = self.best.lock().expect("best lock");
-                    if best.as_ref().map_or(true, |(b, _)| better(sense, v, *b)) {
+                    if best.as_ref().is_none_or(|(b, _)| better(sense, v, *b)) {
                         *best = Some((v, m.clone()));
                         let _ = progress.send(format!(
                             "c improved: objective {v} in cube {index} after {:.2}s",
@@ -846,7 +846,7 @@ impl Known {
         let mut bounds = self.bound_values();
         for &(i, b, _) in totals.iter().flat_map(|t| &t.done) {
             let slot = &mut bounds[i as usize];
-            if slot.map_or(true, |s| better(sense, s, b)) {
+            if slot.is_none_or(|s| better(sense, s, b)) {
                 *slot = Some(b);
             }
         }
