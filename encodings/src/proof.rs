@@ -448,7 +448,7 @@ pub enum Step {
     /// a line still written as text by a puzzle's proof file (Enigma's
     /// occurrence, rule-1, counter and dominance blocks, magic's order,
     /// Alien Tiles' play): each is to become typed steps (issue 38, item
-    /// 4); `tests/architecture.rs` lists the files that still use it
+    /// 4); `tests/suite/architecture.rs` lists the files that still use it
     Raw(String),
 }
 
