@@ -20,6 +20,7 @@ mod enigma;
 mod enumeration;
 mod experiment;
 mod fuzz_parsers;
+mod goal_certificate;
 mod hardening;
 mod library_client;
 mod magic;
