@@ -94,7 +94,26 @@ fn solve_method_goals_certify_keeps_a_checked_proof() {
         "{out}"
     );
     let kept: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
-    assert_eq!(kept.len(), 2, "the model and the proof");
+    assert_eq!(
+        kept.len(),
+        3,
+        "the model, the proof and the claim's manifest"
+    );
+    // `verify` derives the model "more than 10" again and checks the proof
+    let (code, out, err) = common::run_with_env(&["verify", d], &[]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("no solution") && out.contains("refutes"),
+        "{out}"
+    );
+    // the model tampered with (the bound lowered to "more than 9"): refused
+    let model = dir
+        .path()
+        .join("alien_tiles-n_4-c_3-hardest-method_goals-goals.opb");
+    std::fs::write(&model, GoalModel::new(4, 3, 9).unwrap().model.to_opb()).unwrap();
+    let (code, out, err) = common::run_with_env(&["verify", d], &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(err.contains("rejected"), "{err}");
     let (code, out, err) =
         common::run_with_env(&[&args[..], &["--above", "10", "--certify"]].concat(), &[]);
     assert_eq!(code, Some(20), "{out}{err}");
