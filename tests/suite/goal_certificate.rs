@@ -8,7 +8,7 @@ use crate::common;
 use puzzlesat::certify::veripb;
 use puzzlesat::methods::goal_certify;
 use puzzlesat::puzzles::alien_tiles::goal_model::GoalModel;
-use puzzlesat::puzzles::alien_tiles::goal_proof::{write_proof, GoalProofSteps};
+use puzzlesat::puzzles::alien_tiles::goal_proof::{write_cube_proof, write_proof, GoalProofSteps};
 use puzzlesat::puzzles::alien_tiles::goals::GoalSearch;
 use puzzlesat::puzzles::alien_tiles::reference;
 use puzzlesat::solver::Limits;
@@ -94,7 +94,26 @@ fn solve_method_goals_certify_keeps_a_checked_proof() {
         "{out}"
     );
     let kept: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
-    assert_eq!(kept.len(), 2, "the model and the proof");
+    assert_eq!(
+        kept.len(),
+        3,
+        "the model, the proof and the claim's manifest"
+    );
+    // `verify` derives the model "more than 10" again and checks the proof
+    let (code, out, err) = common::run_with_env(&["verify", d], &[]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("no solution") && out.contains("refutes"),
+        "{out}"
+    );
+    // the model tampered with (the bound lowered to "more than 9"): refused
+    let model = dir
+        .path()
+        .join("alien_tiles-n_4-c_3-hardest-method_goals-goals.opb");
+    std::fs::write(&model, GoalModel::new(4, 3, 9).unwrap().model.to_opb()).unwrap();
+    let (code, out, err) = common::run_with_env(&["verify", d], &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(err.contains("rejected"), "{err}");
     let (code, out, err) =
         common::run_with_env(&[&args[..], &["--above", "10", "--certify"]].concat(), &[]);
     assert_eq!(code, Some(20), "{out}{err}");
@@ -169,5 +188,26 @@ fn the_leaves_alone_are_checked() {
     std::fs::write(&proof, &buf).unwrap();
     let checked = veripb::check(&model, &proof, &Limits::default()).unwrap();
     assert!(checked.verdict.starts_with("s VERIFIED"));
+    assert!(veripb::check(&lower, &proof, &Limits::default()).is_err());
+}
+
+/// One cube's proof: the clause "not (T and these cells)" derived and
+/// checked (`e`), `conclusion NONE`; refused against the lower model.
+#[test]
+fn a_cube_s_clause_is_derived_and_checked() {
+    common::veripb();
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.opb");
+    let lower = dir.path().join("low.opb");
+    std::fs::write(&model, GoalModel::new(4, 3, 10).unwrap().model.to_opb()).unwrap();
+    std::fs::write(&lower, GoalModel::new(4, 3, 8).unwrap().model.to_opb()).unwrap();
+    let mut buf = vec![];
+    let steps =
+        write_cube_proof(&GoalModel::new(4, 3, 10).unwrap(), &mut buf, 1, &[0, 1, 2]).unwrap();
+    assert!(steps.cuts > 0, "{steps:?}");
+    let proof = dir.path().join("p.pbp");
+    std::fs::write(&proof, &buf).unwrap();
+    let checked = veripb::check(&model, &proof, &Limits::default()).unwrap();
+    assert_eq!(checked.verdict, "s VERIFIED NO CONCLUSION");
     assert!(veripb::check(&lower, &proof, &Limits::default()).is_err());
 }
