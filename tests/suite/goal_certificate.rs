@@ -136,6 +136,27 @@ fn solve_method_goals_certify_keeps_a_checked_proof() {
     );
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("needs c | n − 1"), "{err}");
+    // 7×7/3: c^(2n−1) = 1,594,323 bound constraints, over the default
+    // budget: refused before the search
+    let (code, _, err) = common::run_with_env(
+        &[
+            "solve",
+            "alien-tiles",
+            "-n",
+            "7",
+            "-c",
+            "3",
+            "--hardest",
+            "--method",
+            "goals",
+            "--above",
+            "33",
+            "--certify",
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("over the budget"), "{err}");
 }
 
 /// `opb --hardest --pb-model goals --above B` writes the model the
