@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::certify::manifest::{keep_command, ClaimKind, Kept};
 use crate::certify::veripb::{check, Checked};
 use crate::certify::{Certificate, Certified, CertifyError, Claim, DratFormat, FromModel};
 use crate::puzzle::Puzzle;
@@ -118,6 +119,25 @@ pub fn certify_goals(
     let cert = certify(p.n, p.c, bound, dir, &stem, limits)
         .map_err(|e| anyhow::anyhow!("the goal search's bound could not be certified: {e}"))?;
     let s = cert.steps;
+    if let (Some(dir), Some(_)) = (dir, crate::certify::manifest::command_line()) {
+        // `puzzlesat verify DIR` derives the refuted model from this
+        // command line and checks the proof: "no goal needs more than
+        // `bound` clicks" is the model's "no solution"
+        let command: Vec<String> = format!(
+            "solve alien-tiles -n {} -c {} --hardest --method goals --pb-model goals --above {bound}",
+            p.n, p.c
+        )
+        .split(' ')
+        .map(String::from)
+        .collect();
+        let files = Kept {
+            model: &cert.model_path,
+            proof: &cert.proof_path,
+            proof_model: None,
+            solutions: None,
+        };
+        keep_command(dir, &command, ClaimKind::Infeasible, None, &files)?;
+    }
     r.seconds.certify = cert.write_seconds + cert.checked.seconds;
     let total = r.seconds.total + r.seconds.certify;
     r.seconds.close(total);

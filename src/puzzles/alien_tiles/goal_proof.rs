@@ -113,6 +113,40 @@ pub fn write_proof<W: Write>(
     Ok(steps)
 }
 
+/// Writes the proof of one cube: the clause "not (T = `t` and the first
+/// free cells, row-major, = `prefix`)" derived by the walk below it and
+/// checked (`e`), ending `conclusion NONE`.
+pub fn write_cube_proof<W: Write>(
+    gm: &GoalModel,
+    out: W,
+    t: usize,
+    prefix: &[usize],
+) -> Result<GoalProofSteps, GoalProofError> {
+    let (n, c) = (gm.n, gm.c);
+    let free = n - 1;
+    let mut walk = Walk {
+        gm,
+        cuts: true,
+        w: ProofWriter::new(out, gm.model.loaded())?,
+        t,
+        s: vec![0; n * n],
+        steps: GoalProofSteps::default(),
+    };
+    for (q, &v) in prefix.iter().enumerate() {
+        walk.s[(q / free) * n + q % free] = v % c;
+    }
+    for k in 1..=prefix.len() / free {
+        let sum: usize = walk.s[(k - 1) * n..k * n - 1].iter().sum();
+        walk.s[k * n - 1] = (t + c * n - sum % c) % c;
+    }
+    let id = walk.node(prefix.len())?;
+    let clause = walk.not_prefix(prefix.len());
+    walk.w.line(&Step::Equals(clause, Ref::Id(id)))?;
+    let mut steps = walk.steps;
+    steps.bytes = walk.w.finish(Conclusion::None)?;
+    Ok(steps)
+}
+
 struct Walk<'a, W: Write> {
     gm: &'a GoalModel,
     /// close prefixes by the averaging bound

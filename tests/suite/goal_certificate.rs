@@ -3,12 +3,12 @@
 //! no goal needs more than the hardest found is checked by VeriPB, and the
 //! same proof against a model claiming one click less is refused.
 
-mod common;
+use crate::common;
 
 use puzzlesat::certify::veripb;
 use puzzlesat::methods::goal_certify;
 use puzzlesat::puzzles::alien_tiles::goal_model::GoalModel;
-use puzzlesat::puzzles::alien_tiles::goal_proof::{write_proof, GoalProofSteps};
+use puzzlesat::puzzles::alien_tiles::goal_proof::{write_cube_proof, write_proof, GoalProofSteps};
 use puzzlesat::puzzles::alien_tiles::goals::GoalSearch;
 use puzzlesat::puzzles::alien_tiles::reference;
 use puzzlesat::solver::Limits;
@@ -94,7 +94,26 @@ fn solve_method_goals_certify_keeps_a_checked_proof() {
         "{out}"
     );
     let kept: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
-    assert_eq!(kept.len(), 2, "the model and the proof");
+    assert_eq!(
+        kept.len(),
+        3,
+        "the model, the proof and the claim's manifest"
+    );
+    // `verify` derives the model "more than 10" again and checks the proof
+    let (code, out, err) = common::run_with_env(&["verify", d], &[]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains("no solution") && out.contains("refutes"),
+        "{out}"
+    );
+    // the model tampered with (the bound lowered to "more than 9"): refused
+    let model = dir
+        .path()
+        .join("alien_tiles-n_4-c_3-hardest-method_goals-goals.opb");
+    std::fs::write(&model, GoalModel::new(4, 3, 9).unwrap().model.to_opb()).unwrap();
+    let (code, out, err) = common::run_with_env(&["verify", d], &[]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(err.contains("rejected"), "{err}");
     let (code, out, err) =
         common::run_with_env(&[&args[..], &["--above", "10", "--certify"]].concat(), &[]);
     assert_eq!(code, Some(20), "{out}{err}");
@@ -117,6 +136,27 @@ fn solve_method_goals_certify_keeps_a_checked_proof() {
     );
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("needs c | n − 1"), "{err}");
+    // 7×7/3: c^(2n−1) = 1,594,323 bound constraints, over the default
+    // budget: refused before the search
+    let (code, _, err) = common::run_with_env(
+        &[
+            "solve",
+            "alien-tiles",
+            "-n",
+            "7",
+            "-c",
+            "3",
+            "--hardest",
+            "--method",
+            "goals",
+            "--above",
+            "33",
+            "--certify",
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("over the budget"), "{err}");
 }
 
 /// `opb --hardest --pb-model goals --above B` writes the model the
@@ -169,5 +209,26 @@ fn the_leaves_alone_are_checked() {
     std::fs::write(&proof, &buf).unwrap();
     let checked = veripb::check(&model, &proof, &Limits::default()).unwrap();
     assert!(checked.verdict.starts_with("s VERIFIED"));
+    assert!(veripb::check(&lower, &proof, &Limits::default()).is_err());
+}
+
+/// One cube's proof: the clause "not (T and these cells)" derived and
+/// checked (`e`), `conclusion NONE`; refused against the lower model.
+#[test]
+fn a_cube_s_clause_is_derived_and_checked() {
+    common::veripb();
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.opb");
+    let lower = dir.path().join("low.opb");
+    std::fs::write(&model, GoalModel::new(4, 3, 10).unwrap().model.to_opb()).unwrap();
+    std::fs::write(&lower, GoalModel::new(4, 3, 8).unwrap().model.to_opb()).unwrap();
+    let mut buf = vec![];
+    let steps =
+        write_cube_proof(&GoalModel::new(4, 3, 10).unwrap(), &mut buf, 1, &[0, 1, 2]).unwrap();
+    assert!(steps.cuts > 0, "{steps:?}");
+    let proof = dir.path().join("p.pbp");
+    std::fs::write(&proof, &buf).unwrap();
+    let checked = veripb::check(&model, &proof, &Limits::default()).unwrap();
+    assert_eq!(checked.verdict, "s VERIFIED NO CONCLUSION");
     assert!(veripb::check(&lower, &proof, &Limits::default()).is_err());
 }
