@@ -254,18 +254,6 @@ const PROOF_KEYWORDS: &[&str] = &[
     "end",
 ];
 
-/// The puzzles' proof files that still write their lines as text
-/// (`Step::Raw`): to become typed steps (issue 38, item 4). The list only
-/// shrinks.
-const RAW_PROOF_FILES: &[&str] = &[
-    "src/puzzles/alien_tiles/play_proof.rs",
-    "src/puzzles/enigma/dom_proof.rs",
-    "src/puzzles/enigma/occ_proof.rs",
-    "src/puzzles/enigma/rule_proof.rs",
-    "src/puzzles/enigma/ubn_proof.rs",
-    "src/puzzles/magic/order_proof.rs",
-];
-
 /// Whether a string literal's text starts a line of proof syntax: a
 /// keyword (after an optional `@label`) followed by a space or `;`.
 fn is_proof_syntax(text: &str) -> bool {
@@ -282,8 +270,8 @@ fn is_proof_syntax(text: &str) -> bool {
 /// No proof syntax is written with `format!` outside the proof writer
 /// (`encodings/src/proof.rs`, whose `Display` is the one place a step
 /// becomes text, and `src/certify/veripb/writer.rs`, which writes the
-/// steps), except in the files [`RAW_PROOF_FILES`] lists, which alone may
-/// write `Step::Raw`.
+/// steps); no file wraps hand-written text in a step (`Step::Raw`, which
+/// the puzzles' proof files used until their lines became typed steps).
 #[test]
 fn proof_syntax_is_written_only_by_the_proof_writer() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -299,7 +287,7 @@ fn proof_syntax_is_written_only_by_the_proof_writer() {
             .to_string();
         // the writer: the steps' text, and the ProofWriter that places them
         let writer = ["encodings/src/proof.rs", "src/certify/veripb/writer.rs"];
-        if writer.contains(&rel.as_str()) || RAW_PROOF_FILES.contains(&rel.as_str()) {
+        if writer.contains(&rel.as_str()) {
             continue;
         }
         // the code without its comment lines (a format! may open on one

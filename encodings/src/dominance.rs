@@ -85,8 +85,8 @@ impl ProofLines {
     /// encoding, the one in which the literal named `lit` occurs (`~y`:
     /// `y ⇒ D`; `y`: `¬y ⇒ ¬D`): the proof writer, which introduces the
     /// definitions before the block, puts the id in its place.
-    pub fn half(lit: &str) -> Ref {
-        Ref::Half(proof::Lit::from_text(lit))
+    pub fn half(lit: proof::Lit) -> Ref {
+        Ref::Half(lit)
     }
     /// Appends `other`'s lines (its derived clauses' ids shifted past
     /// these lines').

@@ -224,9 +224,13 @@ impl Constraint {
     /// `+1 l1 +1 l2 … >= 1`: a clause, the signed terms of the dominance
     /// blocks.
     pub fn clause(lits: impl IntoIterator<Item = Lit>) -> Self {
+        Constraint::at_least(lits.into_iter().map(|l| (1, l)), 1)
+    }
+    /// `+c1 l1 +c2 l2 … >= degree` (signed terms).
+    pub fn at_least(terms: impl IntoIterator<Item = (u64, Lit)>, degree: i64) -> Self {
         Constraint {
-            terms: lits.into_iter().map(|l| (Coef::one(), l)).collect(),
-            degree: 1,
+            terms: terms.into_iter().map(|(c, l)| (Coef::plus(c), l)).collect(),
+            degree,
         }
     }
 }
@@ -410,6 +414,9 @@ pub enum Step {
     Dom(Constraint, Witness, bool),
     /// `proofgoal #n`
     ProofGoal(u32),
+    /// `proofgoal id`: the goal of the database's constraint `id` under
+    /// the witness (one the checker cannot match by syntax)
+    ProofGoalOf(Ref),
     /// `qed : id;`, or `qed;`
     Qed(Option<Ref>),
     /// `ia C : id;`, or `ia C;` (the checker searches the database)
@@ -445,11 +452,6 @@ pub enum Step {
     End,
     /// steps written on one line, separated by spaces (a short subproof)
     Inline(Vec<Step>),
-    /// a line still written as text by a puzzle's proof file (Enigma's
-    /// occurrence, rule-1, counter and dominance blocks, magic's order,
-    /// Alien Tiles' play): each is to become typed steps (issue 38, item
-    /// 4); `tests/architecture.rs` lists the files that still use it
-    Raw(String),
 }
 
 /// `C : witness` (an empty witness leaves `C :`, as the checker reads it).
@@ -503,6 +505,7 @@ impl Display for Step {
                 }
             }
             Step::ProofGoal(n) => write!(f, "proofgoal #{n}"),
+            Step::ProofGoalOf(r) => write!(f, "proofgoal {r}"),
             Step::Qed(None) => f.write_str("qed;"),
             Step::Qed(Some(r)) => write!(f, "qed : {r};"),
             Step::Ia(c, None) => write!(f, "ia {c};"),
@@ -563,7 +566,6 @@ impl Display for Step {
                 Conclusion::Bounds(None, r) => write!(f, "conclusion BOUNDS INF : {r} INF;"),
             },
             Step::End => f.write_str("end pseudo-Boolean proof;"),
-            Step::Raw(text) => f.write_str(text),
             Step::Inline(steps) => {
                 for (i, s) in steps.iter().enumerate() {
                     if i > 0 {
@@ -608,7 +610,10 @@ impl Step {
                 Op::Ref(r) => one(r),
                 _ => Ok(()),
             }),
-            Step::Qed(Some(r)) | Step::Ia(_, Some(r)) | Step::Equals(_, r) => one(r),
+            Step::Qed(Some(r))
+            | Step::Ia(_, Some(r))
+            | Step::Equals(_, r)
+            | Step::ProofGoalOf(r) => one(r),
             _ => Ok(()),
         }
     }

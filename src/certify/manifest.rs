@@ -44,6 +44,19 @@ pub fn keep(dir: &Path, claim: ClaimKind, value: Option<i64>, files: &Kept) -> a
     let Some(command) = command_line() else {
         return Ok(());
     };
+    keep_command(dir, command, claim, value, files)
+}
+
+/// [`keep`] with the `solve` command line `verify` derives the model from,
+/// when it is not this process's (the goal search's certificate: the
+/// goal-space model of its value, `--pb-model goals --above V`).
+pub fn keep_command(
+    dir: &Path,
+    command: &[String],
+    claim: ClaimKind,
+    value: Option<i64>,
+    files: &Kept,
+) -> anyhow::Result<()> {
     let name = |p: &Path| {
         p.file_name()
             .map(|n| n.to_string_lossy().into_owned())

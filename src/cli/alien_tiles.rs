@@ -16,8 +16,10 @@ use crate::front::{
     PuzzleCommand,
 };
 use crate::methods::alien_tiles::{goals_run, play_report, GoalsOutcome};
+use crate::methods::goal_certify::certify_goals;
 use crate::puzzle::Puzzle;
 use crate::puzzles::alien_tiles::encode::GoalEncoding;
+use crate::puzzles::alien_tiles::goal_model::GoalModel;
 use crate::puzzles::alien_tiles::goals::GoalSearch;
 use crate::puzzles::alien_tiles::model::Grid;
 use crate::puzzles::alien_tiles::symmetry::Symmetry;
@@ -60,6 +62,9 @@ pub struct Args {
     /// goal search (--method goals): look only for goals needing more than B clicks (B: a known lower bound, e.g. a certified witness's value); ending without one proves that no goal needs more than B
     #[arg(long, value_name = "B", requires = "hardest")]
     pub above: Option<u32>,
+    /// the PB model `opb --hardest` writes: clicks (the click matrices, each a fewest-clicks way to its goal by the kernel) or goals (the goal side, c | n − 1: "some goal needs more than B clicks", B from --above; the model that --method goals --certify refutes) [default: clicks]
+    #[arg(long = "pb-model", value_name = "MODEL", value_parser = ["clicks", "goals"], requires = "hardest")]
+    pub pb_model: Option<String>,
     /// redundant bound on the clicks of --hardest: none, disjoint-cuts (from disjoint minimality constraints), average (the average of all minimality constraints), both (the smaller)
     #[arg(long, default_value = "both", value_parser = choices::<Redundant>())]
     pub redundant: Redundant,
@@ -185,8 +190,11 @@ impl PuzzleCommand for Args {
                 common.print(r, |s| p.render(s), |s| p.picture(s))
             }
             Method::Goals => {
-                if common.all || common.count || common.certify {
-                    bail!("--method goals searches the goals without SAT: --all, --count and --certify apply to --method sat (certify the hardest goal's value with --goal FILE --certify)");
+                if common.all || common.count {
+                    bail!("--method goals searches the goals without SAT: --all and --count apply to --method sat");
+                }
+                if common.certify && (p.n < 2 || (p.n as u32 - 1) % p.c != 0) {
+                    bail!("--method goals --certify refutes the goal-space model, which needs c | n − 1 (n = {}, c = {})", p.n, p.c);
                 }
                 let opts = cubes.options()?;
                 match goals_run(
@@ -196,7 +204,12 @@ impl PuzzleCommand for Args {
                     &common.limits(),
                     &mut common.progress(),
                 )? {
-                    GoalsOutcome::Whole(r) => common.print(*r, |s| p.render(s), |s| p.picture(s)),
+                    GoalsOutcome::Whole(mut r) => {
+                        if common.certify {
+                            certify_goals(&p, &mut r, self.above, common.proof_dir.as_deref(), &common.limits())?;
+                        }
+                        common.print(*r, |s| p.render(s), |s| p.picture(s))
+                    }
                     GoalsOutcome::Cube(Some(line)) => {
                         common.print(*line, |_| String::new(), |_| None)
                     }
@@ -227,7 +240,15 @@ impl PuzzleCommand for Args {
     }
 
     fn pb_model(&self, common: &Common) -> anyhow::Result<PbModel> {
-        pb_model_generic(&self.puzzle()?, common)
+        if self.pb_model.as_deref() != Some("goals") {
+            return pb_model_generic(&self.puzzle()?, common);
+        }
+        let Some(above) = self.above else {
+            bail!("--pb-model goals states \"some goal needs more than B clicks\": give --above B");
+        };
+        GoalModel::new(self.n, self.c, above)
+            .map(|gm| gm.model)
+            .map_err(|e| anyhow::anyhow!("{e}"))
     }
 
     fn inputs(&self) -> Vec<(&'static str, &Path)> {

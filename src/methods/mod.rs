@@ -6,5 +6,6 @@
 
 pub mod alien_tiles;
 pub mod enigma;
+pub mod goal_certify;
 pub mod magic;
 pub mod sat;

@@ -312,9 +312,6 @@ pub(super) fn with_halves(
     steps
         .iter()
         .map(|orig| {
-            if let Step::Raw(text) = orig {
-                return raw_with_halves(text, &ids).map(Step::Raw);
-            }
             let mut step = orig.clone();
             step.map_refs(&mut |r| match r {
                 Ref::Half(lit) => ids
@@ -326,29 +323,6 @@ pub(super) fn with_halves(
             Ok(step)
         })
         .collect()
-}
-
-/// [`with_halves`] for a line still written as text ([`Step::Raw`]): each
-/// `{half L}` replaced by the id.
-fn raw_with_halves(line: &str, ids: &HashMap<proof::Lit, Id>) -> Result<String, String> {
-    const OPEN: &str = "{half ";
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(at) = rest.find(OPEN) {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + OPEN.len()..];
-        let end = after
-            .find('}')
-            .ok_or_else(|| format!("an unclosed half in '{line}'"))?;
-        let lit = proof::Lit::from_text(&after[..end]);
-        let id = ids
-            .get(&lit)
-            .ok_or_else(|| format!("no definition half of {lit} (in '{line}')"))?;
-        out.push_str(&id.to_string());
-        rest = &after[end + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
 }
 
 /// The half of each defined literal's definition in which it occurs: for

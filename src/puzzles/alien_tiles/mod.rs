@@ -20,6 +20,8 @@
 pub mod census;
 pub mod check;
 pub mod encode;
+pub mod goal_model;
+pub mod goal_proof;
 pub mod goals;
 pub mod model;
 pub mod opb;

@@ -11,7 +11,7 @@
 
 use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
 use puzzlesat_encodings::pbmodel::Relation;
-use puzzlesat_encodings::proof::Step;
+use puzzlesat_encodings::proof::{Big, Op, PolSum, Ref};
 use puzzlesat_encodings::PbModel;
 
 /// The block deriving the empty clause (the play CNF of an unreachable
@@ -26,19 +26,20 @@ pub fn unreachable_block(model: &PbModel, y: &[u32], c: u32) -> SymmetryProof {
         .collect();
     assert_eq!(halves.len(), y.len(), "one equation per cell");
     let sum = |half: &dyn Fn(&(usize, usize)) -> usize| {
-        let mut ops = vec![];
+        let mut pol = PolSum::new();
         for (h, &w) in halves.iter().zip(y).filter(|(_, &w)| w > 0) {
-            ops.push(format!("{} {w} *", half(h)));
-            if ops.len() > 1 {
-                ops.push("+".into());
-            }
+            pol.add_scaled(Ref::Id(half(h) as u64), Big::from_u64(w.into()));
         }
-        format!("pol {} {c} d;", ops.join(" "))
+        pol.then(Op::Div(c.into()));
+        pol.step()
     };
     let mut block = ProofLines::default();
-    block.add_ids(Step::Raw(format!("@unreach_ge {}", sum(&|h| h.0))), 1);
-    block.add_ids(Step::Raw(format!("@unreach_le {}", sum(&|h| h.1))), 1);
-    block.add_ids(Step::Raw("pol @unreach_ge @unreach_le +;".into()), 1);
+    block.add_ids(sum(&|h| h.0).labelled("unreach_ge"), 1);
+    block.add_ids(sum(&|h| h.1).labelled("unreach_le"), 1);
+    let mut both = PolSum::new();
+    both.add(Ref::Label("unreach_ge".into()))
+        .add(Ref::Label("unreach_le".into()));
+    block.add_ids(both.step(), 1);
     block.derived.push((vec![], block.ids));
     block.rule_ids = block.ids;
     SymmetryProof {

@@ -43,7 +43,7 @@
 //!    the counters' halves and `f_v ⇒ Σ G_{c,v} − Σ G_{c,v+1} ≥ T`,
 //!    saturated, give it with `¬f_v`, and `W_v` removes that (RUP).
 
-use puzzlesat_encodings::proof::Step;
+use puzzlesat_encodings::proof::{self, Big, Constraint, Op, PolSum, Ref, Step, Value, Witness};
 use std::collections::HashSet;
 
 use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
@@ -51,9 +51,9 @@ use puzzlesat_encodings::Lit;
 
 use super::encode::BoardMap;
 use super::model::max_ubnval;
-use super::occ_proof::{along, clause, counters_and_tree, neg, orbits, Node};
+use super::occ_proof::{along, counters_and_tree, label, orbits, rup, Node};
 use super::opb::{ge_name, holds_name, used_name};
-use super::ubn_proof::ensure_t;
+use super::ubn_proof::{ensure_t, t_label};
 
 /// The proof's names for one board.
 struct Names {
@@ -63,32 +63,34 @@ struct Names {
 
 impl Names {
     /// "cell c holds w" (w = ub: "cell c is at least ub").
-    fn holds(&self, c: usize, w: usize) -> String {
-        if w < self.ub {
+    fn holds(&self, c: usize, w: usize) -> proof::Lit {
+        proof::Lit::from_text(if w < self.ub {
             holds_name(c / self.n, c % self.n, w)
         } else {
             ge_name(c / self.n, c % self.n, w)
-        }
+        })
     }
     /// `[x_c ≥ t]`, t = 2..ub.
-    fn ge(&self, c: usize, t: usize) -> String {
-        ge_name(c / self.n, c % self.n, t)
+    fn ge(&self, c: usize, t: usize) -> proof::Lit {
+        proof::Lit::from_text(ge_name(c / self.n, c % self.n, t))
     }
     /// the swap's "after it, cell c is at least v+1"
-    fn swapped(&self, v: usize, c: usize) -> String {
-        format!("swap{v}[{}][{}]", c / self.n + 1, c % self.n + 1)
+    fn swapped(&self, v: usize, c: usize) -> proof::Lit {
+        proof::Lit::from_text(format!("swap{v}[{}][{}]", c / self.n + 1, c % self.n + 1))
     }
     /// `f_w` of threshold T
-    fn often(&self, threshold: usize, w: usize) -> String {
-        format!("occ{threshold}_f[{w}]")
+    fn often(&self, threshold: usize, w: usize) -> proof::Lit {
+        proof::Lit::from_text(format!("occ{threshold}_f[{w}]"))
+    }
+    /// `u[w]`
+    fn used(&self, w: usize) -> proof::Lit {
+        proof::Lit::from_text(used_name(w))
     }
 }
 
-fn sum(lits: impl IntoIterator<Item = String>) -> String {
-    lits.into_iter()
-        .map(|l| format!("+1 {l}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+/// `+1 l` for each literal.
+fn ones(lits: impl IntoIterator<Item = proof::Lit>) -> impl Iterator<Item = (u64, proof::Lit)> {
+    lits.into_iter().map(|l| (1, l))
 }
 
 /// Appends the derivation of the dominance clauses of `map` (see the
@@ -119,38 +121,41 @@ pub fn dominance_proof(
         // 4. f_w and the chain
         for w in 1..=ub {
             let es = || (0..cells).map(|c| at.holds(c, w));
+            let fw = f(w);
+            let plus =
+                Constraint::at_least(ones(es()).chain([(tt as u64, !fw.clone())]), tt as i64);
+            let off = vec![(fw.var(), Value::False)];
             before.add_ids(
-                Step::Raw(format!(
-                    "@fp{tt}_{w} red {} +{tt} ~{} >= {tt} : {} -> 0;",
-                    sum(es()),
-                    f(w),
-                    f(w)
-                )),
+                Step::Red(plus, off, false).labelled(format!("fp{tt}_{w}")),
                 1,
             );
             // ¬f_w ⇒ Σ ≤ T − 1: nothing to say when T exceeds the cells
             // (f_w is then false: the first half propagates it)
             if tt <= cells {
                 let k = cells - tt + 1;
+                let minus = Constraint::at_least(
+                    ones(es().map(|e| !e)).chain([(k as u64, fw.clone())]),
+                    k as i64,
+                );
+                let on = vec![(fw.var(), Value::True)];
                 before.add_ids(
-                    Step::Raw(format!(
-                        "@fm{tt}_{w} red {} +{k} {} >= {k} : {} -> 1;",
-                        sum(es().map(|e| neg(&e))),
-                        f(w),
-                        f(w)
-                    )),
+                    Step::Red(minus, on, false).labelled(format!("fm{tt}_{w}")),
                     1,
                 );
             }
         }
         for w in 1..ub {
-            let line = if tt <= cells {
-                format!("pol @fm{tt}_{} @dom_d{w} + @fp{tt}_{w} + s;", w + 1)
+            let step = if tt <= cells {
+                let mut pol = PolSum::new();
+                pol.add(label(&format!("fm{tt}_{}", w + 1)))
+                    .add(label(&format!("dom_d{w}")))
+                    .add(label(&format!("fp{tt}_{w}")))
+                    .then(Op::Sat);
+                pol.step()
             } else {
-                let chain = [neg(&used_name(w + 1)), neg(&f(w)), f(w + 1)];
-                format!("rup {};", clause(&chain))
+                rup(&[!at.used(w + 1), !f(w), f(w + 1)])
             };
-            before.add_ids(Step::Raw(line), 1);
+            before.add_ids(step, 1);
         }
         // 5. the leaves' lemmas
         leaf_lemmas(&root, &at, tt, &mut vec![], name, &mut done, before);
@@ -165,25 +170,29 @@ pub fn dominance_proof(
             if clauses.is_empty() {
                 continue;
             }
-            let mut goal: Vec<String> = small.get(v - 1).map(|&l| name(l)).into_iter().collect();
-            goal.extend([neg(&used_name(v)), f(v)]);
-            let leaf = |path: &[String], b: &mut ProofLines| {
+            let mut goal: Vec<proof::Lit> = small
+                .get(v - 1)
+                .map(|&l| proof::Lit::from_text(name(l)))
+                .into_iter()
+                .collect();
+            goal.extend([!at.used(v), f(v)]);
+            let leaf = |path: &[proof::Lit], b: &mut ProofLines| {
                 let mut c = path.to_vec();
                 c.extend(goal.iter().cloned());
-                b.add_ids(Step::Raw(format!("rup {};", clause(&c))), 1);
+                b.add_ids(rup(&c), 1);
             };
             along(&root, &mut vec![], &goal, name, &leaf, block);
             // G_v: f_v ⇒ Σ_c (G_{c,v} + ¬G_{c,v+1}) ≥ N + T (v ≥ 2), and
             // its ends: Σ_c ¬G_{c,2} + T·¬f_1 ≥ T, Σ_c G_{c,ub} + T·¬f_ub ≥ T
-            let mut g = format!("@gt{tt}_{v} pol @fp{tt}_{v}");
+            let mut g = PolSum::new();
+            g.add(label(&format!("fp{tt}_{v}")));
             if v < ub {
                 for c in 0..cells {
                     ensure_t(n, c, v, &mut done, before);
-                    g.push_str(&format!(" @ubn_t{c}_{v} +"));
+                    g.add(label(&t_label(c, v)));
                 }
             }
-            g.push(';');
-            before.add_ids(Step::Raw(g), 1);
+            before.add_ids(g.step().labelled(format!("gt{tt}_{v}")), 1);
             for cl in clauses {
                 derive_clause(cl, v, tt, counters, &at, name, block);
             }
@@ -204,41 +213,43 @@ fn derive_clause(
     block: &mut ProofLines,
 ) {
     let cells = at.n * at.n;
+    let lit = |l: Lit| proof::Lit::from_text(name(l));
     let out = |w: usize| -> &[Lit] { counters.ge.get(w).map_or(&[], |o| &o[..]) };
     // the premise ¬[c_{v+1} ≥ t] (t ≥ 1) and the head [c_v ≥ t+T], if the
     // clause has them (the rest is [S ≥ v] and ¬u[v])
     let premise = cl.iter().copied().find(|&l| out(v + 1).contains(&!l));
     let head = cl.iter().copied().find(|&l| out(v).contains(&l));
     let used_v = cl.contains(&!counters.used[v]);
-    let names: Vec<String> = cl.iter().map(|&l| name(l)).collect();
+    let names: Vec<proof::Lit> = cl.iter().map(|&l| lit(l)).collect();
     if v == 1 && head.is_none() && premise.is_none() {
         // t = 0 at value 1 (T > N: with the true [c_1 ≥ T] it is not posted):
         // RUP by W_1, f_1 being false
-        block.add_ids(Step::Raw(format!("rup {};", clause(&names))), 1);
+        block.add_ids(rup(&names), 1);
         block.derived.push((cl.to_vec(), block.ids));
         return;
     }
-    let mut pol = format!("pol @gt{tt}_{v}");
+    let mut pol = PolSum::new();
+    pol.add(label(&format!("gt{tt}_{v}")));
     if let Some(p) = premise {
-        pol.push_str(&format!(" {} +", ProofLines::half(&name(p))));
+        pol.add(ProofLines::half(lit(p)));
     }
     if let Some(h) = head {
-        pol.push_str(&format!(" {} +", ProofLines::half(&name(h))));
+        pol.add(ProofLines::half(lit(h)));
     }
     // weaken what the clause does not speak of
     if v >= 2 && head.is_none() {
         for c in 0..cells {
-            pol.push_str(&format!(" {} w", at.ge(c, v)));
+            pol.then(Op::Weaken(at.ge(c, v).var()));
         }
     }
     if used_v && v < at.ub {
         for c in 0..cells {
-            pol.push_str(&format!(" {} w", at.ge(c, v + 1)));
+            pol.then(Op::Weaken(at.ge(c, v + 1).var()));
         }
     }
-    pol.push_str(" s;");
-    block.add_ids(Step::Raw(pol), 1);
-    block.add_ids(Step::Raw(format!("rup {};", clause(&names))), 1);
+    pol.then(Op::Sat);
+    block.add_ids(pol.step(), 1);
+    block.add_ids(rup(&names), 1);
     block.derived.push((cl.to_vec(), block.ids));
 }
 
@@ -248,7 +259,7 @@ fn leaf_lemmas(
     node: &Node,
     at: &Names,
     tt: usize,
-    path: &mut Vec<String>,
+    path: &mut Vec<proof::Lit>,
     name: &dyn Fn(Lit) -> String,
     done: &mut HashSet<(usize, usize)>,
     b: &mut ProofLines,
@@ -256,7 +267,7 @@ fn leaf_lemmas(
     let pi = match node {
         Node::Branch(l, yes, no) => {
             for (child, lit) in [(yes, *l), (no, !*l)] {
-                path.push(neg(&name(lit)));
+                path.push(!proof::Lit::from_text(name(lit)));
                 leaf_lemmas(child, at, tt, path, name, done, b);
                 path.pop();
             }
@@ -272,37 +283,31 @@ fn leaf_lemmas(
     if m + 1 > at.ub {
         return; // no value m+1: [S ≥ v] holds for every v at this leaf
     }
-    let lemma = |extra: &[String]| {
+    let lemma = |extra: &[proof::Lit]| {
         let mut cl = path.clone();
         cl.extend(extra.iter().cloned());
-        format!("rup {};", clause(&cl))
+        rup(&cl)
     };
     for w in 1..=m + 1 {
         for o in &small {
             for &c in &o[1..] {
-                b.add_ids(
-                    Step::Raw(lemma(&[neg(&at.holds(c, w)), at.holds(o[0], w)])),
-                    1,
-                );
+                b.add_ids(lemma(&[!at.holds(c, w), at.holds(o[0], w)]), 1);
             }
         }
         for o in &large {
             for &c in o.iter() {
-                b.add_ids(
-                    Step::Raw(lemma(&[at.often(tt, w), neg(&at.holds(c, w))])),
-                    1,
-                );
+                b.add_ids(lemma(&[at.often(tt, w), !at.holds(c, w)]), 1);
             }
         }
     }
-    let head = [neg(&used_name(m + 1)), at.often(tt, m + 1)];
+    let head = [!at.used(m + 1), at.often(tt, m + 1)];
     if m == 0 {
-        b.add_ids(Step::Raw(lemma(&head)), 1);
+        b.add_ids(lemma(&head), 1);
         return;
     }
     // values 1..m on a representative, m+1 on one at least m+1; each
     // representative holds at most one of 1..m or is above m
-    let mut pol = String::from("pol");
+    let mut pol = PolSum::new();
     for w in 1..=m + 1 {
         let mut cl = head.to_vec();
         cl.extend(small.iter().map(|o| {
@@ -312,21 +317,19 @@ fn leaf_lemmas(
                 at.ge(o[0], w)
             }
         }));
-        b.add_ids(Step::Raw(format!("@pg{w} {}", lemma(&cl))), 1);
-        pol.push_str(&format!(" @pg{w}"));
-        if w > 1 {
-            pol.push_str(" +");
-        }
+        let pg = format!("pg{w}");
+        b.add_ids(lemma(&cl).labelled(pg.clone()), 1);
+        pol.add(label(&pg));
     }
     for o in &small {
         for w in 1..=m {
             ensure_t(n, o[0], w, done, b);
-            pol.push_str(&format!(" @ubn_t{}_{w} +", o[0]));
+            pol.add(label(&t_label(o[0], w)));
         }
     }
-    pol.push_str(" s;");
-    b.add_ids(Step::Raw(pol), 1);
-    b.add_ids(Step::Raw(lemma(&head)), 1);
+    pol.then(Op::Sat);
+    b.add_ids(pol.step(), 1);
+    b.add_ids(lemma(&head), 1);
 }
 
 /// Steps 2–3 of the module docs, over the model alone (before any order
@@ -337,93 +340,73 @@ fn swaps(at: &Names, block: &mut ProofLines) {
     let (ub, cells) = (at.ub, at.n * at.n);
     // 2. the chain u[w+1] → u[w] and L_w: u[w] → some cell holds w
     for w in 1..ub {
-        block.add_ids(
-            Step::Raw(format!(
-                "rup {};",
-                clause(&[neg(&used_name(w + 1)), used_name(w)])
-            )),
-            1,
-        );
+        block.add_ids(rup(&[!at.used(w + 1), at.used(w)]), 1);
     }
     for w in 1..ub {
-        let mut cl = vec![neg(&used_name(w))];
+        let mut cl = vec![!at.used(w)];
         cl.extend((0..cells).map(|c| at.holds(c, w)));
-        block.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
+        block.add_ids(rup(&cl), 1);
     }
     // 3. D_v by the swap of v and v+1
     for v in 1..ub {
         let top = v + 1 == ub;
-        let mut witness = vec![];
+        let mut witness: Witness = vec![];
         for c in 0..cells {
-            witness.push(format!("{} -> {}", at.holds(c, v), at.holds(c, v + 1)));
-            witness.push(format!("{} -> {}", at.holds(c, v + 1), at.holds(c, v)));
+            let (low, high) = (at.holds(c, v), at.holds(c, v + 1));
+            witness.push((low.var(), Value::Lit(high.clone())));
+            witness.push((high.var(), Value::Lit(low)));
         }
         if !top {
             for c in 0..cells {
                 let s = at.swapped(v, c);
                 let (above, holds) = (at.ge(c, v + 2), at.holds(c, v));
-                block.add_ids(
-                    Step::Raw(format!(
-                        "@sw_d{c} red +1 {s} +1 ~{above} +1 ~{holds} >= 2 : {s} -> 1;"
-                    )),
-                    1,
-                );
-                block.add_ids(
-                    Step::Raw(format!(
-                        "@sw_n{c} red +1 ~{s} +1 {above} +1 {holds} >= 1 : {s} -> 0;"
-                    )),
-                    1,
-                );
+                let def = Constraint::clause([s.clone(), !above.clone(), !holds.clone()]);
+                let def = Constraint { degree: 2, ..def };
+                let on = vec![(s.var(), Value::True)];
+                block.add_ids(Step::Red(def, on, false).labelled(format!("sw_d{c}")), 1);
+                let back = Constraint::clause([!s.clone(), above.clone(), holds]);
+                let off = vec![(s.var(), Value::False)];
+                block.add_ids(Step::Red(back, off, false).labelled(format!("sw_n{c}")), 1);
                 // the model's G_{c,v+1} → G_{c,v+2} ∨ E_{c,v+1}, restated
-                block.add_ids(
-                    Step::Raw(format!(
-                        "@sw_e{c} rup {};",
-                        clause(&[neg(&at.ge(c, v + 1)), above, at.holds(c, v + 1)])
-                    )),
-                    1,
-                );
-                witness.push(format!("{} -> {s}", at.ge(c, v + 1)));
+                let restated = rup(&[!at.ge(c, v + 1), above, at.holds(c, v + 1)]);
+                block.add_ids(restated.labelled(format!("sw_e{c}")), 1);
+                witness.push((at.ge(c, v + 1).var(), Value::Lit(s)));
             }
         }
-        let d = format!(
-            "+{cells} ~{} {} {} >= {cells}",
-            used_name(v + 1),
-            sum((0..cells).map(|c| at.holds(c, v + 1))),
-            sum((0..cells).map(|c| neg(&at.holds(c, v)))),
+        let d = Constraint::at_least(
+            [(cells as u64, !at.used(v + 1))]
+                .into_iter()
+                .chain(ones((0..cells).map(|c| at.holds(c, v + 1))))
+                .chain(ones((0..cells).map(|c| !at.holds(c, v)))),
+            cells as i64,
         );
         // the objective's goal: its negation (-1), ¬D_v (-2), the swap's
         // halves and restated clauses sum to cells·u ≥ cells + 1
-        let mut pol = String::from("pol -1 -2 +");
+        let mut pol = PolSum::new();
+        pol.add(Ref::Last(1)).add(Ref::Last(2));
         if !top {
             for c in 0..cells {
-                pol.push_str(&format!(" @sw_d{c} + @sw_e{c} +"));
+                pol.add(label(&format!("sw_d{c}")))
+                    .add(label(&format!("sw_e{c}")));
             }
         }
-        pol.push_str(&format!(" ~{} {cells} * +;", used_name(v + 1)));
+        pol.add_axiom(!at.used(v + 1), Big::from_u64(cells as u64));
         // ids: ¬D_v, the goal's negation, the sum, then D_v
-        block.add_ids(
-            Step::Raw(format!("dom {d} : {} : subproof", witness.join(" "))),
-            1,
-        );
-        block.lines.push(Step::Raw("proofgoal #1".into()));
-        block.add_ids(Step::Raw(pol), 2);
-        block.lines.push(Step::Raw("qed : -1;".into()));
-        block.lines.push(Step::Raw("qed;".into()));
+        block.add_ids(Step::Dom(d, witness, true), 1);
+        block.lines.push(Step::ProofGoal(1));
+        block.add_ids(pol.step(), 2);
+        block.lines.push(Step::Qed(Some(Ref::Last(1))));
+        block.lines.push(Step::Qed(None));
         block.ids += 1;
-        block.add_ids(Step::Raw(format!("@dom_d{v} pol -1;")), 1);
+        let mut d_v = PolSum::new();
+        d_v.add(Ref::Last(1));
+        block.add_ids(d_v.step().labelled(format!("dom_d{v}")), 1);
         if !top {
-            let spent: Vec<String> = (0..cells)
-                .flat_map(|c| {
-                    [
-                        format!("@sw_d{c}"),
-                        format!("@sw_n{c}"),
-                        format!("@sw_e{c}"),
-                    ]
-                })
+            let spent: Vec<Ref> = (0..cells)
+                .flat_map(|c| [format!("sw_d{c}"), format!("sw_n{c}"), format!("sw_e{c}")])
+                .map(Ref::Label)
                 .collect();
-            block
-                .lines
-                .push(Step::Raw(format!("del id {};", spent.join(" "))));
+            block.lines.push(Step::Del(spent));
         }
     }
 }

@@ -49,7 +49,7 @@
 //!    bound on its objective follows.
 
 use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
-use puzzlesat_encodings::proof::{Ref, Step};
+use puzzlesat_encodings::proof::{self, Big, Constraint, Op, PolSum, Ref, Step, Value, Var};
 use puzzlesat_encodings::provenance::Linear;
 use puzzlesat_encodings::Lit;
 
@@ -146,41 +146,32 @@ pub(super) fn orbits(pi: &[usize]) -> Vec<Vec<usize>> {
     out
 }
 
-/// `+1 a +1 b …` over names.
-pub(super) fn clause(lits: &[String]) -> String {
-    let terms: Vec<String> = lits.iter().map(|l| format!("+1 {l}")).collect();
-    format!("{} >= 1", terms.join(" "))
-}
-
-/// `~name` for `name`, `name` for `~name`.
-pub(super) fn neg(l: &str) -> String {
-    match l.strip_prefix('~') {
-        Some(v) => v.to_string(),
-        None => format!("~{l}"),
-    }
+/// The RUP step of the clause over `lits`.
+pub(super) fn rup(lits: &[proof::Lit]) -> Step {
+    Step::rup_clause(lits.iter().cloned())
 }
 
 /// Writes, along `node`, the clause `path ∨ goal` (path: the negated
 /// decisions so far), each leaf's by `leaf`.
 pub(super) fn along(
     node: &Node,
-    path: &mut Vec<String>,
-    goal: &[String],
+    path: &mut Vec<proof::Lit>,
+    goal: &[proof::Lit],
     name: &dyn Fn(Lit) -> String,
-    leaf: &dyn Fn(&[String], &mut ProofLines),
+    leaf: &dyn Fn(&[proof::Lit], &mut ProofLines),
     block: &mut ProofLines,
 ) {
     match node {
         Node::Leaf(_) => leaf(path, block),
         Node::Branch(l, yes, no) => {
             for (child, lit) in [(yes, *l), (no, !*l)] {
-                path.push(neg(&name(lit)));
+                path.push(!proof::Lit::from_text(name(lit)));
                 along(child, path, goal, name, leaf, block);
                 path.pop();
             }
             let mut c = path.clone();
             c.extend(goal.iter().cloned());
-            block.add_ids(Step::Raw(format!("rup {};", clause(&c))), 1);
+            block.add_ids(rup(&c), 1);
         }
     }
 }
@@ -215,77 +206,63 @@ pub fn occ3_proof(
             Node::Branch(_, a, b) => stack.extend([&**a, &**b]),
         }
     }
-    let g = |c: usize, v: usize| ge_name(c / n, c % n, v);
-    let e = |c: usize, v: usize| holds_name(c / n, c % n, v);
+    let lit = |l: Lit| proof::Lit::from_text(name(l));
+    let g = |c: usize, v: usize| proof::Lit::from_text(ge_name(c / n, c % n, v));
+    let e = |c: usize, v: usize| proof::Lit::from_text(holds_name(c / n, c % n, v));
     let ge = |v: usize, t: usize| counters.output(v, t);
     let n_minus_2 = cells - 2;
     // 1.–3. per value v < ub: z_v, G_v, K_v
     for v in 1..ub {
         let z = z_name(v);
-        let es: Vec<String> = (0..cells).map(|c| e(c, v)).collect();
-        let sum = |lits: &[String], neg_: bool| -> String {
-            lits.iter()
-                .map(|l| format!("+1 {}", if neg_ { neg(l) } else { l.clone() }))
-                .collect::<Vec<_>>()
-                .join(" ")
+        let zl = proof::Lit::from_text(z.clone());
+        let es: Vec<proof::Lit> = (0..cells).map(|c| e(c, v)).collect();
+        let ones = |negate: bool| {
+            es.iter()
+                .map(move |l| (1, if negate { !l.clone() } else { l.clone() }))
         };
-        before.add_ids(
-            Step::Raw(format!(
-                "@occ3_zp red {} +3 ~{z} >= 3 : {z} -> 0;",
-                sum(&es, false)
-            )),
-            1,
+        let zp = Constraint::at_least(ones(false).chain([(3, !zl.clone())]), 3);
+        let off = vec![(Var(z.clone()), Value::False)];
+        before.add_ids(Step::Red(zp, off, false).labelled("occ3_zp"), 1);
+        let zm = Constraint::at_least(
+            ones(true).chain([(n_minus_2 as u64, zl.clone())]),
+            n_minus_2 as i64,
         );
-        before.add_ids(
-            Step::Raw(format!(
-                "red {} +{n_minus_2} {z} >= {n_minus_2} : {z} -> 1;",
-                sum(&es, true)
-            )),
-            1,
-        );
+        let on = vec![(Var(z.clone()), Value::True)];
+        before.add_ids(Step::Red(zm, on, false), 1);
         // G_v
-        let mut pol = format!("@occ3_g{v} pol @occ3_zp");
+        let mut pol = PolSum::new();
+        pol.add(label("occ3_zp"));
         for (c, e_c) in es.iter().enumerate() {
             let up = g(c, v + 1);
+            let t = format!("occ3_t{c}");
             if v == 1 {
-                before.add_ids(
-                    Step::Raw(format!("@occ3_t{c} rup {};", clause(&[neg(e_c), neg(&up)]))),
-                    1,
-                );
+                before.add_ids(rup(&[!e_c.clone(), !up]).labelled(t.clone()), 1);
             } else {
-                before.add_ids(
-                    Step::Raw(format!("@occ3_a rup {};", clause(&[neg(e_c), g(c, v)]))),
-                    1,
-                );
-                before.add_ids(
-                    Step::Raw(format!("@occ3_b rup {};", clause(&[neg(e_c), neg(&up)]))),
-                    1,
-                );
-                before.add_ids(
-                    Step::Raw(format!("@occ3_c rup {};", clause(&[neg(&up), g(c, v)]))),
-                    1,
-                );
-                before.add_ids(
-                    Step::Raw(format!("@occ3_t{c} pol @occ3_a @occ3_b + @occ3_c + 2 d;")),
-                    1,
-                );
+                before.add_ids(rup(&[!e_c.clone(), g(c, v)]).labelled("occ3_a"), 1);
+                before.add_ids(rup(&[!e_c.clone(), !up.clone()]).labelled("occ3_b"), 1);
+                before.add_ids(rup(&[!up, g(c, v)]).labelled("occ3_c"), 1);
+                let mut sum = PolSum::new();
+                sum.add(label("occ3_a"))
+                    .add(label("occ3_b"))
+                    .add(label("occ3_c"))
+                    .then(Op::Div(2));
+                before.add_ids(sum.step().labelled(t.clone()), 1);
             }
-            pol.push_str(&format!(" @occ3_t{c} +"));
+            pol.add(label(&t));
         }
-        pol.push(';');
-        before.add_ids(Step::Raw(pol), 1);
+        before.add_ids(pol.step().labelled(format!("occ3_g{v}")), 1);
         // K_v
-        let u = used_name(v + 1);
-        let goal = vec![neg(&u), z.clone()];
-        let leaf = |path: &[String], b: &mut ProofLines| {
+        let u = proof::Lit::from_text(used_name(v + 1));
+        let goal = vec![!u, zl.clone()];
+        let leaf = |path: &[proof::Lit], b: &mut ProofLines| {
             for e_c in &es {
                 let mut cl = path.to_vec();
-                cl.extend([z.clone(), neg(e_c)]);
-                b.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
+                cl.extend([zl.clone(), !e_c.clone()]);
+                b.add_ids(rup(&cl), 1);
             }
             let mut cl = path.to_vec();
             cl.extend(goal.iter().cloned());
-            b.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
+            b.add_ids(rup(&cl), 1);
         };
         along(&root, &mut vec![], &goal, name, &leaf, before);
         // 4. the clauses [c_{v+1} ≥ t] → [c_v ≥ t+3]
@@ -295,45 +272,51 @@ pub fn occ3_proof(
             if v == 1 && t + 3 <= cells {
                 continue; // [c_1 ≥ t+3] is true: the encoding's clause has the true literal
             }
-            let mut pol = format!("pol {}", ProofLines::half(&neg(&name(p))));
+            let mut pol = PolSum::new();
+            pol.add(ProofLines::half(!lit(p)));
             if let Some(q) = q {
-                pol.push_str(&format!(" {} +", ProofLines::half(&name(q))));
+                pol.add(ProofLines::half(lit(q)));
             }
-            pol.push_str(&format!(" @occ3_g{v} +"));
+            pol.add(label(&format!("occ3_g{v}")));
             if q.is_none() && v >= 2 {
                 for c in 0..cells {
-                    pol.push_str(&format!(" {} w", g(c, v)));
+                    pol.then(Op::Weaken(g(c, v).var()));
                 }
             }
-            pol.push_str(" s;");
-            block.add_ids(Step::Raw(pol), 1);
+            pol.then(Op::Sat);
+            block.add_ids(pol.step(), 1);
             let mut lits = vec![!p];
             lits.extend(q);
-            let names: Vec<String> = lits.iter().map(|&l| name(l)).collect();
-            block.add_ids(Step::Raw(format!("rup {};", clause(&names))), 1);
+            let names: Vec<proof::Lit> = lits.iter().map(|&l| lit(l)).collect();
+            block.add_ids(rup(&names), 1);
             block.derived.push((lits, block.ids));
         }
     }
     // 5. u[v] → [c_v ≥ 3]
     for v in 2..=ub {
         let Some(q) = ge(v, 3) else { continue };
-        let qn = name(q);
-        let u = used_name(v);
-        let goal = vec![neg(&u), qn.clone()];
-        let leaf = |path: &[String], b: &mut ProofLines| {
+        let qn = lit(q);
+        let u = proof::Lit::from_text(used_name(v));
+        let goal = vec![!u, qn.clone()];
+        let leaf = |path: &[proof::Lit], b: &mut ProofLines| {
             for c in 0..cells {
                 let mut cl = path.to_vec();
-                cl.extend([qn.clone(), neg(&g(c, v))]);
-                b.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
+                cl.extend([qn.clone(), !g(c, v)]);
+                b.add_ids(rup(&cl), 1);
             }
             let mut cl = path.to_vec();
             cl.extend(goal.iter().cloned());
-            b.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
+            b.add_ids(rup(&cl), 1);
         };
         along(&root, &mut vec![], &goal, name, &leaf, block);
         block.derived.push((vec![!counters.used[v], q], block.ids));
     }
     Ok(())
+}
+
+/// The reference to the constraint labelled `name`.
+pub(super) fn label(name: &str) -> Ref {
+    Ref::Label(name.to_string())
 }
 
 /// Appends the staircase's units and the objective's link (steps 5b and
@@ -350,6 +333,7 @@ pub fn staircase_and_link(
     let ub = max_ubnval(n).max(1);
     let cells = n * n;
     let (counters, _) = counters_and_tree(map, "the staircase's proof")?;
+    let lit = |l: Lit| proof::Lit::from_text(name(l));
     let ge = |v: usize, t: usize| counters.output(v, t);
     // 5b. `--redundant staircase`: the outputs [c_v ≥ t], t > cap_v, are
     // false: by RUP along the occurrence clauses [c_v ≥ t] → [c_{v−1} ≥
@@ -359,10 +343,7 @@ pub fn staircase_and_link(
         let cap = counters.cap.get(v).copied().unwrap_or(cells);
         for t in cap + 1..=cells {
             let Some(y) = ge(v, t) else { break };
-            block.add_ids(
-                Step::Raw(format!("@occ3_u{v}_{t} rup {};", clause(&[neg(&name(y))]))),
-                1,
-            );
+            block.add_ids(rup(&[!lit(y)]).labelled(format!("occ3_u{v}_{t}")), 1);
             block.derived.push((vec![!y], block.ids));
             removed.push((v, t));
         }
@@ -370,7 +351,7 @@ pub fn staircase_and_link(
     // 6. the objective's link: Σ_t [c_v ≥ t] ≥ Σ_c [x_c ≥ v] per counter
     // (the outputs the staircase removes cancelled by their units)
     let mut link = vec![];
-    let mut sum = String::from("@occ3_obj pol");
+    let mut sum = PolSum::new();
     for v in 2..=ub {
         let y = &counters.ge[v];
         if y.len() != cells {
@@ -380,27 +361,24 @@ pub fn staircase_and_link(
             ));
         }
         for k in (1..=cells).rev() {
-            let h = ProofLines::half(&name(y[k - 1]));
-            let line = if k == cells {
-                format!("@occ3_r pol {h};")
+            let h = ProofLines::half(lit(y[k - 1]));
+            let mut r = PolSum::new();
+            if k == cells {
+                r.add(h);
             } else {
-                format!(
-                    "@occ3_r pol @occ3_r {} * {h} + {} d;",
-                    cells - k,
-                    cells - k + 1
-                )
-            };
-            block.add_ids(Step::Raw(line), 1);
+                r.add_scaled(label("occ3_r"), Big::from_u64((cells - k) as u64))
+                    .add(h)
+                    .then(Op::Div((cells - k + 1) as u64));
+            }
+            block.add_ids(r.step().labelled("occ3_r"), 1);
         }
-        let mut r = String::from("@occ3_r");
+        let mut r = PolSum::new();
+        r.add(label("occ3_r"));
         for (_, t) in removed.iter().filter(|&&(w, _)| w == v) {
-            r.push_str(&format!(" @occ3_u{v}_{t} +"));
+            r.add(label(&format!("occ3_u{v}_{t}")));
         }
-        block.add_ids(Step::Raw(format!("@occ3_r{v} pol {r};")), 1);
-        sum.push_str(&format!(" @occ3_r{v}"));
-        if v > 2 {
-            sum.push_str(" +");
-        }
+        block.add_ids(r.step().labelled(format!("occ3_r{v}")), 1);
+        sum.add(label(&format!("occ3_r{v}")));
         link.extend(
             y.iter()
                 .enumerate()
@@ -410,8 +388,7 @@ pub fn staircase_and_link(
         link.extend(map.x.iter().map(|xc| (1, !xc.ge(v as i64))));
     }
     if ub >= 2 {
-        sum.push(';');
-        block.add_ids(Step::Raw(sum), 1);
+        block.add_ids(sum.step().labelled("occ3_obj"), 1);
         proof.objective_link = Some((
             Ref::Label("occ3_obj".to_string()),
             Linear::at_least(link, ((ub - 1) * cells) as i64),

@@ -17,13 +17,13 @@
 //! bottom both cells hold 1. The lemmas are deleted after each clause.
 
 use puzzlesat_encodings::dominance::ProofLines;
-use puzzlesat_encodings::proof::Step;
+use puzzlesat_encodings::proof::{self, Constraint, Ref, Step, Value, Var};
 use puzzlesat_encodings::Lit;
 
 use puzzlesat_encodings::provenance::Linear;
 
 use super::encode::{below_meaning, BoardMap};
-use super::occ_proof::{clause, neg};
+use super::occ_proof::rup;
 
 /// The block deriving rule 1's clauses of `map` (see the module docs);
 /// `name` writes a CNF literal as the proof does. Its clauses are the
@@ -32,54 +32,46 @@ use super::occ_proof::{clause, neg};
 pub fn rule1_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> ProofLines {
     let mut block = ProofLines::default();
     let (lb, ub) = map.x.first().map_or((1, 1), |x| (x.lb(), x.ub()));
+    let lit = |l: Lit| proof::Lit::from_text(name(l));
     // the block introduces `below` and `above` itself, before the
     // encoding's other definitions: its RUP steps then propagate over the
     // model alone (not over the counters' long definition halves)
-    let linear = |c: &Linear| {
-        let terms: Vec<String> = c
-            .terms
-            .iter()
-            .map(|&(k, l)| format!("+{k} {}", name(l)))
-            .collect();
-        format!("{} >= {}", terms.join(" "), c.bound)
-    };
+    let linear =
+        |c: &Linear| Constraint::at_least(c.terms.iter().map(|&(k, l)| (k, lit(l))), c.bound);
     for r in &map.differ {
         let (a, b) = r.cells;
         for (y, low, high) in [(r.below, a, b), (r.above, b, a)] {
             // y ⇔ x_high − x_low ≥ 1: its two halves, as the encoding's
             // definitions are introduced (witnesses y → 0, y → 1)
             let meaning = below_meaning(&map.x[low], &map.x[high]);
-            let var = name(y);
+            let var = Var(name(y));
             let mut half = meaning.clone();
             half.terms.push((meaning.bound as u64, !y));
-            block.add_ids(Step::Raw(format!("red {} : {var} -> 0;", linear(&half))), 1);
+            let off = vec![(var.clone(), Value::False)];
+            block.add_ids(Step::Red(linear(&half), off, false), 1);
             let mut other = meaning.negation();
             other.terms.push((other.bound as u64, y));
-            block.add_ids(
-                Step::Raw(format!("red {} : {var} -> 1;", linear(&other))),
-                1,
-            );
+            let on = vec![(var, Value::True)];
+            block.add_ids(Step::Red(linear(&other), on, false), 1);
             block.defines.push(y.var());
         }
-        let head = [neg(&name(r.d)), name(r.below), name(r.above)];
+        let head = [!lit(r.d), lit(r.below), lit(r.above)];
         let mut labels = vec![];
         for t in (lb + 1..=ub).rev() {
             for c in [a, b] {
                 let mut cl = head.to_vec();
-                cl.push(neg(&name(map.x[c].ge(t))));
-                let label = format!("@r1_{}", labels.len());
-                block.add_ids(Step::Raw(format!("{label} rup {};", clause(&cl))), 1);
-                labels.push(label);
+                cl.push(!lit(map.x[c].ge(t)));
+                let label = format!("r1_{}", labels.len());
+                block.add_ids(rup(&cl).labelled(label.clone()), 1);
+                labels.push(Ref::Label(label));
             }
         }
-        block.add_ids(Step::Raw(format!("rup {};", clause(&head))), 1);
+        block.add_ids(rup(&head), 1);
         block
             .derived
             .push((vec![!r.d, r.below, r.above], block.ids));
         if !labels.is_empty() {
-            block
-                .lines
-                .push(Step::Raw(format!("del id {};", labels.join(" "))));
+            block.lines.push(Step::Del(labels));
         }
     }
     block.rule_ids = block.ids;

@@ -36,7 +36,7 @@
 //!    head is false K+1 > m(π), so `¬u[K+1]` follows from the leaf's lemma
 //!    and the chain (RUP); the leaves' clauses meet by RUP up the tree.
 
-use puzzlesat_encodings::proof::Step;
+use puzzlesat_encodings::proof::{self, Op, PolSum};
 use std::collections::HashSet;
 
 use puzzlesat_encodings::dominance::{ProofLines, SymmetryProof};
@@ -44,10 +44,15 @@ use puzzlesat_encodings::Lit;
 
 use super::encode::BoardMap;
 use super::model::max_ubnval;
-use super::occ_proof::{along, clause, counters_and_tree, neg, orbits, Node};
+use super::occ_proof::{along, counters_and_tree, label, orbits, rup, Node};
 use super::opb::{ge_name, holds_name, used_name};
 
-/// Writes `T_{c,v}` (label `@ubn_t{c}_{v}`) once.
+/// The label of `T_{c,v}`.
+pub(super) fn t_label(c: usize, v: usize) -> String {
+    format!("ubn_t{c}_{v}")
+}
+
+/// Writes `T_{c,v}` (label [`t_label`]) once.
 pub(super) fn ensure_t(
     n: usize,
     c: usize,
@@ -58,34 +63,21 @@ pub(super) fn ensure_t(
     if !done.insert((c, v)) {
         return;
     }
-    let e = holds_name(c / n, c % n, v);
-    let up = ge_name(c / n, c % n, v + 1);
+    let e = proof::Lit::from_text(holds_name(c / n, c % n, v));
+    let up = proof::Lit::from_text(ge_name(c / n, c % n, v + 1));
     if v == 1 {
-        b.add_ids(
-            Step::Raw(format!(
-                "@ubn_t{c}_{v} rup {};",
-                clause(&[neg(&e), neg(&up)])
-            )),
-            1,
-        );
+        b.add_ids(rup(&[!e, !up]).labelled(t_label(c, v)), 1);
     } else {
-        let g = ge_name(c / n, c % n, v);
-        b.add_ids(
-            Step::Raw(format!("@ubn_a rup {};", clause(&[neg(&e), g.clone()]))),
-            1,
-        );
-        b.add_ids(
-            Step::Raw(format!("@ubn_b rup {};", clause(&[neg(&e), neg(&up)]))),
-            1,
-        );
-        b.add_ids(
-            Step::Raw(format!("@ubn_c rup {};", clause(&[neg(&up), g]))),
-            1,
-        );
-        b.add_ids(
-            Step::Raw(format!("@ubn_t{c}_{v} pol @ubn_a @ubn_b + @ubn_c + 2 d;")),
-            1,
-        );
+        let g = proof::Lit::from_text(ge_name(c / n, c % n, v));
+        b.add_ids(rup(&[!e.clone(), g.clone()]).labelled("ubn_a"), 1);
+        b.add_ids(rup(&[!e, !up.clone()]).labelled("ubn_b"), 1);
+        b.add_ids(rup(&[!up, g]).labelled("ubn_c"), 1);
+        let mut sum = PolSum::new();
+        sum.add(label("ubn_a"))
+            .add(label("ubn_b"))
+            .add(label("ubn_c"))
+            .then(Op::Div(2));
+        b.add_ids(sum.step().labelled(t_label(c, v)), 1);
     }
 }
 
@@ -95,7 +87,7 @@ fn lemmas(
     node: &Node,
     n: usize,
     ub: usize,
-    path: &mut Vec<String>,
+    path: &mut Vec<proof::Lit>,
     name: &dyn Fn(Lit) -> String,
     done: &mut HashSet<(usize, usize)>,
     b: &mut ProofLines,
@@ -103,7 +95,7 @@ fn lemmas(
     match node {
         Node::Branch(l, yes, no) => {
             for (child, lit) in [(yes, *l), (no, !*l)] {
-                path.push(neg(&name(lit)));
+                path.push(!proof::Lit::from_text(name(lit)));
                 lemmas(child, n, ub, path, name, done, b);
                 path.pop();
             }
@@ -114,52 +106,48 @@ fn lemmas(
             if m + 1 > ub {
                 return; // no value m + 1: nothing to exclude
             }
+            let holds = |c: usize, v: usize| proof::Lit::from_text(holds_name(c / n, c % n, v));
             let reps: Vec<usize> = orbits.iter().map(|o| o[0]).collect();
-            let not_used = neg(&used_name(m + 1));
+            let not_used = !proof::Lit::from_text(used_name(m + 1));
             // cells of an orbit hold what its representative holds
             for o in &orbits {
                 for &c in &o[1..] {
                     for v in 1..=m {
                         let mut cl = path.clone();
-                        cl.extend([
-                            neg(&holds_name(c / n, c % n, v)),
-                            holds_name(o[0] / n, o[0] % n, v),
-                        ]);
-                        b.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
+                        cl.extend([!holds(c, v), holds(o[0], v)]);
+                        b.add_ids(rup(&cl), 1);
                     }
                 }
             }
             // C_v: u[m+1] → some representative holds v (v ≤ m), is ≥ m+1
-            let mut pol = String::from("pol");
+            let mut pol = PolSum::new();
             for v in 1..=m + 1 {
                 let mut cl = path.clone();
                 cl.push(not_used.clone());
                 cl.extend(reps.iter().map(|&r| {
                     if v <= m {
-                        holds_name(r / n, r % n, v)
+                        holds(r, v)
                     } else {
-                        ge_name(r / n, r % n, v)
+                        proof::Lit::from_text(ge_name(r / n, r % n, v))
                     }
                 }));
-                b.add_ids(Step::Raw(format!("@ubn_c{v} rup {};", clause(&cl))), 1);
-                pol.push_str(&format!(" @ubn_c{v}"));
-                if v > 1 {
-                    pol.push_str(" +");
-                }
+                let c_v = format!("ubn_c{v}");
+                b.add_ids(rup(&cl).labelled(c_v.clone()), 1);
+                pol.add(label(&c_v));
             }
             // each representative: at most one of "holds 1", …, "holds m",
             // "≥ m+1"
             for &r in &reps {
                 for v in 1..=m {
                     ensure_t(n, r, v, done, b);
-                    pol.push_str(&format!(" @ubn_t{r}_{v} +"));
+                    pol.add(label(&t_label(r, v)));
                 }
             }
-            pol.push_str(" s;");
-            b.add_ids(Step::Raw(pol), 1);
+            pol.then(Op::Sat);
+            b.add_ids(pol.step(), 1);
             let mut cl = path.clone();
             cl.push(not_used);
-            b.add_ids(Step::Raw(format!("rup {};", clause(&cl))), 1);
+            b.add_ids(rup(&cl), 1);
         }
     }
 }
@@ -182,15 +170,10 @@ pub fn ubnval_proof(
         .as_ref()
         .ok_or("the board has no ubnval clauses")?;
     let ub = max_ubnval(n).max(1);
+    let used_lit = |v: usize| proof::Lit::from_text(used_name(v));
     // 1. the chain u[v+1] → u[v]
     for v in 2..ub {
-        before.add_ids(
-            Step::Raw(format!(
-                "rup {};",
-                clause(&[neg(&used_name(v + 1)), used_name(v)])
-            )),
-            1,
-        );
+        before.add_ids(rup(&[!used_lit(v + 1), used_lit(v)]), 1);
     }
     // 2.–3. the leaves' lemmas
     let mut done = HashSet::new();
@@ -213,11 +196,11 @@ pub fn ubnval_proof(
         }
     }
     for cl in clauses {
-        let goal: Vec<String> = cl.iter().map(|&l| name(l)).collect();
-        let leaf = |path: &[String], b: &mut ProofLines| {
+        let goal: Vec<proof::Lit> = cl.iter().map(|&l| proof::Lit::from_text(name(l))).collect();
+        let leaf = |path: &[proof::Lit], b: &mut ProofLines| {
             let mut c = path.to_vec();
             c.extend(goal.iter().cloned());
-            b.add_ids(Step::Raw(format!("rup {};", clause(&c))), 1);
+            b.add_ids(rup(&c), 1);
         };
         along(&root, &mut vec![], &goal, name, &leaf, block);
         block.derived.push((cl, block.ids));

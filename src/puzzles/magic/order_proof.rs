@@ -10,7 +10,7 @@ use puzzlesat_encodings::dominance::{
 };
 use puzzlesat_encodings::lex::LexChain;
 use puzzlesat_encodings::perm::Perm;
-use puzzlesat_encodings::proof::{self, Coef, Step};
+use puzzlesat_encodings::proof::{self, Coef, Constraint, PolSum, Ref, Step, Value, Var, Witness};
 use puzzlesat_encodings::Lit;
 
 use super::encode::{order_pairs, CellMap, Options};
@@ -92,7 +92,7 @@ pub fn order_constraints_proof(
     let amo = |c: usize| m.first_id(c) + 1;
     let all_lines = lines(n);
     let line_ge = |l: usize| m.first_id(2 * cells + l);
-    let lit = |c: usize, v: usize| name(map.direct[c][v - 1]);
+    let lit = |c: usize, v: usize| proof::Lit::from_text(name(map.direct[c][v - 1]));
     // the order: the keys' values, weighted
     let mut def = vec![];
     let mut loaded = vec![];
@@ -103,7 +103,7 @@ pub fn order_constraints_proof(
             let w = Big::from_u128(w as u128);
             def.push((Coef::Signed(false, w.clone()), order_var("u", j)));
             def.push((Coef::Signed(true, w), order_var("v", j)));
-            loaded.push(proof::Lit::from_text(lit(k, v)));
+            loaded.push(lit(k, v));
             j += 1;
         }
     }
@@ -113,32 +113,32 @@ pub fn order_constraints_proof(
     // `@ub<c>`: Σ v·[F_c = v] ≤ n², `@ubc<c>`: Σ (n²+1−v)·[F_c = v] ≤ n²,
     // `@lb<c>`: Σ v·[F_c = v] ≥ 1
     let mut have: std::collections::HashSet<String> = Default::default();
-    let mut bound = |block: &mut ProofLines, kind: &str, c: usize| -> String {
-        let label = format!("@{kind}{c}");
+    let mut bound = |block: &mut ProofLines, kind: &str, c: usize| -> Ref {
+        let label = format!("{kind}{c}");
         if have.insert(label.clone()) {
-            let line = match kind {
+            let step = match kind {
                 "lb" => {
-                    let terms: Vec<String> =
-                        (1..=cells).map(|v| format!("+{v} {}", lit(c, v))).collect();
-                    format!("{label} ia {} >= 1 : {};", terms.join(" "), alo(c))
+                    let terms = (1..=cells).map(|v| (v as u64, lit(c, v)));
+                    let alo_c = Ref::Id(alo(c) as u64);
+                    Step::Ia(Constraint::at_least(terms, 1), Some(alo_c))
                 }
                 _ => {
                     // amo·n² plus (n² − coefficient)·[F_c = v]
-                    let mut pol = format!("{label} pol {} {cells} *", amo(c));
+                    let mut pol = PolSum::new();
+                    pol.add_scaled(Ref::Id(amo(c) as u64), Big::from_u64(cells as u64));
                     for v in 1..=cells {
                         let coef = if kind == "ub" { v } else { cells + 1 - v };
                         let extra = cells - coef;
                         if extra > 0 {
-                            pol.push_str(&format!(" {} {extra} * +", lit(c, v)));
+                            pol.add_axiom(lit(c, v), Big::from_u64(extra as u64));
                         }
                     }
-                    pol.push(';');
-                    pol
+                    pol.step()
                 }
             };
-            block.add_ids(Step::Raw(line), 1);
+            block.add_ids(step.labelled(label.clone()), 1);
         }
-        label
+        Ref::Label(label)
     };
     // a group element fixing the keys before `p` and mapping a to b
     let find = |p: usize, a: usize, b: usize| {
@@ -150,13 +150,35 @@ pub fn order_constraints_proof(
             })
             .ok_or_else(|| format!("no symmetry maps cell {a} to {b} and fixes the keys before it"))
     };
-    let value_terms = |c: usize, sign: &str, comp: bool| -> Vec<String> {
+    // `±v·[F_c = v]` for each value v
+    let value_terms = |c: usize, positive: bool| -> Vec<(Coef, proof::Lit)> {
         (1..=cells)
-            .map(|v| {
-                let coef = if comp { cells + 1 - v } else { v };
-                format!("{sign}{coef} {}", lit(c, v))
-            })
+            .map(|v| (Coef::Signed(positive, Big::from_u64(v as u64)), lit(c, v)))
             .collect()
+    };
+    // `v·F ≥ degree` and its subproof: `@nc` the negated constraint, the
+    // two goals of the order by `goal`, then `extra` (the lines' goals)
+    let dom = |terms: Vec<(Coef, proof::Lit)>,
+               degree: i64,
+               witness: Witness,
+               goal: &PolSum,
+               extra: Vec<Step>| {
+        let mut nc = PolSum::new();
+        nc.add(Ref::Last(1));
+        let mut steps = vec![
+            Step::Dom(Constraint { terms, degree }, witness, true),
+            nc.step().labelled("nc"),
+        ];
+        for g in [1, 2] {
+            steps.extend([
+                Step::ProofGoal(g),
+                goal.clone().step(),
+                Step::Qed(Some(Ref::Last(1))),
+            ]);
+        }
+        steps.extend(extra);
+        steps.push(Step::Qed(None));
+        steps
     };
     for (idx, ((a, b), chain)) in map.less.iter().enumerate() {
         if (*a, *b) != lt[idx] {
@@ -166,42 +188,30 @@ pub fn order_constraints_proof(
         let p = keys.iter().position(|&k| k == a).expect("a is a key");
         let g = find(p, a, b)?;
         // the later keys g moves: their images' upper bounds and their lower bounds
-        let mut extra = String::new();
+        let mut goal = PolSum::new();
+        goal.add(Ref::Last(1))
+            .add_scaled(Ref::Label("nc".into()), big(weight(p)));
         for (i, &k) in keys.iter().enumerate().skip(p + 1) {
             let gk = g.apply(k as u32) as usize;
             if gk != k {
                 let ub = bound(&mut block, "ub", gk);
                 let lb = bound(&mut block, "lb", k);
-                let w = weight(i);
-                extra.push_str(&format!(" {ub} {w} * + {lb} {w} * +"));
+                goal.add_scaled(ub, big(weight(i)))
+                    .add_scaled(lb, big(weight(i)));
             }
         }
-        let mut terms = value_terms(b, "+", false);
-        terms.extend(value_terms(a, "-", false));
+        let mut terms = value_terms(b, true);
+        terms.extend(value_terms(a, false));
         let witness = witness(map, g, false, name);
-        let wp = weight(p);
-        let goal = format!("pol -1 @nc {wp} * +{extra}; qed : -1;");
-        block.add_ids(
-            Step::Raw(format!(
-                "@lt dom {} >= 0 : {} : subproof @nc pol -1; proofgoal #1 {goal} proofgoal #2 {goal} qed;",
-                terms.join(" "),
-                witness.join(" ")
-            )),
-            7,
-        );
+        let mut steps = dom(terms, 0, witness, &goal, vec![]);
+        steps[0] = steps[0].clone().labelled("lt");
+        block.add_ids(Step::Inline(steps), 7);
         match chain {
             None if map.ints.is_none() => {
                 for v in 0..cells {
                     for w in 0..=v {
                         let clause = vec![!map.direct[a][v], !map.direct[b][w]];
-                        block.add_ids(
-                            Step::Raw(format!(
-                                "rup +1 {} +1 {} >= 1;",
-                                name(clause[0]),
-                                name(clause[1])
-                            )),
-                            1,
-                        );
+                        block.add_ids(rup(&clause, name), 1);
                         block.derived.push((clause, block.ids));
                     }
                 }
@@ -212,23 +222,21 @@ pub fn order_constraints_proof(
     }
     for &(a, b) in &sums {
         let g = find(0, a, b)?;
-        let mut extra = String::new();
+        let w0 = weight(0);
+        let mut goal = PolSum::new();
+        goal.add(Ref::Last(1))
+            .add_scaled(Ref::Label("nc".into()), big(w0))
+            .add_scaled(Ref::Id(amo(b) as u64), big(w0 * big_n));
         for (i, &k) in keys.iter().enumerate().skip(1) {
             let gk = g.apply(k as u32) as usize;
             let ub = bound(&mut block, "ubc", gk);
             let lb = bound(&mut block, "lb", k);
-            let w = weight(i);
-            extra.push_str(&format!(" {ub} {w} * + {lb} {w} * +"));
+            goal.add_scaled(ub, big(weight(i)))
+                .add_scaled(lb, big(weight(i)));
         }
-        let mut terms = value_terms(a, "-", false);
-        terms.extend(value_terms(b, "-", false));
+        let mut terms = value_terms(a, false);
+        terms.extend(value_terms(b, false));
         let witness = witness(map, g, true, name);
-        let w0 = weight(0);
-        let goal = format!(
-            "pol -1 @nc {w0} * + {} {} * +{extra}; qed : -1;",
-            amo(b),
-            w0 * big_n
-        );
         // each line's image under g with the complement: n²+1 times the
         // image line's "one value" minus its sum
         let mut line_goals = vec![];
@@ -243,46 +251,32 @@ pub fn order_constraints_proof(
                     x == image
                 })
                 .ok_or("a symmetry maps a line onto no line")?;
-            let ones = |one: &dyn Fn(usize) -> usize| -> String {
-                image
-                    .iter()
-                    .map(|&c| format!(" {} {big_n} * +", one(c)))
-                    .collect()
+            // the goal of line `of`: n²+1 times the image's `one` minus the
+            // image line's other half
+            let mut line_goal = |of: usize, one: &dyn Fn(usize) -> usize, other: usize| {
+                let mut pol = PolSum::new();
+                pol.add(Ref::Last(1));
+                for &c in &image {
+                    pol.add_scaled(Ref::Id(one(c) as u64), big(big_n));
+                }
+                pol.add(Ref::Id(other as u64));
+                line_goals.extend([
+                    Step::ProofGoalOf(Ref::Id(of as u64)),
+                    pol.step(),
+                    Step::Qed(Some(Ref::Last(1))),
+                ]);
             };
-            line_goals.push(format!(
-                "proofgoal {} pol -1{} {} +; qed : -1;",
-                line_ge(l),
-                ones(&alo),
-                line_ge(l2) + 1
-            ));
-            line_goals.push(format!(
-                "proofgoal {} pol -1{} {} +; qed : -1;",
-                line_ge(l) + 1,
-                ones(&amo),
-                line_ge(l2)
-            ));
+            line_goal(line_ge(l), &alo, line_ge(l2) + 1);
+            line_goal(line_ge(l) + 1, &amo, line_ge(l2));
         }
-        block.add_ids(
-            Step::Raw(format!(
-                "dom {} >= -{big_n} : {} : subproof @nc pol -1; proofgoal #1 {goal} proofgoal #2 {goal} {} qed;",
-                terms.join(" "),
-                witness.join(" "),
-                line_goals.join(" ")
-            )),
-            7 + 2 * line_goals.len(),
-        );
+        let goals = line_goals.len() / 3;
+        let steps = dom(terms, -(big_n as i64), witness, &goal, line_goals);
+        block.add_ids(Step::Inline(steps), 7 + 2 * goals);
         // ¬[F_a = v] ∨ ¬[F_b = w] for v + w > n²+1
         for v in 1..=cells {
             for w in (cells + 2 - v).max(1)..=cells {
                 let clause = vec![!map.direct[a][v - 1], !map.direct[b][w - 1]];
-                block.add_ids(
-                    Step::Raw(format!(
-                        "rup +1 {} +1 {} >= 1;",
-                        name(clause[0]),
-                        name(clause[1])
-                    )),
-                    1,
-                );
+                block.add_ids(rup(&clause, name), 1);
                 block.derived.push((clause, block.ids));
             }
         }
@@ -322,43 +316,32 @@ fn order_cells_lt(
     if xs.len() + 1 != cells || ys.len() + 1 != cells {
         return Err("an order cell's order literals are not [F ≥ 2..n²]".into());
     }
-    let mut pol = format!("@ordL pol @lt {alo_a} + {amo_b} +");
+    let mut pol = PolSum::new();
+    pol.add(label("lt"))
+        .add(Ref::Id(alo_a as u64))
+        .add(Ref::Id(amo_b as u64));
     for (i, (&yb, &ya)) in ys.iter().zip(xs).enumerate() {
         // [F ≥ i+2] over the values i+2.. (0-based indices i+1..)
         let s: Vec<usize> = (i + 1..cells).collect();
-        let terms = |c: usize, negate: bool| -> String {
-            s.iter()
-                .map(|&u| {
-                    let l = map.direct[c][u];
-                    format!("+1 {}", name(if negate { !l } else { l }))
-                })
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         if s.len() == 1 && map.direct[b][s[0]] == yb {
             continue; // [F ≥ n²] is [F = n²]: both halves trivial
         }
-        block.add_ids(
-            Step::Raw(format!(
-                "@tb{i} ia +1 {} {} >= {};",
-                name(yb),
-                terms(b, true),
-                s.len()
-            )),
-            1,
-        );
-        block.add_ids(
-            Step::Raw(format!(
-                "@ra{i} ia +1 {} {} >= 1;",
-                name(!ya),
-                terms(a, false)
-            )),
-            1,
-        );
-        pol.push_str(&format!(" @tb{i} + @ra{i} +"));
+        let values = |c: usize| s.iter().map(move |&u| map.direct[c][u]);
+        let (tb, ra) = (format!("tb{i}"), format!("ra{i}"));
+        let tight = Constraint::clause(names_of(
+            name,
+            [yb].into_iter().chain(values(b).map(|l| !l)),
+        ));
+        let tight = Constraint {
+            degree: s.len() as i64,
+            ..tight
+        };
+        block.add_ids(Step::Ia(tight, None).labelled(tb.clone()), 1);
+        let half = Constraint::clause(names_of(name, [!ya].into_iter().chain(values(a))));
+        block.add_ids(Step::Ia(half, None).labelled(ra.clone()), 1);
+        pol.add(label(&tb)).add(label(&ra));
     }
-    pol.push(';');
-    block.add_ids(Step::Raw(pol), 1);
+    block.add_ids(pol.step().labelled("ordL"), 1);
     // the clauses, as the CNF has them: [x ≥ v] for v ≤ 1 is true, for
     // v > n² false
     let ge = |lits: &[Lit], v: usize| -> Option<Option<Lit>> {
@@ -380,26 +363,16 @@ fn order_cells_lt(
             Some(Some(l)) => clause.push(l),
             None => {}
         }
-        block.add_ids(
-            Step::Raw(format!(
-                "rup {} >= 1;",
-                clause
-                    .iter()
-                    .map(|&l| format!("+1 {}", name(l)))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )),
-            1,
-        );
+        block.add_ids(rup(&clause, name), 1);
         block.derived.push((clause, block.ids));
     }
-    block.lines.push(Step::Raw("del id @ordL;".to_string()));
+    block.lines.push(Step::Del(vec![label("ordL")]));
     Ok(())
 }
 
 /// The witness of the cell map `g` (the new `[F_c = v]` is the old
 /// `[F_g(c) = v]`), composed with the complement `v ↦ n²+1−v` if `comp`.
-fn witness(map: &CellMap, g: &Perm, comp: bool, name: &dyn Fn(Lit) -> String) -> Vec<String> {
+fn witness(map: &CellMap, g: &Perm, comp: bool, name: &dyn Fn(Lit) -> String) -> Witness {
     let cells = map.n * map.n;
     let mut out = vec![];
     for c in 0..cells {
@@ -407,10 +380,9 @@ fn witness(map: &CellMap, g: &Perm, comp: bool, name: &dyn Fn(Lit) -> String) ->
         for v in 0..cells {
             let w = if comp { cells - 1 - v } else { v };
             if (gc, w) != (c, v) {
-                out.push(format!(
-                    "{} -> {}",
-                    name(map.direct[c][v]),
-                    name(map.direct[gc][w])
+                out.push((
+                    Var(name(map.direct[c][v])),
+                    Value::Lit(proof::Lit::from_text(name(map.direct[gc][w]))),
                 ));
             }
         }
@@ -456,51 +428,35 @@ fn digit_chain(
             .filter(|&i| (if which == 0 { i / n } else { i % n }) > k)
             .collect()
     };
-    let mut pol = format!("@lexL pol @lt {alo_a} + {amo_b} +");
+    let mut pol = PolSum::new();
+    pol.add(label("lt"))
+        .add(Ref::Id(alo_a as u64))
+        .add(Ref::Id(amo_b as u64));
     for (which, (ys_b, ys_a)) in digits[b].iter().zip(&digits[a]).enumerate() {
         let w = if which == 0 { n } else { 1 };
         for (k, (&yb, &ya)) in ys_b.iter().zip(ys_a).enumerate() {
             let s = set(which, k);
-            let terms = |c: usize, negate: bool| -> String {
-                s.iter()
-                    .map(|&i| {
-                        let l = map.direct[c][i];
-                        format!("+1 {}", name(if negate { !l } else { l }))
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
+            let values = |c: usize| s.iter().map(move |&i| map.direct[c][i]);
             // b's tight half: [d ≥ k+1] + Σ_S ¬[F = v] ≥ |S|
-            let (tb, ra) = (format!("@tb{which}_{k}"), format!("@ra{which}_{k}"));
-            block.add_ids(
-                Step::Raw(format!(
-                    "{tb} ia +1 {} {} >= {};",
-                    name(yb),
-                    terms(b, true),
-                    s.len()
-                )),
-                1,
-            );
+            let (tb, ra) = (format!("tb{which}_{k}"), format!("ra{which}_{k}"));
+            let tight = Constraint::clause(names_of(
+                name,
+                [yb].into_iter().chain(values(b).map(|l| !l)),
+            ));
+            let tight = Constraint {
+                degree: s.len() as i64,
+                ..tight
+            };
+            block.add_ids(Step::Ia(tight, None).labelled(tb.clone()), 1);
             // a's half: ¬[d ≥ k+1] + Σ_S [F = v] ≥ 1
-            block.add_ids(
-                Step::Raw(format!(
-                    "{ra} ia +1 {} {} >= 1;",
-                    name(!ya),
-                    terms(a, false)
-                )),
-                1,
-            );
-            for label in [tb, ra] {
-                pol.push_str(&if w == 1 {
-                    format!(" {label} +")
-                } else {
-                    format!(" {label} {w} * +")
-                });
+            let half = Constraint::clause(names_of(name, [!ya].into_iter().chain(values(a))));
+            block.add_ids(Step::Ia(half, None).labelled(ra.clone()), 1);
+            for l in [tb, ra] {
+                pol.add_times(label(&l), w as u64);
             }
         }
     }
-    pol.push(';');
-    block.add_ids(Step::Raw(pol), 1);
+    block.add_ids(pol.step().labelled("lexL"), 1);
     let positions: Vec<usize> = (0..xs.len()).collect();
     derive_chain(
         &ChainSteps {
@@ -516,16 +472,31 @@ fn digit_chain(
     // ¬a_m: the digits all equal, so the values too
     let last = *chain.chain.last().expect("a strict chain has literals");
     for v in 0..cells {
-        block.add_ids(
-            Step::Raw(format!(
-                "rup +1 {} +1 {} >= 1;",
-                name(!last),
-                name(!map.direct[a][v])
-            )),
-            1,
-        );
+        block.add_ids(rup(&[!last, !map.direct[a][v]], name), 1);
     }
-    block.add_ids(Step::Raw(format!("rup +1 {} >= 1;", name(!last))), 1);
+    block.add_ids(rup(&[!last], name), 1);
     block.derived.push((vec![!last], block.ids));
     Ok(())
+}
+
+/// The proof's names of `lits`.
+fn names_of(name: &dyn Fn(Lit) -> String, lits: impl IntoIterator<Item = Lit>) -> Vec<proof::Lit> {
+    lits.into_iter()
+        .map(|l| proof::Lit::from_text(name(l)))
+        .collect()
+}
+
+/// The RUP step of the clause of `clause`.
+fn rup(clause: &[Lit], name: &dyn Fn(Lit) -> String) -> Step {
+    Step::rup_clause(names_of(name, clause.iter().copied()))
+}
+
+/// The reference to the constraint labelled `name`.
+fn label(name: &str) -> Ref {
+    Ref::Label(name.to_string())
+}
+
+/// A (non-negative) weight of the order.
+fn big(w: i128) -> Big {
+    Big::from_u128(w as u128)
 }

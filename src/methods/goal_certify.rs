@@ -1,0 +1,187 @@
+//! `--method goals --certify`: the goal search's upper bound refuted from
+//! the goal-space model ([`crate::puzzles::alien_tiles::goal_model`]) by the
+//! proof of [`crate::puzzles::alien_tiles::goal_proof`], checked by VeriPB.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::certify::manifest::{keep_command, ClaimKind, Kept};
+use crate::certify::veripb::{check, Checked};
+use crate::certify::{Certificate, Certified, CertifyError, Claim, DratFormat, FromModel};
+use crate::puzzle::Puzzle;
+use crate::puzzles::alien_tiles::goal_model::GoalModel;
+use crate::puzzles::alien_tiles::goal_proof::{write_proof, GoalProofError, GoalProofSteps};
+use crate::puzzles::alien_tiles::{AlienTiles, TilesDetails, TilesSolution};
+use crate::report::{Report, Status};
+use crate::solver::Limits;
+
+/// A checked certificate of "no goal needs more than B clicks".
+#[derive(Clone, Debug)]
+pub struct GoalCertificate {
+    /// the model file
+    pub model_path: PathBuf,
+    /// the proof file
+    pub proof_path: PathBuf,
+    /// what the proof holds
+    pub steps: GoalProofSteps,
+    /// FNV-1a digest of the model file
+    pub model_digest: String,
+    /// time to build the model and write both files
+    pub write_seconds: f64,
+    /// the check
+    pub checked: Checked,
+}
+
+/// Writes the goal-space model of the n×n board with c colours stating
+/// "some goal needs more than `above` clicks" and its refutation into
+/// `dir` (a temporary folder when None) as `STEM.opb` and `STEM.pbp` (new
+/// names if taken), and checks them with VeriPB.
+pub fn certify(
+    n: usize,
+    c: u32,
+    above: u32,
+    dir: Option<&Path>,
+    stem: &str,
+    limits: &Limits,
+) -> Result<GoalCertificate, CertifyError> {
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
+    crate::certify::veripb::checker(limits)?;
+    let started = Instant::now();
+    let gm = GoalModel::new(n, c, above).map_err(CertifyError::Producer)?;
+    let mut temp = None;
+    let dir = match dir {
+        Some(d) => {
+            std::fs::create_dir_all(d).map_err(io)?;
+            d.to_path_buf()
+        }
+        None => temp
+            .insert(tempfile::tempdir().map_err(io)?)
+            .path()
+            .to_path_buf(),
+    };
+    let pending = |ext: &str| {
+        crate::io::output::Pending::new(&dir, &format!("{stem}.{ext}"))
+            .map_err(|e| CertifyError::Io(format!("{e:#}")))
+    };
+    let (mut model_file, mut proof_file) = (pending("opb")?, pending("pbp")?);
+    let text = gm.model.to_opb();
+    let model_digest = crate::certify::Fnv::default().text(&text).hex();
+    model_file.writer().write_all(text.as_bytes()).map_err(io)?;
+    drop(text);
+    let steps = write_proof(&gm, proof_file.writer(), true).map_err(|e| match e {
+        GoalProofError::Io(e) => io(e),
+        e => CertifyError::Producer(format!("goal-space proof: {e}")),
+    })?;
+    let placed =
+        crate::io::output::publish_new(&dir, stem, vec![("opb", model_file), ("pbp", proof_file)])
+            .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
+    let write_seconds = started.elapsed().as_secs_f64();
+    let (model_path, proof_path) = (placed[0].clone(), placed[1].clone());
+    let checked = match check(&model_path, &proof_path, limits) {
+        Err(CertifyError::VeripbRejected(why)) => {
+            if let Some(t) = temp.take() {
+                let _ = t.keep();
+            }
+            return Err(CertifyError::VeripbRejected(why));
+        }
+        r => r?,
+    };
+    Ok(GoalCertificate {
+        model_path,
+        proof_path,
+        steps,
+        model_digest,
+        write_seconds,
+        checked,
+    })
+}
+
+/// `--method goals --certify`: the goal search's upper bound ("no goal
+/// needs more than v clicks", v the hardest found, or the `--above` B of a
+/// search that found none) refuted from the goal-space model by a VeriPB
+/// proof ([`crate::puzzles::alien_tiles::goal_proof`]), checked; the
+/// certificate is the report's. A search that did not finish proves no
+/// bound: nothing is certified.
+pub fn certify_goals(
+    p: &AlienTiles,
+    r: &mut Report<TilesSolution, TilesDetails>,
+    above: Option<u32>,
+    dir: Option<&std::path::Path>,
+    limits: &Limits,
+) -> anyhow::Result<()> {
+    let (bound, claim) = match (r.status, r.objective, above) {
+        (Status::Optimal, Some(v), _) => (v as u32, Claim::Optimal),
+        (Status::Unsat, _, Some(b)) => (b, Claim::Infeasible),
+        _ => return Ok(()),
+    };
+    let stem = format!("{}-goals", crate::certify::veripb::stem(&p.describe()));
+    let cert = certify(p.n, p.c, bound, dir, &stem, limits)
+        .map_err(|e| anyhow::anyhow!("the goal search's bound could not be certified: {e}"))?;
+    let s = cert.steps;
+    if let (Some(dir), Some(_)) = (dir, crate::certify::manifest::command_line()) {
+        // `puzzlesat verify DIR` derives the refuted model from this
+        // command line and checks the proof: "no goal needs more than
+        // `bound` clicks" is the model's "no solution"
+        let command: Vec<String> = format!(
+            "solve alien-tiles -n {} -c {} --hardest --method goals --pb-model goals --above {bound}",
+            p.n, p.c
+        )
+        .split(' ')
+        .map(String::from)
+        .collect();
+        let files = Kept {
+            model: &cert.model_path,
+            proof: &cert.proof_path,
+            proof_model: None,
+            solutions: None,
+        };
+        keep_command(dir, &command, ClaimKind::Infeasible, None, &files)?;
+    }
+    r.seconds.certify = cert.write_seconds + cert.checked.seconds;
+    let total = r.seconds.total + r.seconds.certify;
+    r.seconds.close(total);
+    r.certificates = Some(vec![Certified {
+        claim,
+        formula_clauses: 0,
+        formula_digest: cert.model_digest.clone(),
+        cube: None,
+        certificate: Certificate {
+            format: DratFormat::Text,
+            producer: "puzzlesat goal-space proof writer".into(),
+            checker: cert.checked.checker.clone(),
+            proof_bytes: s.bytes,
+            solve_seconds: cert.write_seconds,
+            check_seconds: cert.checked.seconds,
+            // no DRAT lemmas: every step is the proof writer's own
+            lemmas: 0,
+            core_lemmas: 0,
+            from_model: Some(FromModel {
+                covers: format!(
+                    "the goal-space model \"some goal needs more than {bound} clicks\" refuted by a walk over the goals ({} closed by one (R, C), {} prefixes cut by the averaging bound, {} inner nodes)",
+                    s.leaves, s.cuts, s.nodes
+                ),
+                not_covered: match claim {
+                    Claim::Optimal => "the model's characterisation of a goal's fewest clicks (the lemma of docs/certify.md); the hardest goal's own value, whose click matrix passed the independent checker",
+                    _ => "the model's characterisation of a goal's fewest clicks (the lemma of docs/certify.md)",
+                }
+                .into(),
+                definitions: 0,
+                rup_clauses: (s.leaves + s.nodes) as usize,
+                pol_clauses: s.cuts as usize,
+                dom_clauses: 0,
+                solutions: 0,
+                counted: None,
+                solutions_file: None,
+                files: dir.map(|_| {
+                    (
+                        cert.model_path.display().to_string(),
+                        cert.proof_path.display().to_string(),
+                    )
+                }),
+            }),
+            not_from_model: None,
+        },
+    }]);
+    Ok(())
+}

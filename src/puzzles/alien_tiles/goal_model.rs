@@ -1,0 +1,348 @@
+//! The goal-space PB model of `--hardest` where c divides n − 1 (`opb
+//! --hardest --model goals --above B`): "some reachable goal needs more
+//! than B clicks". UNSAT proves that the hardest goal needs at most B;
+//! its proof is [`super::goal_proof`].
+//!
+//! **The lemma it rests on.** A click matrix x reaching the goal s has
+//! `x_ij = (R_i + C_j − s_ij) mod c`, R and C its row and column sums (a
+//! click on (k, l) adds 1 to row k and column l, so cell (i, j) gets
+//! `R_i + C_j − x_ij`). Where n ≡ 1 (mod c) that x is consistent (its row
+//! sums are R, its column sums C) iff every row sum and every column sum of
+//! s is ≡ T and `ΣR ≡ ΣC ≡ T` (mod c); conversely every such (T, R, C)
+//! gives a click matrix reaching s (the goal search's inner minimum,
+//! [`super::goals`]). So "s is reachable and needs more than B clicks" is:
+//! some T has every row and column sum of s ≡ T, and every (R, C) with
+//! `ΣR ≡ ΣC ≡ T` has `Σ_ij ((R_i + C_j − s_ij) mod c) ≥ B + 1`.
+//!
+//! **Variables.** `s[i][j]_ge<v>` (v = 1..c−1): goal cell (i, j) is at
+//! least v (order encoding, `_ge<v+1> → _ge<v>`); `t<T>`: the common sum
+//! mod c (exactly one); `rs[i][j]_<a>`, `cs[j][i]_<a>`: the first j + 1
+//! cells of row i (the first i + 1 of column j) sum to a mod c, by the
+//! clauses `rs[i][j−1]_a ∧ s_ij = b → rs[i][j]_(a+b)`, the last cell's
+//! clause ending in `t<(a+b) mod c>` (unit propagation then fixes a row's
+//! last cell from the others and T).
+//!
+//! **The bound.** With `(u − s) mod c = u − s + c·[s ≥ u+1]` (u, s in
+//! 0..c−1), one constraint per (T, R, C), reified on `t<T>`:
+//! `Σ_ij (u_ij − Σ_v [s_ij ≥ v] + c·[s_ij ≥ u_ij + 1]) ≥ B + 1`, with
+//! `u_ij = (R_i + C_j) mod c`: c^(2n−1) constraints.
+
+use puzzlesat_encodings::pbmodel::Relation;
+use puzzlesat_encodings::{PbLit, PbModel};
+
+/// A model constraint's id as VeriPB numbers them (from 1).
+pub type Id = u64;
+
+/// The model and the ids of its constraints, as the proof cites them.
+pub struct GoalModel {
+    /// the model
+    pub model: PbModel,
+    /// board size
+    pub n: usize,
+    /// colours
+    pub c: usize,
+    /// the model states "more than `above` clicks"
+    pub above: u32,
+    /// `[cell][v−1]`: the literal `s ≥ v`
+    pub ge: Vec<Vec<PbLit>>,
+    /// `t[T]`
+    pub t: Vec<PbLit>,
+    /// `[cell][v−1]` (v = 1..c−2): `s ≥ v+1 → s ≥ v`
+    pub order: Vec<Vec<Id>>,
+    /// "some T"
+    pub t_some: Id,
+    /// "at most one T"
+    pub t_one: Id,
+    /// row chains: `[i][j][a·c + b]`: the clause of cell (i, j) at value b
+    /// after a partial sum a (j = 0: a = 0 only)
+    pub rows: Vec<Vec<Vec<Id>>>,
+    /// column chains, `[j][i][a·c + b]`
+    pub cols: Vec<Vec<Vec<Id>>>,
+    /// the id of the first bound constraint (T = 0, R = C = 0…0)
+    pub first_bound: Id,
+}
+
+/// The variable of "cell (i, j) of the goal is at least v".
+pub fn goal_name(i: usize, j: usize, v: usize) -> String {
+    format!("s[{i}][{j}]_ge{v}")
+}
+
+impl GoalModel {
+    /// The model of the n×n board with c colours (c | n − 1), "some goal
+    /// needs more than `above` clicks".
+    pub fn new(n: usize, c: u32, above: u32) -> Result<Self, String> {
+        let cu = c as usize;
+        if n < 2 || c < 2 || (n - 1) % cu != 0 {
+            return Err(format!(
+                "the goal-space model needs c | n − 1 (n = {n}, c = {c})"
+            ));
+        }
+        let mut m = PbModel::new();
+        m.comment(format!(
+            "Alien Tiles {n}x{n}, {c} colours, the goal side: some reachable goal needs more than {above} clicks. s[i][j]_ge<v> = goal cell (i, j) (0-based) is at least v; t<T> = every row and column sums to T mod {c}"
+        ));
+        m.comment("a click matrix reaching s is x_ij = (R_i + C_j - s_ij) mod c for some R, C with sum R = sum C = T (mod c), and each such (R, C) gives one; one bound per (T, R, C)");
+        let ge: Vec<Vec<PbLit>> = (0..n * n)
+            .map(|p| {
+                (1..cu)
+                    .map(|v| m.var(&goal_name(p / n, p % n, v)).pos())
+                    .collect()
+            })
+            .collect();
+        let t: Vec<PbLit> = (0..cu).map(|a| m.var(&format!("t{a}")).pos()).collect();
+        let id = |m: &PbModel, k: usize| m.first_id(k) as Id;
+        let mut order = vec![];
+        for (p, lits) in ge.iter().enumerate() {
+            let mut ids = vec![];
+            for v in 1..lits.len() {
+                let k = m.clause(
+                    &[!lits[v], lits[v - 1]],
+                    format!(
+                        "goal cell ({}, {}): at least {} so at least {v}",
+                        p / n,
+                        p % n,
+                        v + 1
+                    ),
+                );
+                ids.push(id(&m, k));
+            }
+            order.push(ids);
+        }
+        let k = m.clause(
+            &t,
+            "the row and column sums have some value T mod c".to_string(),
+        );
+        let t_some = id(&m, k);
+        let k = m.at_most(&t, 1, "one value T".to_string());
+        let t_one = id(&m, k);
+        // "cell p holds b": its literals negated, for a clause
+        let not_holds = |p: usize, b: usize| -> Vec<PbLit> {
+            let mut out = vec![];
+            if b >= 1 {
+                out.push(!ge[p][b - 1]);
+            }
+            if b + 1 < cu {
+                out.push(ge[p][b]);
+            }
+            out
+        };
+        let chains = |m: &mut PbModel, kind: &str| -> Vec<Vec<Vec<Id>>> {
+            (0..n)
+                .map(|line| {
+                    let cell = |k: usize| {
+                        if kind == "rs" {
+                            line * n + k
+                        } else {
+                            k * n + line
+                        }
+                    };
+                    let mut out = vec![];
+                    for k in 0..n {
+                        let mut ids = vec![Id::MAX; cu * cu];
+                        for a in 0..if k == 0 { 1 } else { cu } {
+                            for b in 0..cu {
+                                let mut lits = not_holds(cell(k), b);
+                                if k > 0 {
+                                    lits.push(m.var(&m_var(kind, line, k - 1, a)).neg());
+                                }
+                                let to = (a + b) % cu;
+                                lits.push(if k + 1 == n {
+                                    t[to]
+                                } else {
+                                    m.var(&m_var(kind, line, k, to)).pos()
+                                });
+                                let what = if kind == "rs" { "row" } else { "column" };
+                                let i = m.clause(
+                                    &lits,
+                                    format!(
+                                        "{what} {line}: the first {} cells sum to {to} mod {c}",
+                                        k + 1
+                                    ),
+                                );
+                                ids[a * cu + b] = id(m, i);
+                            }
+                        }
+                        out.push(ids);
+                    }
+                    out
+                })
+                .collect()
+        };
+        let rows = chains(&mut m, "rs");
+        let cols = chains(&mut m, "cs");
+        let first_bound = m.loaded() as Id + 1;
+        let b = i64::from(above) + 1;
+        for (tv, &tl) in t.iter().enumerate() {
+            for_each_vector(n, cu, tv, |r| {
+                for_each_vector(n, cu, tv, |col| {
+                    let mut terms: Vec<(i64, PbLit)> = vec![(b, !tl)];
+                    let mut total_u = 0i64;
+                    for i in 0..n {
+                        for j in 0..n {
+                            let u = (r[i] + col[j]) % cu;
+                            total_u += u as i64;
+                            for v in 1..cu {
+                                let coef = if v == u + 1 { cu as i64 - 1 } else { -1 };
+                                terms.push((coef, ge[i * n + j][v - 1]));
+                            }
+                        }
+                    }
+                    m.linear(
+                        terms,
+                        Relation::AtLeast,
+                        b - total_u,
+                        format!("T = {tv}, R = {r:?}, C = {col:?}: the click matrix (R_i + C_j - s_ij) mod {c} has more than {above} clicks"),
+                    );
+                });
+            });
+        }
+        Ok(GoalModel {
+            model: m,
+            n,
+            c: cu,
+            above,
+            ge,
+            t,
+            order,
+            t_some,
+            t_one,
+            rows,
+            cols,
+            first_bound,
+        })
+    }
+
+    /// The id of the bound constraint of (T, R, C) (ΣR ≡ ΣC ≡ T).
+    pub fn bound(&self, t: usize, r: &[usize], col: &[usize]) -> Id {
+        let (n, c) = (self.n, self.c);
+        let per = c.pow(n as u32 - 1) as u64;
+        let rank = |v: &[usize]| {
+            v[..n - 1]
+                .iter()
+                .fold(0u64, |x, &y| x * c as u64 + y as u64)
+        };
+        self.first_bound + (t as u64 * per + rank(r)) * per + rank(col)
+    }
+}
+
+/// The name of a chain variable: `rs[i][j]_<a>` (row i's first j + 1
+/// cells sum to a) or `cs[j][i]_<a>`.
+fn m_var(kind: &str, line: usize, k: usize, a: usize) -> String {
+    format!("{kind}[{line}][{k}]_{a}")
+}
+
+/// Calls `f` on every vector of `0..c` of length n whose sum is ≡ t mod c,
+/// in the lexicographic order of its first n − 1 entries.
+pub fn for_each_vector(n: usize, c: usize, t: usize, mut f: impl FnMut(&[usize])) {
+    let mut v = vec![0usize; n];
+    loop {
+        let partial: usize = v[..n - 1].iter().sum();
+        v[n - 1] = (t + c * n - partial % c) % c;
+        f(&v);
+        let Some(j) = (0..n - 1).rev().find(|&j| v[j] + 1 < c) else {
+            return;
+        };
+        v[j] += 1;
+        v[j + 1..n - 1].fill(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::goals::goal_min;
+    use super::*;
+
+    /// The true variables of goal `s` with common sum `t`: its order
+    /// literals, `t<T>` and the chains' partial sums.
+    fn assignment(s: &[u32], n: usize, c: u32, t: usize) -> Vec<String> {
+        let mut out = vec![format!("t{t}")];
+        for (p, &x) in s.iter().enumerate() {
+            out.extend((1..=x as usize).map(|v| goal_name(p / n, p % n, v)));
+        }
+        for line in 0..n {
+            let (mut a, mut b) = (0, 0);
+            for k in 0..n - 1 {
+                a = (a + s[line * n + k]) % c;
+                b = (b + s[k * n + line]) % c;
+                out.push(m_var("rs", line, k, a as usize));
+                out.push(m_var("cs", line, k, b as usize));
+            }
+        }
+        out
+    }
+
+    /// Every goal of 3×3/2 and random goals of 4×4/3 and 5×5/2: the model
+    /// with B holds on a goal and T exactly when T is its rows' and
+    /// columns' common sum and its fewest clicks (the row/column minimum)
+    /// exceed B.
+    #[test]
+    fn the_model_holds_on_exactly_the_goals_harder_than_b() {
+        let mut seed = 42u64;
+        let mut next = |c: u32| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) % u64::from(c)) as u32
+        };
+        for (n, c, goals) in [(3usize, 2u32, 512usize), (4, 3, 300), (5, 2, 100)] {
+            let models: Vec<GoalModel> = (0..4)
+                .map(|b| GoalModel::new(n, c, b * n as u32).unwrap())
+                .collect();
+            let (mut held, mut reached) = (0, 0);
+            for k in 0..goals {
+                let s: Vec<u32> = if goals == 512 {
+                    (0..n * n).map(|p| (k >> p) as u32 & 1).collect()
+                } else if k % 2 == 0 {
+                    (0..n * n).map(|_| next(c)).collect()
+                } else {
+                    // a goal some click matrix reaches
+                    let x: Vec<u32> = (0..n * n).map(|_| next(c)).collect();
+                    let r: Vec<u32> = (0..n).map(|i| (0..n).map(|j| x[i * n + j]).sum()).collect();
+                    let col: Vec<u32> =
+                        (0..n).map(|j| (0..n).map(|i| x[i * n + j]).sum()).collect();
+                    (0..n * n)
+                        .map(|p| (r[p / n] + col[p % n] + c * c - x[p]) % c)
+                        .collect()
+                };
+                let value = goal_min(&s, n, c);
+                reached += usize::from(value.is_some());
+                let row0 = s[..n].iter().sum::<u32>() % c;
+                for gm in &models {
+                    for t in 0..c as usize {
+                        let names = assignment(&s, n, c, t);
+                        let holds = gm
+                            .model
+                            .check_named(names.iter().map(String::as_str))
+                            .is_ok();
+                        let want = t == row0 as usize && value.is_some_and(|v| v > gm.above);
+                        assert_eq!(
+                            holds, want,
+                            "{n}×{n}/{c}, B = {}, T = {t}, goal {s:?}",
+                            gm.above
+                        );
+                        held += usize::from(holds);
+                    }
+                }
+            }
+            assert!(
+                reached > 0 && held > 0,
+                "{n}×{n}/{c}: {reached} reached, {held} held"
+            );
+        }
+    }
+
+    #[test]
+    fn the_bound_ids_follow_the_vectors_order() {
+        let gm = GoalModel::new(3, 2, 1).unwrap();
+        let mut k = 0;
+        for t in 0..2 {
+            for_each_vector(3, 2, t, |r| {
+                for_each_vector(3, 2, t, |col| {
+                    assert_eq!(gm.bound(t, r, col), gm.first_bound + k);
+                    k += 1;
+                });
+            });
+        }
+        assert_eq!(gm.first_bound + k, gm.model.loaded() as Id + 1);
+    }
+}
