@@ -10,7 +10,7 @@
 //! and reads DIMACS and solver output. [`front`] holds the handlers the
 //! puzzles' command lines share; [`cli`] parses and dispatches, each
 //! family's command line in `cli/<family>.rs`. [`picture`] draws answers as
-//! SVG (`--svg`). Imports run one way, down (`tests/architecture.rs`).
+//! SVG (`--svg`). Imports run one way, down (`tests/suite/architecture.rs`).
 //! CNF building blocks live in the `puzzlesat-encodings` crate.
 
 pub mod certify;

@@ -1,4 +1,4 @@
-//! All 92 placements of 8 queens, in a crate of its own (`tests/library_client.rs`
+//! All 92 placements of 8 queens, in a crate of its own (`tests/suite/library_client.rs`
 //! builds this file against the library alone): `cargo run --example queens`.
 use puzzlesat_encodings::amo::{at_most_one, exactly_one, AmoEncoding::Pairwise};
 use puzzlesat_encodings::solve::{enumerate, Session, Solver};

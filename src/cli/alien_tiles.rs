@@ -193,8 +193,11 @@ impl PuzzleCommand for Args {
                 if common.all || common.count {
                     bail!("--method goals searches the goals without SAT: --all and --count apply to --method sat");
                 }
-                if common.certify && (p.n < 2 || (p.n as u32 - 1) % p.c != 0) {
-                    bail!("--method goals --certify refutes the goal-space model, which needs c | n − 1 (n = {}, c = {})", p.n, p.c);
+                if common.certify {
+                    if p.n < 2 || (p.n as u32 - 1) % p.c != 0 {
+                        bail!("--method goals --certify refutes the goal-space model, which needs c | n − 1 (n = {}, c = {})", p.n, p.c);
+                    }
+                    goal_model_budget(p.n, p.c, common)?;
                 }
                 let opts = cubes.options()?;
                 match goals_run(
@@ -243,6 +246,7 @@ impl PuzzleCommand for Args {
         if self.pb_model.as_deref() != Some("goals") {
             return pb_model_generic(&self.puzzle()?, common);
         }
+        goal_model_budget(self.n, self.c, common)?;
         let Some(above) = self.above else {
             bail!("--pb-model goals states \"some goal needs more than B clicks\": give --above B");
         };
@@ -259,3 +263,16 @@ impl PuzzleCommand for Args {
     }
 }
 
+
+/// Refuses, before any search, a goal-space model over `--max-clauses`
+/// terms.
+fn goal_model_budget(n: usize, c: u32, common: &Common) -> anyhow::Result<()> {
+    let terms = GoalModel::estimated_terms(n, c);
+    if terms > common.max_clauses {
+        bail!(
+            "the goal-space model of {n}×{n} with {c} colours has about {terms} terms, over the budget of {} (--max-clauses raises it)",
+            common.max_clauses
+        );
+    }
+    Ok(())
+}

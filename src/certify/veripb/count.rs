@@ -73,9 +73,7 @@ fn witnesses_of(
             return steps.iter().try_for_each(|s| witnesses_of(model, s, out));
         }
         Step::Dom(_, witness, _) => witness,
-        // a step still written as text (the last files of issue 38): its
-        // `dom` lines, read back
-        other => return text_witnesses(model, &other.to_string(), out),
+        _ => return Ok(()),
     };
     let mut map = vec![];
     for (from, to) in witness {
@@ -98,45 +96,6 @@ fn witnesses_of(
         map.push((x, y));
     }
     out.push(map);
-    Ok(())
-}
-
-/// The witnesses of the `dom` lines of `text` (`[@label] dom C : a -> b …
-/// [: subproof …]`), appended to `out`.
-fn text_witnesses(
-    model: &PbModel,
-    text: &str,
-    out: &mut Vec<Vec<(PbVar, PbVar)>>,
-) -> Result<(), String> {
-    for line in text.lines() {
-        let mut words = line.split_whitespace().peekable();
-        if words.peek().is_some_and(|w| w.starts_with('@')) {
-            words.next();
-        }
-        if words.next() != Some("dom") {
-            continue;
-        }
-        // the witness: the words between the first and the second ` : `
-        let rest: Vec<&str> = words.collect();
-        let mut parts = rest.split(|w| *w == ":");
-        let (_, Some(witness)) = (parts.next(), parts.next()) else {
-            return Err(format!("a dom step without a witness: {line}"));
-        };
-        let mut map = vec![];
-        for pair in witness.chunks(3) {
-            let [from, "->", to] = pair else {
-                return Err(format!("a dom witness that is not `a -> b …`: {line}"));
-            };
-            let to = to.trim_end_matches(';');
-            let var = |name: &str| {
-                model.lookup(name).ok_or_else(|| {
-                    format!("the dom witness maps {from} to {to}, not a variable of the model: the exclusions cannot be closed under it")
-                })
-            };
-            map.push((var(from)?, var(to)?));
-        }
-        out.push(map);
-    }
     Ok(())
 }
 

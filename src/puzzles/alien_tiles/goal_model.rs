@@ -212,6 +212,18 @@ impl GoalModel {
         })
     }
 
+    /// About how many terms the model of the n×n board with c colours has
+    /// (its c^(2n−1) bound constraints of n²(c−1) + 1 terms dominate),
+    /// from the parameters alone; u64::MAX past it.
+    pub fn estimated_terms(n: usize, c: u32) -> u64 {
+        let c = u64::from(c);
+        let n = n as u64;
+        c.checked_pow(2 * n as u32 - 1)
+            .and_then(|k| k.checked_mul(n * n * (c - 1) + 1))
+            .and_then(|t| t.checked_add(2 * n * n * c * c * 4))
+            .unwrap_or(u64::MAX)
+    }
+
     /// The id of the bound constraint of (T, R, C) (ΣR ≡ ΣC ≡ T).
     pub fn bound(&self, t: usize, r: &[usize], col: &[usize]) -> Id {
         let (n, c) = (self.n, self.c);
@@ -344,5 +356,15 @@ mod tests {
             });
         }
         assert_eq!(gm.first_bound + k, gm.model.loaded() as Id + 1);
+        // the estimate is at least the terms written, and close to them
+        for (n, c) in [(3, 2), (4, 3), (5, 2)] {
+            let gm = GoalModel::new(n, c, 1).unwrap();
+            let terms: usize = gm.model.constraints().iter().map(|k| k.terms.len()).sum();
+            let est = GoalModel::estimated_terms(n, c);
+            assert!(
+                est >= terms as u64 && est <= 2 * terms as u64,
+                "{n}×{n}/{c}: {est} vs {terms}"
+            );
+        }
     }
 }

@@ -17,7 +17,7 @@ use puzzlesat::puzzle::{encode, Puzzle};
 use puzzlesat::puzzles::alien_tiles::symmetry::Symmetry;
 use puzzlesat::puzzles::alien_tiles::{AlienTiles, Task};
 
-mod common;
+use crate::common;
 
 /// The proof's name of each CNF literal: the model's name for a named
 /// primary literal, `x<N>` (DIMACS number) for the others.
@@ -160,7 +160,7 @@ fn a_wrong_symmetry_is_refused() {
 /// with and without `--complement`) over direct cells: the block alone
 /// checks. Over order cells and digits (the default) the block also uses
 /// the encoding's definitions (found by `ia`) and order clauses, so it is
-/// checked end to end in `tests/veripb.rs`; here it derives every clause
+/// checked end to end in `tests/suite/veripb.rs`; here it derives every clause
 /// the breaking adds.
 #[test]
 fn magic_order_constraints_are_derived_by_dominance() {

@@ -6,7 +6,7 @@
 //! Real puzzlesat rows: the cluster path through GNU parallel, and totals
 //! not quantized by the progress heartbeat.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! no goal needs more than the hardest found is checked by VeriPB, and the
 //! same proof against a model claiming one click less is refused.
 
-mod common;
+use crate::common;
 
 use puzzlesat::certify::veripb;
 use puzzlesat::methods::goal_certify;
@@ -136,6 +136,27 @@ fn solve_method_goals_certify_keeps_a_checked_proof() {
     );
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("needs c | n − 1"), "{err}");
+    // 7×7/3: c^(2n−1) = 1,594,323 bound constraints, over the default
+    // budget: refused before the search
+    let (code, _, err) = common::run_with_env(
+        &[
+            "solve",
+            "alien-tiles",
+            "-n",
+            "7",
+            "-c",
+            "3",
+            "--hardest",
+            "--method",
+            "goals",
+            "--above",
+            "33",
+            "--certify",
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("over the budget"), "{err}");
 }
 
 /// `opb --hardest --pb-model goals --above B` writes the model the

@@ -5,7 +5,7 @@
 //! to the same count, and records that were edited, cut short or written
 //! by another build are refused or named.
 
-mod common;
+use crate::common;
 
 use puzzlesat::drive::cubes::count::count_fingerprint;
 use puzzlesat::report::CubeRecord;

@@ -2,7 +2,7 @@
 //! compared with brute force and with the structured reference enumerator,
 //! symmetry breaking counted against orbit counts, completion files.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -2,7 +2,7 @@
 //! (issue 30) and the hardest goal by the goal search (issue 29), each
 //! against the SAT pipeline and brute force.
 
-mod common;
+use crate::common;
 
 use common::run as cli;
 use puzzlesat::puzzles::alien_tiles::check::coset_minimum;

@@ -7,7 +7,7 @@
 //! Needs `cadical` on PATH (`.ci/run` installs it) for the external-solver
 //! tests: they fail with a message naming it if it is missing.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

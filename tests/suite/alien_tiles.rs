@@ -1,7 +1,7 @@
 //! Alien Tiles: the kernel of the click map, the hardest goal of Gent,
 //! Linton & Smith (APES-22-2000) and brute-force cross-checks of the CNF.
 
-mod common;
+use crate::common;
 
 use common::run as cli;
 use puzzlesat::puzzles::alien_tiles::check::{

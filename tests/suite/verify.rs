@@ -9,7 +9,7 @@
 //!
 //! The checker is the one linked into puzzlesat (`puzzlesat veripb`).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! not write is never changed; no environment variable panics; no special
 //! file blocks; the time limit holds while a CNF is built and loaded.
 
-mod common;
+use crate::common;
 
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::CommandExt;

@@ -5,7 +5,7 @@
 //! 3); `--count` keeps no solution and counts the same; the built-in engine
 //! refuses another `--solver`.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -6,7 +6,7 @@
 //! ends the run with the cubes counted so far, the counts by the centre
 //! value (odd orders), and the options it refuses.
 
-mod common;
+use crate::common;
 
 fn summary(out: &str) -> &str {
     out.lines()

@@ -3,7 +3,7 @@
 //! panic, a one-line error), and the limits that must hold before anything
 //! is allocated or while a program misbehaves.
 //!
-//! `PUZZLESAT_BIN=/path/to/puzzlesat cargo test --test hardening corpus`
+//! `PUZZLESAT_BIN=/path/to/puzzlesat cargo test --test suite hardening::corpus`
 //! runs the corpus against another build (how the before/after counts of
 //! the hardening work were taken).
 
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-mod common;
+use crate::common;
 
 fn bin() -> PathBuf {
     std::env::var_os("PUZZLESAT_BIN")

@@ -4,7 +4,7 @@
 //! queens, a path through the whole board, the n points of a permutation's
 //! cycles, 16 numbers of a magic square, the colours of an Alien Tiles goal.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::process::Command;
 
-const EXAMPLE: &str = include_str!("../encodings/examples/queens.rs");
+const EXAMPLE: &str = include_str!("../../encodings/examples/queens.rs");
 
 #[test]
 fn the_example_is_short_and_in_the_docs() {

@@ -4,7 +4,7 @@
 //! and mutants — a CNF clause that does not follow from the model, a
 //! solution the model does not have — that the check must refuse.
 
-mod common;
+use crate::common;
 
 use puzzlesat::certify::veripb::{self, ProofNames, ProofWriter, INSTALL};
 use puzzlesat::certify::{CertifyError, Claim, Producer, ProofFormat};

@@ -3,7 +3,7 @@
 //! plurals, and the progress heartbeat when stderr is not a terminal (and
 //! that it ends with the run, adding nothing to its time).
 
-mod common;
+use crate::common;
 
 use common::run_with_env as run;
 

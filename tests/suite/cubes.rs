@@ -3,7 +3,7 @@
 //! the cubes it closed), a file of another run is refused, and the cubes
 //! run as emitted experiment jobs and collected give the same answer.
 
-mod common;
+use crate::common;
 
 use common::output as puzzlesat;
 use std::path::Path;
@@ -118,7 +118,7 @@ fn a_killed_run_resumes_and_skips_the_cubes_it_closed() {
     }
     let torn = dir.path().join("torn.jsonl");
     // a record of this run's kind cut short by a kill (a line of any other
-    // kind is refused: tests/part_claims.rs)
+    // kind is refused: tests/suite/part_claims.rs)
     let head = format!(
         "{{\"schema_version\":{},\"puz",
         ::puzzlesat::report::SCHEMA_VERSION

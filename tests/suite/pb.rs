@@ -5,7 +5,7 @@
 //! and `dimacs --from FILE` plus an external answer decodes to a checked
 //! assignment.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
