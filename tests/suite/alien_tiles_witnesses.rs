@@ -3,9 +3,7 @@
 //! minimisation (`solve alien-tiles --goal`, exact) and needs exactly V
 //! clicks, proven (issue 43).
 
-mod common;
-
-use common::run as cli;
+use crate::common::run as cli;
 
 /// (n, c, clicks) from a witness's file name `NxN-C-V.txt`; None for other files.
 fn witness(name: &str) -> Option<(String, String, u64)> {
