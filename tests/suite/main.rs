@@ -9,6 +9,7 @@ mod common;
 
 mod alien_tiles;
 mod alien_tiles_rowcol;
+mod alien_tiles_witnesses;
 mod architecture;
 mod certify;
 mod certify_cli;
