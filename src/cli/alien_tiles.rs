@@ -15,12 +15,11 @@ use crate::front::{
     choices, decode_generic, dimacs_generic, exit_code, pb_model_generic, Common, Cubes, DimacsTarget,
     PuzzleCommand,
 };
-use crate::methods::alien_tiles::{goals_run, play_report, GoalsOutcome};
+use crate::methods::alien_tiles::{goals_run, hardest_default, play_report, GoalsOutcome};
 use crate::methods::goal_certify::certify_goals;
 use crate::puzzle::Puzzle;
 use crate::puzzles::alien_tiles::encode::GoalEncoding;
 use crate::puzzles::alien_tiles::goal_model::GoalModel;
-use crate::puzzles::alien_tiles::goals::GoalSearch;
 use crate::puzzles::alien_tiles::model::Grid;
 use crate::puzzles::alien_tiles::symmetry::Symmetry;
 use crate::puzzles::alien_tiles::{AlienTiles, Method, Minimality, Redundant, Task};
@@ -143,25 +142,16 @@ impl Args {
 }
 
 impl Args {
-    /// `--hardest` without `--method`: the goal search where it has its
-    /// bound (c divides n − 1) and its tables fit, else the SAT optimiser;
-    /// with the reason. Measured in docs/alien-tiles.md (*The default
-    /// method of --hardest*).
+    /// `--hardest` without `--method`: the SAT optimiser for the options
+    /// only it has, else [`hardest_default`] of n and c.
     fn hardest_default(&self, common: &Common) -> (Method, String) {
-        let (n, c) = (self.n, self.c);
         if common.all || common.count || common.certify {
             return (Method::Sat, "--all, --count and --certify need the SAT optimiser".into());
         }
         if self.symmetry.is_some() || self.minimality.is_some() {
             return (Method::Sat, "--symmetry and --minimality are options of the SAT optimiser".into());
         }
-        if n < 2 || (n as u32 - 1) % c != 0 {
-            return (Method::Sat, format!("the SAT optimiser: c = {c} does not divide n − 1 = {}, where the goal search has no bound", n.saturating_sub(1)));
-        }
-        match GoalSearch::check_size(n, c) {
-            Ok(()) => (Method::Goals, format!("the goal search: c = {c} divides n − 1 = {}, where it has its bound; measured faster than the SAT optimiser on every such cell (5×5/4 proven in about 1 s, unproven by SAT in 300 s)", n - 1)),
-            Err(e) => (Method::Sat, format!("the SAT optimiser: {e}")),
-        }
+        hardest_default(self.n, self.c)
     }
 }
 

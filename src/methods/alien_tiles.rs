@@ -24,7 +24,7 @@ use crate::puzzles::alien_tiles::goals::{GoalRecord, GoalSearch};
 use crate::puzzles::alien_tiles::model::{self, Grid};
 use crate::puzzles::alien_tiles::play::{fewest_clicks, Played};
 use crate::puzzles::alien_tiles::rowcol::RowCol;
-use crate::puzzles::alien_tiles::{AlienTiles, Task, TilesDetails, TilesSolution};
+use crate::puzzles::alien_tiles::{AlienTiles, Method, Task, TilesDetails, TilesSolution};
 use crate::report::{plural, Report, Status, StoppedBy, NO_SAT};
 use crate::solver::Limits;
 
@@ -32,6 +32,20 @@ use crate::solver::Limits;
 /// (6×6/5's 5¹⁰ would take seconds; past it, the row/column minimum,
 /// tested equal to the listing on every small board).
 pub const PLAY_ENUMERATE_LIMIT: u64 = 1 << 16;
+
+/// The method `--hardest` runs on n×n with c colours when none is given:
+/// the goal search where it has its bound (c divides n − 1) and its
+/// tables fit, else the SAT optimiser; with the reason. Measured in
+/// docs/alien-tiles.md (*The default method of --hardest*).
+pub fn hardest_default(n: usize, c: u32) -> (Method, String) {
+    if n < 2 || (n as u32 - 1) % c != 0 {
+        return (Method::Sat, format!("the SAT optimiser: c = {c} does not divide n − 1 = {}, where the goal search has no bound", n.saturating_sub(1)));
+    }
+    match GoalSearch::check_size(n, c) {
+        Ok(()) => (Method::Goals, format!("the goal search: c = {c} divides n − 1 = {}, where it has its bound; measured faster than the SAT optimiser on every such cell (5×5/4 proven in about 1 s, unproven by SAT in 300 s)", n - 1)),
+        Err(e) => (Method::Sat, format!("the SAT optimiser: {e}")),
+    }
+}
 
 /// The report of `--method rowcol` for the play instance `p` (solver
 /// `none`; the claim rests on the row/column minimisation of
