@@ -81,9 +81,10 @@ fn bench(c: &mut Criterion) {
                 let limits = Limits::with_timeout(Some(Duration::from_secs(120)));
                 let search = StagedMagic::new(n, &staged::default_places(n), u64::MAX)
                     .expect("the default places");
-                let r = drive::staged::run(&search, &opts, limits, &mut std::io::sink())
-                    .expect("run")
-                    .expect("the restriction holds a square");
+                let r =
+                    drive::staged::search_in_stages(&search, &opts, limits, &mut std::io::sink())
+                        .expect("run")
+                        .expect("the restriction holds a square");
                 assert_eq!(r.status, Status::Sat, "n = {n}: no square in 120 s");
                 check_square(n, &r.solutions[0]).expect("a magic square");
             })

@@ -114,7 +114,9 @@ pub fn run<P: Puzzle>(
         Some(cubes) if opts.all => {
             return drive::cubes::count::run(p, opts, cubes, limits, progress)
         }
-        Some(cubes) => return drive::cubes::optimise::run(p, opts, cubes, limits, progress),
+        Some(cubes) => {
+            return drive::cubes::optimise::optimise_cubes(p, opts, cubes, limits, progress)
+        }
         None => {}
     }
     if opts.all && !opts.no_classes && opts.limit.is_none() {

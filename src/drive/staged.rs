@@ -118,7 +118,7 @@ impl<S: Staged> Search<'_, S> {
 /// stage runs out of answers (the caller falls back to a complete method);
 /// else the report: a checked solution, or none when the limits stopped the
 /// search.
-pub fn run<S: Staged>(
+pub fn search_in_stages<S: Staged>(
     s: &S,
     opts: &RunOptions,
     limits: Limits,

@@ -224,7 +224,7 @@ pub fn goals_run(
     // the bound of a search the limit stops (computed first: the limit
     // holds the whole run)
     let root = search.upper_bound();
-    let out = native::run(&search, &opts, limits, progress)?;
+    let out = native::search_cubes(&search, &opts, limits, progress)?;
     if opts.only.is_some() {
         return Ok(GoalsOutcome::Cube(out.line.map(Box::new)));
     }

@@ -34,7 +34,7 @@ pub fn staged(
 ) -> anyhow::Result<Option<Report<Square, StagedDetails>>> {
     let places = places.map_or_else(|| staged::default_places(n), <[usize]>::to_vec);
     let search = StagedMagic::new(n, &places, max_clauses)?;
-    let found = drive::staged::run(&search, opts, limits, progress)?;
+    let found = drive::staged::search_in_stages(&search, opts, limits, progress)?;
     if found.is_none() {
         let _ = writeln!(
             progress,
@@ -155,7 +155,7 @@ impl CubeSearch for LineSetCount {
 }
 
 /// Counts every square of order `n` (1 to 5) by line sets, without SAT,
-/// in the native cube engine ([`native::run`]): split by `cubes` (None: one
+/// in the native cube engine ([`native::search_cubes`]): split by `cubes` (None: one
 /// cube; at most one per block of line sets) on `--jobs` threads, resuming
 /// from and appending to its cube file.
 pub fn count_by_line_sets(
@@ -189,7 +189,7 @@ pub fn count_by_line_sets(
         sets,
         describe: format!("magic n={n} method=reference"),
     };
-    let out = native::run(&search, &opts, limits, progress)?;
+    let out = native::search_cubes(&search, &opts, limits, progress)?;
     let closed: Vec<&Counted> = out.records.iter().flatten().map(|(c, _)| c).collect();
     let complete = closed.len() == out.records.len();
     let counted = total(closed.iter().copied());

@@ -370,7 +370,7 @@ struct Ran {
     seconds: f64,
 }
 
-fn run(dir: &Path, path_env: &str, text: &str) -> Ran {
+fn run_command(dir: &Path, path_env: &str, text: &str) -> Ran {
     let start = Instant::now();
     let o = Command::new("timeout")
         .args([
@@ -618,7 +618,7 @@ fn every_command_in_the_docs_runs_and_says_what_the_docs_say() {
                 };
                 match w {
                     Work::Once(cmds) => {
-                        let r = run(shared.path(), &path_env, &cmds[0].text);
+                        let r = run_command(shared.path(), &path_env, &cmds[0].text);
                         for c in &cmds {
                             record(c, &r);
                         }
@@ -626,7 +626,7 @@ fn every_command_in_the_docs_runs_and_says_what_the_docs_say() {
                     Work::Sequence(cmds) => {
                         let dir = scratch(&bin);
                         for c in &cmds {
-                            let r = run(dir.path(), &path_env, &c.text);
+                            let r = run_command(dir.path(), &path_env, &c.text);
                             record(c, &r);
                         }
                     }

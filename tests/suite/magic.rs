@@ -739,7 +739,7 @@ fn find_staged(n: usize, places: &[usize], seed: Option<u64>) -> Square {
         seed,
         ..RunOptions::default()
     };
-    let r = staged::run(&s, &opts, Default::default(), &mut std::io::sink())
+    let r = staged::search_in_stages(&s, &opts, Default::default(), &mut std::io::sink())
         .unwrap()
         .unwrap();
     assert_eq!(r.status, Status::Sat, "n = {n}, places {places:?}");

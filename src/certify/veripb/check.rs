@@ -27,7 +27,7 @@ pub struct Checked {
 /// runs under `limits` like the check: a checker that hangs there is
 /// killed when the time limit expires or on Ctrl-C or SIGTERM.
 pub fn checker(limits: &Limits) -> Result<String, CertifyError> {
-    let out = run(&[std::ffi::OsStr::new("--version")], limits)?;
+    let out = run_veripb(&[std::ffi::OsStr::new("--version")], limits)?;
     let v = String::from_utf8_lossy(&out.stdout);
     let v = v
         .lines()
@@ -38,7 +38,10 @@ pub fn checker(limits: &Limits) -> Result<String, CertifyError> {
 
 /// Runs `veripb ARGS` until it exits or `limits` expire (then it is
 /// killed: `Stopped`), its output in temporary files (no pipe to fill).
-fn run(args: &[&std::ffi::OsStr], limits: &Limits) -> Result<std::process::Output, CertifyError> {
+fn run_veripb(
+    args: &[&std::ffi::OsStr],
+    limits: &Limits,
+) -> Result<std::process::Output, CertifyError> {
     let io = |e: io::Error| CertifyError::Io(e.to_string());
     let (mut out_file, mut err_file) = (
         tempfile::tempfile().map_err(io)?,
@@ -110,7 +113,7 @@ pub fn check(model: &Path, proof: &Path, limits: &Limits) -> Result<Checked, Cer
         model.as_os_str(),
         proof.as_os_str(),
     ];
-    let out = run(&args, limits)?;
+    let out = run_veripb(&args, limits)?;
     let seconds = t.elapsed().as_secs_f64();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let verdict = stdout.lines().find(|l| l.starts_with("s VERIFIED"));

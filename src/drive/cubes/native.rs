@@ -202,8 +202,15 @@ fn read<S: CubeSearch>(
         .collect())
 }
 
+/// A finished cube: its index, record and report line.
+type Finished<S> = (
+    u32,
+    <S as CubeSearch>::Record,
+    Report<serde_json::Value, <S as CubeSearch>::Record>,
+);
+
 /// Runs `s` cube by cube with `opts` (module docs).
-pub fn run<S: CubeSearch>(
+pub fn search_cubes<S: CubeSearch>(
     s: &S,
     opts: &CubeOptions,
     limits: &Limits,
@@ -237,8 +244,7 @@ pub fn run<S: CubeSearch>(
     }
     let threads = opts.jobs.clamp(1, todo.len().max(1));
     let queue = Mutex::new(todo);
-    let done: Mutex<Vec<(u32, S::Record, Report<serde_json::Value, S::Record>)>> =
-        Mutex::new(vec![]);
+    let done: Mutex<Vec<Finished<S>>> = Mutex::new(vec![]);
     let partial: Mutex<Vec<(u32, S::Record)>> = Mutex::new(vec![]);
     let results = on_threads(threads, progress, |tx| loop {
         if limits.expired() {

@@ -162,7 +162,7 @@ fn read_file(
         known.lines += 1;
         if let Some(b) = r.bound {
             let slot = &mut known.bounds[c.index as usize];
-            if slot.as_ref().map_or(true, |s| better(sense, s.bound, b)) {
+            if slot.as_ref().is_none_or(|s| better(sense, s.bound, b)) {
                 *slot = Some(Recorded {
                     bound: b,
                     writer: line.writer.clone(),
@@ -192,13 +192,13 @@ fn read_file(
                 );
             }
             let slot = &mut values[c.index as usize];
-            if slot.map_or(true, |(b, _)| better(sense, v, b)) {
+            if slot.is_none_or(|(b, _)| better(sense, v, b)) {
                 *slot = Some((v, line.number));
             }
             if known
                 .best
                 .as_ref()
-                .map_or(true, |(b, _, _)| better(sense, v, *b))
+                .is_none_or(|(b, _, _)| better(sense, v, *b))
             {
                 known.best = Some((v, c.index, w.clone()));
             }
@@ -577,7 +577,7 @@ impl<P: Puzzle> Shared<'_, P> {
                         return;
                     }
                     let mut best = self.best.lock().expect("best lock");
-                    if best.as_ref().map_or(true, |(b, _)| better(sense, v, *b)) {
+                    if best.as_ref().is_none_or(|(b, _)| better(sense, v, *b)) {
                         *best = Some((v, m.clone()));
                         let _ = progress.send(format!(
                             "c improved: objective {v} in cube {index} after {:.2}s",
@@ -687,7 +687,7 @@ fn check_supported<P: Puzzle>(
 
 /// Optimises `p` cube by cube (module docs) and returns the report of the
 /// whole problem, or with [`CubeOptions::only`] the report of that cube.
-pub fn run<P: Puzzle>(
+pub fn optimise_cubes<P: Puzzle>(
     p: &P,
     opts: &RunOptions,
     cubes: &CubeOptions,
@@ -709,31 +709,10 @@ pub fn run<P: Puzzle>(
         Split::new(&p.split_literals(&enc.map, &enc.primary, cnf), cubes.count)
     })?;
     let obj = enc.objective.as_ref().expect("checked: an objective");
-    let describe = p.describe();
     let t = Instant::now();
     let digest = formula_digest(&cnf);
     let digest_seconds = t.elapsed().as_secs_f64();
-    let file = CubeFile::open(cubes.file.as_deref())?;
-    let mut known = match &cubes.file {
-        Some(_) => {
-            let fact = "its bounds are facts about that build's formula, not this one's";
-            let about = About::cnf(&describe, &cnf, &digest, &split, cubes.trust, fact);
-            read_file(&file, &about, &cnf, &split, obj)?
-        }
-        None => Known::nothing(&split),
-    };
-    if cubes.only.is_some() {
-        // a cluster job: the file is checked, the cube searched on its own
-        known = Known::nothing(&split);
-    }
-    if let Some(i) = cubes.only {
-        if i >= split.cubes() {
-            bail!(
-                "--cube {i}: this split has cubes 0 to {}",
-                split.cubes() - 1
-            );
-        }
-    }
+    let (file, known) = open_cube_file(&p.describe(), &cnf, &digest, &split, obj, cubes)?;
     let shared = Shared {
         p,
         proof: &plan,
@@ -760,43 +739,10 @@ pub fn run<P: Puzzle>(
         failed: AtomicBool::new(false),
         certificate_stopped: AtomicBool::new(false),
     };
-    // the file's best witness, decoded and checked as any model
     let t = Instant::now();
-    if let Some((v, index, hex)) = &known.best {
-        let path = cubes.file.as_deref().unwrap_or(Path::new("")).display();
-        let model = witness_model(hex, cnf.n_vars())
-            .with_context(|| format!("{path}: the witness of cube {index}"))?;
-        if !model.satisfies(cnf.clauses()) || obj.value(&model) != *v {
-            bail!(
-                "{path}: the witness of cube {index} is not a model of value {v} of this formula"
-            );
-        }
-        decode_checked(p, &enc, &model)
-            .with_context(|| format!("{path}: the witness of cube {index}"))?;
-        shared.incumbent.offer(*v);
-        *shared.best.lock().expect("best lock") = Some((*v, model));
-    }
+    shared.take_file_witness(&known, cubes)?;
     let read_seconds = t.elapsed().as_secs_f64() + digest_seconds;
-    let threshold = shared.incumbent.get().unwrap_or(no_model(obj));
-    let closes = |b: i64| !better(obj.sense, b, threshold);
-    let mut jobs: Vec<Job> = vec![];
-    let mut rechecks = 0;
-    match cubes.only {
-        Some(i) => jobs.push(Job::Solve(i)),
-        None => {
-            for (i, r) in known.bounds.iter().enumerate() {
-                match r {
-                    // --certify: a record is proven again, not trusted
-                    Some(r) if closes(r.bound) && opts.certify.is_some() => {
-                        rechecks += 1;
-                        jobs.push(Job::Recheck(i as u32, r.bound));
-                    }
-                    Some(r) if closes(r.bound) => {}
-                    _ => jobs.push(Job::Solve(i as u32)),
-                }
-            }
-        }
-    }
+    let (jobs, rechecks) = shared.jobs(&known, cubes);
     let todo = jobs.len() - rechecks;
     let skipped = split.cubes() as usize - todo;
     let threads = thread_count(cubes.jobs, jobs.len(), progress)?;
@@ -817,50 +763,11 @@ pub fn run<P: Puzzle>(
             threads
         )?;
     }
-    shared.queue.lock().expect("queue lock").extend(jobs);
-    let results: Vec<anyhow::Result<Totals>> = on_threads(threads, progress, |tx| {
-        let r = shared.work(tx);
-        if r.is_err() {
-            shared.failed.store(true, Ordering::Relaxed);
-        }
-        r
-    });
-    let mut totals = Vec::with_capacity(results.len());
-    for r in results {
-        totals.push(r?);
-    }
-    // the report
-    let mut report: Report<P::Solution, P::Details> =
-        Report::new(describe, String::new(), p.counted_as());
-    let counts = cnf.counts();
-    (report.vars, report.clauses, report.literals) = (counts.vars, counts.clauses, counts.literals);
-    report.seed = opts.seed;
-    report.solver = shared.solver.clone();
-    let mut bounds = known.bound_values();
-    let mut stats = SolverStats::default();
-    for t in &totals {
-        report.seconds.load += t.load;
-        report.seconds.solve += t.solve.as_secs_f64();
-        report.seconds.bounds += t.bounds;
-        report.seconds.separate += t.separate.as_secs_f64();
-        report.seconds.decode_check += t.decode_check.as_secs_f64();
-        report.seconds.certify += t.certify.as_secs_f64();
-        report.sat_calls += t.sat_calls;
-        report.sat_answers += t.sat_answers;
-        report.lazy_constraints += t.lazy;
-        if let Some(s) = t.stats {
-            add_stats(&mut stats, s);
-        }
-        for &(i, b, _) in &t.done {
-            let slot = &mut bounds[i as usize];
-            if slot.map_or(true, |s| better(obj.sense, s, b)) {
-                *slot = Some(b);
-            }
-        }
-    }
-    report.stats = stats;
+    let mut totals = shared.solve_on_threads(jobs, threads, progress)?;
+    let mut report = shared.summed_report(&totals);
     report.seconds.encode = encode_seconds;
     report.seconds.decode_check += read_seconds;
+    let bounds = known.bounds_with(&totals, obj.sense);
     // with --certify: every proven cube's certificate, in cube order
     let mut proved: Vec<(u32, Vec<Lit>, Option<Certified>)> =
         totals.iter_mut().flat_map(|t| t.proved.drain(..)).collect();
@@ -869,22 +776,199 @@ pub fn run<P: Puzzle>(
         report.certificates = Some(proved.iter().flat_map(|(_, _, c)| c.clone()).collect());
     }
     let best = shared.best.lock().expect("best lock").take();
+    match cubes.only {
+        Some(i) => shared.cube_claim(&mut report, i, &totals, best)?,
+        None => {
+            let closed = Closed {
+                known: &known,
+                totals: &totals,
+                bounds: &bounds,
+                skipped,
+            };
+            shared.whole_claim(&mut report, closed, cubes, best, proved, progress)?
+        }
+    }
+    if shared.certificate_stopped.load(Ordering::Relaxed) {
+        report.certificate_stopped = Some(StoppedBy::of_limits(&limits));
+    }
+    let t = Instant::now();
+    p.details(&enc.map, &mut report)?;
+    report.seconds.decode_check += t.elapsed().as_secs_f64();
+    report.seconds.close(started.elapsed().as_secs_f64());
+    Ok(report)
+}
+
+/// Opens the cube file and reads what it knows (nothing without a file,
+/// and for a cluster job, [`CubeOptions::only`], which checks the file
+/// but searches its cube on its own); refuses a `--cube` outside the
+/// split.
+fn open_cube_file(
+    describe: &str,
+    cnf: &Cnf,
+    digest: &str,
+    split: &Split,
+    obj: &Objective,
+    cubes: &CubeOptions,
+) -> anyhow::Result<(CubeFile, Known)> {
+    let file = CubeFile::open(cubes.file.as_deref())?;
+    let mut known = match &cubes.file {
+        Some(_) => {
+            let fact = "its bounds are facts about that build's formula, not this one's";
+            let about = About::cnf(describe, cnf, digest, split, cubes.trust, fact);
+            read_file(&file, &about, cnf, split, obj)?
+        }
+        None => Known::nothing(split),
+    };
     if let Some(i) = cubes.only {
-        // the cube's own report: its line as written to the file
+        known = Known::nothing(split);
+        if i >= split.cubes() {
+            bail!(
+                "--cube {i}: this split has cubes 0 to {}",
+                split.cubes() - 1
+            );
+        }
+    }
+    Ok((file, known))
+}
+
+/// What the whole problem's claim sums: the file's records, this run's
+/// cubes, each cube's best bound, and how many cubes the file closed.
+struct Closed<'a> {
+    known: &'a Known,
+    totals: &'a [Totals],
+    bounds: &'a [Option<i64>],
+    skipped: usize,
+}
+
+impl Known {
+    /// Each cube's bound: the file's, or this run's where it is better.
+    fn bounds_with(&self, totals: &[Totals], sense: Sense) -> Vec<Option<i64>> {
+        let mut bounds = self.bound_values();
+        for &(i, b, _) in totals.iter().flat_map(|t| &t.done) {
+            let slot = &mut bounds[i as usize];
+            if slot.is_none_or(|s| better(sense, s, b)) {
+                *slot = Some(b);
+            }
+        }
+        bounds
+    }
+}
+
+impl<P: Puzzle> Shared<'_, P> {
+    /// Takes the file's best witness, decoded and checked as any model, as
+    /// the incumbent.
+    fn take_file_witness(&self, known: &Known, cubes: &CubeOptions) -> anyhow::Result<()> {
+        let Some((v, index, hex)) = &known.best else {
+            return Ok(());
+        };
+        let path = cubes.file.as_deref().unwrap_or(Path::new("")).display();
+        let model = witness_model(hex, self.cnf.n_vars())
+            .with_context(|| format!("{path}: the witness of cube {index}"))?;
+        if !model.satisfies(self.cnf.clauses()) || self.obj.value(&model) != *v {
+            bail!(
+                "{path}: the witness of cube {index} is not a model of value {v} of this formula"
+            );
+        }
+        decode_checked(self.p, self.enc, &model)
+            .with_context(|| format!("{path}: the witness of cube {index}"))?;
+        self.incumbent.offer(*v);
+        *self.best.lock().expect("best lock") = Some((*v, model));
+        Ok(())
+    }
+
+    /// The jobs: every cube the file does not close (with `--certify`, a
+    /// record that closes its cube is proven again, not trusted), or the
+    /// cluster job's one cube; and how many are such rechecks.
+    fn jobs(&self, known: &Known, cubes: &CubeOptions) -> (Vec<Job>, usize) {
+        if let Some(i) = cubes.only {
+            return (vec![Job::Solve(i)], 0);
+        }
+        let threshold = self.incumbent.get().unwrap_or(no_model(self.obj));
+        let closes = |b: i64| !better(self.obj.sense, b, threshold);
+        let mut jobs: Vec<Job> = vec![];
+        let mut rechecks = 0;
+        for (i, r) in known.bounds.iter().enumerate() {
+            match r {
+                Some(r) if closes(r.bound) && self.opts.certify.is_some() => {
+                    rechecks += 1;
+                    jobs.push(Job::Recheck(i as u32, r.bound));
+                }
+                Some(r) if closes(r.bound) => {}
+                _ => jobs.push(Job::Solve(i as u32)),
+            }
+        }
+        (jobs, rechecks)
+    }
+
+    /// Runs `jobs` on `threads` threads; a thread's error stops the others
+    /// after their cube.
+    fn solve_on_threads(
+        &self,
+        jobs: Vec<Job>,
+        threads: usize,
+        progress: &mut dyn Write,
+    ) -> anyhow::Result<Vec<Totals>> {
+        self.queue.lock().expect("queue lock").extend(jobs);
+        let results: Vec<anyhow::Result<Totals>> = on_threads(threads, progress, |tx| {
+            let r = self.work(tx);
+            if r.is_err() {
+                self.failed.store(true, Ordering::Relaxed);
+            }
+            r
+        });
+        results.into_iter().collect()
+    }
+
+    /// The report with the formula's size and the threads' times, calls
+    /// and statistics summed.
+    fn summed_report(&self, totals: &[Totals]) -> Report<P::Solution, P::Details> {
+        let mut report: Report<P::Solution, P::Details> =
+            Report::new(self.p.describe(), String::new(), self.p.counted_as());
+        let counts = self.cnf.counts();
+        (report.vars, report.clauses, report.literals) =
+            (counts.vars, counts.clauses, counts.literals);
+        report.seed = self.opts.seed;
+        report.solver = self.solver.clone();
+        let mut stats = SolverStats::default();
+        for t in totals {
+            report.seconds.load += t.load;
+            report.seconds.solve += t.solve.as_secs_f64();
+            report.seconds.bounds += t.bounds;
+            report.seconds.separate += t.separate.as_secs_f64();
+            report.seconds.decode_check += t.decode_check.as_secs_f64();
+            report.seconds.certify += t.certify.as_secs_f64();
+            report.sat_calls += t.sat_calls;
+            report.sat_answers += t.sat_answers;
+            report.lazy_constraints += t.lazy;
+            if let Some(s) = t.stats {
+                add_stats(&mut stats, s);
+            }
+        }
+        report.stats = stats;
+        report
+    }
+
+    /// A cluster job's claim: cube `i`'s own line, as written to the file.
+    fn cube_claim(
+        &self,
+        report: &mut Report<P::Solution, P::Details>,
+        i: u32,
+        totals: &[Totals],
+        best: Option<(i64, Assignment)>,
+    ) -> anyhow::Result<()> {
         let t = totals
             .iter()
             .flat_map(|t| &t.done)
             .find(|d| d.0 == i)
             .copied();
-        let line = shared.line(
+        let mut line = self.line(
             i,
             best.as_ref().map(|(v, m)| (m, *v)),
             t.map(|(_, b, _)| b),
             t.is_some_and(|(_, _, closed)| closed),
         )?;
-        let mut line = line;
         line.certificates = report.certificates.clone();
-        shared.seal(&mut line, i);
+        self.seal(&mut line, i);
         report.status = line.status;
         report.objective = line.objective;
         report.bound = line.bound;
@@ -892,9 +976,24 @@ pub fn run<P: Puzzle>(
         report.cube = line.cube;
         report.stopped_by = line.stopped_by;
         if t.is_none() {
-            report.stopped_by = Some(StoppedBy::of_limits(&limits));
+            report.stopped_by = Some(StoppedBy::of_limits(self.limits));
         }
-    } else {
+        Ok(())
+    }
+
+    /// The whole problem's claim: optimal when every cube's bound is no
+    /// better than the best value; with `--certify`, the cubes not proved
+    /// yet are proved now and their cover is checked.
+    fn whole_claim(
+        &self,
+        report: &mut Report<P::Solution, P::Details>,
+        closed: Closed,
+        cubes: &CubeOptions,
+        best: Option<(i64, Assignment)>,
+        mut proved: Vec<(u32, Vec<Lit>, Option<Certified>)>,
+        progress: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        let (obj, bounds) = (self.obj, closed.bounds);
         let threshold = best.as_ref().map_or(no_model(obj), |(v, _)| *v);
         let closes = |b: &Option<i64>| b.is_some_and(|b| !better(obj.sense, b, threshold));
         let all_closed = bounds.iter().all(closes);
@@ -908,63 +1007,72 @@ pub fn run<P: Puzzle>(
         report.bound = Some(if all_closed { threshold } else { overall });
         report.status = Status::of_optimum(best.is_some(), all_closed);
         if !all_closed {
-            report.stopped_by = Some(StoppedBy::of_limits(&limits));
+            report.stopped_by = Some(StoppedBy::of_limits(self.limits));
         }
         if let Some((_, model)) = &best {
             let t = Instant::now();
-            report.solutions.push(decode_checked(p, &enc, model)?);
+            report
+                .solutions
+                .push(decode_checked(self.p, self.enc, model)?);
             report.seconds.decode_check += t.elapsed().as_secs_f64();
         }
-        let tally = tally(&split, &known, &totals, cubes, |b| closes(&Some(b)));
+        let tally = tally(self.split, closed.known, closed.totals, cubes, |b| {
+            closes(&Some(b))
+        });
         writeln!(
             progress,
-            "c cubes: {} closed now, {skipped} skipped (closed in the file: {} taken as written, {} proven again); {} of {} closed",
+            "c cubes: {} closed now, {} skipped (closed in the file: {} taken as written, {} proven again); {} of {} closed",
             tally.closed_now,
+            closed.skipped,
             tally.from_file,
             tally.rechecked,
             bounds.iter().filter(|b| closes(b)).count(),
-            split.cubes()
+            self.split.cubes()
         )?;
         report.cubes = Some(tally);
-        let stopped = &shared.certificate_stopped;
-        if opts.certify.is_some() && all_closed && !stopped.load(Ordering::Relaxed) {
-            // a cube whose bound closes it only against the final incumbent
-            // (found by another thread after the cube ended) is proved now
-            let t = Instant::now();
-            for (i, b) in bounds.iter().enumerate() {
-                let i = i as u32;
-                if let (Some(b), false) = (b, proved.iter().any(|(j, _, _)| *j == i)) {
-                    match unless_stopped(shared.certify_cube(i, *b), stopped)? {
-                        Some(Some((cube, c))) => proved.push((i, cube, c)),
-                        Some(None) => {}
-                        None => break,
-                    }
-                }
-            }
-            proved.sort_by_key(|(i, _, _)| *i);
-            report.certificates = Some(proved.iter().flat_map(|(_, _, c)| c.clone()).collect());
-            report.seconds.certify += t.elapsed().as_secs_f64();
-            // every cube's bound proven in this run, and the cubes cover
-            // every assignment
-            if !stopped.load(Ordering::Relaxed) {
-                let cubes: Vec<Vec<Lit>> = proved.iter().map(|(_, c, _)| c.clone()).collect();
-                let cover = check_cover(&cubes).map_err(|e| {
-                    anyhow::anyhow!("the cubes' certificates do not cover the problem: {e}")
-                })?;
-                if let Some(t) = &mut report.cubes {
-                    t.cover = Some(cover.to_string());
+        let stopped = &self.certificate_stopped;
+        if self.opts.certify.is_some() && all_closed && !stopped.load(Ordering::Relaxed) {
+            self.certify_the_rest(report, bounds, &mut proved)?;
+        }
+        Ok(())
+    }
+
+    /// Proves each cube whose bound closes it only against the final
+    /// incumbent (found by another thread after the cube ended), then, with
+    /// every cube's bound proven in this run, checks that the cubes cover
+    /// every assignment.
+    fn certify_the_rest(
+        &self,
+        report: &mut Report<P::Solution, P::Details>,
+        bounds: &[Option<i64>],
+        proved: &mut Vec<(u32, Vec<Lit>, Option<Certified>)>,
+    ) -> anyhow::Result<()> {
+        let stopped = &self.certificate_stopped;
+        let t = Instant::now();
+        for (i, b) in bounds.iter().enumerate() {
+            let i = i as u32;
+            if let (Some(b), false) = (b, proved.iter().any(|(j, _, _)| *j == i)) {
+                match unless_stopped(self.certify_cube(i, *b), stopped)? {
+                    Some(Some((cube, c))) => proved.push((i, cube, c)),
+                    Some(None) => {}
+                    None => break,
                 }
             }
         }
+        proved.sort_by_key(|(i, _, _)| *i);
+        report.certificates = Some(proved.iter().flat_map(|(_, _, c)| c.clone()).collect());
+        report.seconds.certify += t.elapsed().as_secs_f64();
+        if !stopped.load(Ordering::Relaxed) {
+            let cubes: Vec<Vec<Lit>> = proved.iter().map(|(_, c, _)| c.clone()).collect();
+            let cover = check_cover(&cubes).map_err(|e| {
+                anyhow::anyhow!("the cubes' certificates do not cover the problem: {e}")
+            })?;
+            if let Some(t) = &mut report.cubes {
+                t.cover = Some(cover.to_string());
+            }
+        }
+        Ok(())
     }
-    if shared.certificate_stopped.load(Ordering::Relaxed) {
-        report.certificate_stopped = Some(StoppedBy::of_limits(&limits));
-    }
-    let t = Instant::now();
-    p.details(&enc.map, &mut report)?;
-    report.seconds.decode_check += t.elapsed().as_secs_f64();
-    report.seconds.close(started.elapsed().as_secs_f64());
-    Ok(report)
 }
 
 /// What the claim rests on, cube by cube: this run's answers (a cube it
