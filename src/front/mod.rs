@@ -202,9 +202,7 @@ impl Common {
         limits.deadline = self
             .timeout
             .and_then(|t| process_start().checked_add(t.duration()));
-        let flag = limits.interrupt.clone();
-        // a second handler cannot be installed (tests, experiments): ignore
-        let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst));
+        limits.interrupt = interrupt_flag();
         limits
     }
     /// Refuses a puzzle whose CNF is estimated (from its parameters, before
@@ -618,4 +616,20 @@ pub fn decode_generic<P: Puzzle>(
         }
     }
     Ok(exit_code(status))
+}
+
+/// The process's one interrupt flag, set by Ctrl-C and SIGTERM: every
+/// [`Common::limits`] shares it (a process has one signal handler, so a
+/// second flag would never be set).
+fn interrupt_flag() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    static FLAG: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
+        std::sync::OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let set = flag.clone();
+        // a handler installed by the embedding program stays: ignore
+        let _ = ctrlc::set_handler(move || set.store(true, std::sync::atomic::Ordering::SeqCst));
+        flag
+    })
+    .clone()
 }

@@ -13,7 +13,7 @@ use crate::puzzle::Puzzle;
 use crate::puzzles::alien_tiles::goal_model::GoalModel;
 use crate::puzzles::alien_tiles::goal_proof::{write_proof, GoalProofError, GoalProofSteps};
 use crate::puzzles::alien_tiles::{AlienTiles, TilesDetails, TilesSolution};
-use crate::report::{Report, Status};
+use crate::report::{Report, Status, StoppedBy};
 use crate::solver::Limits;
 
 /// A checked certificate of "no goal needs more than B clicks".
@@ -49,6 +49,9 @@ pub fn certify(
     crate::certify::veripb::checker(limits)?;
     let started = Instant::now();
     let gm = GoalModel::new(n, c, above).map_err(CertifyError::Producer)?;
+    if limits.expired() {
+        return Err(CertifyError::Stopped);
+    }
     let mut temp = None;
     let dir = match dir {
         Some(d) => {
@@ -69,8 +72,10 @@ pub fn certify(
     let model_digest = crate::certify::Fnv::default().text(&text).hex();
     model_file.writer().write_all(text.as_bytes()).map_err(io)?;
     drop(text);
-    let steps = write_proof(&gm, proof_file.writer(), true).map_err(|e| match e {
+    let stop = || limits.expired();
+    let steps = write_proof(&gm, proof_file.writer(), true, &stop).map_err(|e| match e {
         GoalProofError::Io(e) => io(e),
+        GoalProofError::Stopped => CertifyError::Stopped,
         e => CertifyError::Producer(format!("goal-space proof: {e}")),
     })?;
     let placed =
@@ -116,8 +121,15 @@ pub fn certify_goals(
         _ => return Ok(()),
     };
     let stem = format!("{}-goals", crate::certify::veripb::stem(&p.describe()));
-    let cert = certify(p.n, p.c, bound, dir, &stem, limits)
-        .map_err(|e| anyhow::anyhow!("the goal search's bound could not be certified: {e}"))?;
+    let cert = match certify(p.n, p.c, bound, dir, &stem, limits) {
+        // the limits stopped the proof: the bound stands on the search,
+        // reported as not certified
+        Err(CertifyError::Stopped) => {
+            r.certificate_stopped = Some(StoppedBy::of_limits(limits));
+            return Ok(());
+        }
+        c => c.map_err(|e| anyhow::anyhow!("the goal search's bound could not be certified: {e}"))?,
+    };
     let s = cert.steps;
     if let (Some(dir), Some(_)) = (dir, crate::certify::manifest::command_line()) {
         // `puzzlesat verify DIR` derives the refuted model from this

@@ -52,6 +52,8 @@ pub enum GoalProofError {
     Harder(Vec<usize>, u32),
     /// writing failed
     Io(io::Error),
+    /// stopped by the caller (the run's time limit, Ctrl-C or SIGTERM)
+    Stopped,
 }
 
 impl std::fmt::Display for GoalProofError {
@@ -63,6 +65,7 @@ impl std::fmt::Display for GoalProofError {
                     "the goal {goal:?} needs {v} clicks, more than the claimed bound"
                 )
             }
+            GoalProofError::Stopped => f.write_str("stopped before the proof was written"),
             GoalProofError::Io(e) => write!(f, "{e}"),
         }
     }
@@ -80,9 +83,11 @@ pub fn write_proof<W: Write>(
     gm: &GoalModel,
     out: W,
     cuts: bool,
+    stop: &dyn Fn() -> bool,
 ) -> Result<GoalProofSteps, GoalProofError> {
     let mut walk = Walk {
         gm,
+        stop,
         cuts,
         w: ProofWriter::new(out, gm.model.loaded())?,
         t: 0,
@@ -126,6 +131,7 @@ pub fn write_cube_proof<W: Write>(
     let free = n - 1;
     let mut walk = Walk {
         gm,
+        stop: &|| false,
         cuts: true,
         w: ProofWriter::new(out, gm.model.loaded())?,
         t,
@@ -149,6 +155,8 @@ pub fn write_cube_proof<W: Write>(
 
 struct Walk<'a, W: Write> {
     gm: &'a GoalModel,
+    /// whether to stop (asked at every node)
+    stop: &'a dyn Fn() -> bool,
     /// close prefixes by the averaging bound
     cuts: bool,
     w: ProofWriter<W>,
@@ -162,6 +170,9 @@ struct Walk<'a, W: Write> {
 impl<W: Write> Walk<'_, W> {
     /// The clause "not (T and the first `p` free cells)", derived.
     fn node(&mut self, p: usize) -> Result<Id, GoalProofError> {
+        if (self.stop)() {
+            return Err(GoalProofError::Stopped);
+        }
         let (n, c) = (self.gm.n, self.gm.c);
         let free = n - 1;
         if p > 0 && p % free == 0 {
