@@ -128,7 +128,9 @@ pub fn certify_goals(
             r.certificate_stopped = Some(StoppedBy::of_limits(limits));
             return Ok(());
         }
-        c => c.map_err(|e| anyhow::anyhow!("the goal search's bound could not be certified: {e}"))?,
+        c => {
+            c.map_err(|e| anyhow::anyhow!("the goal search's bound could not be certified: {e}"))?
+        }
     };
     let s = cert.steps;
     if let (Some(dir), Some(_)) = (dir, crate::certify::manifest::command_line()) {

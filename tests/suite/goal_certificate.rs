@@ -57,7 +57,8 @@ fn the_goal_search_bound_is_certified_and_a_lower_claim_refused() {
         );
         // and the writer's own proof for v against a model of v is accepted
         let mut buf = vec![];
-        let steps = write_proof(&GoalModel::new(n, c, v).unwrap(), &mut buf, true, &|| false).unwrap();
+        let steps =
+            write_proof(&GoalModel::new(n, c, v).unwrap(), &mut buf, true, &|| false).unwrap();
         assert_eq!(
             steps,
             GoalProofSteps {
@@ -203,7 +204,10 @@ fn the_leaves_alone_are_checked() {
     };
     let (model, lower) = (write("g.opb", 3), write("low.opb", 2));
     let mut buf = vec![];
-    let steps = write_proof(&GoalModel::new(3, 2, 3).unwrap(), &mut buf, false, &|| false).unwrap();
+    let steps = write_proof(&GoalModel::new(3, 2, 3).unwrap(), &mut buf, false, &|| {
+        false
+    })
+    .unwrap();
     assert_eq!((steps.leaves, steps.cuts), (2 * 16, 0));
     let proof = dir.path().join("g.pbp");
     std::fs::write(&proof, &buf).unwrap();
