@@ -55,6 +55,18 @@ impl Status {
         }
     }
 
+    /// The status of an enumeration that found `count` solutions,
+    /// `complete` when it ran to its end: none at the end is infeasible
+    /// (exit 20, as without `--all`), some are all or part of them.
+    pub fn of_count(complete: bool, count: u64) -> Status {
+        match (complete, count) {
+            (true, 0) => Status::Unsat,
+            (true, _) => Status::All,
+            (false, 0) => Status::Unknown,
+            (false, _) => Status::Partial,
+        }
+    }
+
     /// The lowercase name used in JSON and tables.
     pub fn name(self) -> &'static str {
         match self {

@@ -276,13 +276,7 @@ fn run_counting_classes_of<P: Puzzle>(
         enumerated = Some(e.count);
         if opts.all {
             report.count = Some(solutions);
-            report.status = match (solutions, e.complete) {
-                // no solution, proven: infeasible (exit 20, as without --all)
-                (0, true) => Status::Unsat,
-                (0, false) => Status::Unknown,
-                (_, true) => Status::All,
-                (_, false) => Status::Partial,
-            };
+            report.status = Status::of_count(e.complete, solutions);
         } else if enc.objective.is_none() || opts.first {
             report.status = match (e.count, e.complete) {
                 (0, true) => Status::Unsat,

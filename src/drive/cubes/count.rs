@@ -176,11 +176,7 @@ impl<P: Puzzle> Shared<'_, P> {
             solver.to_string(),
             self.classes_of.unwrap_or(self.enumerated).counted_as(),
         );
-        r.status = match c {
-            None => Status::Unknown,
-            Some(c) if c.solutions == 0 => Status::Unsat,
-            Some(_) => Status::All,
-        };
+        r.status = c.map_or(Status::Unknown, |c| Status::of_count(true, c.solutions));
         r.count = c.map(|c| c.solutions);
         r.classes = c.and_then(|c| c.classes);
         (r.vars, r.clauses, r.literals) = (counts.vars, counts.clauses, counts.literals);
@@ -517,12 +513,7 @@ pub fn run<P: Puzzle>(
         },
         p.counted_as(),
     );
-    r.status = match (complete, solutions) {
-        (true, 0) => Status::Unsat,
-        (true, _) => Status::All,
-        (false, 0) => Status::Unknown,
-        (false, _) => Status::Partial,
-    };
+    r.status = Status::of_count(complete, solutions);
     r.count = Some(solutions);
     r.classes = classes;
     (r.sat_calls, r.sat_answers, r.stats) = (sat_calls, sat_answers, stats);

@@ -300,12 +300,9 @@ impl<P: Puzzle> Shared<'_, P> {
         if let Some((model, _)) = best {
             r.solutions.push(decode_checked(self.p, self.enc, model)?);
         }
-        r.status = match (best, bound) {
-            (Some((_, v)), Some(b)) if v == b => Status::Optimal,
-            (None, Some(b)) if b == no_model(self.obj) => Status::Unsat,
-            (Some(_), _) => Status::Sat,
-            (None, _) => Status::Unknown,
-        };
+        // proven: the bound meets the best, or says there is no model
+        let proved = bound == Some(best.map_or(no_model(self.obj), |(_, v)| v));
+        r.status = Status::of_optimum(best.is_some(), proved);
         if bound.is_some() && !closed {
             r.stopped_by = Some(StoppedBy::of_limits(self.limits));
         }
