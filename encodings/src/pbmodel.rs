@@ -355,6 +355,10 @@ impl PbModel {
     pub fn comment(&mut self, line: impl Into<String>) {
         self.header.push(line.into());
     }
+    /// The header lines.
+    pub fn header(&self) -> &[String] {
+        &self.header
+    }
 
     // ---- evaluation
 

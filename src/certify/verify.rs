@@ -252,9 +252,18 @@ fn verify_claim(
         }
         ClaimKind::Infeasible => {
             expect_verdict(dir, &m.model, &m.proof, "s VERIFIED UNSATISFIABLE", limits)?;
+            // what has no solution: the model's own first sentence (the
+            // goal-space model's is "… needs more than B clicks")
+            let statement = match model.header().first() {
+                Some(line) => format!(
+                    "no solution of the model \"{}\"",
+                    line.split(". ").next().unwrap_or(line)
+                ),
+                None => "no solution".to_string(),
+            };
             (
                 None,
-                "no solution".to_string(),
+                statement,
                 format!("veripb: {} refutes {}", m.proof, m.model),
             )
         }
