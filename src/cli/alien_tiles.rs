@@ -52,7 +52,7 @@ pub struct Args {
     /// rowcol (play: the exact row/column minimisation, no SAT), sat (the SAT optimiser) or goals (hardest: the exhaustive search over the goals, no SAT) [default: rowcol with --goal unless --encoding is given; sat with --hardest]
     #[arg(long, value_parser = choices::<Method>())]
     pub method: Option<Method>,
-    /// play with --method sat: kernel (x = x0 + kernel combination, by linear algebra) or sums (row/column sums mod c, pure SAT) [default: kernel; giving it selects --method sat]
+    /// play with --method sat: kernel (x = x0 + kernel combination, by linear algebra), sums (row/column sums mod c, pure SAT) or linear (the play model's equations with quotients, by generalized totalizers: --certify proves the optimum from the model) [default: kernel; giving it selects --method sat]
     #[arg(long, value_parser = choices::<GoalEncoding>())]
     pub encoding: Option<GoalEncoding>,
     /// cardinality encoding of the minimality constraints: totalizer, seq-counter, card-network

@@ -302,3 +302,71 @@ fn a_folder_without_claims_is_an_error() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no claim to verify"), "{err}");
 }
+
+#[test]
+fn alien_tiles_play_is_certified_from_the_model() {
+    // a reachable goal, `--encoding linear`: the play model's equations
+    // with quotients, so the optimum 4 is proven from the model (not DRAT)
+    let goal = "instances/alien-tiles/4x4-3-goal.txt";
+    let play = [
+        "alien-tiles",
+        "-n",
+        "4",
+        "-c",
+        "3",
+        "--goal",
+        goal,
+        "--encoding",
+        "linear",
+    ];
+    let (_tmp, dir, out) = kept(&play);
+    assert!(
+        out.lines().any(|l| l.starts_with("optimal: 4 (")
+            && l.contains("certified from the model")),
+        "{out}"
+    );
+    let (code, v, err) = verify(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(v.starts_with("optimal: 4 ("), "{v}");
+    assert_refused(
+        &dir,
+        "the proof cut before its contradiction",
+        &[(".pbp", &|mut l| {
+            let n = l.len();
+            l.drain(n - 8..n - 3);
+            l
+        })],
+        "does not verify",
+    );
+    assert_refused(
+        &dir,
+        "a cell's equation dropped",
+        &[(".opb", &|mut l| {
+            let c = first(&l, "+1 x[0][0]_ge1 +1 x[0][0]_ge2 +1 x[0][1]_ge1");
+            l.remove(c);
+            recount(&mut l, -1);
+            l
+        })],
+        "is not the model of",
+    );
+    // the same proof against the model of another goal (cell (0, 0) one
+    // colour on) is refused by the checker itself
+    let tmp = tempfile::tempdir().unwrap();
+    let (model, proof) = (file(&dir, ".opb"), file(&dir, ".pbp"));
+    let text = std::fs::read_to_string(&model).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("+1 x[0][0]_ge1 +1 x[0][0]_ge2 +1 x[0][1]_ge1") && l.ends_with(" ;"))
+        .unwrap();
+    let (lhs, rhs) = line.rsplit_once(" = ").unwrap();
+    let d: i64 = rhs.trim_end_matches(" ;").parse().unwrap();
+    let other = text.replace(line, &format!("{lhs} = {} ;", (d + 1) % 3));
+    let other_model = tmp.path().join("other.opb");
+    std::fs::write(&other_model, other).unwrap();
+    let (code, _, _) = common::run(&[
+        "veripb",
+        other_model.to_str().unwrap(),
+        proof.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(1), "the proof of one goal refutes another's model");
+}

@@ -14,6 +14,7 @@
 //!   literals (derivation in [`minimality_cut`]).
 
 use puzzlesat_encodings::card::{self, CardEncoding};
+use puzzlesat_encodings::pb;
 use puzzlesat_encodings::int::IntVar;
 use puzzlesat_encodings::{ClauseDatabase, EncodeError};
 use rustsat::types::Lit;
@@ -105,7 +106,52 @@ puzzlesat_encodings::option_enum! {
         /// cell by cell: pure SAT, the solver finds the coset (and proves
         /// unreachability) itself
         Sums = "sums",
+        /// the play model's equations themselves, `Σ_{row, column} x − c·q =
+        /// Δ` per cell with the quotient q in binary, each half by a
+        /// generalized totalizer: every clause is derived from the model, so
+        /// `--certify` proves the optimum from the model
+        Linear = "linear",
     }
+}
+
+/// The quotient bits of a play equation: the largest quotient is that of
+/// (2n − 1) cells of at most c − 1 clicks.
+pub fn quotient_bits(n: usize, c: u32) -> u32 {
+    let max_q = (2 * n - 1) * (c as usize - 1) / c as usize;
+    usize::BITS - max_q.leading_zeros()
+}
+
+/// Play, linear form (the play model's equations, [`super::opb`]): per
+/// cell p, `Σ_{k in p's row or column} x_k − c·Σ_b 2^b·q_{p,b} = Δ_p`, x_k
+/// the sum of its order literals, each half posted by a generalized
+/// totalizer with its source constraint logged. Returns the quotient bits
+/// (per cell, least significant first), which the model names.
+pub fn encode_goal_linear<DB: ClauseDatabase>(
+    db: &mut DB,
+    xs: &[IntVar],
+    n: usize,
+    c: u32,
+    delta: &Grid,
+) -> Vec<Vec<Lit>> {
+    let bits = quotient_bits(n, c);
+    let mut quotients = vec![];
+    for p in 0..n * n {
+        let (i, j) = (p / n, p % n);
+        let q = db.fresh_lits(bits as usize);
+        // −c·2^b·q = c·2^b·¬q − c·2^b: positive weights, the constant moved right
+        let mut terms: Vec<(Lit, usize)> = (0..n * n)
+            .filter(|&k| k / n == i || k % n == j)
+            .flat_map(|k| xs[k].order_lits().iter().map(|&l| (l, 1)))
+            .collect();
+        let shift: usize = (0..bits).map(|b| (c as usize) << b).sum();
+        terms.extend((0..bits).map(|b| (!q[b as usize], (c as usize) << b)));
+        let k = delta.at(i, j) as usize + shift;
+        // a bound out of reach posts the empty clause: no click matrix reaches the goal
+        let _ = pb::at_least(db, &terms, k, pb::PbEncoding::Gte);
+        let _ = pb::at_most(db, &terms, k, pb::PbEncoding::Gte);
+        quotients.push(q);
+    }
+    quotients
 }
 
 /// Play, kernel form: `x_p = (x₀_p + Σ_k y_k·g_k[p]) mod c` for every cell,

@@ -554,12 +554,17 @@ impl Puzzle for AlienTiles {
         let (n, c) = (self.n, self.c);
         // variables
         let mut xs = encode::click_vars(cnf, n, c);
+        // the quotient bits of `--encoding linear`, which the model names
+        let mut quotients: Vec<Vec<Lit>> = vec![];
         // rules
         let sense = match &self.task {
             Task::Play { start, goal } => {
                 let delta = model::sub_mod(goal, start, c);
                 match self.goal_encoding {
                     GoalEncoding::Sums => encode::encode_goal(cnf, &mut xs, n, c, &delta),
+                    GoalEncoding::Linear => {
+                        quotients = encode::encode_goal_linear(cnf, &xs, n, c, &delta)
+                    }
                     GoalEncoding::Kernel => {
                         let x0 = zmod::solve(&model::click_map(n, c), &delta.cells);
                         encode::encode_goal_kernel(cnf, &mut xs, c, x0.as_deref(), &self.kernel)
@@ -593,6 +598,11 @@ impl Puzzle for AlienTiles {
                     .enumerate()
                     .map(move |(v, &l)| (opb::click_name(n, p, v + 1), l))
             })
+            .chain(quotients.iter().enumerate().flat_map(|(p, q)| {
+                q.iter()
+                    .enumerate()
+                    .map(move |(b, &l)| (opb::quotient_name(n, p, b as u32), l))
+            }))
             .collect();
         let (objective_lits, cut_bound) = match (&self.task, self.redundant) {
             (Task::Hardest, Redundant::None) | (Task::Play { .. }, _) => (primary.clone(), None),
@@ -708,7 +718,7 @@ impl Puzzle for AlienTiles {
         if let (Task::Play { .. }, Status::Unsat) = (&self.task, report.status) {
             d.notes.push(match self.goal_encoding {
                 GoalEncoding::Kernel => format!("unreachable: the goal is not in the image of the click map over Z_{} (linear algebra; the CNF is the empty clause)", self.c),
-                GoalEncoding::Sums => format!("unreachable: no click matrix reaches the goal (proven: UNSAT; linear algebra over Z_{} agrees)", self.c),
+                GoalEncoding::Sums | GoalEncoding::Linear => format!("unreachable: no click matrix reaches the goal (proven: UNSAT; linear algebra over Z_{} agrees)", self.c),
             });
         }
         if report.count.is_some() {

@@ -30,6 +30,11 @@ pub fn click_name(n: usize, p: usize, v: usize) -> String {
     format!("x[{}][{}]_ge{v}", p / n, p % n)
 }
 
+/// The name of bit b of cell p's quotient in its play equation.
+pub fn quotient_name(n: usize, p: usize, b: u32) -> String {
+    format!("q[{}][{}]_b{b}", p / n, p % n)
+}
+
 /// The model of `t`; None when the hardest task's kernel has more than
 /// [`EAGER_LIMIT`] elements (a constraint each).
 pub fn model(t: &AlienTiles) -> Option<PbModel> {
@@ -60,16 +65,14 @@ pub fn model(t: &AlienTiles) -> Option<PbModel> {
         Task::Play { start, goal } => {
             let delta = sub_mod(goal, start, t.c);
             let a = click_map(n, t.c);
-            // the largest quotient: (2n − 1) cells of at most c − 1 clicks
-            let max_q = (2 * n - 1) * (c - 1) / c;
-            let bits = usize::BITS - max_q.leading_zeros();
+            let bits = super::encode::quotient_bits(n, t.c);
             for p in 0..n * n {
                 let mut terms: Vec<(i64, PbLit)> = (0..n * n)
                     .filter(|&k| a.get(p, k) != 0)
                     .flat_map(|k| ge[k].iter().map(|&l| (1, l)))
                     .collect();
                 for b in 0..bits {
-                    let q = m.var(&format!("q[{}][{}]_b{b}", p / n, p % n)).pos();
+                    let q = m.var(&quotient_name(n, p, b)).pos();
                     terms.push((-((c as i64) << b), q));
                 }
                 m.linear(
