@@ -321,8 +321,8 @@ fn alien_tiles_play_is_certified_from_the_model() {
     ];
     let (_tmp, dir, out) = kept(&play);
     assert!(
-        out.lines().any(|l| l.starts_with("optimal: 4 (")
-            && l.contains("certified from the model")),
+        out.lines()
+            .any(|l| l.starts_with("optimal: 4 (") && l.contains("certified from the model")),
         "{out}"
     );
     let (code, v, err) = verify(&dir);
@@ -356,7 +356,9 @@ fn alien_tiles_play_is_certified_from_the_model() {
     let text = std::fs::read_to_string(&model).unwrap();
     let line = text
         .lines()
-        .find(|l| l.starts_with("+1 x[0][0]_ge1 +1 x[0][0]_ge2 +1 x[0][1]_ge1") && l.ends_with(" ;"))
+        .find(|l| {
+            l.starts_with("+1 x[0][0]_ge1 +1 x[0][0]_ge2 +1 x[0][1]_ge1") && l.ends_with(" ;")
+        })
         .unwrap();
     let (lhs, rhs) = line.rsplit_once(" = ").unwrap();
     let d: i64 = rhs.trim_end_matches(" ;").parse().unwrap();
@@ -368,5 +370,9 @@ fn alien_tiles_play_is_certified_from_the_model() {
         other_model.to_str().unwrap(),
         proof.to_str().unwrap(),
     ]);
-    assert_eq!(code, Some(1), "the proof of one goal refutes another's model");
+    assert_eq!(
+        code,
+        Some(1),
+        "the proof of one goal refutes another's model"
+    );
 }

@@ -14,8 +14,8 @@
 //!   literals (derivation in [`minimality_cut`]).
 
 use puzzlesat_encodings::card::{self, CardEncoding};
-use puzzlesat_encodings::pb;
 use puzzlesat_encodings::int::IntVar;
+use puzzlesat_encodings::pb;
 use puzzlesat_encodings::{ClauseDatabase, EncodeError};
 use rustsat::types::Lit;
 
