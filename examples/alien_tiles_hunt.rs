@@ -149,7 +149,12 @@ fn random_goal(n: usize, c: u32, rng: &mut Rng, g: &[Vec<usize>]) -> Vec<u32> {
 
 /// Every goal fixed by `g`, when they are at most `limit`: the hardest
 /// reachable one and its fewest clicks, and how many were reachable.
-fn every_fixed_goal(n: usize, c: u32, g: &[Vec<usize>], limit: u64) -> Option<(Vec<u32>, u32, u64)> {
+fn every_fixed_goal(
+    n: usize,
+    c: u32,
+    g: &[Vec<usize>],
+    limit: u64,
+) -> Option<(Vec<u32>, u32, u64)> {
     // the cell orbits, each named by its smallest cell
     let orbit: Vec<usize> = (0..n * n)
         .map(|p| g.iter().map(|h| h[p]).min().expect("the identity"))
@@ -220,7 +225,15 @@ fn main() -> anyhow::Result<()> {
             start.elapsed().as_secs_f64()
         );
         let note = format!("the hardest of the {count} reachable goals fixed by {spec}");
-        return write_goal(&args, n, c, &best, best_v, &note, &format!("{group_note}{n} {c} 0 0"));
+        return write_goal(
+            &args,
+            n,
+            c,
+            &best,
+            best_v,
+            &note,
+            &format!("{group_note}{n} {c} 0 0"),
+        );
     }
     let score = |s: &[u32]| goal_min(s, n, c).expect("the moves keep the goal reachable");
     let mut rng = Rng(seed);
@@ -294,7 +307,10 @@ fn write_goal(
     how: &str,
     replay: &str,
 ) -> anyhow::Result<()> {
-    let out = args.get(5).cloned().unwrap_or(format!("{n}x{n}-{c}-{v}.txt"));
+    let out = args
+        .get(5)
+        .cloned()
+        .unwrap_or(format!("{n}x{n}-{c}-{v}.txt"));
     let mut text = format!(
         "# {n}x{n}, {c} colours: a goal needing {v} clicks ({how}\n\
          # cargo run --release --example alien_tiles_hunt -- {replay})\n"

@@ -138,7 +138,11 @@ impl ColumnSearch<'_> {
                 for r in 0..c {
                     to[i * cu + r as usize] = from[i * cu + r as usize] + (r + v + c - g) % c;
                 }
-                low += vs.iter().map(|&r| to[i * cu + r as usize]).min().unwrap_or(0);
+                low += vs
+                    .iter()
+                    .map(|&r| to[i * cu + r as usize])
+                    .min()
+                    .unwrap_or(0);
             }
             if low < self.best {
                 self.descend(j + 1, (sum + v) % c);
@@ -257,9 +261,7 @@ fn vectors_mod(n: usize, c: u32, g: u32, t: Option<u32>) -> Vec<u8> {
     let mut out = vec![];
     let mut v = vec![0u8; n];
     loop {
-        if t.map_or(true, |t| {
-            v.iter().map(|&x| u32::from(x)).sum::<u32>() % g == t
-        }) {
+        if t.is_none_or(|t| v.iter().map(|&x| u32::from(x)).sum::<u32>() % g == t) {
             out.extend_from_slice(&v);
         }
         // next in lexicographic order: the last position counts fastest
@@ -698,7 +700,7 @@ impl Walk<'_, '_> {
                     self.tick();
                     return;
                 }
-                Some(v) => Some(v).filter(|&v| floor.map_or(true, |f| v > f)),
+                Some(v) => Some(v).filter(|&v| floor.is_none_or(|f| v > f)),
             }
         };
         self.visited += 1;
@@ -921,7 +923,7 @@ fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
 /// where c ∤ n − 1: 5×5/6 57 (62), 7×7/4 93 (98).
 pub fn root_bound(n: usize, c: u32) -> Option<u32> {
     let cu = c as usize;
-    if cu.checked_pow(n as u32).map_or(true, |r| r > 1 << 16) {
+    if cu.checked_pow(n as u32).is_none_or(|r| r > 1 << 16) {
         return None;
     }
     let g = gcd(n as u64 - 1, u64::from(c)) as usize;
