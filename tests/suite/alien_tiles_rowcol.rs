@@ -585,6 +585,7 @@ fn frontier_cube_files_replay() {
     for (file, n, c, above, cubes) in [
         ("a73-above32.jsonl", "7", "3", "32", "256"),
         ("a65-above49.jsonl", "6", "5", "49", "64"),
+        ("a65-above48.jsonl", "6", "5", "48", "64"),
     ] {
         let text =
             std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
