@@ -172,8 +172,8 @@ pub fn certify_goals(
             core_lemmas: 0,
             from_model: Some(FromModel {
                 covers: format!(
-                    "the goal-space model \"some goal needs more than {bound} clicks\" refuted by a walk over the goals ({} closed by one (R, C), {} prefixes cut by the averaging bound, {} inner nodes)",
-                    s.leaves, s.cuts, s.nodes
+                    "the goal-space model \"some goal needs more than {bound} clicks\" refuted by a walk over the goals ({} closed by one (R, C), {} prefixes cut by the averaging bound, {} closed by a lex-leader constraint, {} inner nodes; the row, column and transpose symmetries broken by {} lex-leader constraints derived by dominance)",
+                    s.leaves, s.cuts, s.pruned, s.nodes, s.dominance
                 ),
                 not_covered: match claim {
                     Claim::Optimal => "the model's characterisation of a goal's fewest clicks (the lemma of docs/certify.md); the hardest goal's own value, whose click matrix passed the independent checker",
@@ -181,9 +181,9 @@ pub fn certify_goals(
                 }
                 .into(),
                 definitions: 0,
-                rup_clauses: (s.leaves + s.nodes) as usize,
+                rup_clauses: (s.leaves + s.pruned + s.nodes) as usize,
                 pol_clauses: s.cuts as usize,
-                dom_clauses: 0,
+                dom_clauses: s.dominance as usize,
                 solutions: 0,
                 counted: None,
                 solutions_file: None,

@@ -16,16 +16,20 @@
 //!
 //! **Variables.** `s[i][j]_ge<v>` (v = 1..c−1): goal cell (i, j) is at
 //! least v (order encoding, `_ge<v+1> → _ge<v>`); `t<T>`: the common sum
-//! mod c (exactly one); `rs[i][j]_<a>`, `cs[j][i]_<a>`: the first j + 1
-//! cells of row i (the first i + 1 of column j) sum to a mod c, by the
-//! clauses `rs[i][j−1]_a ∧ s_ij = b → rs[i][j]_(a+b)`, the last cell's
-//! clause ending in `t<(a+b) mod c>` (unit propagation then fixes a row's
-//! last cell from the others and T).
+//! mod c (exactly one). **The sums.** For each row and each column, each T
+//! and each vector a of `0..c` whose sum is not ≡ T, the clause `t<T> → the
+//! line is not a`: c^n·(c−1) clauses per line, mapped onto one another by
+//! every row and column permutation and the transpose (so the dominance
+//! steps of [`super::goal_proof`] hold syntactically); unit propagation
+//! fixes a line's last cell from T and the others.
 //!
 //! **The bound.** With `(u − s) mod c = u − s + c·[s ≥ u+1]` (u, s in
 //! 0..c−1), one constraint per (T, R, C), reified on `t<T>`:
 //! `Σ_ij (u_ij − Σ_v [s_ij ≥ v] + c·[s_ij ≥ u_ij + 1]) ≥ B + 1`, with
-//! `u_ij = (R_i + C_j) mod c`: c^(2n−1) constraints.
+//! `u_ij = (R_i + C_j) mod c`: c^(2n−1) constraints, halved for even c,
+//! where (T, R, C) and (T + c/2, R + c/2, C − c/2) give the same click
+//! matrix (n ≡ 1 mod c) and share one constraint, reified on the other
+//! values of T.
 
 use puzzlesat_encodings::pbmodel::Relation;
 use puzzlesat_encodings::{PbLit, PbModel};
@@ -53,11 +57,9 @@ pub struct GoalModel {
     pub t_some: Id,
     /// "at most one T"
     pub t_one: Id,
-    /// row chains: `[i][j][a·c + b]`: the clause of cell (i, j) at value b
-    /// after a partial sum a (j = 0: a = 0 only)
-    pub rows: Vec<Vec<Vec<Id>>>,
-    /// column chains, `[j][i][a·c + b]`
-    pub cols: Vec<Vec<Vec<Id>>>,
+    /// the line clauses, per (line, T, the line's values): see
+    /// [`GoalModel::line_clause`]
+    lines: Vec<Id>,
     /// the id of the first bound constraint (T = 0, R = C = 0…0)
     pub first_bound: Id,
 }
@@ -126,56 +128,61 @@ impl GoalModel {
             }
             out
         };
-        let chains = |m: &mut PbModel, kind: &str| -> Vec<Vec<Vec<Id>>> {
-            (0..n)
-                .map(|line| {
-                    let cell = |k: usize| {
-                        if kind == "rs" {
-                            line * n + k
-                        } else {
-                            k * n + line
-                        }
-                    };
-                    let mut out = vec![];
-                    for k in 0..n {
-                        let mut ids = vec![Id::MAX; cu * cu];
-                        for a in 0..if k == 0 { 1 } else { cu } {
-                            for b in 0..cu {
-                                let mut lits = not_holds(cell(k), b);
-                                if k > 0 {
-                                    lits.push(m.var(&m_var(kind, line, k - 1, a)).neg());
-                                }
-                                let to = (a + b) % cu;
-                                lits.push(if k + 1 == n {
-                                    t[to]
-                                } else {
-                                    m.var(&m_var(kind, line, k, to)).pos()
-                                });
-                                let what = if kind == "rs" { "row" } else { "column" };
-                                let i = m.clause(
-                                    &lits,
-                                    format!(
-                                        "{what} {line}: the first {} cells sum to {to} mod {c}",
-                                        k + 1
-                                    ),
-                                );
-                                ids[a * cu + b] = id(m, i);
-                            }
-                        }
-                        out.push(ids);
+        // lines 0..n are the rows, n..2n the columns; per line, per T, per
+        // vector a (rank Σ a_k·c^(n−1−k)) not summing to T
+        let per_line = cu.pow(n as u32);
+        let mut lines = vec![Id::MAX; 2 * n * cu * per_line];
+        for line in 0..2 * n {
+            let cell = |k: usize| {
+                if line < n {
+                    line * n + k
+                } else {
+                    k * n + (line - n)
+                }
+            };
+            let what = if line < n {
+                format!("row {line}")
+            } else {
+                format!("column {}", line - n)
+            };
+            for (tv, &tl) in t.iter().enumerate() {
+                for rank in 0..per_line {
+                    let a = digits(rank, n, cu);
+                    if a.iter().sum::<usize>() % cu == tv {
+                        continue;
                     }
-                    out
-                })
-                .collect()
-        };
-        let rows = chains(&mut m, "rs");
-        let cols = chains(&mut m, "cs");
+                    let mut lits = vec![!tl];
+                    for (k, &b) in a.iter().enumerate() {
+                        lits.extend(not_holds(cell(k), b));
+                    }
+                    let i = m.clause(
+                        &lits,
+                        format!("{what}, T = {tv}: not {a:?} (its sum is not {tv} mod {c})"),
+                    );
+                    lines[(line * cu + tv) * per_line + rank] = id(&m, i);
+                }
+            }
+        }
         let first_bound = m.loaded() as Id + 1;
         let b = i64::from(above) + 1;
-        for (tv, &tl) in t.iter().enumerate() {
+        // (T, R, C) and (T + c/2, R + c/2, C − c/2) give the same click
+        // matrix (n ≡ 1 mod c): for even c one constraint serves both T
+        let classes = if cu % 2 == 0 { cu / 2 } else { cu };
+        for tv in 0..classes {
+            let same: Vec<usize> = (tv..cu).step_by(classes).collect();
+            // off unless T is one of `same` (one T holds: `t_some`, `t_one`)
+            let off: Vec<PbLit> = (0..cu)
+                .filter(|x| !same.contains(x))
+                .map(|x| t[x])
+                .collect();
+            let which = same
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(" or ");
             for_each_vector(n, cu, tv, |r| {
                 for_each_vector(n, cu, tv, |col| {
-                    let mut terms: Vec<(i64, PbLit)> = vec![(b, !tl)];
+                    let mut terms: Vec<(i64, PbLit)> = off.iter().map(|&l| (b, l)).collect();
                     let mut total_u = 0i64;
                     for i in 0..n {
                         for j in 0..n {
@@ -191,7 +198,7 @@ impl GoalModel {
                         terms,
                         Relation::AtLeast,
                         b - total_u,
-                        format!("T = {tv}, R = {r:?}, C = {col:?}: the click matrix (R_i + C_j - s_ij) mod {c} has more than {above} clicks"),
+                        format!("T = {which}, R = {r:?}, C = {col:?}: the click matrix (R_i + C_j - s_ij) mod {c} has more than {above} clicks"),
                     );
                 });
             });
@@ -206,41 +213,60 @@ impl GoalModel {
             order,
             t_some,
             t_one,
-            rows,
-            cols,
+            lines,
             first_bound,
         })
     }
 
     /// About how many terms the model of the n×n board with c colours has
-    /// (its c^(2n−1) bound constraints of n²(c−1) + 1 terms dominate),
+    /// (its bound constraints of about n²(c−1) terms dominate),
     /// from the parameters alone; u64::MAX past it.
     pub fn estimated_terms(n: usize, c: u32) -> u64 {
         let c = u64::from(c);
         let n = n as u64;
-        c.checked_pow(2 * n as u32 - 1)
-            .and_then(|k| k.checked_mul(n * n * (c - 1) + 1))
-            .and_then(|t| t.checked_add(2 * n * n * c * c * 4))
+        let classes = if c % 2 == 0 { c / 2 } else { c };
+        c.checked_pow(2 * n as u32 - 2)
+            .and_then(|k| k.checked_mul(classes))
+            .and_then(|k| k.checked_mul(n * n * (c - 1) + c))
+            .and_then(|t| t.checked_add(2 * n * c.pow(n as u32) * (c - 1) * (2 * n + 1)))
             .unwrap_or(u64::MAX)
     }
 
-    /// The id of the bound constraint of (T, R, C) (ΣR ≡ ΣC ≡ T).
+    /// The id of the bound constraint of (T, R, C) (ΣR ≡ ΣC ≡ T); for even
+    /// c, T ≥ c/2 shares the constraint of (T − c/2, R − c/2, C + c/2).
     pub fn bound(&self, t: usize, r: &[usize], col: &[usize]) -> Id {
         let (n, c) = (self.n, self.c);
+        let h = if c % 2 == 0 { c / 2 } else { c };
+        let (t, shift) = if t >= h { (t - h, h) } else { (t, 0) };
         let per = c.pow(n as u32 - 1) as u64;
-        let rank = |v: &[usize]| {
+        let rank = |v: &[usize], by: usize| {
             v[..n - 1]
                 .iter()
-                .fold(0u64, |x, &y| x * c as u64 + y as u64)
+                .fold(0u64, |x, &y| x * c as u64 + ((y + by) % c) as u64)
         };
-        self.first_bound + (t as u64 * per + rank(r)) * per + rank(col)
+        self.first_bound + (t as u64 * per + rank(r, c - shift)) * per + rank(col, shift)
+    }
+
+    /// The id of the clause "T = `t` → line `line` is not `values`" (lines
+    /// 0..n the rows, n..2n the columns, values along the line); None when
+    /// the values sum to t (no such clause).
+    pub fn line_clause(&self, line: usize, t: usize, values: &[usize]) -> Option<Id> {
+        let c = self.c;
+        let rank = values.iter().fold(0usize, |x, &y| x * c + y);
+        let id = self.lines[(line * c + t) * c.pow(self.n as u32) + rank];
+        (id != Id::MAX).then_some(id)
     }
 }
 
-/// The name of a chain variable: `rs[i][j]_<a>` (row i's first j + 1
-/// cells sum to a) or `cs[j][i]_<a>`.
-fn m_var(kind: &str, line: usize, k: usize, a: usize) -> String {
-    format!("{kind}[{line}][{k}]_{a}")
+/// The n digits of `rank` in base c, most significant first.
+fn digits(rank: usize, n: usize, c: usize) -> Vec<usize> {
+    let mut out = vec![0; n];
+    let mut r = rank;
+    for d in out.iter_mut().rev() {
+        *d = r % c;
+        r /= c;
+    }
+    out
 }
 
 /// Calls `f` on every vector of `0..c` of length n whose sum is ≡ t mod c,
@@ -265,20 +291,11 @@ mod tests {
     use super::*;
 
     /// The true variables of goal `s` with common sum `t`: its order
-    /// literals, `t<T>` and the chains' partial sums.
-    fn assignment(s: &[u32], n: usize, c: u32, t: usize) -> Vec<String> {
+    /// literals and `t<T>`.
+    fn assignment(s: &[u32], n: usize, t: usize) -> Vec<String> {
         let mut out = vec![format!("t{t}")];
         for (p, &x) in s.iter().enumerate() {
             out.extend((1..=x as usize).map(|v| goal_name(p / n, p % n, v)));
-        }
-        for line in 0..n {
-            let (mut a, mut b) = (0, 0);
-            for k in 0..n - 1 {
-                a = (a + s[line * n + k]) % c;
-                b = (b + s[k * n + line]) % c;
-                out.push(m_var("rs", line, k, a as usize));
-                out.push(m_var("cs", line, k, b as usize));
-            }
         }
         out
     }
@@ -321,7 +338,7 @@ mod tests {
                 let row0 = s[..n].iter().sum::<u32>() % c;
                 for gm in &models {
                     for t in 0..c as usize {
-                        let names = assignment(&s, n, c, t);
+                        let names = assignment(&s, n, t);
                         let holds = gm
                             .model
                             .check_named(names.iter().map(String::as_str))
@@ -345,17 +362,28 @@ mod tests {
 
     #[test]
     fn the_bound_ids_follow_the_vectors_order() {
-        let gm = GoalModel::new(3, 2, 1).unwrap();
-        let mut k = 0;
-        for t in 0..2 {
-            for_each_vector(3, 2, t, |r| {
-                for_each_vector(3, 2, t, |col| {
-                    assert_eq!(gm.bound(t, r, col), gm.first_bound + k);
-                    k += 1;
+        for (n, c) in [(3, 2), (4, 3), (5, 2)] {
+            let gm = GoalModel::new(n, c, 1).unwrap();
+            let cu = c as usize;
+            let classes = if cu % 2 == 0 { cu / 2 } else { cu };
+            let mut k = 0;
+            for t in 0..classes {
+                for_each_vector(n, cu, t, |r| {
+                    for_each_vector(n, cu, t, |col| {
+                        assert_eq!(gm.bound(t, r, col), gm.first_bound + k);
+                        k += 1;
+                        // even c: T + c/2 with R + c/2, C − c/2 is the same
+                        if classes < cu {
+                            let h = classes;
+                            let r2: Vec<usize> = r.iter().map(|x| (x + h) % cu).collect();
+                            let c2: Vec<usize> = col.iter().map(|x| (x + cu - h) % cu).collect();
+                            assert_eq!(gm.bound(t + h, &r2, &c2), gm.bound(t, r, col));
+                        }
+                    });
                 });
-            });
+            }
+            assert_eq!(gm.first_bound + k, gm.model.loaded() as Id + 1);
         }
-        assert_eq!(gm.first_bound + k, gm.model.loaded() as Id + 1);
         // the estimate is at least the terms written, and close to them
         for (n, c) in [(3, 2), (4, 3), (5, 2)] {
             let gm = GoalModel::new(n, c, 1).unwrap();
