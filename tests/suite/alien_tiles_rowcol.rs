@@ -519,7 +519,35 @@ fn hardest_picks_its_method_and_says_why() {
         "--all",
     ]);
     assert!(
-        err.contains("method: sat (--all, --count and --certify need the SAT optimiser"),
+        err.contains("method: sat (--all and --count need the SAT optimiser"),
+        "{err}"
+    );
+    // --certify: the goal search where its goal-space model fits the
+    // budget, else the SAT optimiser
+    let certify = |max: &str| {
+        let (code, out, err) = cli(&[
+            "solve",
+            "alien-tiles",
+            "-n",
+            "4",
+            "-c",
+            "3",
+            "--hardest",
+            "--certify",
+            "--max-clauses",
+            max,
+        ]);
+        assert_eq!(code, Some(10), "{out}{err}");
+        assert!(out.contains("optimal: 10 (proven"), "{out}");
+        err
+    };
+    assert!(
+        certify("20000000").contains("method: goals ("),
+        "--certify, 4×4/3"
+    );
+    let err = certify("1000");
+    assert!(
+        err.contains("method: sat (the SAT optimiser: the goal search's certificate needs its goal-space model"),
         "{err}"
     );
     let (code, _, err) = cli(&[

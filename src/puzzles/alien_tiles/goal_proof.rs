@@ -71,6 +71,9 @@ pub enum GoalProofError {
     Io(io::Error),
     /// stopped by the caller (the run's time limit, Ctrl-C or SIGTERM)
     Stopped,
+    /// the maximising model's proof needs a reachable goal (the hardest
+    /// found), the decision model's none
+    Witness(String),
 }
 
 impl std::fmt::Display for GoalProofError {
@@ -83,6 +86,7 @@ impl std::fmt::Display for GoalProofError {
                 )
             }
             GoalProofError::Stopped => f.write_str("stopped before the proof was written"),
+            GoalProofError::Witness(why) => f.write_str(why),
             GoalProofError::Io(e) => write!(f, "{e}"),
         }
     }
@@ -94,20 +98,26 @@ impl From<io::Error> for GoalProofError {
     }
 }
 
-/// Writes the proof that `gm` is UNSAT to `out`; without `cuts` every
-/// goal is a leaf (the tests' check of the leaves' steps).
+/// Writes the proof of `gm`'s claim to `out`: for the decision model
+/// ("more than B") that it is UNSAT; for the maximising model that
+/// `witness` (a goal, row-major) is a hardest goal, by `soli` on it (z its
+/// fewest clicks v, checked against every bound constraint) and the
+/// refutation of "z > v" (`conclusion BOUNDS −v −v`, the objective written
+/// as min: −z). Without `cuts` every goal is a leaf (the tests' check of
+/// the leaves' steps).
 pub fn write_proof<W: Write>(
     gm: &GoalModel,
     out: W,
     cuts: bool,
     stop: &dyn Fn() -> bool,
+    witness: Option<&[usize]>,
 ) -> Result<GoalProofSteps, GoalProofError> {
-    let mut walk = Walk::new(gm, out, cuts, stop)?;
+    let mut walk = Walk::new(gm, out, cuts, stop, witness)?;
     walk.w.comment(&format!(
         "no goal of the {n}x{n} board with {c} colours needs more than {b} clicks: a walk over the goal cells per T",
         n = gm.n,
         c = gm.c,
-        b = gm.above
+        b = walk.bound
     ))?;
     let mut per_t = vec![];
     for t in 0..gm.c {
@@ -123,7 +133,11 @@ pub fn write_proof<W: Write>(
         per_t,
     ))?;
     let mut steps = walk.steps;
-    steps.bytes = walk.w.finish(Conclusion::Unsat(Ref::Id(root)))?;
+    let conclusion = match gm.above {
+        Some(_) => Conclusion::Unsat(Ref::Id(root)),
+        None => Conclusion::Bounds(Some(-i64::from(walk.bound)), Ref::Id(root)),
+    };
+    steps.bytes = walk.w.finish(conclusion)?;
     Ok(steps)
 }
 
@@ -138,7 +152,12 @@ pub fn write_cube_proof<W: Write>(
 ) -> Result<GoalProofSteps, GoalProofError> {
     let (n, c) = (gm.n, gm.c);
     let free = n - 1;
-    let mut walk = Walk::new(gm, out, true, &|| false)?;
+    if gm.above.is_none() {
+        return Err(GoalProofError::Witness(
+            "a cube's proof is over the decision model (--above B)".into(),
+        ));
+    }
+    let mut walk = Walk::new(gm, out, true, &|| false, None)?;
     walk.t = t;
     for (q, &v) in prefix.iter().enumerate() {
         let cell = (q / free) * n + q % free;
@@ -214,6 +233,10 @@ struct Walk<'a, W: Write> {
     w: ProofWriter<W>,
     /// the lex-leader constraints
     lex: Vec<LexLeader>,
+    /// the bound B: no goal needs more than B clicks
+    bound: u32,
+    /// "z ≥ B + 1": the decision model's, or the one `soli` adds
+    floor: Id,
     /// the common sum T
     t: usize,
     /// the goal, row-major (the set cells and the forced ones)
@@ -228,13 +251,15 @@ struct Walk<'a, W: Write> {
 
 impl<'a, W: Write> Walk<'a, W> {
     /// Starts the proof: the lex order over the goal's order literals
-    /// (row-major, `s[i][j]_ge1` first) and the lex-leader constraint of
-    /// each generator by `dom`.
+    /// (row-major, `s[i][j]_ge1` first), the witness by `soli` (the
+    /// maximising model), and the lex-leader constraint of each generator
+    /// by `dom`.
     fn new(
         gm: &'a GoalModel,
         out: W,
         cuts: bool,
         stop: &'a dyn Fn() -> bool,
+        witness: Option<&[usize]>,
     ) -> Result<Self, GoalProofError> {
         let (n, c) = (gm.n, gm.c);
         let mut w = ProofWriter::new(out, gm.model.loaded())?;
@@ -250,6 +275,21 @@ impl<'a, W: Write> Walk<'a, W> {
         for step in order.prelude(&name) {
             w.line(&step)?;
         }
+        let (bound, floor) = match (gm.above, gm.floor, witness) {
+            (Some(b), Some(floor), None) => (b, floor),
+            (None, None, Some(goal)) => {
+                let (bound, lits) = witness_assignment(gm, goal)?;
+                w.comment(&format!(
+                    "a goal that needs {bound} clicks; soli adds z > {bound}"
+                ))?;
+                (bound, w.step(&Step::Soli(lits))?)
+            }
+            _ => {
+                return Err(GoalProofError::Witness(
+                    "the maximising model's proof needs the hardest goal found, the decision model's none".into(),
+                ))
+            }
+        };
         let mut lex = vec![];
         for (label, perm) in generators(n) {
             let images = (0..bits)
@@ -273,6 +313,8 @@ impl<'a, W: Write> Walk<'a, W> {
             cuts,
             w,
             lex,
+            bound,
+            floor,
             t: 0,
             s: vec![0; n * n],
             known: vec![false; n * n],
@@ -488,7 +530,7 @@ impl<'a, W: Write> Walk<'a, W> {
     fn leaf(&mut self) -> Result<Id, GoalProofError> {
         let n = self.gm.n;
         let p = (n - 1) * (n - 1);
-        let (c, t, above) = (self.gm.c, self.t, self.gm.above);
+        let (c, t, above) = (self.gm.c, self.t, self.bound);
         let s = &self.s;
         let closes = |col: &[usize]| {
             let (v, r) = best_rows(s, n, c, t, col);
@@ -498,8 +540,9 @@ impl<'a, W: Write> Walk<'a, W> {
             let (value, _, _) = cheapest(&self.s, n, c, t);
             return Err(GoalProofError::Harder(self.s.clone(), value));
         };
-        // "one T" turns the bound constraint's other values of T off
-        let mut hints = vec![Ref::Id(self.gm.t_one)];
+        // "one T" turns the bound constraint's other values of T off; with
+        // z > B it says the goal needs more than B clicks
+        let mut hints = vec![Ref::Id(self.gm.t_one), Ref::Id(self.floor)];
         self.known_hints(p, &mut hints);
         hints.push(Ref::Id(self.gm.bound(self.t, &r, &col)));
         let id = self.w.step(&Step::Rup(self.not_prefix(p), hints))?;
@@ -514,7 +557,7 @@ impl<'a, W: Write> Walk<'a, W> {
         let avg = (open * n * (c - 1) / 2) as u32;
         // a column vector under which the set rows, each at its cheapest
         // R_i, cost at most B − avg
-        let (t, above, s) = (self.t, self.gm.above, &self.s);
+        let (t, above, s) = (self.t, self.bound, &self.s);
         let closes = |col: &[usize]| {
             let mut cost = 0;
             let mut r = vec![];
@@ -550,7 +593,7 @@ impl<'a, W: Write> Walk<'a, W> {
         sum.then(Op::Div(tuples as u64));
         let derived = self.w.step(&sum.step())?;
         let p = k * (n - 1);
-        let mut hints = vec![Ref::Id(self.gm.t_one)];
+        let mut hints = vec![Ref::Id(self.gm.t_one), Ref::Id(self.floor)];
         self.known_hints(p, &mut hints);
         hints.push(Ref::Id(derived));
         let id = self.w.step(&Step::Rup(self.not_prefix(p), hints))?;
@@ -558,6 +601,42 @@ impl<'a, W: Write> Walk<'a, W> {
         self.steps.cuts += 1;
         Ok(Some(id))
     }
+}
+
+/// The maximising model's solution of the goal `goal` (row-major, entries
+/// in 0..c): its order literals, T, and z its fewest clicks; Err if the
+/// goal is not reachable.
+fn witness_assignment(
+    gm: &GoalModel,
+    goal: &[usize],
+) -> Result<(u32, Vec<proof::Lit>), GoalProofError> {
+    let (n, c) = (gm.n, gm.c);
+    let bad = |why: &str| {
+        Err(GoalProofError::Witness(format!(
+            "the witness goal {goal:?} {why}"
+        )))
+    };
+    if goal.len() != n * n || goal.iter().any(|&x| x >= c) {
+        return bad("is not an n×n board over 0..c");
+    }
+    let t = goal[..n].iter().sum::<usize>() % c;
+    let line = |k: usize, along: &dyn Fn(usize) -> usize| (0..n).map(along).sum::<usize>() % c == k;
+    if !(0..n).all(|i| line(t, &|j| goal[i * n + j]) && line(t, &|j| goal[j * n + i])) {
+        return bad("is not reachable (its rows and columns do not share one sum)");
+    }
+    let (value, _, _) = cheapest(goal, n, c, t);
+    let name = |l: puzzlesat_encodings::PbLit, on: bool| proof::Lit::new(gm.model.name(l.var), !on);
+    let mut lits = vec![];
+    for (cell, &x) in goal.iter().enumerate() {
+        lits.extend(gm.ge[cell].iter().enumerate().map(|(v, &l)| name(l, x > v)));
+    }
+    lits.extend(gm.t.iter().enumerate().map(|(k, &l)| name(l, k == t)));
+    lits.extend(
+        gm.z.iter()
+            .enumerate()
+            .map(|(k, &l)| name(l, value >> k & 1 == 1)),
+    );
+    Ok((value, lits))
 }
 
 /// `Σ_j (x + C_j − s_j) mod c`: the clicks of goal row `s` at row value x.
