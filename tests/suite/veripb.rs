@@ -48,8 +48,11 @@ fn assert_mutant_refused<P: Puzzle>(mutant: &Mutant<P>, best: i64) {
 /// Everything else, the PB model included, is the inner puzzle's.
 struct Mutant<P: Puzzle> {
     inner: P,
-    mutate: Box<dyn Fn(&mut Cnf, &mut P::Map) + Send + Sync>,
+    mutate: Mutation<P::Map>,
 }
+
+/// What a mutant does to the inner puzzle's CNF and map.
+type Mutation<M> = Box<dyn Fn(&mut Cnf, &mut M) + Send + Sync>;
 
 impl<P: Puzzle> Puzzle for Mutant<P> {
     type Solution = P::Solution;
@@ -684,9 +687,7 @@ fn magic_digits_are_certified_from_the_model() {
         inner: Magic::new(3, o),
         mutate: Box::new(|cnf, map| cnf.add(&[!map.direct[0][1]])),
     };
-    let e = run::run_quiet(&mutant, &certified(true))
-        .err()
-        .expect("the check refuses the mutant");
+    let e = run::run_quiet(&mutant, &certified(true)).expect_err("the check refuses the mutant");
     assert!(format!("{e:#}").contains("VeriPB rejected"), "{e:#}");
 }
 

@@ -92,7 +92,7 @@ pub fn goal_min(s: &[u32], n: usize, c: u32) -> Option<u32> {
                     dp = next;
                 }
                 let v = dp[t as usize];
-                if v != u32::MAX && best.map_or(true, |b| v < b) {
+                if v != u32::MAX && best.is_none_or(|b| v < b) {
                     best = Some(v);
                 }
             }
@@ -216,9 +216,7 @@ fn vectors_mod(n: usize, c: u32, g: u32, t: Option<u32>) -> Vec<u8> {
     let mut out = vec![];
     let mut v = vec![0u8; n];
     loop {
-        if t.map_or(true, |t| {
-            v.iter().map(|&x| u32::from(x)).sum::<u32>() % g == t
-        }) {
+        if t.is_none_or(|t| v.iter().map(|&x| u32::from(x)).sum::<u32>() % g == t) {
             out.extend_from_slice(&v);
         }
         // next in lexicographic order: the last position counts fastest
@@ -657,7 +655,7 @@ impl Walk<'_, '_> {
                     self.tick();
                     return;
                 }
-                Some(v) => Some(v).filter(|&v| floor.map_or(true, |f| v > f)),
+                Some(v) => Some(v).filter(|&v| floor.is_none_or(|f| v > f)),
             }
         };
         self.visited += 1;
@@ -880,7 +878,7 @@ fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
 /// where c ∤ n − 1: 5×5/6 57 (62), 7×7/4 93 (98).
 pub fn root_bound(n: usize, c: u32) -> Option<u32> {
     let cu = c as usize;
-    if cu.checked_pow(n as u32).map_or(true, |r| r > 1 << 16) {
+    if cu.checked_pow(n as u32).is_none_or(|r| r > 1 << 16) {
         return None;
     }
     let g = gcd(n as u64 - 1, u64::from(c)) as usize;
@@ -1057,7 +1055,8 @@ mod tests {
             let b = open_bounds(n, c);
             let fs = row_functions(n, c);
             let cu = c as usize;
-            for k in 1..=3usize {
+            assert!(b.len() > 3, "bounds for 1..=3 open rows");
+            for (k, bk) in b.iter().enumerate().skip(1).take(3) {
                 if fs.len().pow(k as u32) > 200_000 {
                     continue;
                 }
@@ -1086,11 +1085,11 @@ mod tests {
                     idx[i] += 1;
                     idx[..i].fill(0);
                 }
-                assert_eq!(b[k], want, "{n}×{n}/{c}, {k} open rows");
-                for r in 0..cu {
-                    assert_eq!(b[k][r] as usize % cu, r, "{n}×{n}/{c}: the residue");
+                assert_eq!(*bk, want, "{n}×{n}/{c}, {k} open rows");
+                for (r, &bound) in bk.iter().enumerate() {
+                    assert_eq!(bound as usize % cu, r, "{n}×{n}/{c}: the residue");
                     if k >= 2 {
-                        assert!(b[k][r] as usize <= k * n * (cu - 1) / 2);
+                        assert!(bound as usize <= k * n * (cu - 1) / 2);
                     }
                 }
             }

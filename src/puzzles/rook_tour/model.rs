@@ -245,6 +245,11 @@ fn is_square(v: u32) -> bool {
     r * r == v
 }
 
+/// Per cell: the index in the value sets of the set marking it.
+type Marks = Vec<Option<usize>>;
+/// Per cell: its given value.
+type Givens = Vec<Option<u32>>;
+
 /// An instance file's text and name, for errors that say where.
 struct Source<'a> {
     text: &'a str,
@@ -404,7 +409,7 @@ impl<'a> GridRows<'a> {
         cols: usize,
         n: u32,
         sets: &[ValueSet],
-    ) -> Result<(Vec<Option<usize>>, Vec<Option<u32>>), InstanceError> {
+    ) -> Result<(Marks, Givens), InstanceError> {
         let cells = self.rows.len() * cols;
         let (mut marks, mut givens) = (vec![None; cells], vec![None; cells]);
         let mut given_at: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
