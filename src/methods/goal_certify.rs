@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::certify::manifest::{keep_command, ClaimKind, Kept};
-use crate::certify::veripb::{check, Checked};
+use crate::certify::veripb::{Checked, ProofFolder};
 use crate::certify::{Certificate, Certified, CertifyError, Claim, DratFormat, FromModel};
 use crate::puzzle::Puzzle;
 use crate::puzzles::alien_tiles::goal_model::GoalModel;
@@ -67,22 +67,8 @@ pub fn certify(
     if limits.expired() {
         return Err(CertifyError::Stopped);
     }
-    let mut temp = None;
-    let dir = match dir {
-        Some(d) => {
-            std::fs::create_dir_all(d).map_err(io)?;
-            d.to_path_buf()
-        }
-        None => temp
-            .insert(tempfile::tempdir().map_err(io)?)
-            .path()
-            .to_path_buf(),
-    };
-    let pending = |ext: &str| {
-        crate::io::output::Pending::new(&dir, &format!("{stem}.{ext}"))
-            .map_err(|e| CertifyError::Io(format!("{e:#}")))
-    };
-    let (mut model_file, mut proof_file) = (pending("opb")?, pending("pbp")?);
+    let mut folder = ProofFolder::open(dir, stem)?;
+    let (mut model_file, mut proof_file) = (folder.pending("opb")?, folder.pending("pbp")?);
     let text = gm.model.to_opb();
     let model_digest = crate::certify::Fnv::default().text(&text).hex();
     model_file.writer().write_all(text.as_bytes()).map_err(io)?;
@@ -94,20 +80,10 @@ pub fn certify(
             GoalProofError::Stopped => CertifyError::Stopped,
             e => CertifyError::Producer(format!("goal-space proof: {e}")),
         })?;
-    let placed =
-        crate::io::output::publish_new(&dir, stem, vec![("opb", model_file), ("pbp", proof_file)])
-            .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
+    let placed = folder.publish(vec![("opb", model_file), ("pbp", proof_file)])?;
     let write_seconds = started.elapsed().as_secs_f64();
     let (model_path, proof_path) = (placed[0].clone(), placed[1].clone());
-    let checked = match check(&model_path, &proof_path, limits) {
-        Err(CertifyError::VeripbRejected(why)) => {
-            if let Some(t) = temp.take() {
-                let _ = t.keep();
-            }
-            return Err(CertifyError::VeripbRejected(why));
-        }
-        r => r?,
-    };
+    let checked = folder.check(&model_path, &proof_path, limits)?;
     Ok(GoalCertificate {
         model_path,
         proof_path,

@@ -626,7 +626,10 @@ fn frontier_cube_files_replay() {
         assert!(records.len() >= 2, "{file}: fewer than two records");
         let mut replay: Vec<&serde_json::Value> = records[..2].iter().collect();
         for r in &records {
-            if replay.iter().all(|w| w["cube"]["build"] != r["cube"]["build"]) {
+            if replay
+                .iter()
+                .all(|w| w["cube"]["build"] != r["cube"]["build"])
+            {
                 replay.push(r);
             }
         }
