@@ -24,7 +24,7 @@ fn main() -> Result<(), String> {
     let dir = std::path::Path::new(dir);
     let io = |e: std::io::Error| e.to_string();
     let started = Instant::now();
-    let gm = GoalModel::new(n, c, b)?;
+    let gm = GoalModel::new(n, c, Some(b))?;
     let mut f = std::io::BufWriter::new(std::fs::File::create(dir.join("m.opb")).map_err(io)?);
     gm.model.write_opb(&mut f).map_err(io)?;
     f.flush().map_err(io)?;

@@ -177,6 +177,11 @@ impl LexOrder {
     }
 }
 
+/// The constraint ids a [`LexOrder::dominance`] line adds (the derived
+/// constraint's subproof numbers the negated constraint, goal #2's
+/// premise and its sum).
+pub const DOMINANCE_IDS: usize = 4;
+
 /// The lexicographic order over a vector of model literals (each the
 /// positive literal of a distinct variable), position 0 most significant.
 #[derive(Clone, Debug)]
@@ -238,7 +243,6 @@ impl LexOrder {
         name: &dyn Fn(Lit) -> String,
         out: &mut ProofLines,
     ) -> Result<(), String> {
-        let k = self.vars.len();
         let image = |j: usize| self.vars[sigma.apply(j as u32) as usize];
         // the reduced positions, checked against σ
         let mut positions = vec![];
@@ -258,6 +262,31 @@ impl LexOrder {
         if chain.strict || chain.cond.is_some() || chain.chain.len() + 1 < positions.len() {
             return Err("only the plain, non-strict chain of lex_le is derived".into());
         }
+        // 1. L_σ, labelled `lexL`
+        out.add_ids(self.dominance(sigma, name, "lexL"), DOMINANCE_IDS);
+        // 2. the chain, from L
+        let skipped = |q: usize| (image(q) != self.vars[q]).then(|| (self.vars[q], image(q)));
+        derive_chain(
+            &ChainSteps {
+                chain,
+                positions: &positions,
+                weight: &|j| self.weight(j),
+                skipped: &skipped,
+                hinted: true,
+            },
+            name,
+            out,
+        )
+    }
+
+    /// `L_σ: Σ_j w_j·(x_σ(j) − x_j) ≥ 0` (`x ⪯ σ(x)`) by `dom` with the
+    /// witness `x_j ↦ x_σ(j)`, labelled `label` (step 1 of the module
+    /// docs): one line that adds [`DOMINANCE_IDS`] ids, `L_σ` the last.
+    /// VeriPB refuses the step when σ (a permutation of the positions) is
+    /// not a symmetry of the model.
+    pub fn dominance(&self, sigma: &Perm, name: &dyn Fn(Lit) -> String, label: &str) -> Step {
+        let k = self.vars.len();
+        let image = |j: usize| self.vars[sigma.apply(j as u32) as usize];
         let lit = |l: Lit| proof::Lit::from_text(name(l));
         let var = |l: Lit| proof::Var(name(l));
         // 1. L: Σ_j w_j (x_σ(j) − x_j) ≥ 0, merged per variable
@@ -287,29 +316,13 @@ impl LexOrder {
         // ids: the negated constraint, goal #2's premise and sum, the
         // constraint
         let l = Constraint { terms, degree: 0 };
-        out.add_ids(
-            Step::Inline(vec![
-                Step::Dom(l, witness, true).labelled("lexL"),
-                Step::ProofGoal(2),
-                Step::Pol(vec![Op::Ref(Ref::Last(1)), Op::Ref(Ref::Last(2)), Op::Add]),
-                Step::Qed(Some(Ref::Last(1))),
-                Step::Qed(None),
-            ]),
-            4,
-        );
-        // 2. the chain, from L
-        let skipped = |q: usize| (image(q) != self.vars[q]).then(|| (self.vars[q], image(q)));
-        derive_chain(
-            &ChainSteps {
-                chain,
-                positions: &positions,
-                weight: &|j| self.weight(j),
-                skipped: &skipped,
-                hinted: true,
-            },
-            name,
-            out,
-        )
+        Step::Inline(vec![
+            Step::Dom(l, witness, true).labelled(label.to_string()),
+            Step::ProofGoal(2),
+            Step::Pol(vec![Op::Ref(Ref::Last(1)), Op::Ref(Ref::Last(2)), Op::Add]),
+            Step::Qed(Some(Ref::Last(1))),
+            Step::Qed(None),
+        ])
     }
 }
 

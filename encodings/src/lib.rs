@@ -15,6 +15,7 @@
 //! | [`card`] | cardinality encodings (totalizer, sequential counter, cardinality network) |
 //! | [`pb`] | pseudo-Boolean encodings (generalized totalizer, binary adder, dynamic polynomial watchdog) |
 //! | [`lex`] | lexicographic order x ≤lex y |
+//! | [`lines`] | text read line by line, each line numbered: the one line reader of the file parsers |
 //! | [`perm`] | permutation groups: closure, orbits, lex-leader clauses |
 //! | [`provenance`] | the definitions log: auxiliary variables' meaning and clauses' source constraints, for VeriPB proofs |
 //! | [`dominance`] | VeriPB derivations of lex-leader clauses by the dominance rule (certified symmetry breaking) |
@@ -37,6 +38,7 @@ pub mod db;
 pub mod dominance;
 pub mod int;
 pub mod lex;
+pub mod lines;
 pub mod opb;
 pub mod options;
 pub mod pb;

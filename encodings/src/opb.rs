@@ -18,6 +18,7 @@
 use std::fmt;
 use std::io::{self, BufRead};
 
+use crate::lines::{LineError, NumberedLines};
 use crate::pbmodel::{valid_name, PbLit, PbModel, PbObjective, PbSense, Relation};
 
 /// The most variables a model read from a file may have (the CNF's
@@ -53,6 +54,15 @@ impl fmt::Display for OpbError {
 }
 
 impl std::error::Error for OpbError {}
+
+impl From<LineError> for OpbError {
+    fn from(e: LineError) -> Self {
+        match e {
+            LineError::Io { line, error } => OpbError::Io { line, error },
+            LineError::TooLong { line, max } => bad(line, format!("line longer than {max} bytes")),
+        }
+    }
+}
 
 /// The statement being read: its tokens, each with its line.
 #[derive(Default)]
@@ -93,25 +103,13 @@ fn bad(line: usize, what: String) -> OpbError {
 
 /// Reads an OPB file (plain text; see the module doc). Errors name the
 /// line.
-pub fn read_opb(mut input: impl BufRead) -> Result<PbModel, OpbError> {
+pub fn read_opb(input: impl BufRead) -> Result<PbModel, OpbError> {
     let mut model = PbModel::new();
     let mut declared: Option<Header> = None;
     let mut stmt = Statement::default();
-    let mut bytes = vec![];
-    let mut lineno = 0;
-    loop {
-        bytes.clear();
-        let n = input
-            .read_until(b'\n', &mut bytes)
-            .map_err(|error| OpbError::Io {
-                line: lineno + 1,
-                error,
-            })?;
-        if n == 0 {
-            break;
-        }
-        lineno += 1;
-        let line = std::str::from_utf8(&bytes)
+    let mut lines = NumberedLines::new(input);
+    while let Some((lineno, bytes)) = lines.next_line()? {
+        let line = std::str::from_utf8(bytes)
             .map_err(|_| bad(lineno, "not ASCII text (OPB is plain ASCII)".into()))?;
         let trimmed = line.trim_start();
         if trimmed.starts_with('*') {

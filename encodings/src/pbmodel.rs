@@ -45,7 +45,9 @@ impl PbVar {
             negated: false,
         }
     }
-    /// The negative literal.
+    /// The negative literal (named as [`Self::pos`]'s pair, not `ops::Neg`:
+    /// a variable has no negation, its literal has).
+    #[allow(clippy::should_implement_trait)]
     pub fn neg(self) -> PbLit {
         PbLit {
             var: self,

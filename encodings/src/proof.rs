@@ -4,13 +4,12 @@
 //! constraints, and is written to text in one place, this module's
 //! `Display`, so that a misspelt keyword or a missing `;` cannot compile.
 //!
-//! The `pigeons` crate (the VeriPB writer of RustSAT's proof logging) was
-//! the first candidate; it does not fit: its coefficients are `isize`,
-//! where the lex orders weigh position j by 2^(k−1−j) for k up to the
-//! number of ordered variables (here [`Big`]), its variables are `Copy`
-//! values formatted through a type, not the model's names, and it numbers
-//! and writes the constraints itself, where the symmetry blocks are built
-//! apart and placed by the caller (docs/certify.md).
+//! The `pigeons` crate (the VeriPB writer of RustSAT's proof logging)
+//! was the first candidate; measured on the Enigma n = 8 proof it writes
+//! 4 % faster, and it does not fit: its weakening names no variable, it
+//! has no labels, it writes syntax 2.0, and its coefficients are `isize`
+//! where the lex orders' weights are [`Big`] (docs/certify.md, "The proof
+//! writer").
 
 use std::fmt::{self, Display, Write as _};
 

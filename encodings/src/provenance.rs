@@ -149,7 +149,7 @@ pub struct Provenance {
     pub first: Vec<Definition>,
     /// per lemma source: the definition halves its derivation adds, each
     /// `(a, l)`: `a` times the half in which literal `l` occurs
-    pub lemma_halves: std::collections::HashMap<u32, Vec<(u64, Lit)>>,
+    pub lemma_halves: std::collections::HashMap<u32, LemmaHalves>,
     /// a source that stands for a group: every source of the group (the
     /// clauses encode one of them, e.g. the two halves of an equality)
     pub groups: std::collections::HashMap<u32, Vec<u32>>,
@@ -200,7 +200,7 @@ impl Provenance {
     /// The clauses added from now on encode one of the lemmas of `group`
     /// (each a constraint, how the model implies it, and the definition
     /// halves its derivation adds, see [`Provenance::lemma_halves`]).
-    pub fn lemmas(&mut self, group: Vec<(Linear, Lemma, Vec<(u64, Lit)>)>) {
+    pub fn lemmas(&mut self, group: Vec<(Linear, Lemma, LemmaHalves)>) {
         let mut members = vec![];
         for (c, lemma, halves) in group {
             self.lemma(c, lemma);
@@ -328,6 +328,10 @@ impl Provenance {
         }
     }
 }
+
+/// The definition halves a lemma's derivation adds: each auxiliary
+/// literal (whose half is added) with its weight in the sum.
+pub type LemmaHalves = Vec<(u64, Lit)>;
 
 /// The leaves of an inferred literal, by literal, with their weights;
 /// shared (every output of a totalizer node counts the same leaves).
@@ -719,7 +723,7 @@ pub fn define_first<DB: crate::ClauseDatabase + ?Sized>(
 /// `group` builds ([`Provenance::lemmas`]), if `db` keeps a log.
 pub fn lemmas<DB: crate::ClauseDatabase + ?Sized>(
     db: &mut DB,
-    group: impl FnOnce() -> Vec<(Linear, Lemma, Vec<(u64, Lit)>)>,
+    group: impl FnOnce() -> Vec<(Linear, Lemma, LemmaHalves)>,
 ) {
     if let Some(p) = db.provenance() {
         p.lemmas(group());

@@ -156,7 +156,7 @@ impl fmt::Display for Certified {
         if let Some(m) = &c.from_model {
             write!(
                 f,
-                "certified ({}{cube}) from the model: {}, {}: {} auxiliary variables by redundance, {} clauses by RUP, {} by cutting planes, {} by dominance, {} solutions logged, {} of {} lemmas of {} replayed (the DRAT core); {} proof checked in {:.3}s (proof solve {:.3}s)",
+                "certified ({}{cube}) from the model: {}, {}: {} auxiliary variables by redundance, {} clauses by RUP, {} by cutting planes, {} by dominance",
                 self.claim,
                 m.covers,
                 c.checker,
@@ -164,10 +164,21 @@ impl fmt::Display for Certified {
                 m.rup_clauses,
                 m.pol_clauses,
                 m.dom_clauses,
-                m.solutions,
-                c.core_lemmas,
-                c.lemmas,
-                c.producer,
+            )?;
+            if m.solutions > 0 {
+                write!(f, ", {} solutions logged", m.solutions)?;
+            }
+            // a proof written by a search solver replays part of its proof
+            if c.lemmas > 0 {
+                write!(
+                    f,
+                    ", {} of {} lemmas of {} replayed (the DRAT core)",
+                    c.core_lemmas, c.lemmas, c.producer
+                )?;
+            }
+            write!(
+                f,
+                "; {} proof checked in {:.3}s (proof solve {:.3}s)",
                 human_bytes(c.proof_bytes),
                 c.check_seconds,
                 c.solve_seconds

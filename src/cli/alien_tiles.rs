@@ -61,7 +61,7 @@ pub struct Args {
     /// goal search (--method goals): look only for goals needing more than B clicks (B: a known lower bound, e.g. a certified witness's value); ending without one proves that no goal needs more than B
     #[arg(long, value_name = "B", requires = "hardest")]
     pub above: Option<u32>,
-    /// the PB model `opb --hardest` writes: clicks (the click matrices, each a fewest-clicks way to its goal by the kernel) or goals (the goal side, c | n − 1: "some goal needs more than B clicks", B from --above; the model that --method goals --certify refutes) [default: clicks]
+    /// the PB model `opb --hardest` writes: clicks (the click matrices, each a fewest-clicks way to its goal by the kernel) or goals (the goal side, c | n − 1: maximise the clicks every click matrix reaching the goal needs, or with --above B "some goal needs more than B clicks"; the models of --method goals --certify) [default: clicks]
     #[arg(long = "pb-model", value_name = "MODEL", value_parser = ["clicks", "goals"], requires = "hardest")]
     pub pb_model: Option<String>,
     /// redundant bound on the clicks of --hardest: none, disjoint-cuts (from disjoint minimality constraints), average (the average of all minimality constraints), both (the smaller)
@@ -143,15 +143,23 @@ impl Args {
 
 impl Args {
     /// `--hardest` without `--method`: the SAT optimiser for the options
-    /// only it has, else [`hardest_default`] of n and c.
+    /// only it has, else [`hardest_default`] of n and c (with `--certify`
+    /// the goal search only where its goal-space model fits the budget).
     fn hardest_default(&self, common: &Common) -> (Method, String) {
-        if common.all || common.count || common.certify {
-            return (Method::Sat, "--all, --count and --certify need the SAT optimiser".into());
+        if common.all || common.count {
+            return (Method::Sat, "--all and --count need the SAT optimiser".into());
         }
         if self.symmetry.is_some() || self.minimality.is_some() {
             return (Method::Sat, "--symmetry and --minimality are options of the SAT optimiser".into());
         }
-        hardest_default(self.n, self.c)
+        let (method, why) = hardest_default(self.n, self.c);
+        if common.certify && method == Method::Goals {
+            if let Err(e) = goal_model_budget(self.n, self.c, common) {
+                return (Method::Sat, format!("the SAT optimiser: the goal search's certificate needs its goal-space model, and {e:#}"));
+            }
+            return (method, format!("{why}; certified from its goal-space model (5×5/4 in about 25 s)"));
+        }
+        (method, why)
     }
 }
 
@@ -237,10 +245,8 @@ impl PuzzleCommand for Args {
             return pb_model_generic(&self.puzzle()?, common);
         }
         goal_model_budget(self.n, self.c, common)?;
-        let Some(above) = self.above else {
-            bail!("--pb-model goals states \"some goal needs more than B clicks\": give --above B");
-        };
-        GoalModel::new(self.n, self.c, above)
+        // without --above: the maximising model; with it, "more than B"
+        GoalModel::new(self.n, self.c, self.above)
             .map(|gm| gm.model)
             .map_err(|e| anyhow::anyhow!("{e}"))
     }

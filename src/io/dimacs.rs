@@ -13,6 +13,7 @@ use std::io::{self, BufRead, Read, Write};
 
 use super::show;
 
+use puzzlesat_encodings::lines::{LineError, NumberedLines};
 use puzzlesat_encodings::{ClauseDatabase, Cnf};
 use rustsat::instances::ManageVars;
 use rustsat::types::{Lit, Var};
@@ -36,6 +37,18 @@ pub enum DimacsError {
         /// the error (not a `source`: the message already shows it)
         error: io::Error,
     },
+}
+
+impl From<LineError> for DimacsError {
+    fn from(e: LineError) -> Self {
+        match e {
+            LineError::Io { line, error } => DimacsError::Io { line, error },
+            LineError::TooLong { line, max } => DimacsError::Malformed {
+                line,
+                what: format!("line longer than {max} bytes"),
+            },
+        }
+    }
 }
 
 /// The largest variable count accepted when reading: 2^26 (67 million),
@@ -169,25 +182,13 @@ pub fn write_opb(
 /// bound every literal is checked against (the [`Cnf`] records it, see
 /// [`used_vars`]), the clause count is compared with the clauses read.
 pub fn read_cnf(input: impl BufRead) -> Result<Cnf, DimacsError> {
-    let mut input = decompress(input).map_err(|error| DimacsError::Io { line: 1, error })?;
+    let input = decompress(input).map_err(|error| DimacsError::Io { line: 1, error })?;
     let mut cnf = Cnf::new();
     let mut header: Option<(u32, usize)> = None;
     let mut clause: Vec<Lit> = Vec::new();
     let mut clause_start = 0;
-    let mut bytes = Vec::new();
-    let mut lineno = 0;
-    loop {
-        bytes.clear();
-        let n = input
-            .read_until(b'\n', &mut bytes)
-            .map_err(|error| DimacsError::Io {
-                line: lineno + 1,
-                error,
-            })?;
-        if n == 0 {
-            break;
-        }
-        lineno += 1;
+    let mut lines = NumberedLines::new(input);
+    while let Some((lineno, bytes)) = lines.next_line()? {
         let bad = |what: String| DimacsError::Malformed { line: lineno, what };
         if lineno == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
             return Err(bad(
@@ -208,7 +209,7 @@ pub fn read_cnf(input: impl BufRead) -> Result<Cnf, DimacsError> {
                 if header.is_some() {
                     return Err(bad("second 'p' line".into()));
                 }
-                header = Some(parse_header(&bytes).map_err(bad)?);
+                header = Some(parse_header(bytes).map_err(bad)?);
                 continue;
             }
             _ => {}
@@ -246,7 +247,7 @@ pub fn read_cnf(input: impl BufRead) -> Result<Cnf, DimacsError> {
             }
         }
     }
-    let last_line = lineno.max(1);
+    let last_line = lines.read().max(1);
     let Some((n_vars, n_clauses)) = header else {
         return Err(DimacsError::Malformed {
             line: last_line,

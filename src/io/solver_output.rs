@@ -7,8 +7,9 @@
 //! Parsing never panics: malformed output is a [`DimacsError`] with its
 //! 1-based line number.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 
+use puzzlesat_encodings::lines::NumberedLines;
 use puzzlesat_encodings::Assignment;
 use rustsat::types::{Lit, Var};
 
@@ -103,46 +104,9 @@ pub fn max_line(n_vars: u32) -> usize {
     (1 << 20).max(12 * n_vars as usize + 64)
 }
 
-/// Lines of a stream as bytes, numbered, each at most `max` bytes (a
-/// longer one is an error naming its line), a final `\r` dropped.
-struct Lines<R> {
-    input: R,
-    line: usize,
-    max: usize,
-    buf: Vec<u8>,
-}
-
-impl<R: BufRead> Lines<R> {
-    fn new(input: R, n_vars: u32) -> Self {
-        Lines {
-            input,
-            line: 0,
-            max: max_line(n_vars),
-            buf: Vec::new(),
-        }
-    }
-    /// The next line and its number (None at the end).
-    fn next_line(&mut self) -> Result<Option<(usize, &[u8])>, DimacsError> {
-        self.buf.clear();
-        let line = self.line + 1;
-        let n = (&mut self.input)
-            .take(self.max as u64 + 1)
-            .read_until(b'\n', &mut self.buf)
-            .map_err(|error| DimacsError::Io { line, error })?;
-        if n == 0 {
-            return Ok(None);
-        }
-        self.line = line;
-        if self.buf.last() == Some(&b'\n') {
-            self.buf.pop();
-        } else if n > self.max {
-            return Err(DimacsError::Malformed {
-                line,
-                what: format!("line longer than {} bytes", self.max),
-            });
-        }
-        Ok(Some((line, self.buf.trim_ascii())))
-    }
+/// The lines of a solver's output, each at most [`max_line`] bytes.
+fn lines<R: BufRead>(input: R, n_vars: u32) -> NumberedLines<R> {
+    NumberedLines::at_most(input, max_line(n_vars))
 }
 
 /// Parses SAT-competition output (`c` and other lines are ignored) for a
@@ -156,11 +120,12 @@ pub fn parse(text: &str, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
 /// [`parse`] of a stream, read line by line: the memory used is the model
 /// and one line (at most [`max_line`] bytes), whatever the solver prints.
 pub fn parse_reader(input: impl BufRead, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
-    let mut lines = Lines::new(input, n_vars);
+    let mut lines = lines(input, n_vars);
     let mut status: Option<SolverAnswer> = None;
     let mut model = ModelReader::new(n_vars.min(Var::MAX_IDX));
     let mut first = true;
     while let Some((lineno, t)) = lines.next_line()? {
+        let t = t.trim_ascii();
         if first && !t.is_empty() {
             first = false;
             if matches!(t, b"SAT" | b"UNSAT" | b"INDET") {
@@ -189,7 +154,7 @@ pub fn parse_reader(input: impl BufRead, n_vars: u32) -> Result<SolverAnswer, Di
             _ => {}
         }
     }
-    let last_line = lines.line.max(1);
+    let last_line = lines.read().max(1);
     match status {
         Some(SolverAnswer::Sat(_)) => Ok(SolverAnswer::Sat(model.finish(last_line)?)),
         Some(answer) => Ok(answer),
@@ -208,8 +173,9 @@ pub fn parse_minisat(text: &str, n_vars: u32) -> Result<SolverAnswer, DimacsErro
 
 /// [`parse_minisat`] of a stream.
 pub fn parse_minisat_reader(input: impl BufRead, n_vars: u32) -> Result<SolverAnswer, DimacsError> {
-    let mut lines = Lines::new(input, n_vars);
+    let mut lines = lines(input, n_vars);
     while let Some((_, t)) = lines.next_line()? {
+        let t = t.trim_ascii();
         if !t.is_empty() {
             let status = t.to_vec();
             return minisat_rest(&status, lines, n_vars);
@@ -224,21 +190,21 @@ pub fn parse_minisat_reader(input: impl BufRead, n_vars: u32) -> Result<SolverAn
 /// The rest of a MiniSat result file after its status line.
 fn minisat_rest<R: BufRead>(
     status: &[u8],
-    mut lines: Lines<R>,
+    mut lines: NumberedLines<R>,
     n_vars: u32,
 ) -> Result<SolverAnswer, DimacsError> {
     match status {
         b"SAT" => {
             let mut model = ModelReader::new(n_vars.min(Var::MAX_IDX));
             while let Some((line, t)) = lines.next_line()? {
-                model.read(t, line)?;
+                model.read(t.trim_ascii(), line)?;
             }
-            Ok(SolverAnswer::Sat(model.finish(lines.line)?))
+            Ok(SolverAnswer::Sat(model.finish(lines.read())?))
         }
         b"UNSAT" => Ok(SolverAnswer::Unsat),
         b"INDET" => Ok(SolverAnswer::Unknown),
         other => Err(DimacsError::Malformed {
-            line: lines.line,
+            line: lines.read(),
             what: format!("expected SAT, UNSAT or INDET, got '{}'", show(other)),
         }),
     }

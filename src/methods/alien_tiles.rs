@@ -258,7 +258,7 @@ pub fn goals_run(
         unreachable += rec.unreachable;
         digest = digest.text(&rec.digest);
         if let (Some(v), Some(g)) = (rec.hardest, &rec.goal) {
-            if best.map_or(true, |(b, _)| v > b) {
+            if best.is_none_or(|(b, _)| v > b) {
                 best = Some((v, g));
             }
         }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::certify::manifest::{keep_command, ClaimKind, Kept};
-use crate::certify::veripb::{check, Checked};
+use crate::certify::veripb::{Checked, ProofFolder};
 use crate::certify::{Certificate, Certified, CertifyError, Claim, DratFormat, FromModel};
 use crate::puzzle::Puzzle;
 use crate::puzzles::alien_tiles::goal_model::GoalModel;
@@ -33,14 +33,25 @@ pub struct GoalCertificate {
     pub checked: Checked,
 }
 
-/// Writes the goal-space model of the n×n board with c colours stating
-/// "some goal needs more than `above` clicks" and its refutation into
+/// What a goal-space certificate proves.
+#[derive(Clone, Debug)]
+pub enum GoalClaim {
+    /// the hardest goal needs exactly as many clicks as this one (a goal,
+    /// row-major): the maximising model's optimum
+    Hardest(Vec<usize>),
+    /// no goal needs more than B clicks: the decision model is UNSAT
+    Above(u32),
+}
+
+/// Writes the goal-space model of the n×n board with c colours (the
+/// maximising one for [`GoalClaim::Hardest`], "some goal needs more than
+/// B clicks" for [`GoalClaim::Above`]) and the proof of the claim into
 /// `dir` (a temporary folder when None) as `STEM.opb` and `STEM.pbp` (new
 /// names if taken), and checks them with VeriPB.
 pub fn certify(
     n: usize,
     c: u32,
-    above: u32,
+    claim: &GoalClaim,
     dir: Option<&Path>,
     stem: &str,
     limits: &Limits,
@@ -48,50 +59,31 @@ pub fn certify(
     let io = |e: io::Error| CertifyError::Io(e.to_string());
     crate::certify::veripb::checker(limits)?;
     let started = Instant::now();
+    let (above, witness) = match claim {
+        GoalClaim::Hardest(goal) => (None, Some(goal.as_slice())),
+        GoalClaim::Above(b) => (Some(*b), None),
+    };
     let gm = GoalModel::new(n, c, above).map_err(CertifyError::Producer)?;
     if limits.expired() {
         return Err(CertifyError::Stopped);
     }
-    let mut temp = None;
-    let dir = match dir {
-        Some(d) => {
-            std::fs::create_dir_all(d).map_err(io)?;
-            d.to_path_buf()
-        }
-        None => temp
-            .insert(tempfile::tempdir().map_err(io)?)
-            .path()
-            .to_path_buf(),
-    };
-    let pending = |ext: &str| {
-        crate::io::output::Pending::new(&dir, &format!("{stem}.{ext}"))
-            .map_err(|e| CertifyError::Io(format!("{e:#}")))
-    };
-    let (mut model_file, mut proof_file) = (pending("opb")?, pending("pbp")?);
+    let mut folder = ProofFolder::open(dir, stem)?;
+    let (mut model_file, mut proof_file) = (folder.pending("opb")?, folder.pending("pbp")?);
     let text = gm.model.to_opb();
     let model_digest = crate::certify::Fnv::default().text(&text).hex();
     model_file.writer().write_all(text.as_bytes()).map_err(io)?;
     drop(text);
     let stop = || limits.expired();
-    let steps = write_proof(&gm, proof_file.writer(), true, &stop).map_err(|e| match e {
-        GoalProofError::Io(e) => io(e),
-        GoalProofError::Stopped => CertifyError::Stopped,
-        e => CertifyError::Producer(format!("goal-space proof: {e}")),
-    })?;
-    let placed =
-        crate::io::output::publish_new(&dir, stem, vec![("opb", model_file), ("pbp", proof_file)])
-            .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
+    let steps =
+        write_proof(&gm, proof_file.writer(), true, &stop, witness).map_err(|e| match e {
+            GoalProofError::Io(e) => io(e),
+            GoalProofError::Stopped => CertifyError::Stopped,
+            e => CertifyError::Producer(format!("goal-space proof: {e}")),
+        })?;
+    let placed = folder.publish(vec![("opb", model_file), ("pbp", proof_file)])?;
     let write_seconds = started.elapsed().as_secs_f64();
     let (model_path, proof_path) = (placed[0].clone(), placed[1].clone());
-    let checked = match check(&model_path, &proof_path, limits) {
-        Err(CertifyError::VeripbRejected(why)) => {
-            if let Some(t) = temp.take() {
-                let _ = t.keep();
-            }
-            return Err(CertifyError::VeripbRejected(why));
-        }
-        r => r?,
-    };
+    let checked = folder.check(&model_path, &proof_path, limits)?;
     Ok(GoalCertificate {
         model_path,
         proof_path,
@@ -115,13 +107,16 @@ pub fn certify_goals(
     dir: Option<&std::path::Path>,
     limits: &Limits,
 ) -> anyhow::Result<()> {
-    let (bound, claim) = match (r.status, r.objective, above) {
-        (Status::Optimal, Some(v), _) => (v as u32, Claim::Optimal),
-        (Status::Unsat, _, Some(b)) => (b, Claim::Infeasible),
+    let (bound, claim, goal_claim) = match (r.status, r.objective, above, r.solutions.last()) {
+        (Status::Optimal, Some(v), _, Some(best)) => {
+            let goal = best.goal.cells.iter().map(|&x| x as usize).collect();
+            (v as u32, Claim::Optimal, GoalClaim::Hardest(goal))
+        }
+        (Status::Unsat, _, Some(b), _) => (b, Claim::Infeasible, GoalClaim::Above(b)),
         _ => return Ok(()),
     };
     let stem = format!("{}-goals", crate::certify::veripb::stem(&p.describe()));
-    let cert = match certify(p.n, p.c, bound, dir, &stem, limits) {
+    let cert = match certify(p.n, p.c, &goal_claim, dir, &stem, limits) {
         // the limits stopped the proof: the bound stands on the search,
         // reported as not certified
         Err(CertifyError::Stopped) => {
@@ -134,11 +129,16 @@ pub fn certify_goals(
     };
     let s = cert.steps;
     if let (Some(dir), Some(_)) = (dir, crate::certify::manifest::command_line()) {
-        // `puzzlesat verify DIR` derives the refuted model from this
-        // command line and checks the proof: "no goal needs more than
-        // `bound` clicks" is the model's "no solution"
+        // `puzzlesat verify DIR` derives the model from this command line
+        // and checks the proof: the maximising model's optimum (VeriPB's
+        // bounds), or "no goal needs more than `bound` clicks", the
+        // decision model's "no solution"
+        let (above, kind, value) = match claim {
+            Claim::Optimal => (String::new(), ClaimKind::Optimal, Some(i64::from(bound))),
+            _ => (format!(" --above {bound}"), ClaimKind::Infeasible, None),
+        };
         let command: Vec<String> = format!(
-            "solve alien-tiles -n {} -c {} --hardest --method goals --pb-model goals --above {bound}",
+            "solve alien-tiles -n {} -c {} --hardest --method goals --pb-model goals{above}",
             p.n, p.c
         )
         .split(' ')
@@ -150,7 +150,7 @@ pub fn certify_goals(
             proof_model: None,
             solutions: None,
         };
-        keep_command(dir, &command, ClaimKind::Infeasible, None, &files)?;
+        keep_command(dir, &command, kind, value, &files)?;
     }
     r.seconds.certify = cert.write_seconds + cert.checked.seconds;
     let total = r.seconds.total + r.seconds.certify;
@@ -172,19 +172,19 @@ pub fn certify_goals(
             core_lemmas: 0,
             from_model: Some(FromModel {
                 covers: format!(
-                    "the goal-space model \"some goal needs more than {bound} clicks\" refuted by a walk over the goals ({} closed by one (R, C), {} prefixes cut by the averaging bound, {} inner nodes)",
-                    s.leaves, s.cuts, s.nodes
+                    "{}, refuted by a walk over the goals ({} closed by one (R, C), {} prefixes cut by the averaging bound, {} closed by a lex-leader constraint, {} inner nodes; the row, column and transpose symmetries broken by {} lex-leader constraints derived by dominance)",
+                    match claim {
+                        Claim::Optimal => format!("the maximising goal-space model: a goal that needs {bound} clicks logged (soli), \"some goal needs more than {bound}\""),
+                        _ => format!("the goal-space model \"some goal needs more than {bound} clicks\""),
+                    },
+                    s.leaves, s.cuts, s.pruned, s.nodes, s.dominance
                 ),
-                not_covered: match claim {
-                    Claim::Optimal => "the model's characterisation of a goal's fewest clicks (the lemma of docs/certify.md); the hardest goal's own value, whose click matrix passed the independent checker",
-                    _ => "the model's characterisation of a goal's fewest clicks (the lemma of docs/certify.md)",
-                }
-                .into(),
+                not_covered: "the model's characterisation of a goal's fewest clicks (the lemma of docs/certify.md)".into(),
                 definitions: 0,
-                rup_clauses: (s.leaves + s.nodes) as usize,
+                rup_clauses: (s.leaves + s.pruned + s.nodes) as usize,
                 pol_clauses: s.cuts as usize,
-                dom_clauses: 0,
-                solutions: 0,
+                dom_clauses: s.dominance as usize,
+                solutions: usize::from(matches!(claim, Claim::Optimal)),
                 counted: None,
                 solutions_file: None,
                 files: dir.map(|_| {

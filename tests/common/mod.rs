@@ -218,3 +218,44 @@ pub fn output_within(mut cmd: Command, limit: Duration) -> Option<Output> {
         stderr: stderr.join().expect("stderr drained"),
     })
 }
+
+/// A certified run the check must refuse (a mutant's proof): its error
+/// says the claim could not be certified because VeriPB rejected the
+/// proof, and holds each of `also`. Returns the error's text.
+pub fn assert_veripb_refuses<T, E: std::fmt::Display>(
+    result: Result<T, E>,
+    also: &[&str],
+) -> String {
+    let Err(e) = result else {
+        panic!("the claim is refused")
+    };
+    let text = format!("{e:#}");
+    assert!(
+        text.contains("could not be certified")
+            && text.contains("VeriPB rejected")
+            && also.iter().all(|a| text.contains(a)),
+        "{text}"
+    );
+    text
+}
+
+/// `solve magic -n 4 --method reference --count --cubes CUBES --cube-file
+/// FILE` and `extra`: the structured count by cubes over a record file,
+/// the run the cube-file tests start from.
+pub fn magic_reference_cubes<'a>(cubes: &'a str, file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "solve",
+        "magic",
+        "-n",
+        "4",
+        "--method",
+        "reference",
+        "--count",
+        "--cubes",
+        cubes,
+        "--cube-file",
+        file,
+    ];
+    args.extend_from_slice(extra);
+    args
+}

@@ -605,6 +605,8 @@ fn lazily_added_constraints_enter_the_cube_formulas() {
             "-c",
             "3",
             "--hardest",
+            "--method",
+            "sat",
             "--cubes",
             "4",
             "--certify",

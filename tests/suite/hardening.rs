@@ -1062,19 +1062,7 @@ fn structured_count_records_are_taken_as_written() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("F");
     let f = file.to_string_lossy().into_owned();
-    let args = [
-        "solve",
-        "magic",
-        "-n",
-        "4",
-        "--method",
-        "reference",
-        "--count",
-        "--cubes",
-        "19",
-        "--cube-file",
-        &f,
-    ];
+    let args = common::magic_reference_cubes("19", &f, &[]);
     let (code, out, _) = run_ok(&args);
     assert_eq!(code, Some(10), "{out}");
     assert!(
@@ -1126,19 +1114,7 @@ fn structured_count_drops_a_torn_last_line() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("F");
     let f = file.to_string_lossy().into_owned();
-    let args = [
-        "solve",
-        "magic",
-        "-n",
-        "4",
-        "--method",
-        "reference",
-        "--count",
-        "--cubes",
-        "19",
-        "--cube-file",
-        &f,
-    ];
+    let args = common::magic_reference_cubes("19", &f, &[]);
     assert_eq!(run_ok(&args).0, Some(10));
     let whole = std::fs::read(&file).unwrap();
     std::fs::write(&file, &whole[..whole.len() - 40]).unwrap();
@@ -1176,32 +1152,8 @@ fn special_files_are_refused_as_inputs() {
             "--goal",
             &fifo,
         ],
-        vec![
-            "solve",
-            "magic",
-            "-n",
-            "4",
-            "--method",
-            "reference",
-            "--count",
-            "--cubes",
-            "4",
-            "--cube-file",
-            &fifo,
-        ],
-        vec![
-            "solve",
-            "magic",
-            "-n",
-            "4",
-            "--method",
-            "reference",
-            "--count",
-            "--cubes",
-            "4",
-            "--cube-file",
-            "/dev/zero",
-        ],
+        common::magic_reference_cubes("4", &fifo, &[]),
+        common::magic_reference_cubes("4", "/dev/zero", &[]),
     ] {
         let (code, _, err) = run_ok(&args);
         assert_eq!(code, Some(2), "{args:?}: {err}");

@@ -91,7 +91,7 @@ fn canonical(sq: &Square, complement: bool) -> Vec<u32> {
             images.push(img.iter().map(|v| m + 1 - v).collect());
         }
         for i in images {
-            if best.as_ref().map_or(true, |b| i < *b) {
+            if best.as_ref().is_none_or(|b| i < *b) {
                 best = Some(i);
             }
         }

@@ -99,22 +99,7 @@ fn the_cubes_sum_to_the_count_and_a_rerun_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("m4.jsonl");
     let f = file.to_str().unwrap();
-    let args = [
-        "solve",
-        "magic",
-        "-n",
-        "4",
-        "--method",
-        "reference",
-        "--count",
-        "--cubes",
-        "5",
-        "--jobs",
-        "2",
-        "--cube-file",
-        f,
-        "--json",
-    ];
+    let args = common::magic_reference_cubes("5", f, &["--jobs", "2", "--json"]);
     let (code, out, err) = common::run(&args);
     assert_eq!(code, Some(10), "{err}");
     let first: serde_json::Value = serde_json::from_str(&out).unwrap();

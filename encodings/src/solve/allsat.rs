@@ -973,7 +973,7 @@ impl AllSat {
                 || self
                     .aux_occurs
                     .get((2 * v + u32::from(free(self, v))) as usize)
-                    .map_or(true, |occurs| {
+                    .is_none_or(|occurs| {
                         occurs.iter().all(|&c| {
                             self.clauses[c as usize]
                                 .lits

@@ -140,7 +140,7 @@ impl Batsat {
             let decisions = self.decisions.take();
             self.restricted = decisions.is_some();
             for v in 0..self.n_vars {
-                let decide = decisions.as_ref().map_or(true, |d| d.contains(&v));
+                let decide = decisions.as_ref().is_none_or(|d| d.contains(&v));
                 self.solver.new_var(lbool::UNDEF, decide);
             }
             for c in clauses {

@@ -240,7 +240,7 @@ pub fn optimize_scored(
                 }
                 result.models += 1;
                 let score = search.score(&model)?;
-                let better = result.best.as_ref().map_or(true, |&(_, b)| match sense {
+                let better = result.best.as_ref().is_none_or(|&(_, b)| match sense {
                     Sense::Maximize => score > b,
                     Sense::Minimize => score < b,
                 });

@@ -271,7 +271,7 @@ pub fn gac_counterexample(
                 partial
                     .iter()
                     .zip(m.iter())
-                    .all(|(p, &b)| p.map_or(true, |p| p == b))
+                    .all(|(p, &b)| p.is_none_or(|p| p == b))
             })
             .collect();
         match unit_propagate(cnf, &fixed) {

@@ -168,6 +168,71 @@ pub struct PbCertificate {
     pub checked: Checked,
 }
 
+/// The folder a certificate's files go to: `--proof-dir` (made if
+/// missing) or a temporary one. Files are written under temporary names
+/// and placed under new ones when whole ([`crate::io::output::publish_new`]:
+/// nothing in the folder is replaced).
+pub struct ProofFolder {
+    dir: PathBuf,
+    stem: String,
+    temp: Option<tempfile::TempDir>,
+}
+
+impl ProofFolder {
+    /// `dir`, or a temporary folder when None; the files' stem.
+    pub fn open(dir: Option<&Path>, stem: &str) -> Result<Self, CertifyError> {
+        let io = |e: io::Error| CertifyError::Io(e.to_string());
+        let (dir, temp) = match dir {
+            Some(d) => {
+                std::fs::create_dir_all(d).map_err(io)?;
+                (d.to_path_buf(), None)
+            }
+            None => {
+                let t = tempfile::tempdir().map_err(io)?;
+                (t.path().to_path_buf(), Some(t))
+            }
+        };
+        Ok(ProofFolder {
+            dir,
+            stem: stem.to_string(),
+            temp,
+        })
+    }
+
+    /// The file `STEM.ext`, being written.
+    pub fn pending(&self, ext: &str) -> Result<crate::io::output::Pending, CertifyError> {
+        crate::io::output::Pending::new(&self.dir, &format!("{}.{ext}", self.stem))
+            .map_err(|e| CertifyError::Io(format!("{e:#}")))
+    }
+
+    /// Places the written files (extension, file) under new names; their
+    /// paths, in order.
+    pub fn publish(
+        &self,
+        files: Vec<(&str, crate::io::output::Pending)>,
+    ) -> Result<Vec<PathBuf>, CertifyError> {
+        crate::io::output::publish_new(&self.dir, &self.stem, files)
+            .map_err(|e| CertifyError::Io(format!("{e:#}")))
+    }
+
+    /// [`check`]; when VeriPB rejects the proof, a temporary folder is
+    /// kept, so that the paths the error names exist.
+    pub fn check(
+        &mut self,
+        model: &Path,
+        proof: &Path,
+        limits: &Limits,
+    ) -> Result<Checked, CertifyError> {
+        let checked = check(model, proof, limits);
+        if matches!(checked, Err(CertifyError::VeripbRejected(_))) {
+            if let Some(t) = self.temp.take() {
+                let _ = t.keep();
+            }
+        }
+        checked
+    }
+}
+
 /// Writes the model and the proof of `run`'s claim resting on the UNSAT
 /// `formula` (whose first `run.cnf_clauses` clauses are the CNF), and
 /// checks the proof with `veripb`.
@@ -179,23 +244,8 @@ pub fn prove(
 ) -> Result<PbCertificate, CertifyError> {
     let io = |e: io::Error| CertifyError::Io(e.to_string());
     checker(limits)?; // before any work: a missing checker is an error
-    let mut temp = None;
-    let dir = match run.dir {
-        Some(d) => {
-            std::fs::create_dir_all(d).map_err(io)?;
-            d.to_path_buf()
-        }
-        None => temp
-            .insert(tempfile::tempdir().map_err(io)?)
-            .path()
-            .to_path_buf(),
-    };
-    // written under temporary names, placed under new ones when whole
-    // (crate::io::output::publish_new: nothing in the folder is replaced)
-    let pending = |ext: &str| {
-        crate::io::output::Pending::new(&dir, &format!("{}.{ext}", run.stem))
-            .map_err(|e| CertifyError::Io(format!("{e:#}")))
-    };
+    let mut folder = ProofFolder::open(run.dir, run.stem)?;
+    let pending = |ext: &str| folder.pending(ext);
     let mut model_file = pending("opb")?;
     run.model.write_opb(model_file.writer()).map_err(io)?;
     // a count the checker states: its solutions, logged over the model, and
@@ -386,28 +436,17 @@ pub fn prove(
         files.push(("excluded.opb", xf));
         files.push(("solutions.pbp", sf));
     }
-    let placed = crate::io::output::publish_new(&dir, run.stem, files)
-        .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
+    let placed = folder.publish(files)?;
     let (model_path, proof_path) = (placed[0].clone(), placed[1].clone());
     let (excluded_path, solutions_path) = match stated {
         true => (Some(placed[2].clone()), Some(placed[3].clone())),
         false => (None, None),
     };
-    let mut checked = match check(
+    let mut checked = folder.check(
         excluded_path.as_ref().unwrap_or(&model_path),
         &proof_path,
         limits,
-    ) {
-        Err(CertifyError::VeripbRejected(why)) => {
-            // the error names the proof: a temporary one is kept, so that
-            // the path exists
-            if let Some(t) = temp.take() {
-                let _ = t.keep();
-            }
-            return Err(CertifyError::VeripbRejected(why));
-        }
-        r => r?,
-    };
+    )?;
     if let Some(sols) = &solutions_path {
         let logged = check(&model_path, sols, limits)?;
         checked.seconds += logged.seconds;

@@ -160,7 +160,28 @@ struct CubeResult {
 }
 
 impl<P: Puzzle> Shared<'_, P> {
-    /// The record line of cube `index`, counted to the end.
+    /// A cluster job's line for cube `index`: its count, or, stopped, what
+    /// it found before the stop (a lower bound its status says is not a
+    /// count: the full command counts the cube again).
+    fn cluster_record(
+        &self,
+        index: u32,
+        sums: &Sums,
+        solver: &str,
+    ) -> Report<P::Solution, P::Details> {
+        let i = index as usize;
+        let mut r = self.record(index, sums.counts[i], solver);
+        if sums.counts[i].is_none() {
+            r.stopped_by = Some(StoppedBy::of_limits(self.limits));
+            if let Some(found) = sums.stopped_found[i].filter(|f| f.solutions > 0) {
+                r.status = Status::Partial;
+                r.count = Some(found.solutions);
+                r.classes = found.classes;
+                seal(&mut r, self.describe);
+            }
+        }
+        r
+    }
     /// The record line of cube `index`: its count (None: stopped before the
     /// end, a cluster job's line that counts nothing and is read back as
     /// such).
@@ -340,20 +361,7 @@ pub fn run<P: Puzzle>(
     progress: &mut dyn Write,
 ) -> anyhow::Result<Report<P::Solution, P::Details>> {
     let started = Instant::now();
-    if opts.limit.is_some() {
-        bail!("--cubes counts every solution: drop --limit");
-    }
-    if !opts.count_only {
-        bail!("--all --cubes: a count by cubes keeps no solution (its cube file records counts, not solutions): use --count --cubes K for the count, or --all without --cubes to print every solution");
-    }
-    if opts.certify.is_some() && !opts.no_classes {
-        bail!("--certify --count --cubes certifies a count of the solutions cube by cube: add --no-classes (a count by classes is certified without --cubes)");
-    }
-    if opts.certify.is_some() && (cubes.file.is_some() || cubes.only.is_some()) {
-        bail!(
-            "--certify --count --cubes proves every cube in this run: drop --cube-file and --cube"
-        );
-    }
+    refuse_unsupported(opts, cubes)?;
     let reps = if opts.no_classes {
         None
     } else {
@@ -396,18 +404,7 @@ pub fn run<P: Puzzle>(
             lines: 0,
         };
     }
-    let todo: VecDeque<u32> = match cubes.only {
-        Some(i) if i >= split.cubes() => {
-            bail!(
-                "--cube {i}: this split has cubes 0 to {}",
-                split.cubes() - 1
-            )
-        }
-        Some(i) => [i].into(),
-        None => (0..split.cubes())
-            .filter(|&i| known.counts[i as usize].is_none())
-            .collect(),
-    };
+    let todo = to_count(cubes.only, &split, &known)?;
     let from_file = split.cubes() - todo.len() as u32;
     let threads = thread_count(cubes.jobs, todo.len(), progress)?;
     if cubes.only.is_none() {
@@ -446,60 +443,19 @@ pub fn run<P: Puzzle>(
         certificate_stopped: AtomicBool::new(false),
     };
     let results = on_threads(threads, progress, |tx| shared.work(tx));
-    let mut counts = known.counts.clone();
-    let (mut solve, mut decode_check) = (Duration::ZERO, Duration::ZERO);
-    let (mut sat_calls, mut sat_answers, mut stats) = (0, 0, SolverStats::default());
-    let mut closed_now = 0;
-    let mut certify = Duration::ZERO;
-    let mut proved: Vec<(u32, Certified)> = vec![];
-    // what the cubes stopped before their end had found: a lower bound
-    let mut stopped_found = vec![None; split.cubes() as usize];
-    for r in results {
-        for c in r? {
-            solve += c.solve;
-            decode_check += c.decode_check;
-            sat_calls += c.sat_calls;
-            sat_answers += c.sat_answers;
-            add_stats(&mut stats, c.stats);
-            certify += c.certify;
-            if let Some(cert) = c.certified {
-                proved.push((c.index, cert));
-            }
-            match c.counted {
-                Some(counted) => {
-                    closed_now += 1;
-                    counts[c.index as usize] = Some(counted);
-                }
-                None => stopped_found[c.index as usize] = Some(c.found),
-            }
-        }
-    }
+    let mut sums = Sums::of(results, known.counts.clone())?;
     if let Some(i) = cubes.only {
-        // a cluster job: the cube's record, counted or stopped (then what
-        // it found before the stop, a lower bound its status says is not
-        // a count: the full command counts the cube again)
-        let mut r = shared.record(i, counts[i as usize], &solver);
-        if counts[i as usize].is_none() {
-            r.stopped_by = Some(StoppedBy::of_limits(&limits));
-            if let Some(found) = stopped_found[i as usize].filter(|f| f.solutions > 0) {
-                r.status = Status::Partial;
-                r.count = Some(found.solutions);
-                r.classes = found.classes;
-                seal(&mut r, &describe);
-            }
-        }
-        (r.sat_calls, r.sat_answers, r.stats) = (sat_calls, sat_answers, stats);
-        r.seconds.encode = encode_seconds;
-        r.seconds.solve = solve.as_secs_f64();
-        r.seconds.decode_check = decode_check.as_secs_f64();
-        r.seconds.close(started.elapsed().as_secs_f64());
+        // a cluster job: the cube's record, counted or stopped
+        let mut r = shared.cluster_record(i, &sums, &solver);
+        sums.fill(&mut r, encode_seconds, started);
         return Ok(r);
     }
-    let complete = counts.iter().all(Option::is_some);
+    let complete = sums.counts.iter().all(Option::is_some);
     // every complete cube's count, and what the stopped ones found
-    let found: Vec<Counted> = counts
+    let found: Vec<Counted> = sums
+        .counts
         .iter()
-        .zip(&stopped_found)
+        .zip(&sums.stopped_found)
         .filter_map(|(c, f)| c.or(*f))
         .collect();
     let solutions: u64 = found.iter().map(|c| c.solutions).sum();
@@ -516,13 +472,12 @@ pub fn run<P: Puzzle>(
     r.status = Status::of_count(complete, solutions);
     r.count = Some(solutions);
     r.classes = classes;
-    (r.sat_calls, r.sat_answers, r.stats) = (sat_calls, sat_answers, stats);
     let c = cnf.counts();
     (r.vars, r.clauses, r.literals) = (c.vars, c.clauses, c.literals);
     r.stopped_by = (!complete).then(|| StoppedBy::of_limits(&limits));
     r.cubes = Some(CubeTally {
         cubes: split.cubes(),
-        closed_now,
+        closed_now: sums.closed_now,
         rechecked: 0,
         from_file,
         certified_in_file: 0,
@@ -532,30 +487,136 @@ pub fn run<P: Puzzle>(
         cover: None,
     });
     if opts.certify.is_some() {
-        // every cube's final UNSAT certified, and the cubes cover every
-        // assignment
-        proved.sort_by_key(|(i, _)| *i);
         let stopped = shared.certificate_stopped.load(Ordering::Relaxed);
         if stopped {
             r.certificate_stopped = Some(StoppedBy::of_limits(&limits));
         }
+        let mut proved = std::mem::take(&mut sums.proved);
+        proved.sort_by_key(|(i, _)| *i);
         if complete && !stopped {
-            let literals: Vec<Vec<Lit>> = proved.iter().map(|(i, _)| split.cube(*i)).collect();
-            let cover = check_cover(&literals).map_err(|e| {
-                anyhow::anyhow!("the cubes' certificates do not cover the problem: {e}")
-            })?;
+            let cover = covered(&split, &proved)?;
             if let Some(t) = &mut r.cubes {
-                t.cover = Some(cover.to_string());
+                t.cover = Some(cover);
             }
         }
         r.certificates = Some(proved.into_iter().map(|(_, c)| c).collect());
-        r.seconds.certify = certify.as_secs_f64();
+        r.seconds.certify = sums.certify.as_secs_f64();
     }
-    r.seconds.encode = encode_seconds;
-    r.seconds.solve = solve.as_secs_f64();
-    r.seconds.decode_check = decode_check.as_secs_f64();
-    r.seconds.close(started.elapsed().as_secs_f64());
+    sums.fill(&mut r, encode_seconds, started);
     Ok(r)
+}
+
+/// The cubes this run counts: `only` (a cluster job's), else every cube
+/// the file has no count of.
+fn to_count(only: Option<u32>, split: &Split, known: &Recorded) -> anyhow::Result<VecDeque<u32>> {
+    Ok(match only {
+        Some(i) if i >= split.cubes() => {
+            bail!(
+                "--cube {i}: this split has cubes 0 to {}",
+                split.cubes() - 1
+            )
+        }
+        Some(i) => [i].into(),
+        None => (0..split.cubes())
+            .filter(|&i| known.counts[i as usize].is_none())
+            .collect(),
+    })
+}
+
+/// The options a count by cubes refuses, each with what to do instead.
+fn refuse_unsupported(opts: &RunOptions, cubes: &CubeOptions) -> anyhow::Result<()> {
+    if opts.limit.is_some() {
+        bail!("--cubes counts every solution: drop --limit");
+    }
+    if !opts.count_only {
+        bail!("--all --cubes: a count by cubes keeps no solution (its cube file records counts, not solutions): use --count --cubes K for the count, or --all without --cubes to print every solution");
+    }
+    if opts.certify.is_some() && !opts.no_classes {
+        bail!("--certify --count --cubes certifies a count of the solutions cube by cube: add --no-classes (a count by classes is certified without --cubes)");
+    }
+    if opts.certify.is_some() && (cubes.file.is_some() || cubes.only.is_some()) {
+        bail!(
+            "--certify --count --cubes proves every cube in this run: drop --cube-file and --cube"
+        );
+    }
+    Ok(())
+}
+
+/// The cover check of the certified cubes (sorted by index): every
+/// assignment falls in one of them (certify::check_cover).
+fn covered(split: &Split, proved: &[(u32, Certified)]) -> anyhow::Result<String> {
+    let literals: Vec<Vec<Lit>> = proved.iter().map(|(i, _)| split.cube(*i)).collect();
+    let cover = check_cover(&literals)
+        .map_err(|e| anyhow::anyhow!("the cubes' certificates do not cover the problem: {e}"))?;
+    Ok(cover.to_string())
+}
+
+/// The cubes of this run summed: each cube's count (the file's, then this
+/// run's), what the stopped ones found, and the run's work.
+struct Sums {
+    counts: Vec<Option<Counted>>,
+    /// what the cubes stopped before their end had found: a lower bound
+    stopped_found: Vec<Option<Counted>>,
+    closed_now: u32,
+    proved: Vec<(u32, Certified)>,
+    solve: Duration,
+    decode_check: Duration,
+    certify: Duration,
+    sat_calls: u32,
+    sat_answers: u32,
+    stats: SolverStats,
+}
+
+impl Sums {
+    /// The threads' results over the counts the file gave.
+    fn of(
+        results: Vec<anyhow::Result<Vec<CubeResult>>>,
+        counts: Vec<Option<Counted>>,
+    ) -> anyhow::Result<Sums> {
+        let mut sums = Sums {
+            stopped_found: vec![None; counts.len()],
+            counts,
+            closed_now: 0,
+            proved: vec![],
+            solve: Duration::ZERO,
+            decode_check: Duration::ZERO,
+            certify: Duration::ZERO,
+            sat_calls: 0,
+            sat_answers: 0,
+            stats: SolverStats::default(),
+        };
+        for r in results {
+            for c in r? {
+                sums.solve += c.solve;
+                sums.decode_check += c.decode_check;
+                sums.sat_calls += c.sat_calls;
+                sums.sat_answers += c.sat_answers;
+                add_stats(&mut sums.stats, c.stats);
+                sums.certify += c.certify;
+                if let Some(cert) = c.certified {
+                    sums.proved.push((c.index, cert));
+                }
+                match c.counted {
+                    Some(counted) => {
+                        sums.closed_now += 1;
+                        sums.counts[c.index as usize] = Some(counted);
+                    }
+                    None => sums.stopped_found[c.index as usize] = Some(c.found),
+                }
+            }
+        }
+        Ok(sums)
+    }
+
+    /// The report's solver work and phase times (`started`: the run's
+    /// start).
+    fn fill<S, D>(&self, r: &mut Report<S, D>, encode_seconds: f64, started: Instant) {
+        (r.sat_calls, r.sat_answers, r.stats) = (self.sat_calls, self.sat_answers, self.stats);
+        r.seconds.encode = encode_seconds;
+        r.seconds.solve = self.solve.as_secs_f64();
+        r.seconds.decode_check = self.decode_check.as_secs_f64();
+        r.seconds.close(started.elapsed().as_secs_f64());
+    }
 }
 
 /// Seals a counting cube's line: its fingerprint, once its count is in it.

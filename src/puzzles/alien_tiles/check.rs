@@ -36,7 +36,7 @@ pub fn replay(start: &Grid, clicks: &Grid, c: u32) -> Grid {
 /// coset `clicks + z (mod c)` over every kernel element `z`, and a matrix
 /// attaining it. None if the kernel has more than `limit` elements.
 pub fn coset_minimum(clicks: &Grid, kernel: &Kernel, limit: u64) -> Option<(u32, Grid)> {
-    if !kernel.size().is_some_and(|s| s <= limit) {
+    if kernel.size().is_none_or(|s| s > limit) {
         return None;
     }
     let c = kernel.c;

@@ -1,7 +1,9 @@
 //! The goal-space PB model of `--hardest` where c divides n − 1 (`opb
-//! --hardest --model goals --above B`): "some reachable goal needs more
-//! than B clicks". UNSAT proves that the hardest goal needs at most B;
-//! its proof is [`super::goal_proof`].
+//! --hardest --pb-model goals`): the hardest reachable goal, as "maximise
+//! z: every click matrix reaching the goal has at least z clicks"; with
+//! `--above B`, the decision model "some reachable goal needs more than B
+//! clicks" (z ≥ B + 1, no objective). Its proofs are
+//! [`super::goal_proof`]'s.
 //!
 //! **The lemma it rests on.** A click matrix x reaching the goal s has
 //! `x_ij = (R_i + C_j − s_ij) mod c`, R and C its row and column sums (a
@@ -16,18 +18,23 @@
 //!
 //! **Variables.** `s[i][j]_ge<v>` (v = 1..c−1): goal cell (i, j) is at
 //! least v (order encoding, `_ge<v+1> → _ge<v>`); `t<T>`: the common sum
-//! mod c (exactly one); `rs[i][j]_<a>`, `cs[j][i]_<a>`: the first j + 1
-//! cells of row i (the first i + 1 of column j) sum to a mod c, by the
-//! clauses `rs[i][j−1]_a ∧ s_ij = b → rs[i][j]_(a+b)`, the last cell's
-//! clause ending in `t<(a+b) mod c>` (unit propagation then fixes a row's
-//! last cell from the others and T).
+//! mod c (exactly one). **The sums.** For each row and each column, each T
+//! and each vector a of `0..c` whose sum is not ≡ T, the clause `t<T> → the
+//! line is not a`: c^n·(c−1) clauses per line, mapped onto one another by
+//! every row and column permutation and the transpose (so the dominance
+//! steps of [`super::goal_proof`] hold syntactically); unit propagation
+//! fixes a line's last cell from T and the others.
 //!
-//! **The bound.** With `(u − s) mod c = u − s + c·[s ≥ u+1]` (u, s in
-//! 0..c−1), one constraint per (T, R, C), reified on `t<T>`:
-//! `Σ_ij (u_ij − Σ_v [s_ij ≥ v] + c·[s_ij ≥ u_ij + 1]) ≥ B + 1`, with
-//! `u_ij = (R_i + C_j) mod c`: c^(2n−1) constraints.
+//! **The bound.** z in binary (`z<k>`, weight 2^k). With `(u − s) mod c
+//! = u − s + c·[s ≥ u+1]` (u, s in 0..c−1), one constraint per (T, R, C),
+//! off unless T holds: `Σ_ij (u_ij − Σ_v [s_ij ≥ v] + c·[s_ij ≥ u_ij + 1])
+//! ≥ z`, with
+//! `u_ij = (R_i + C_j) mod c`: c^(2n−1) constraints, halved for even c,
+//! where (T, R, C) and (T + c/2, R + c/2, C − c/2) give the same click
+//! matrix (n ≡ 1 mod c) and share one constraint, reified on the other
+//! values of T.
 
-use puzzlesat_encodings::pbmodel::Relation;
+use puzzlesat_encodings::pbmodel::{PbObjective, PbSense, Relation};
 use puzzlesat_encodings::{PbLit, PbModel};
 
 /// A model constraint's id as VeriPB numbers them (from 1).
@@ -41,8 +48,12 @@ pub struct GoalModel {
     pub n: usize,
     /// colours
     pub c: usize,
-    /// the model states "more than `above` clicks"
-    pub above: u32,
+    /// the model states "more than `above` clicks" (None: it maximises z)
+    pub above: Option<u32>,
+    /// z's bits, weight 2^k
+    pub z: Vec<PbLit>,
+    /// with `above`: the constraint "z ≥ above + 1"
+    pub floor: Option<Id>,
     /// `[cell][v−1]`: the literal `s ≥ v`
     pub ge: Vec<Vec<PbLit>>,
     /// `t[T]`
@@ -53,11 +64,9 @@ pub struct GoalModel {
     pub t_some: Id,
     /// "at most one T"
     pub t_one: Id,
-    /// row chains: `[i][j][a·c + b]`: the clause of cell (i, j) at value b
-    /// after a partial sum a (j = 0: a = 0 only)
-    pub rows: Vec<Vec<Vec<Id>>>,
-    /// column chains, `[j][i][a·c + b]`
-    pub cols: Vec<Vec<Vec<Id>>>,
+    /// the line clauses, per (line, T, the line's values): see
+    /// [`GoalModel::line_clause`]
+    lines: Vec<Id>,
     /// the id of the first bound constraint (T = 0, R = C = 0…0)
     pub first_bound: Id,
 }
@@ -68,9 +77,10 @@ pub fn goal_name(i: usize, j: usize, v: usize) -> String {
 }
 
 impl GoalModel {
-    /// The model of the n×n board with c colours (c | n − 1), "some goal
-    /// needs more than `above` clicks".
-    pub fn new(n: usize, c: u32, above: u32) -> Result<Self, String> {
+    /// The model of the n×n board with c colours (c | n − 1): with `above`
+    /// "some goal needs more than `above` clicks", else "maximise the
+    /// clicks of the hardest goal".
+    pub fn new(n: usize, c: u32, above: Option<u32>) -> Result<Self, String> {
         let cu = c as usize;
         if n < 2 || c < 2 || (n - 1) % cu != 0 {
             return Err(format!(
@@ -78,8 +88,12 @@ impl GoalModel {
             ));
         }
         let mut m = PbModel::new();
+        let what = match above {
+            Some(b) => format!("some reachable goal needs more than {b} clicks"),
+            None => "the hardest reachable goal, maximise z: every click matrix reaching the goal has at least z clicks".to_string(),
+        };
         m.comment(format!(
-            "Alien Tiles {n}x{n}, {c} colours, the goal side: some reachable goal needs more than {above} clicks. s[i][j]_ge<v> = goal cell (i, j) (0-based) is at least v; t<T> = every row and column sums to T mod {c}"
+            "Alien Tiles {n}x{n}, {c} colours, the goal side: {what}. s[i][j]_ge<v> = goal cell (i, j) (0-based) is at least v; t<T> = every row and column sums to T mod {c}; z<k> = bit k of z"
         ));
         m.comment("a click matrix reaching s is x_ij = (R_i + C_j - s_ij) mod c for some R, C with sum R = sum C = T (mod c), and each such (R, C) gives one; one bound per (T, R, C)");
         let ge: Vec<Vec<PbLit>> = (0..n * n)
@@ -90,6 +104,13 @@ impl GoalModel {
             })
             .collect();
         let t: Vec<PbLit> = (0..cu).map(|a| m.var(&format!("t{a}")).pos()).collect();
+        // z ≤ n²(c−1), the most clicks
+        let most = n * n * (cu - 1);
+        let bits = (usize::BITS - most.leading_zeros()) as usize;
+        let z: Vec<PbLit> = (0..bits).map(|k| m.var(&format!("z{k}")).pos()).collect();
+        let z_terms = |sign: i64| -> Vec<(i64, PbLit)> {
+            z.iter().enumerate().map(|(k, &l)| (sign << k, l)).collect()
+        };
         let id = |m: &PbModel, k: usize| m.first_id(k) as Id;
         let mut order = vec![];
         for (p, lits) in ge.iter().enumerate() {
@@ -126,56 +147,82 @@ impl GoalModel {
             }
             out
         };
-        let chains = |m: &mut PbModel, kind: &str| -> Vec<Vec<Vec<Id>>> {
-            (0..n)
-                .map(|line| {
-                    let cell = |k: usize| {
-                        if kind == "rs" {
-                            line * n + k
-                        } else {
-                            k * n + line
-                        }
-                    };
-                    let mut out = vec![];
-                    for k in 0..n {
-                        let mut ids = vec![Id::MAX; cu * cu];
-                        for a in 0..if k == 0 { 1 } else { cu } {
-                            for b in 0..cu {
-                                let mut lits = not_holds(cell(k), b);
-                                if k > 0 {
-                                    lits.push(m.var(&m_var(kind, line, k - 1, a)).neg());
-                                }
-                                let to = (a + b) % cu;
-                                lits.push(if k + 1 == n {
-                                    t[to]
-                                } else {
-                                    m.var(&m_var(kind, line, k, to)).pos()
-                                });
-                                let what = if kind == "rs" { "row" } else { "column" };
-                                let i = m.clause(
-                                    &lits,
-                                    format!(
-                                        "{what} {line}: the first {} cells sum to {to} mod {c}",
-                                        k + 1
-                                    ),
-                                );
-                                ids[a * cu + b] = id(m, i);
-                            }
-                        }
-                        out.push(ids);
+        // lines 0..n are the rows, n..2n the columns; per line, per T, per
+        // vector a (rank Σ a_k·c^(n−1−k)) not summing to T
+        let per_line = cu.pow(n as u32);
+        let mut lines = vec![Id::MAX; 2 * n * cu * per_line];
+        for line in 0..2 * n {
+            let cell = |k: usize| {
+                if line < n {
+                    line * n + k
+                } else {
+                    k * n + (line - n)
+                }
+            };
+            let what = if line < n {
+                format!("row {line}")
+            } else {
+                format!("column {}", line - n)
+            };
+            for (tv, &tl) in t.iter().enumerate() {
+                for rank in 0..per_line {
+                    let a = digits(rank, n, cu);
+                    if a.iter().sum::<usize>() % cu == tv {
+                        continue;
                     }
-                    out
-                })
-                .collect()
+                    let mut lits = vec![!tl];
+                    for (k, &b) in a.iter().enumerate() {
+                        lits.extend(not_holds(cell(k), b));
+                    }
+                    let i = m.clause(
+                        &lits,
+                        format!("{what}, T = {tv}: not {a:?} (its sum is not {tv} mod {c})"),
+                    );
+                    lines[(line * cu + tv) * per_line + rank] = id(&m, i);
+                }
+            }
+        }
+        let floor = match above {
+            Some(b) => {
+                let k = m.linear(
+                    z_terms(1),
+                    Relation::AtLeast,
+                    i64::from(b) + 1,
+                    format!("some goal needs more than {b} clicks: z > {b}"),
+                );
+                Some(id(&m, k))
+            }
+            None => {
+                m.set_objective(PbObjective {
+                    sense: PbSense::Maximize,
+                    terms: z_terms(1),
+                    offset: 0,
+                });
+                None
+            }
         };
-        let rows = chains(&mut m, "rs");
-        let cols = chains(&mut m, "cs");
         let first_bound = m.loaded() as Id + 1;
-        let b = i64::from(above) + 1;
-        for (tv, &tl) in t.iter().enumerate() {
+        // off: z's largest value
+        let b = (1i64 << bits) - 1;
+        // (T, R, C) and (T + c/2, R + c/2, C − c/2) give the same click
+        // matrix (n ≡ 1 mod c): for even c one constraint serves both T
+        let classes = if cu % 2 == 0 { cu / 2 } else { cu };
+        for tv in 0..classes {
+            let same: Vec<usize> = (tv..cu).step_by(classes).collect();
+            // off unless T is one of `same` (one T holds: `t_some`, `t_one`)
+            let off: Vec<PbLit> = (0..cu)
+                .filter(|x| !same.contains(x))
+                .map(|x| t[x])
+                .collect();
+            let which = same
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(" or ");
             for_each_vector(n, cu, tv, |r| {
                 for_each_vector(n, cu, tv, |col| {
-                    let mut terms: Vec<(i64, PbLit)> = vec![(b, !tl)];
+                    let mut terms: Vec<(i64, PbLit)> = off.iter().map(|&l| (b, l)).collect();
+                    terms.extend(z_terms(-1));
                     let mut total_u = 0i64;
                     for i in 0..n {
                         for j in 0..n {
@@ -190,8 +237,8 @@ impl GoalModel {
                     m.linear(
                         terms,
                         Relation::AtLeast,
-                        b - total_u,
-                        format!("T = {tv}, R = {r:?}, C = {col:?}: the click matrix (R_i + C_j - s_ij) mod {c} has more than {above} clicks"),
+                        -total_u,
+                        format!("T = {which}, R = {r:?}, C = {col:?}: the click matrix (R_i + C_j - s_ij) mod {c} has at least z clicks"),
                     );
                 });
             });
@@ -201,46 +248,67 @@ impl GoalModel {
             n,
             c: cu,
             above,
+            z,
+            floor,
             ge,
             t,
             order,
             t_some,
             t_one,
-            rows,
-            cols,
+            lines,
             first_bound,
         })
     }
 
     /// About how many terms the model of the n×n board with c colours has
-    /// (its c^(2n−1) bound constraints of n²(c−1) + 1 terms dominate),
+    /// (its bound constraints of about n²(c−1) terms dominate),
     /// from the parameters alone; u64::MAX past it.
     pub fn estimated_terms(n: usize, c: u32) -> u64 {
         let c = u64::from(c);
         let n = n as u64;
-        c.checked_pow(2 * n as u32 - 1)
-            .and_then(|k| k.checked_mul(n * n * (c - 1) + 1))
-            .and_then(|t| t.checked_add(2 * n * n * c * c * 4))
+        let classes = if c % 2 == 0 { c / 2 } else { c };
+        c.checked_pow(2 * n as u32 - 2)
+            .and_then(|k| k.checked_mul(classes))
+            .and_then(|k| k.checked_mul(n * n * (c - 1) + c + 8))
+            .and_then(|t| t.checked_add(2 * n * c.pow(n as u32) * (c - 1) * (2 * n + 1)))
             .unwrap_or(u64::MAX)
     }
 
-    /// The id of the bound constraint of (T, R, C) (ΣR ≡ ΣC ≡ T).
+    /// The id of the bound constraint of (T, R, C) (ΣR ≡ ΣC ≡ T); for even
+    /// c, T ≥ c/2 shares the constraint of (T − c/2, R − c/2, C + c/2).
     pub fn bound(&self, t: usize, r: &[usize], col: &[usize]) -> Id {
         let (n, c) = (self.n, self.c);
+        let h = if c % 2 == 0 { c / 2 } else { c };
+        let (t, shift) = if t >= h { (t - h, h) } else { (t, 0) };
         let per = c.pow(n as u32 - 1) as u64;
-        let rank = |v: &[usize]| {
+        let rank = |v: &[usize], by: usize| {
             v[..n - 1]
                 .iter()
-                .fold(0u64, |x, &y| x * c as u64 + y as u64)
+                .fold(0u64, |x, &y| x * c as u64 + ((y + by) % c) as u64)
         };
-        self.first_bound + (t as u64 * per + rank(r)) * per + rank(col)
+        self.first_bound + (t as u64 * per + rank(r, c - shift)) * per + rank(col, shift)
+    }
+
+    /// The id of the clause "T = `t` → line `line` is not `values`" (lines
+    /// 0..n the rows, n..2n the columns, values along the line); None when
+    /// the values sum to t (no such clause).
+    pub fn line_clause(&self, line: usize, t: usize, values: &[usize]) -> Option<Id> {
+        let c = self.c;
+        let rank = values.iter().fold(0usize, |x, &y| x * c + y);
+        let id = self.lines[(line * c + t) * c.pow(self.n as u32) + rank];
+        (id != Id::MAX).then_some(id)
     }
 }
 
-/// The name of a chain variable: `rs[i][j]_<a>` (row i's first j + 1
-/// cells sum to a) or `cs[j][i]_<a>`.
-fn m_var(kind: &str, line: usize, k: usize, a: usize) -> String {
-    format!("{kind}[{line}][{k}]_{a}")
+/// The n digits of `rank` in base c, most significant first.
+fn digits(rank: usize, n: usize, c: usize) -> Vec<usize> {
+    let mut out = vec![0; n];
+    let mut r = rank;
+    for d in out.iter_mut().rev() {
+        *d = r % c;
+        r /= c;
+    }
+    out
 }
 
 /// Calls `f` on every vector of `0..c` of length n whose sum is ≡ t mod c,
@@ -264,29 +332,22 @@ mod tests {
     use super::super::goals::goal_min;
     use super::*;
 
-    /// The true variables of goal `s` with common sum `t`: its order
-    /// literals, `t<T>` and the chains' partial sums.
-    fn assignment(s: &[u32], n: usize, c: u32, t: usize) -> Vec<String> {
+    /// The true variables of goal `s` with common sum `t` and z: its
+    /// order literals, `t<T>` and z's bits.
+    fn assignment(s: &[u32], n: usize, t: usize, z: u32) -> Vec<String> {
         let mut out = vec![format!("t{t}")];
         for (p, &x) in s.iter().enumerate() {
             out.extend((1..=x as usize).map(|v| goal_name(p / n, p % n, v)));
         }
-        for line in 0..n {
-            let (mut a, mut b) = (0, 0);
-            for k in 0..n - 1 {
-                a = (a + s[line * n + k]) % c;
-                b = (b + s[k * n + line]) % c;
-                out.push(m_var("rs", line, k, a as usize));
-                out.push(m_var("cs", line, k, b as usize));
-            }
-        }
+        out.extend((0..32).filter(|k| z >> k & 1 == 1).map(|k| format!("z{k}")));
         out
     }
 
     /// Every goal of 3×3/2 and random goals of 4×4/3 and 5×5/2: the model
-    /// with B holds on a goal and T exactly when T is its rows' and
-    /// columns' common sum and its fewest clicks (the row/column minimum)
-    /// exceed B.
+    /// with B holds on a goal, T and z = its fewest clicks (the row/column
+    /// minimum) exactly when T is its rows' and columns' common sum and its
+    /// fewest clicks exceed B; the maximising model holds on z = the fewest
+    /// clicks, not on one more.
     #[test]
     fn the_model_holds_on_exactly_the_goals_harder_than_b() {
         let mut seed = 42u64;
@@ -298,8 +359,9 @@ mod tests {
         };
         for (n, c, goals) in [(3usize, 2u32, 512usize), (4, 3, 300), (5, 2, 100)] {
             let models: Vec<GoalModel> = (0..4)
-                .map(|b| GoalModel::new(n, c, b * n as u32).unwrap())
+                .map(|b| GoalModel::new(n, c, Some(b * n as u32)).unwrap())
                 .collect();
+            let hardest = GoalModel::new(n, c, None).unwrap();
             let (mut held, mut reached) = (0, 0);
             for k in 0..goals {
                 let s: Vec<u32> = if goals == 512 {
@@ -319,21 +381,26 @@ mod tests {
                 let value = goal_min(&s, n, c);
                 reached += usize::from(value.is_some());
                 let row0 = s[..n].iter().sum::<u32>() % c;
+                let z = value.unwrap_or(0);
+                let holds = |gm: &GoalModel, t: usize, z: u32| {
+                    let names = assignment(&s, n, t, z);
+                    gm.model
+                        .check_named(names.iter().map(String::as_str))
+                        .is_ok()
+                };
                 for gm in &models {
+                    let b = gm.above.unwrap();
                     for t in 0..c as usize {
-                        let names = assignment(&s, n, c, t);
-                        let holds = gm
-                            .model
-                            .check_named(names.iter().map(String::as_str))
-                            .is_ok();
-                        let want = t == row0 as usize && value.is_some_and(|v| v > gm.above);
-                        assert_eq!(
-                            holds, want,
-                            "{n}×{n}/{c}, B = {}, T = {t}, goal {s:?}",
-                            gm.above
-                        );
-                        held += usize::from(holds);
+                        let h = holds(gm, t, z);
+                        let want = t == row0 as usize && value.is_some_and(|v| v > b);
+                        assert_eq!(h, want, "{n}×{n}/{c}, B = {b}, T = {t}, goal {s:?}");
+                        held += usize::from(h);
                     }
+                }
+                if let Some(v) = value {
+                    let t = row0 as usize;
+                    assert!(holds(&hardest, t, v), "{n}×{n}/{c}, goal {s:?}: z = {v}");
+                    assert!(!holds(&hardest, t, v + 1), "{n}×{n}/{c}, goal {s:?}");
                 }
             }
             assert!(
@@ -345,20 +412,31 @@ mod tests {
 
     #[test]
     fn the_bound_ids_follow_the_vectors_order() {
-        let gm = GoalModel::new(3, 2, 1).unwrap();
-        let mut k = 0;
-        for t in 0..2 {
-            for_each_vector(3, 2, t, |r| {
-                for_each_vector(3, 2, t, |col| {
-                    assert_eq!(gm.bound(t, r, col), gm.first_bound + k);
-                    k += 1;
+        for (n, c) in [(3, 2), (4, 3), (5, 2)] {
+            let gm = GoalModel::new(n, c, Some(1)).unwrap();
+            let cu = c as usize;
+            let classes = if cu % 2 == 0 { cu / 2 } else { cu };
+            let mut k = 0;
+            for t in 0..classes {
+                for_each_vector(n, cu, t, |r| {
+                    for_each_vector(n, cu, t, |col| {
+                        assert_eq!(gm.bound(t, r, col), gm.first_bound + k);
+                        k += 1;
+                        // even c: T + c/2 with R + c/2, C − c/2 is the same
+                        if classes < cu {
+                            let h = classes;
+                            let r2: Vec<usize> = r.iter().map(|x| (x + h) % cu).collect();
+                            let c2: Vec<usize> = col.iter().map(|x| (x + cu - h) % cu).collect();
+                            assert_eq!(gm.bound(t + h, &r2, &c2), gm.bound(t, r, col));
+                        }
+                    });
                 });
-            });
+            }
+            assert_eq!(gm.first_bound + k, gm.model.loaded() as Id + 1);
         }
-        assert_eq!(gm.first_bound + k, gm.model.loaded() as Id + 1);
         // the estimate is at least the terms written, and close to them
         for (n, c) in [(3, 2), (4, 3), (5, 2)] {
-            let gm = GoalModel::new(n, c, 1).unwrap();
+            let gm = GoalModel::new(n, c, Some(1)).unwrap();
             let terms: usize = gm.model.constraints().iter().map(|k| k.terms.len()).sum();
             let est = GoalModel::estimated_terms(n, c);
             assert!(

@@ -53,57 +53,102 @@ use crate::report::{plural, Details};
 
 /// The fewest clicks reaching the goal `s` (row-major, entries in `0..c`)
 /// from the all-zero board, by the minimum over the consistent (T, R, C);
-/// None if unreachable. Enumerates T and the column vectors, a dynamic
-/// programme over the rows picks R.
+/// None if unreachable. A depth-first search over the column values C_j
+/// keeps each row's cost per row value R_i over the columns chosen so far
+/// (a row's cheapest value bounds it from below, so a branch that cannot
+/// beat the best so far is cut); a dynamic programme over the rows picks R
+/// at each full column vector.
 pub fn goal_min(s: &[u32], n: usize, c: u32) -> Option<u32> {
     let m = (n as u32 + c - 1) % c;
     let row_sum = |i: usize| (0..n).map(|j| s[i * n + j]).sum::<u32>() % c;
     let col_sum = |j: usize| (0..n).map(|i| s[i * n + j]).sum::<u32>() % c;
     // the values v with m·v ≡ a
     let values = |a: u32| -> Vec<u32> { (0..c).filter(|&v| m * v % c == a % c).collect() };
-    let mut best: Option<u32> = None;
+    let mut best = u32::MAX;
     for t in 0..c {
         let rows: Vec<Vec<u32>> = (0..n).map(|i| values(row_sum(i) + c - t)).collect();
         let cols: Vec<Vec<u32>> = (0..n).map(|j| values(col_sum(j) + c - t)).collect();
         if rows.iter().chain(&cols).any(Vec::is_empty) {
             continue;
         }
-        // every C in Π cols with ΣC ≡ t (an odometer)
-        let mut idx = vec![0usize; n];
-        loop {
-            let col: Vec<u32> = (0..n).map(|j| cols[j][idx[j]]).collect();
-            if col.iter().sum::<u32>() % c == t {
-                // rows: cheapest per partial ΣR mod c
-                let mut dp = vec![u32::MAX; c as usize];
-                dp[0] = 0;
-                for (i, vs) in rows.iter().enumerate() {
-                    let mut next = vec![u32::MAX; c as usize];
-                    for (st, &d) in dp.iter().enumerate() {
-                        if d == u32::MAX {
-                            continue;
-                        }
-                        for &r in vs {
-                            let cost: u32 =
-                                (0..n).map(|j| (r + col[j] + c - s[i * n + j]) % c).sum();
-                            let e = &mut next[(st + r as usize) % c as usize];
-                            *e = (*e).min(d + cost);
-                        }
+        let mut min = ColumnSearch {
+            s,
+            n,
+            c,
+            t,
+            rows: &rows,
+            cols: &cols,
+            acc: vec![vec![0; n * c as usize]; n + 1],
+            best,
+        };
+        min.descend(0, 0);
+        best = min.best;
+    }
+    Some(best).filter(|&b| b != u32::MAX)
+}
+
+/// [`goal_min`]'s search for one T.
+struct ColumnSearch<'a> {
+    s: &'a [u32],
+    n: usize,
+    c: u32,
+    t: u32,
+    /// the admissible values of each R_i and each C_j
+    rows: &'a [Vec<u32>],
+    cols: &'a [Vec<u32>],
+    /// per depth j, `acc[j][i·c + r]`: row i's clicks in columns 0..j at R_i = r
+    acc: Vec<Vec<u32>>,
+    /// the fewest clicks found (u32::MAX: none yet)
+    best: u32,
+}
+
+impl ColumnSearch<'_> {
+    fn descend(&mut self, j: usize, sum: u32) {
+        let (n, c, cu) = (self.n, self.c, self.c as usize);
+        if j == n {
+            // rows: cheapest per partial ΣR mod c
+            let mut dp = vec![u32::MAX; cu];
+            dp[0] = 0;
+            for (i, vs) in self.rows.iter().enumerate() {
+                let mut next = vec![u32::MAX; cu];
+                for (st, &d) in dp.iter().enumerate() {
+                    if d == u32::MAX {
+                        continue;
                     }
-                    dp = next;
+                    for &r in vs {
+                        let e = &mut next[(st + r as usize) % cu];
+                        *e = (*e).min(d + self.acc[n][i * cu + r as usize]);
+                    }
                 }
-                let v = dp[t as usize];
-                if v != u32::MAX && best.map_or(true, |b| v < b) {
-                    best = Some(v);
-                }
+                dp = next;
             }
-            let Some(j) = (0..n).find(|&j| idx[j] + 1 < cols[j].len()) else {
-                break;
-            };
-            idx[j] += 1;
-            idx[..j].fill(0);
+            self.best = self.best.min(dp[self.t as usize]);
+            return;
+        }
+        for k in 0..self.cols[j].len() {
+            let v = self.cols[j][k];
+            if j + 1 == n && (sum + v) % c != self.t {
+                continue;
+            }
+            let (done, rest) = self.acc.split_at_mut(j + 1);
+            let (from, to) = (&done[j], &mut rest[0]);
+            let mut low = 0;
+            for (i, vs) in self.rows.iter().enumerate() {
+                let g = self.s[i * n + j];
+                for r in 0..c {
+                    to[i * cu + r as usize] = from[i * cu + r as usize] + (r + v + c - g) % c;
+                }
+                low += vs
+                    .iter()
+                    .map(|&r| to[i * cu + r as usize])
+                    .min()
+                    .unwrap_or(0);
+            }
+            if low < self.best {
+                self.descend(j + 1, (sum + v) % c);
+            }
         }
     }
-    best
 }
 
 /// Whether the goal `s` (row-major, entries in `0..c`) is reachable from
@@ -216,9 +261,7 @@ fn vectors_mod(n: usize, c: u32, g: u32, t: Option<u32>) -> Vec<u8> {
     let mut out = vec![];
     let mut v = vec![0u8; n];
     loop {
-        if t.map_or(true, |t| {
-            v.iter().map(|&x| u32::from(x)).sum::<u32>() % g == t
-        }) {
+        if t.is_none_or(|t| v.iter().map(|&x| u32::from(x)).sum::<u32>() % g == t) {
             out.extend_from_slice(&v);
         }
         // next in lexicographic order: the last position counts fastest
@@ -657,7 +700,7 @@ impl Walk<'_, '_> {
                     self.tick();
                     return;
                 }
-                Some(v) => Some(v).filter(|&v| floor.map_or(true, |f| v > f)),
+                Some(v) => Some(v).filter(|&v| floor.is_none_or(|f| v > f)),
             }
         };
         self.visited += 1;
@@ -880,7 +923,7 @@ fn open_bounds(n: usize, c: u32) -> Vec<Vec<u32>> {
 /// where c ∤ n − 1: 5×5/6 57 (62), 7×7/4 93 (98).
 pub fn root_bound(n: usize, c: u32) -> Option<u32> {
     let cu = c as usize;
-    if cu.checked_pow(n as u32).map_or(true, |r| r > 1 << 16) {
+    if cu.checked_pow(n as u32).is_none_or(|r| r > 1 << 16) {
         return None;
     }
     let g = gcd(n as u64 - 1, u64::from(c)) as usize;
@@ -1057,7 +1100,8 @@ mod tests {
             let b = open_bounds(n, c);
             let fs = row_functions(n, c);
             let cu = c as usize;
-            for k in 1..=3usize {
+            assert!(b.len() > 3, "bounds for 1..=3 open rows");
+            for (k, bk) in b.iter().enumerate().skip(1).take(3) {
                 if fs.len().pow(k as u32) > 200_000 {
                     continue;
                 }
@@ -1086,11 +1130,11 @@ mod tests {
                     idx[i] += 1;
                     idx[..i].fill(0);
                 }
-                assert_eq!(b[k], want, "{n}×{n}/{c}, {k} open rows");
-                for r in 0..cu {
-                    assert_eq!(b[k][r] as usize % cu, r, "{n}×{n}/{c}: the residue");
+                assert_eq!(*bk, want, "{n}×{n}/{c}, {k} open rows");
+                for (r, &bound) in bk.iter().enumerate() {
+                    assert_eq!(bound as usize % cu, r, "{n}×{n}/{c}: the residue");
                     if k >= 2 {
-                        assert!(b[k][r] as usize <= k * n * (cu - 1) / 2);
+                        assert!(bound as usize <= k * n * (cu - 1) / 2);
                     }
                 }
             }

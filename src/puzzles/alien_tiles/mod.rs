@@ -315,7 +315,7 @@ impl AlienTiles {
     /// counting argument CDCL does not find by itself. None past
     /// [`CUT_BOUND_LIMIT`] kernel elements.
     fn disjoint_cut_bound(&self, xs: &[IntVar]) -> Option<(u64, Vec<Linear>)> {
-        if !self.kernel.size().is_some_and(|s| s <= CUT_BOUND_LIMIT) {
+        if self.kernel.size().is_none_or(|s| s > CUT_BOUND_LIMIT) {
             return None;
         }
         let mut cuts: Vec<(Vec<Lit>, usize)> = vec![];

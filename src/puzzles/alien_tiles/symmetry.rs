@@ -194,7 +194,7 @@ pub fn canonical(g: &Grid) -> Grid {
                 .collect();
             rows.sort();
             let flat: Vec<u32> = rows.concat();
-            if best.as_ref().map_or(true, |b| flat < *b) {
+            if best.as_ref().is_none_or(|b| flat < *b) {
                 best = Some(flat);
             }
         });

@@ -161,7 +161,7 @@ pub fn digit_line_lemmas(
     };
     let ones = |count: fn(&[Lit], i64) -> Linear| -> Vec<Linear> {
         line.iter()
-            .flat_map(|&c| std::iter::repeat(count(&direct[c], 1)).take(alpha as usize))
+            .flat_map(|&c| std::iter::repeat_n(count(&direct[c], 1), alpha as usize))
             .collect()
     };
     let upper = Lemma {
@@ -245,7 +245,7 @@ fn set_sum_parts(
             } else {
                 Linear::at_least(vals, target)
             };
-            std::iter::repeat(part).take(d.unsigned_abs() as usize)
+            std::iter::repeat_n(part, d.unsigned_abs() as usize)
         })
         .collect();
     (parts, alpha as u64)

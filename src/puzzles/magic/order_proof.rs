@@ -326,20 +326,9 @@ fn order_cells_lt(
         if s.len() == 1 && map.direct[b][s[0]] == yb {
             continue; // [F ≥ n²] is [F = n²]: both halves trivial
         }
-        let values = |c: usize| s.iter().map(move |&u| map.direct[c][u]);
-        let (tb, ra) = (format!("tb{i}"), format!("ra{i}"));
-        let tight = Constraint::clause(names_of(
-            name,
-            [yb].into_iter().chain(values(b).map(|l| !l)),
-        ));
-        let tight = Constraint {
-            degree: s.len() as i64,
-            ..tight
-        };
-        block.add_ids(Step::Ia(tight, None).labelled(tb.clone()), 1);
-        let half = Constraint::clause(names_of(name, [!ya].into_iter().chain(values(a))));
-        block.add_ids(Step::Ia(half, None).labelled(ra.clone()), 1);
-        pol.add(label(&tb)).add(label(&ra));
+        for l in order_halves(map, (a, ya), (b, yb), &s, &i.to_string(), name, block) {
+            pol.add(label(&l));
+        }
     }
     block.add_ids(pol.step().labelled("ordL"), 1);
     // the clauses, as the CNF has them: [x ≥ v] for v ≤ 1 is true, for
@@ -436,22 +425,8 @@ fn digit_chain(
         let w = if which == 0 { n } else { 1 };
         for (k, (&yb, &ya)) in ys_b.iter().zip(ys_a).enumerate() {
             let s = set(which, k);
-            let values = |c: usize| s.iter().map(move |&i| map.direct[c][i]);
-            // b's tight half: [d ≥ k+1] + Σ_S ¬[F = v] ≥ |S|
-            let (tb, ra) = (format!("tb{which}_{k}"), format!("ra{which}_{k}"));
-            let tight = Constraint::clause(names_of(
-                name,
-                [yb].into_iter().chain(values(b).map(|l| !l)),
-            ));
-            let tight = Constraint {
-                degree: s.len() as i64,
-                ..tight
-            };
-            block.add_ids(Step::Ia(tight, None).labelled(tb.clone()), 1);
-            // a's half: ¬[d ≥ k+1] + Σ_S [F = v] ≥ 1
-            let half = Constraint::clause(names_of(name, [!ya].into_iter().chain(values(a))));
-            block.add_ids(Step::Ia(half, None).labelled(ra.clone()), 1);
-            for l in [tb, ra] {
+            let tag = format!("{which}_{k}");
+            for l in order_halves(map, (a, ya), (b, yb), &s, &tag, name, block) {
                 pol.add_times(label(&l), w as u64);
             }
         }
@@ -477,6 +452,35 @@ fn digit_chain(
     block.add_ids(rup(&[!last], name), 1);
     block.derived.push((vec![!last], block.ids));
     Ok(())
+}
+
+/// The definition halves of the order literals `y_a` of cell a and `y_b`
+/// of cell b over the values `s` (0-based value indices; `y` is true when
+/// the cell's value is in `s`), found in the database by `ia`: b's tight
+/// half `y_b + Σ_S ¬[F_b = v] ≥ |S|` (labelled `tb{tag}`) and a's half
+/// `¬y_a + Σ_S [F_a = v] ≥ 1` (`ra{tag}`). Returns the two labels.
+fn order_halves(
+    map: &CellMap,
+    (a, ya): (usize, Lit),
+    (b, yb): (usize, Lit),
+    s: &[usize],
+    tag: &str,
+    name: &dyn Fn(Lit) -> String,
+    block: &mut ProofLines,
+) -> [String; 2] {
+    let values = |c: usize| s.iter().map(move |&u| map.direct[c][u]);
+    let (tb, ra) = (format!("tb{tag}"), format!("ra{tag}"));
+    let tight = Constraint {
+        degree: s.len() as i64,
+        ..Constraint::clause(names_of(
+            name,
+            [yb].into_iter().chain(values(b).map(|l| !l)),
+        ))
+    };
+    block.add_ids(Step::Ia(tight, None).labelled(tb.clone()), 1);
+    let half = Constraint::clause(names_of(name, [!ya].into_iter().chain(values(a))));
+    block.add_ids(Step::Ia(half, None).labelled(ra.clone()), 1);
+    [tb, ra]
 }
 
 /// The proof's names of `lits`.

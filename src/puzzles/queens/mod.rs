@@ -271,7 +271,7 @@ impl Puzzle for Queens {
         // at the first row where two placements differ, the one whose queen
         // stands further right has its true cell later, so it is smaller
         match self.class_symmetry {
-            Symmetry::LeftHalf => sol.cols.first().map_or(true, |&c| c < self.n.div_ceil(2)),
+            Symmetry::LeftHalf => sol.cols.first().is_none_or(|&c| c < self.n.div_ceil(2)),
             Symmetry::LexLeader => sol.images().iter().all(|img| sol.cols >= img.cols),
             Symmetry::FirstRow => sol
                 .images()

@@ -20,11 +20,11 @@ pub fn model(n: usize) -> PbModel {
     let q: Vec<Vec<PbLit>> = (0..n)
         .map(|r| (0..n).map(|c| m.var(&cell_name(r, c)).pos()).collect())
         .collect();
-    for r in 0..n {
-        m.exactly(&q[r], 1, format!("one queen in row {}", r + 1));
+    for (r, row) in q.iter().enumerate() {
+        m.exactly(row, 1, format!("one queen in row {}", r + 1));
     }
     for c in 0..n {
-        let col: Vec<PbLit> = (0..n).map(|r| q[r][c]).collect();
+        let col: Vec<PbLit> = q.iter().map(|row| row[c]).collect();
         m.exactly(&col, 1, format!("one queen in column {}", c + 1));
     }
     // r − c = d (diagonals) and r + c = s (anti-diagonals), two cells or more

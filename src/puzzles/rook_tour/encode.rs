@@ -275,6 +275,11 @@ impl VarMap {
     }
 }
 
+/// The symmetry breaking posted: the "holds" literals it compares
+/// (cell-major, then value) and each group element with its lex
+/// comparison.
+pub type Posted = (Vec<Lit>, Vec<(Perm, LexChain)>);
+
 /// The encoded board: decoding map, primary literals (a solution is
 /// determined by them) and their names.
 pub struct Encoded {
@@ -283,7 +288,7 @@ pub struct Encoded {
     /// the symmetry breaking posted: the "holds" literals it compares
     /// (cell-major, then value) and each group element with its lex
     /// comparison, for the proof
-    pub symmetry: Option<(Vec<Lit>, Vec<(Perm, LexChain)>)>,
+    pub symmetry: Option<Posted>,
     /// enumeration blocks on these
     pub primary: Vec<Lit>,
     /// names of the primary literals

@@ -22,8 +22,6 @@ pub mod reference;
 pub mod symmetry;
 
 use puzzlesat_encodings::dominance::{LexOrder, SymmetryProof};
-use puzzlesat_encodings::lex::LexChain;
-use puzzlesat_encodings::perm::Perm;
 use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf, Lit, PbModel};
 
 use crate::picture::{centre, Colour, Picture, Shape};
@@ -84,7 +82,7 @@ pub struct RookMap {
     /// the encoding's variables
     pub vars: VarMap,
     /// what `--symmetry` posted
-    pub symmetry: Option<(Vec<Lit>, Vec<(Perm, LexChain)>)>,
+    pub symmetry: Option<encode::Posted>,
 }
 
 /// What a rook-tour report adds: the symmetry group used by lex-leader

@@ -159,186 +159,23 @@ impl Instance {
     }
 
     /// Parses an instance file (TOML; see `docs/rook-tour.md`). `file` names
-    /// the source in error messages.
+    /// the source in error messages. The phases: the board's size, the
+    /// value sets, the grid's rows, the grid's cells.
     pub fn from_toml(text: &str, file: &str) -> Result<Instance, InstanceError> {
-        let at = |offset: usize, what: String| {
-            let (line, col) = crate::io::line_col(text, offset);
-            InstanceError {
-                file: file.to_string(),
-                line,
-                col,
-                what,
-            }
-        };
+        let src = Source { text, file };
         let raw: RawInstance = toml::from_str(text).map_err(|e| {
             let offset = e.span().map_or(0, |s| s.start);
-            at(offset, toml_message(&e))
+            src.at(offset, toml_message(&e))
         })?;
-        let (rows, cols) = (*raw.rows.get_ref(), *raw.cols.get_ref());
-        for (what, v) in [("rows", &raw.rows), ("cols", &raw.cols)] {
-            if *v.get_ref() == 0 {
-                return Err(at(v.span().start, format!("{what} must be at least 1")));
-            }
-        }
-        if rows * cols > MAX_CELLS {
-            return Err(at(
-                raw.cols.span().start,
-                format!(
-                    "board {rows}x{cols} has {} cells, over the limit of {MAX_CELLS}",
-                    rows * cols
-                ),
-            ));
-        }
+        let (rows, cols) = board_size(&raw, &src)?;
         let n = (rows * cols) as u32;
-
-        // value sets
-        let mut sets = Vec::new();
-        for (name, raw_set) in &raw.sets {
-            if name.is_empty()
-                || name == "."
-                || is_number(name)
-                || name.contains(char::is_whitespace)
-            {
-                return Err(at(
-                    raw_set.span().start,
-                    format!("set name '{name}' cannot be used as a grid token (not '.', a number or blank)"),
-                ));
-            }
-            let rs = raw_set.get_ref();
-            let (kind, values) = match rs.values.get_ref() {
-                RawValues::Named(s) => {
-                    let vals: Vec<u32> = match s.as_str() {
-                        "primes" => (1..=n).filter(|&v| is_prime(v)).collect(),
-                        "squares" => (1..=n).filter(|&v| is_square(v)).collect(),
-                        "odd" => (1..=n).filter(|v| v % 2 == 1).collect(),
-                        "even" => (1..=n).filter(|v| v % 2 == 0).collect(),
-                        other => {
-                            return Err(at(
-                                rs.values.span().start,
-                                format!("unknown value set '{other}' (expected primes, squares, odd, even or a list of numbers)"),
-                            ))
-                        }
-                    };
-                    (s.clone(), vals)
-                }
-                RawValues::List(list) => {
-                    let mut vals = Vec::new();
-                    for v in list {
-                        if *v < 1 || *v > n as i64 {
-                            return Err(at(
-                                rs.values.span().start,
-                                format!("value {v} in set '{name}' is outside 1..={n}"),
-                            ));
-                        }
-                        vals.push(*v as u32);
-                    }
-                    vals.sort_unstable();
-                    vals.dedup();
-                    ("explicit list".to_string(), vals)
-                }
-            };
-            sets.push(ValueSet {
-                name: name.clone(),
-                kind,
-                values,
-                exactly: rs.exactly,
-            });
-        }
-
-        // the grid
-        let grid = &raw.grid;
-        let grid_text = grid.get_ref();
-        // the line of the first grid row: a multi-line string drops its first newline
-        let literal = &text[grid.span()];
-        let mut first_line = crate::io::line_col(text, grid.span().start).0;
-        let multiline = literal.starts_with("\"\"\"") || literal.starts_with("'''");
-        if multiline && literal[3..].starts_with(['\n', '\r']) {
-            first_line += 1;
-        }
-        let lines: Vec<(usize, &str)> = grid_text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .collect();
-        let grid_err = |line_idx: usize, what: String| InstanceError {
-            file: file.to_string(),
-            line: first_line + if multiline { line_idx } else { 0 },
-            col: 1,
-            what,
-        };
-        if lines.len() != rows {
-            let idx = lines.last().map_or(0, |l| l.0);
-            return Err(grid_err(
-                idx,
-                format!("the grid has {} rows, expected rows = {rows}", lines.len()),
-            ));
-        }
-        let mut marks = vec![None; rows * cols];
-        let mut givens = vec![None; rows * cols];
-        let mut given_at: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
-        for (r, &(idx, line)) in lines.iter().enumerate() {
-            let tokens: Vec<&str> = line.split_whitespace().collect();
-            if tokens.len() != cols {
-                return Err(grid_err(
-                    idx,
-                    format!(
-                        "grid row {} has {} cells, expected cols = {cols}",
-                        r + 1,
-                        tokens.len()
-                    ),
-                ));
-            }
-            for (c, tok) in tokens.into_iter().enumerate() {
-                let cell = r * cols + c;
-                if tok == "." {
-                    continue;
-                }
-                if is_number(tok) {
-                    // a number past i64 (23 digits) is outside the range too
-                    let v = tok
-                        .parse::<i64>()
-                        .ok()
-                        .filter(|v| (1..=n as i64).contains(v));
-                    let Some(v) = v else {
-                        return Err(grid_err(
-                            idx,
-                            format!(
-                                "given {} at cell {},{} is outside 1..={n}",
-                                crate::io::show(tok.as_bytes()),
-                                r + 1,
-                                c + 1
-                            ),
-                        ));
-                    };
-                    let v = v as u32;
-                    if let Some((r0, c0)) = given_at.insert(v, (r + 1, c + 1)) {
-                        return Err(grid_err(
-                            idx,
-                            format!(
-                                "value {v} is given twice: at {r0},{c0} and at {},{}",
-                                r + 1,
-                                c + 1
-                            ),
-                        ));
-                    }
-                    givens[cell] = Some(v);
-                } else if let Some(i) = sets.iter().position(|s| s.name == tok) {
-                    marks[cell] = Some(i);
-                } else {
-                    let known: Vec<&str> = sets.iter().map(|s| s.name.as_str()).collect();
-                    return Err(grid_err(
-                        idx,
-                        format!(
-                            "unknown grid token '{}' at cell {},{} (expected '.', a given number, or a set name: {})",
-                            crate::io::show(tok.as_bytes()),
-                            r + 1,
-                            c + 1,
-                            if known.is_empty() { "none defined in [sets]".to_string() } else { known.join(", ") }
-                        ),
-                    ));
-                }
-            }
-        }
+        let sets = raw
+            .sets
+            .iter()
+            .map(|(name, set)| value_set(name, set, n, &src))
+            .collect::<Result<Vec<_>, _>>()?;
+        let grid = GridRows::of(&raw.grid, rows, &src)?;
+        let (marks, givens) = grid.cells(cols, n, &sets)?;
         Ok(Instance {
             name: raw.name.unwrap_or_else(|| file.to_string()),
             source: raw.source,
@@ -406,6 +243,241 @@ pub fn is_prime(v: u32) -> bool {
 fn is_square(v: u32) -> bool {
     let r = (v as f64).sqrt().round() as u32;
     r * r == v
+}
+
+/// Per cell: the index in the value sets of the set marking it.
+type Marks = Vec<Option<usize>>;
+/// Per cell: its given value.
+type Givens = Vec<Option<u32>>;
+
+/// An instance file's text and name, for errors that say where.
+struct Source<'a> {
+    text: &'a str,
+    file: &'a str,
+}
+
+impl Source<'_> {
+    /// The error `what` at byte `offset` of the text.
+    fn at(&self, offset: usize, what: String) -> InstanceError {
+        let (line, col) = crate::io::line_col(self.text, offset);
+        InstanceError {
+            file: self.file.to_string(),
+            line,
+            col,
+            what,
+        }
+    }
+}
+
+/// The board's rows and columns: each at least 1, at most [`MAX_CELLS`]
+/// cells in all.
+fn board_size(raw: &RawInstance, src: &Source) -> Result<(usize, usize), InstanceError> {
+    let (rows, cols) = (*raw.rows.get_ref(), *raw.cols.get_ref());
+    for (what, v) in [("rows", &raw.rows), ("cols", &raw.cols)] {
+        if *v.get_ref() == 0 {
+            return Err(src.at(v.span().start, format!("{what} must be at least 1")));
+        }
+    }
+    if rows * cols > MAX_CELLS {
+        return Err(src.at(
+            raw.cols.span().start,
+            format!(
+                "board {rows}x{cols} has {} cells, over the limit of {MAX_CELLS}",
+                rows * cols
+            ),
+        ));
+    }
+    Ok((rows, cols))
+}
+
+/// The value set `name` of `[sets]`, its values within 1..=n; its name must
+/// read as a grid token (not '.', a number or blank).
+fn value_set(
+    name: &str,
+    raw: &Spanned<RawSet>,
+    n: u32,
+    src: &Source,
+) -> Result<ValueSet, InstanceError> {
+    if name.is_empty() || name == "." || is_number(name) || name.contains(char::is_whitespace) {
+        return Err(src.at(
+            raw.span().start,
+            format!(
+                "set name '{name}' cannot be used as a grid token (not '.', a number or blank)"
+            ),
+        ));
+    }
+    let rs = raw.get_ref();
+    let (kind, values) = match rs.values.get_ref() {
+        RawValues::Named(s) => {
+            let vals: Vec<u32> = match s.as_str() {
+                "primes" => (1..=n).filter(|&v| is_prime(v)).collect(),
+                "squares" => (1..=n).filter(|&v| is_square(v)).collect(),
+                "odd" => (1..=n).filter(|v| v % 2 == 1).collect(),
+                "even" => (1..=n).filter(|v| v % 2 == 0).collect(),
+                other => {
+                    return Err(src.at(
+                        rs.values.span().start,
+                        format!("unknown value set '{other}' (expected primes, squares, odd, even or a list of numbers)"),
+                    ))
+                }
+            };
+            (s.clone(), vals)
+        }
+        RawValues::List(list) => {
+            let mut vals = Vec::new();
+            for v in list {
+                if *v < 1 || *v > n as i64 {
+                    return Err(src.at(
+                        rs.values.span().start,
+                        format!("value {v} in set '{name}' is outside 1..={n}"),
+                    ));
+                }
+                vals.push(*v as u32);
+            }
+            vals.sort_unstable();
+            vals.dedup();
+            ("explicit list".to_string(), vals)
+        }
+    };
+    Ok(ValueSet {
+        name: name.to_string(),
+        kind,
+        values,
+        exactly: rs.exactly,
+    })
+}
+
+/// The grid's non-blank rows, each with its index among the string's
+/// lines, and where they stand in the file.
+struct GridRows<'a> {
+    rows: Vec<(usize, &'a str)>,
+    /// the file's line of the grid's first row
+    first_line: usize,
+    /// a multi-line string: a row's line is first_line + its index
+    multiline: bool,
+    file: &'a str,
+}
+
+impl<'a> GridRows<'a> {
+    /// The rows of `grid`, which must be `rows` many.
+    fn of(grid: &'a Spanned<String>, rows: usize, src: &Source<'a>) -> Result<Self, InstanceError> {
+        // the line of the first grid row: a multi-line string drops its first newline
+        let literal = &src.text[grid.span()];
+        let mut first_line = crate::io::line_col(src.text, grid.span().start).0;
+        let multiline = literal.starts_with("\"\"\"") || literal.starts_with("'''");
+        if multiline && literal[3..].starts_with(['\n', '\r']) {
+            first_line += 1;
+        }
+        let found = GridRows {
+            rows: grid
+                .get_ref()
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+                .collect(),
+            first_line,
+            multiline,
+            file: src.file,
+        };
+        if found.rows.len() != rows {
+            let idx = found.rows.last().map_or(0, |l| l.0);
+            return Err(found.err(
+                idx,
+                format!(
+                    "the grid has {} rows, expected rows = {rows}",
+                    found.rows.len()
+                ),
+            ));
+        }
+        Ok(found)
+    }
+
+    /// The error `what` on the grid's line `idx`.
+    fn err(&self, idx: usize, what: String) -> InstanceError {
+        InstanceError {
+            file: self.file.to_string(),
+            line: self.first_line + if self.multiline { idx } else { 0 },
+            col: 1,
+            what,
+        }
+    }
+
+    /// The cells' marks (an index in `sets`) and givens (a value in
+    /// 1..=n, each given once), row by row, `cols` cells a row.
+    fn cells(
+        &self,
+        cols: usize,
+        n: u32,
+        sets: &[ValueSet],
+    ) -> Result<(Marks, Givens), InstanceError> {
+        let cells = self.rows.len() * cols;
+        let (mut marks, mut givens) = (vec![None; cells], vec![None; cells]);
+        let mut given_at: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
+        for (r, &(idx, line)) in self.rows.iter().enumerate() {
+            let tokens: Vec<&str> = line.split_whitespace().collect();
+            if tokens.len() != cols {
+                return Err(self.err(
+                    idx,
+                    format!(
+                        "grid row {} has {} cells, expected cols = {cols}",
+                        r + 1,
+                        tokens.len()
+                    ),
+                ));
+            }
+            for (c, tok) in tokens.into_iter().enumerate() {
+                let cell = r * cols + c;
+                if tok == "." {
+                    continue;
+                }
+                if is_number(tok) {
+                    // a number past i64 (23 digits) is outside the range too
+                    let v = tok
+                        .parse::<i64>()
+                        .ok()
+                        .filter(|v| (1..=n as i64).contains(v));
+                    let Some(v) = v else {
+                        return Err(self.err(
+                            idx,
+                            format!(
+                                "given {} at cell {},{} is outside 1..={n}",
+                                crate::io::show(tok.as_bytes()),
+                                r + 1,
+                                c + 1
+                            ),
+                        ));
+                    };
+                    let v = v as u32;
+                    if let Some((r0, c0)) = given_at.insert(v, (r + 1, c + 1)) {
+                        return Err(self.err(
+                            idx,
+                            format!(
+                                "value {v} is given twice: at {r0},{c0} and at {},{}",
+                                r + 1,
+                                c + 1
+                            ),
+                        ));
+                    }
+                    givens[cell] = Some(v);
+                } else if let Some(i) = sets.iter().position(|s| s.name == tok) {
+                    marks[cell] = Some(i);
+                } else {
+                    let known: Vec<&str> = sets.iter().map(|s| s.name.as_str()).collect();
+                    return Err(self.err(
+                        idx,
+                        format!(
+                            "unknown grid token '{}' at cell {},{} (expected '.', a given number, or a set name: {})",
+                            crate::io::show(tok.as_bytes()),
+                            r + 1,
+                            c + 1,
+                            if known.is_empty() { "none defined in [sets]".to_string() } else { known.join(", ") }
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok((marks, givens))
+    }
 }
 
 #[derive(Deserialize)]

@@ -84,22 +84,22 @@ pub fn model(inst: &Instance) -> PbModel {
             );
         }
     }
-    for c in 0..n {
+    for (c, xc) in x.iter().enumerate() {
         if let Some(g) = inst.givens[c] {
             m.clause(
-                &[x[c][g as usize - 1]],
+                &[xc[g as usize - 1]],
                 format!("cell {} is given {g}", name(c)),
             );
         }
         for (i, set) in inst.sets.iter().enumerate() {
             let marked = inst.marks[c] == Some(i);
             if marked {
-                let lits: Vec<PbLit> = set.values.iter().map(|&v| x[c][v as usize - 1]).collect();
+                let lits: Vec<PbLit> = set.values.iter().map(|&v| xc[v as usize - 1]).collect();
                 m.clause(&lits, format!("cell {} is marked '{}'", name(c), set.name));
             } else if set.exactly {
                 for &v in &set.values {
                     m.clause(
-                        &[!x[c][v as usize - 1]],
+                        &[!xc[v as usize - 1]],
                         format!("{v} of the set '{}' is only in its marked cells", set.name),
                     );
                 }
