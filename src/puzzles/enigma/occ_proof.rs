@@ -235,19 +235,7 @@ pub fn occ3_proof(
         for (c, e_c) in es.iter().enumerate() {
             let up = g(c, v + 1);
             let t = format!("occ3_t{c}");
-            if v == 1 {
-                before.add_ids(rup(&[!e_c.clone(), !up]).labelled(t.clone()), 1);
-            } else {
-                before.add_ids(rup(&[!e_c.clone(), g(c, v)]).labelled("occ3_a"), 1);
-                before.add_ids(rup(&[!e_c.clone(), !up.clone()]).labelled("occ3_b"), 1);
-                before.add_ids(rup(&[!up, g(c, v)]).labelled("occ3_c"), 1);
-                let mut sum = PolSum::new();
-                sum.add(label("occ3_a"))
-                    .add(label("occ3_b"))
-                    .add(label("occ3_c"))
-                    .then(Op::Div(2));
-                before.add_ids(sum.step().labelled(t.clone()), 1);
-            }
+            t_step(n, c, v, t.clone(), before);
             pol.add(label(&t));
         }
         before.add_ids(pol.step().labelled(format!("occ3_g{v}")), 1);
@@ -315,6 +303,29 @@ pub fn occ3_proof(
 }
 
 /// The reference to the constraint labelled `name`.
+/// `T_{c,v}`, labelled `name`: `¬e_{c,1} + ¬g_{c,2} ≥ 1` at v = 1, else
+/// `g_{c,v} + ¬g_{c,v+1} + ¬e_{c,v} ≥ 2` (cell c holds v, `g` its order
+/// literals), the sum of the three clauses of `e_{c,v}`'s meaning divided by
+/// 2: per cell, "holds v" counts as `[x ≥ v] − [x ≥ v+1]`.
+pub(super) fn t_step(n: usize, c: usize, v: usize, name: String, b: &mut ProofLines) {
+    let e = proof::Lit::from_text(holds_name(c / n, c % n, v));
+    let up = proof::Lit::from_text(ge_name(c / n, c % n, v + 1));
+    if v == 1 {
+        b.add_ids(rup(&[!e, !up]).labelled(name), 1);
+        return;
+    }
+    let g = proof::Lit::from_text(ge_name(c / n, c % n, v));
+    b.add_ids(rup(&[!e.clone(), g.clone()]).labelled("t_a"), 1);
+    b.add_ids(rup(&[!e, !up.clone()]).labelled("t_b"), 1);
+    b.add_ids(rup(&[!up, g]).labelled("t_c"), 1);
+    let mut sum = PolSum::new();
+    sum.add(label("t_a"))
+        .add(label("t_b"))
+        .add(label("t_c"))
+        .then(Op::Div(2));
+    b.add_ids(sum.step().labelled(name), 1);
+}
+
 pub(super) fn label(name: &str) -> Ref {
     Ref::Label(name.to_string())
 }

@@ -44,7 +44,7 @@ use puzzlesat_encodings::Lit;
 
 use super::encode::BoardMap;
 use super::model::max_ubnval;
-use super::occ_proof::{along, counters_and_tree, label, orbits, rup, Node};
+use super::occ_proof::{along, counters_and_tree, label, orbits, rup, t_step, Node};
 use super::opb::{ge_name, holds_name, used_name};
 
 /// The label of `T_{c,v}`.
@@ -63,22 +63,7 @@ pub(super) fn ensure_t(
     if !done.insert((c, v)) {
         return;
     }
-    let e = proof::Lit::from_text(holds_name(c / n, c % n, v));
-    let up = proof::Lit::from_text(ge_name(c / n, c % n, v + 1));
-    if v == 1 {
-        b.add_ids(rup(&[!e, !up]).labelled(t_label(c, v)), 1);
-    } else {
-        let g = proof::Lit::from_text(ge_name(c / n, c % n, v));
-        b.add_ids(rup(&[!e.clone(), g.clone()]).labelled("ubn_a"), 1);
-        b.add_ids(rup(&[!e, !up.clone()]).labelled("ubn_b"), 1);
-        b.add_ids(rup(&[!up, g]).labelled("ubn_c"), 1);
-        let mut sum = PolSum::new();
-        sum.add(label("ubn_a"))
-            .add(label("ubn_b"))
-            .add(label("ubn_c"))
-            .then(Op::Div(2));
-        b.add_ids(sum.step().labelled(t_label(c, v)), 1);
-    }
+    t_step(n, c, v, t_label(c, v), b);
 }
 
 /// Writes each leaf's lemma `Λ → ¬u[m+1]` (see the module docs).
