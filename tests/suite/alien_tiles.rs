@@ -253,7 +253,13 @@ fn shipped_7x7_goal_with_4_colours_needs_47_clicks_proven() {
     assert_eq!(fewest_by_algebra(&Grid::zeros(7), &goal, 4), Some(47));
     assert!(r.solutions[0].minimality_checked);
     let bad = Grid::read(format!("{dir}7x7-4-unreachable.txt").as_ref(), 7, 4).unwrap();
-    for enc in GoalEncoding::ALL {
+    // (not `linear`: its binary quotients are too slow past 4×4/3, measured
+    // in docs/certify.md; its unreachable goals are checked up to 4×4/3 in
+    // play_encodings_agree_with_algebra_and_brute_force)
+    for enc in GoalEncoding::ALL
+        .into_iter()
+        .filter(|&e| e != GoalEncoding::Linear)
+    {
         assert_eq!(
             play(&Grid::zeros(7), &bad, 4, enc).status,
             Status::Unsat,

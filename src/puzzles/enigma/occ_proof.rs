@@ -232,8 +232,7 @@ pub fn occ3_proof(
         // G_v
         let mut pol = PolSum::new();
         pol.add(label("occ3_zp"));
-        for (c, e_c) in es.iter().enumerate() {
-            let up = g(c, v + 1);
+        for c in 0..es.len() {
             let t = format!("occ3_t{c}");
             t_step(n, c, v, t.clone(), before);
             pol.add(label(&t));
