@@ -157,7 +157,7 @@ impl Args {
             if let Err(e) = goal_model_budget(self.n, self.c, common) {
                 return (Method::Sat, format!("the SAT optimiser: the goal search's certificate needs its goal-space model, and {e:#}"));
             }
-            return (method, format!("{why}; certified from its goal-space model (5×5/4 in about 25 s)"));
+            return (method, format!("{why}; certified from its goal-space model (5×5/4 in about 26 s)"));
         }
         (method, why)
     }

@@ -381,9 +381,12 @@ fn verify(dir: &std::path::Path, limits: &crate::solver::Limits) -> anyhow::Resu
     };
     match verify_dir(&dir, &model_of, limits) {
         Ok(claims) => {
+            // a closed pipe is an error, not a panic (as the other commands)
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
             for c in claims {
-                println!("{} ({})", c.statement, c.manifest);
-                println!("c {}", c.how);
+                writeln!(out, "{} ({})", c.statement, c.manifest)?;
+                writeln!(out, "c {}", c.how)?;
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -104,9 +104,7 @@ impl GoalModel {
             })
             .collect();
         let t: Vec<PbLit> = (0..cu).map(|a| m.var(&format!("t{a}")).pos()).collect();
-        // z ≤ n²(c−1), the most clicks
-        let most = n * n * (cu - 1);
-        let bits = (usize::BITS - most.leading_zeros()) as usize;
+        let bits = z_bits(n, cu);
         let z: Vec<PbLit> = (0..bits).map(|k| m.var(&format!("z{k}")).pos()).collect();
         let z_terms = |sign: i64| -> Vec<(i64, PbLit)> {
             z.iter().enumerate().map(|(k, &l)| (sign << k, l)).collect()
@@ -269,7 +267,9 @@ impl GoalModel {
         let classes = if c % 2 == 0 { c / 2 } else { c };
         c.checked_pow(2 * n as u32 - 2)
             .and_then(|k| k.checked_mul(classes))
-            .and_then(|k| k.checked_mul(n * n * (c - 1) + c + 8))
+            .and_then(|k| {
+                k.checked_mul(n * n * (c - 1) + c + z_bits(n as usize, c as usize) as u64)
+            })
             .and_then(|t| t.checked_add(2 * n * c.pow(n as u32) * (c - 1) * (2 * n + 1)))
             .unwrap_or(u64::MAX)
     }
@@ -298,6 +298,11 @@ impl GoalModel {
         let id = self.lines[(line * c + t) * c.pow(self.n as u32) + rank];
         (id != Id::MAX).then_some(id)
     }
+}
+
+/// The bits of z: enough for n²(c−1), the most clicks.
+fn z_bits(n: usize, c: usize) -> usize {
+    (usize::BITS - (n * n * (c - 1)).leading_zeros()) as usize
 }
 
 /// The n digits of `rank` in base c, most significant first.

@@ -619,11 +619,11 @@ fn witness_assignment(
     if goal.len() != n * n || goal.iter().any(|&x| x >= c) {
         return bad("is not an n×n board over 0..c");
     }
-    let t = goal[..n].iter().sum::<usize>() % c;
-    let line = |k: usize, along: &dyn Fn(usize) -> usize| (0..n).map(along).sum::<usize>() % c == k;
-    if !(0..n).all(|i| line(t, &|j| goal[i * n + j]) && line(t, &|j| goal[j * n + i])) {
-        return bad("is not reachable (its rows and columns do not share one sum)");
+    let cells: Vec<u32> = goal.iter().map(|&x| x as u32).collect();
+    if !super::goals::reachable(&cells, n, c as u32) {
+        return bad("is not reachable");
     }
+    let t = goal[..n].iter().sum::<usize>() % c;
     let (value, _, _) = cheapest(goal, n, c, t);
     let name = |l: puzzlesat_encodings::PbLit, on: bool| proof::Lit::new(gm.model.name(l.var), !on);
     let mut lits = vec![];
