@@ -812,7 +812,7 @@ impl<T> RecentFirst<T> {
 
     /// The first kept item, most recent first, for which `closes` holds;
     /// it moves to the front.
-    pub(super) fn find(&mut self, mut closes: impl FnMut(&T) -> bool) -> Option<&T> {
+    pub(super) fn find(&mut self, closes: impl FnMut(&T) -> bool) -> Option<&T> {
         let h = self.0.iter().position(closes)?;
         self.0[..=h].rotate_right(1);
         self.0.first()
