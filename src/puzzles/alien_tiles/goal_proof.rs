@@ -43,6 +43,7 @@ use puzzlesat_encodings::proof::{self, Conclusion, Constraint, Op, PolSum, Ref, 
 use rustsat::types::Lit;
 
 use super::goal_model::{for_each_vector, goal_name, GoalModel, Id};
+use super::goals::RecentFirst;
 use crate::certify::veripb::ProofWriter;
 
 /// What the proof holds.
@@ -244,8 +245,8 @@ struct Walk<'a, W: Write> {
     /// which cells of `s` are set or forced
     known: Vec<bool>,
     /// column vectors that closed recent leaves, and cuts per set rows
-    recent_leaves: Recent,
-    recent_cuts: Vec<Recent>,
+    recent_leaves: RecentFirst<Vec<usize>>,
+    recent_cuts: Vec<RecentFirst<Vec<usize>>>,
     steps: GoalProofSteps,
 }
 
@@ -318,8 +319,8 @@ impl<'a, W: Write> Walk<'a, W> {
             t: 0,
             s: vec![0; n * n],
             known: vec![false; n * n],
-            recent_leaves: Recent::default(),
-            recent_cuts: (0..n).map(|_| Recent::default()).collect(),
+            recent_leaves: RecentFirst::default(),
+            recent_cuts: (0..n).map(|_| RecentFirst::default()).collect(),
             steps,
         })
     }
@@ -536,7 +537,7 @@ impl<'a, W: Write> Walk<'a, W> {
             let (v, r) = best_rows(s, n, c, t, col);
             (v <= above).then_some(r)
         };
-        let Some((r, col)) = self.recent_leaves.find(n, c, t, closes) else {
+        let Some((r, col)) = closing_vector(&mut self.recent_leaves, n, c, t, closes) else {
             let (value, _, _) = cheapest(&self.s, n, c, t);
             return Err(GoalProofError::Harder(self.s.clone(), value));
         };
@@ -571,7 +572,7 @@ impl<'a, W: Write> Walk<'a, W> {
             }
             (cost + avg <= above).then_some(r)
         };
-        let Some((mut r, col)) = self.recent_cuts[k].find(n, c, t, closes) else {
+        let Some((mut r, col)) = closing_vector(&mut self.recent_cuts[k], n, c, t, closes) else {
             return Ok(None);
         };
         // the open rows' R: every tuple with ΣR ≡ T
@@ -691,45 +692,36 @@ pub fn cheapest(s: &[usize], n: usize, c: usize, t: usize) -> (u32, Vec<usize>, 
     best.expect("a column vector")
 }
 
-/// Column vectors that closed recent leaves or cuts, tried first (a
-/// neighbouring goal is often closed by the same one).
-#[derive(Default)]
-struct Recent(Vec<Vec<usize>>);
-
-impl Recent {
-    /// The first column vector, recent ones first, for which `closes`
-    /// gives a witness.
-    fn find<X>(
-        &mut self,
-        n: usize,
-        c: usize,
-        t: usize,
-        mut closes: impl FnMut(&[usize]) -> Option<X>,
-    ) -> Option<(X, Vec<usize>)> {
-        for h in 0..self.0.len() {
-            // (a vector of another T's walk does not qualify)
-            if self.0[h].iter().sum::<usize>() % c != t {
-                continue;
-            }
-            if let Some(x) = closes(&self.0[h]) {
-                self.0[..=h].rotate_right(1);
-                return Some((x, self.0[0].clone()));
-            }
+/// The first column vector with sum ≡ t for which `closes` gives a
+/// witness: the recently used ones first, then every one (remembered).
+fn closing_vector<X>(
+    recent: &mut RecentFirst<Vec<usize>>,
+    n: usize,
+    c: usize,
+    t: usize,
+    mut closes: impl FnMut(&[usize]) -> Option<X>,
+) -> Option<(X, Vec<usize>)> {
+    let mut witness = None;
+    // (a vector of another T's walk does not qualify)
+    let hit = recent.find(|col| {
+        col.iter().sum::<usize>() % c == t && {
+            witness = closes(col);
+            witness.is_some()
         }
-        let mut found = None;
-        for_each_vector(n, c, t, |col| {
-            if found.is_none() {
-                if let Some(x) = closes(col) {
-                    found = Some((x, col.to_vec()));
-                }
-            }
-        });
-        if let Some((_, col)) = &found {
-            if self.0.len() == 8 {
-                self.0.pop();
-            }
-            self.0.insert(0, col.clone());
-        }
-        found
+    });
+    if let (Some(col), Some(x)) = (hit, witness) {
+        return Some((x, col.clone()));
     }
+    let mut found = None;
+    for_each_vector(n, c, t, |col| {
+        if found.is_none() {
+            if let Some(x) = closes(col) {
+                found = Some((x, col.to_vec()));
+            }
+        }
+    });
+    if let Some((_, col)) = &found {
+        recent.remember(col.clone());
+    }
+    found
 }
