@@ -284,11 +284,11 @@ pub(super) fn derive_cnf<W: Write>(
         .map(|s| {
             s.derives
                 .iter()
-                .map(|&(i, rel)| (i, rel <= s.rule_ids))
+                .map(|&(i, rel)| (i, s.rules.contains(&rel)))
                 .chain(
                     s.before_derives
                         .iter()
-                        .map(|&(i, rel)| (i, rel <= s.before_rule_ids)),
+                        .map(|&(i, rel)| (i, s.before_rules.contains(&rel))),
                 )
                 .collect()
         })
