@@ -292,6 +292,19 @@ impl LexOrder {
     /// VeriPB refuses the step when σ (a permutation of the positions) is
     /// not a symmetry of the model.
     pub fn dominance(&self, sigma: &Perm, name: &dyn Fn(Lit) -> String, label: &str) -> Step {
+        self.dominance_also(sigma, name, label, vec![])
+    }
+
+    /// [`LexOrder::dominance`] with the witness also mapping variables
+    /// outside the order (`also`: the symmetry's action on auxiliary
+    /// variables of the model, e.g. a line's quotient moved with the line).
+    pub fn dominance_also(
+        &self,
+        sigma: &Perm,
+        name: &dyn Fn(Lit) -> String,
+        label: &str,
+        also: Vec<(proof::Var, Value)>,
+    ) -> Step {
         let k = self.vars.len();
         let image = |j: usize| self.vars[sigma.apply(j as u32) as usize];
         let lit = |l: Lit| proof::Lit::from_text(name(l));
@@ -316,6 +329,7 @@ impl LexOrder {
         let witness = (0..k)
             .filter(|&j| image(j) != self.vars[j])
             .map(|j| (var(self.vars[j]), Value::Lit(lit(image(j)))))
+            .chain(also)
             .collect();
         // the order's strictness goal (#2: "x ⪯ σ(x)" is the constraint
         // itself) is contradicted by adding it to the negated constraint;

@@ -172,7 +172,7 @@ pub fn certify_goals(
             core_lemmas: 0,
             from_model: Some(FromModel {
                 covers: format!(
-                    "{}, refuted by a walk over the goals ({} closed by one (R, C), {} prefixes cut by the averaging bound, {} closed by a lex-leader constraint, {} inner nodes; the row, column and transpose symmetries broken by {} lex-leader constraints derived by dominance)",
+                    "{}, refuted by a walk over the goals ({} closed by one (R, C), {} prefixes cut by the residue bound, {} closed by a lex-leader constraint, {} inner nodes; the row, column and transpose symmetries broken by {} lex-leader constraints derived by dominance)",
                     match claim {
                         Claim::Optimal => format!("the maximising goal-space model: a goal that needs {bound} clicks logged (soli), \"some goal needs more than {bound}\""),
                         _ => format!("the goal-space model \"some goal needs more than {bound} clicks\""),

@@ -199,15 +199,39 @@ pub(super) fn derive_cnf<W: Write>(
     symmetry: Option<&SymmetryBlock>,
 ) -> io::Result<(Vec<Id>, EncodingSteps, Halves)> {
     let mut steps = EncodingSteps::default();
-    let mut half: Halves = HashMap::new();
     let skip_defs: Vec<Var> = symmetry.map(|s| s.defines.clone()).unwrap_or_default();
     // (the block introduces these itself, by `red` too)
     steps.definitions += skip_defs.len();
     let defs = definitions(names, prov, &skip_defs);
+    let mut half = introduce_definitions(w, names, &defs, &mut steps)?;
+    tighten_first_halves(w, names, model, prov, &defs, &mut half)?;
+    w.comment("the CNF's clauses")?;
+    let by_symmetry = symmetry_clauses(symmetry);
+    let mut clauses = ClauseDerivation::new(names, model, cnf, prov, &half);
+    for (i, clause) in cnf.clauses().enumerate() {
+        match by_symmetry.get(&i) {
+            Some(true) => steps.rup += 1,
+            Some(false) => steps.symmetry += 1,
+            None => clauses.derive(w, i, clause, &mut steps)?,
+        }
+    }
+    let ids = clauses.ids;
+    Ok((ids, steps, half))
+}
+
+/// Writes the two halves of each definition, `red` for an auxiliary
+/// variable and `rup` for a model variable; returns them by literal.
+fn introduce_definitions<W: Write>(
+    w: &mut ProofWriter<W>,
+    names: &ProofNames,
+    defs: &[(Definition, Intro)],
+    steps: &mut EncodingSteps,
+) -> io::Result<Halves> {
+    let mut half: Halves = HashMap::new();
     if !defs.is_empty() {
         w.comment("the encoding's auxiliary variables: red for new ones, rup for model variables")?;
     }
-    for (d, intro) in &defs {
+    for (d, intro) in defs {
         let y = d.lit;
         steps.definitions += usize::from(*intro == Intro::Red);
         let var = names.var(y.var());
@@ -236,14 +260,25 @@ pub(super) fn derive_cnf<W: Write>(
             half.insert(y, (id, c));
         }
     }
-    // a definition written first, `y ⇔ Σ_S l ≥ 1` over model literals
-    // of which the model says at most one holds: its tight half
-    // `y + Σ_S ¬l ≥ |S|` ("y ≥ Σ_S l"), the sum of the at-most-one and the
-    // y-half divided by |S|, replaces the y-half in the sums below
+    Ok(half)
+}
+
+/// A definition written first, `y ⇔ Σ_S l ≥ 1` over model literals of
+/// which the model says at most one holds: its tight half
+/// `y + Σ_S ¬l ≥ |S|` ("y ≥ Σ_S l"), the sum of the at-most-one and the
+/// y-half divided by |S|, replaces the y-half in the clauses' sums.
+fn tighten_first_halves<W: Write>(
+    w: &mut ProofWriter<W>,
+    names: &ProofNames,
+    model: &ModelConstraints,
+    prov: Option<&Provenance>,
+    defs: &[(Definition, Intro)],
+    half: &mut Halves,
+) -> io::Result<()> {
     let first: std::collections::HashSet<Lit> = prov
         .map(|p| p.first.iter().map(|d| d.lit).collect())
         .unwrap_or_default();
-    for (d, _) in &defs {
+    for (d, _) in defs {
         let m = &d.meaning;
         let lits: Vec<Lit> = m.terms.iter().map(|&(_, l)| l).collect();
         // (a model literal's too: `¬[x = lb]` for `[x ≥ lb+1]`, whose
@@ -276,11 +311,13 @@ pub(super) fn derive_cnf<W: Write>(
         tight.terms.push((1, d.lit));
         half.insert(d.lit, (id, tight));
     }
-    w.comment("the CNF's clauses")?;
-    // the symmetry block's clauses get their ids once it is written
-    let mut ids = vec![0; cnf.len()];
-    // (with the block-relative id, and whether it is a rule's clause)
-    let by_symmetry: HashMap<usize, bool> = symmetry
+    Ok(())
+}
+
+/// The CNF clauses the symmetry block derives (they get their ids once it
+/// is written), each with whether it is one of a rule's clauses.
+fn symmetry_clauses(symmetry: Option<&SymmetryBlock>) -> HashMap<usize, bool> {
+    symmetry
         .map(|s| {
             s.derives
                 .iter()
@@ -292,52 +329,113 @@ pub(super) fn derive_cnf<W: Write>(
                 )
                 .collect()
         })
-        .unwrap_or_default();
-    // each stated source constraint, found once in the database by `ia`
-    let mut source_ids: HashMap<u32, Id> = HashMap::new();
-    // [x ≥ v+1] → [x ≥ v] of each integer: the lower literal, and the
-    // index of the binary clauses (the order clauses among them)
-    let lower: HashMap<Lit, Lit> = prov
-        .map(|p| {
-            p.ints
-                .iter()
-                .flat_map(|int| int.ge.windows(2).map(|w| (w[1], w[0])))
-                .collect()
-        })
-        .unwrap_or_default();
-    let higher: HashMap<Lit, Lit> = lower.iter().map(|(&h, &l)| (l, h)).collect();
-    let binary: HashMap<Vec<Lit>, usize> = cnf
-        .clauses()
-        .enumerate()
-        .filter(|(_, c)| c.len() == 2)
-        .map(|(i, c)| (ClauseIds::key(c), i))
-        .collect();
-    for (i, clause) in cnf.clauses().enumerate() {
-        if let Some(&rule) = by_symmetry.get(&i) {
-            if rule {
-                steps.rup += 1;
-            } else {
-                steps.symmetry += 1;
-            }
-            continue;
+        .unwrap_or_default()
+}
+
+/// How one clause follows: the sum of `ladders` (ids, each times its
+/// multiplier), the `source` constraint, the `halves` (each times its
+/// `mult`), weakened on `weaken`.
+struct Derivation<'a> {
+    ladders: Vec<(Id, u64)>,
+    source: Option<(u32, &'a Linear)>,
+    halves: Vec<&'a (Id, Linear)>,
+    mult: Vec<u64>,
+    weaken: Vec<Var>,
+}
+
+/// The derivation of the CNF's clauses in order: the ids written so far,
+/// the definitions' halves, the stated sources found so far, and the order
+/// clauses of the integers (`[x ≥ v+1] → [x ≥ v]`) a sum can move down.
+struct ClauseDerivation<'a> {
+    names: &'a ProofNames,
+    model: &'a ModelConstraints,
+    prov: Option<&'a Provenance>,
+    half: &'a Halves,
+    /// the id that implies each clause (0 for the symmetry block's)
+    ids: Vec<Id>,
+    /// each stated source constraint, found once in the database by `ia`
+    source_ids: HashMap<u32, Id>,
+    /// [x ≥ v+1] → [x ≥ v] of each integer: the lower literal
+    lower: HashMap<Lit, Lit>,
+    /// the other way: [x ≥ v] → [x ≥ v+1]
+    higher: HashMap<Lit, Lit>,
+    /// the index of each binary clause (the order clauses among them)
+    binary: HashMap<Vec<Lit>, usize>,
+}
+
+impl<'a> ClauseDerivation<'a> {
+    fn new(
+        names: &'a ProofNames,
+        model: &'a ModelConstraints,
+        cnf: &Cnf,
+        prov: Option<&'a Provenance>,
+        half: &'a Halves,
+    ) -> Self {
+        let lower: HashMap<Lit, Lit> = prov
+            .map(|p| {
+                p.ints
+                    .iter()
+                    .flat_map(|int| int.ge.windows(2).map(|w| (w[1], w[0])))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let higher = lower.iter().map(|(&h, &l)| (l, h)).collect();
+        let binary = cnf
+            .clauses()
+            .enumerate()
+            .filter(|(_, c)| c.len() == 2)
+            .map(|(i, c)| (ClauseIds::key(c), i))
+            .collect();
+        ClauseDerivation {
+            names,
+            model,
+            prov,
+            half,
+            ids: vec![0; cnf.len()],
+            source_ids: HashMap::new(),
+            lower,
+            higher,
+            binary,
         }
+    }
+
+    /// Writes clause `i`: by a `pol` sum where one is found, else by RUP.
+    fn derive<W: Write>(
+        &mut self,
+        w: &mut ProofWriter<W>,
+        i: usize,
+        clause: &[Lit],
+        steps: &mut EncodingSteps,
+    ) -> io::Result<()> {
+        self.ids[i] = match self.find(i, clause) {
+            Some(d) => {
+                steps.pol += 1;
+                self.write_sum(w, d)?
+            }
+            None => {
+                steps.rup += 1;
+                w.step(&Step::Rup(self.names.clause(clause), vec![]))?
+            }
+        };
+        Ok(())
+    }
+
+    /// A sum that implies clause `i`, tried in turn: the halves with or
+    /// without a source, then the halves moved down the order clauses,
+    /// then a model constraint with the halves; None for RUP.
+    fn find(&self, i: usize, clause: &[Lit]) -> Option<Derivation<'a>> {
+        let names = self.names;
+        let half: &'a Halves = self.half;
         let all_halves: Vec<&(Id, Linear)> = clause.iter().filter_map(|l| half.get(l)).collect();
         let aux_halves: Vec<&(Id, Linear)> = clause
             .iter()
             .filter(|l| !names.is_model(l.var()))
             .filter_map(|l| half.get(l))
             .collect();
-        let sources: Vec<(u32, &Linear)> = prov.map(|p| p.sources_of(i)).unwrap_or_default();
-        let source = sources.first().copied();
-        if all_halves.is_empty() && source.is_none() {
-            ids[i] = w.step(&Step::Rup(names.clause(clause), vec![]))?;
-            steps.rup += 1;
-            continue;
+        let sources: Vec<(u32, &Linear)> = self.prov.map(|p| p.sources_of(i)).unwrap_or_default();
+        if all_halves.is_empty() && sources.is_empty() {
+            return None;
         }
-        // the sum of the auxiliary literals' halves (then of every
-        // literal's), with or without a source constraint; each half as it
-        // is, or multiplied so that its terms cancel the source's
-        let mut derived = None;
         // without the halves of literals that are terms of another
         // literal's half (a leaf of a sum next to the sum's node)
         let inner_halves: Vec<&(Id, Linear)> = clause
@@ -353,7 +451,20 @@ pub(super) fn derive_cnf<W: Write>(
             })
             .filter_map(|l| half.get(l))
             .collect();
-        'tries: for halves in [&aux_halves, &all_halves, &inner_halves] {
+        Self::by_halves(clause, &sources, [&aux_halves, &all_halves, &inner_halves])
+            .or_else(|| self.by_order_ladders(i, clause, &sources, &inner_halves))
+            .or_else(|| self.by_model_constraint(clause, &aux_halves))
+    }
+
+    /// The sum of the auxiliary literals' halves (then of every literal's,
+    /// then of the inner ones), with or without a source constraint; each
+    /// half as it is, or multiplied so that its terms cancel the source's.
+    fn by_halves(
+        clause: &[Lit],
+        sources: &[(u32, &'a Linear)],
+        tries: [&Vec<&'a (Id, Linear)>; 3],
+    ) -> Option<Derivation<'a>> {
+        for halves in tries {
             for src in sources.iter().copied().map(Some).chain([None]) {
                 for scaled in [false, true] {
                     let mult: Vec<u64> = halves
@@ -374,34 +485,64 @@ pub(super) fn derive_cnf<W: Write>(
                         sum.add(c);
                     }
                     if let Some(weaken) = sum.weakening_to(clause) {
-                        derived = Some((src, weaken, halves.clone(), mult));
-                        break 'tries;
+                        return Some(Derivation {
+                            ladders: vec![],
+                            source: src,
+                            halves: halves.clone(),
+                            mult,
+                            weaken,
+                        });
                     }
                 }
             }
         }
-        let mut ladders = vec![];
-        // the auxiliary halves again, with each leaf [x ≥ k] of an integer
-        // moved down its order clauses to the clause's [x ≥ j]: with the
-        // first source and the inner halves, then with each source and the
-        // halves of the clause's literals that are not its terms (a sum's
-        // lemma over the order literals of its cells)
-        let mut candidates = vec![(source, inner_halves.clone())];
-        for &(s, c) in &sources {
+        None
+    }
+
+    /// The auxiliary halves again, with each leaf [x ≥ k] of an integer
+    /// moved down its order clauses to the clause's [x ≥ j]: with the
+    /// first source and the inner halves, then with each source and the
+    /// halves of the clause's literals that are not its terms (a sum's
+    /// lemma over the order literals of its cells).
+    fn by_order_ladders(
+        &self,
+        i: usize,
+        clause: &[Lit],
+        sources: &[(u32, &'a Linear)],
+        inner_halves: &[&'a (Id, Linear)],
+    ) -> Option<Derivation<'a>> {
+        let half: &'a Halves = self.half;
+        let mut candidates = vec![(sources.first().copied(), inner_halves.to_vec())];
+        for &(s, c) in sources {
             let terms: std::collections::HashSet<Var> =
                 c.terms.iter().map(|&(_, l)| l.var()).collect();
             let halves: Vec<&(Id, Linear)> = clause
                 .iter()
-                .filter(|l| !names.is_model(l.var()) && !terms.contains(&l.var()))
+                .filter(|l| !self.names.is_model(l.var()) && !terms.contains(&l.var()))
                 .filter_map(|l| half.get(l))
                 .collect();
             candidates.push((Some((s, c)), halves));
         }
-        for (src, halves) in candidates {
-            if derived.is_some() {
-                break;
+        // one step: [x ≥ k] down to [x ≥ k−1], or ¬[x ≥ k] up to
+        // ¬[x ≥ k+1], by the order clause ¬[x ≥ k] ∨ [x ≥ k−1]
+        let step = |l: Lit| -> Option<(Lit, [Lit; 2])> {
+            if let Some(&low) = self.lower.get(&l) {
+                return Some((low, [!l, low]));
             }
-            ladders.clear();
+            let &high = self.higher.get(&!l)?;
+            Some((!high, [!high, !l]))
+        };
+        let reaches = |mut l: Lit| {
+            while let Some((next, _)) = step(l) {
+                if clause.contains(&next) {
+                    return true;
+                }
+                l = next;
+            }
+            false
+        };
+        for (src, halves) in candidates {
+            let mut ladders = vec![];
             let mut sum = Sum::default();
             for (_, c) in halves.iter() {
                 sum.add(c);
@@ -409,24 +550,6 @@ pub(super) fn derive_cnf<W: Write>(
             if let Some((_, c)) = src {
                 sum.add(c);
             }
-            // one step: [x ≥ k] down to [x ≥ k−1], or ¬[x ≥ k] up to
-            // ¬[x ≥ k+1], by the order clause ¬[x ≥ k] ∨ [x ≥ k−1]
-            let step = |l: Lit| -> Option<(Lit, [Lit; 2])> {
-                if let Some(&low) = lower.get(&l) {
-                    return Some((low, [!l, low]));
-                }
-                let &high = higher.get(&!l)?;
-                Some((!high, [!high, !l]))
-            };
-            let reaches = |mut l: Lit| {
-                while let Some((next, _)) = step(l) {
-                    if clause.contains(&next) {
-                        return true;
-                    }
-                    l = next;
-                }
-                false
-            };
             'moves: loop {
                 for (&v, &(a, neg)) in &sum.terms {
                     let l = Lit::new(v.idx32(), neg);
@@ -434,7 +557,7 @@ pub(super) fn derive_cnf<W: Write>(
                         continue;
                     }
                     let (_, order_clause) = step(l).expect("reaches");
-                    let Some(&k) = binary.get(&ClauseIds::key(&order_clause)) else {
+                    let Some(&k) = self.binary.get(&ClauseIds::key(&order_clause)) else {
                         continue;
                     };
                     if k >= i {
@@ -442,92 +565,111 @@ pub(super) fn derive_cnf<W: Write>(
                     }
                     let [p, q] = order_clause;
                     sum.add(&Linear::at_least([(a as i64, p), (a as i64, q)], a as i64));
-                    ladders.push((ids[k], a));
+                    ladders.push((self.ids[k], a));
                     continue 'moves;
                 }
                 break;
             }
             if let Some(weaken) = sum.weakening_to(clause) {
                 let mult = vec![1; halves.len()];
-                derived = Some((src, weaken, halves, mult));
+                return Some(Derivation {
+                    ladders,
+                    source: src,
+                    halves,
+                    mult,
+                    weaken,
+                });
             }
         }
-        if derived.is_none() {
-            ladders.clear();
-        }
-        if derived.is_none() {
-            // a model constraint over one of the clause's model literals
-            // with the auxiliary halves (e.g. a cell's at-most-one for
-            // `[high = h] ∧ [low = l] → [F = n·h + l + 1]`)
-            let mut vars: Vec<Var> = clause
-                .iter()
-                .map(|l| l.var())
-                .chain(
-                    aux_halves
-                        .iter()
-                        .flat_map(|(_, h)| h.terms.iter().map(|(_, l)| l.var())),
-                )
-                .filter(|&v| names.is_model(v))
-                .collect();
-            vars.dedup();
-            'model: for v in vars.into_iter().take(2) {
-                for &k in model.by_var.get(&v).into_iter().flatten().take(8) {
-                    let (id, c) = &model.constraints[k];
-                    let mut sum = Sum::default();
-                    for (_, h) in aux_halves.iter() {
-                        sum.add(h);
-                    }
-                    sum.add(c);
-                    if let Some(weaken) = sum.weakening_to(clause) {
-                        ladders.clear();
-                        ladders.push((*id, 1));
-                        let mult = vec![1; aux_halves.len()];
-                        derived = Some((None, weaken, aux_halves.clone(), mult));
-                        break 'model;
-                    }
+        None
+    }
+
+    /// A model constraint over one of the clause's model literals with the
+    /// auxiliary halves (e.g. a cell's at-most-one for
+    /// `[high = h] ∧ [low = l] → [F = n·h + l + 1]`).
+    fn by_model_constraint(
+        &self,
+        clause: &[Lit],
+        aux_halves: &[&'a (Id, Linear)],
+    ) -> Option<Derivation<'a>> {
+        let names = self.names;
+        let mut vars: Vec<Var> = clause
+            .iter()
+            .map(|l| l.var())
+            .chain(
+                aux_halves
+                    .iter()
+                    .flat_map(|(_, h)| h.terms.iter().map(|(_, l)| l.var())),
+            )
+            .filter(|&v| names.is_model(v))
+            .collect();
+        vars.dedup();
+        for v in vars.into_iter().take(2) {
+            for &k in self.model.by_var.get(&v).into_iter().flatten().take(8) {
+                let (id, c) = &self.model.constraints[k];
+                let mut sum = Sum::default();
+                for (_, h) in aux_halves.iter() {
+                    sum.add(h);
+                }
+                sum.add(c);
+                if let Some(weaken) = sum.weakening_to(clause) {
+                    return Some(Derivation {
+                        ladders: vec![(*id, 1)],
+                        source: None,
+                        halves: aux_halves.to_vec(),
+                        mult: vec![1; aux_halves.len()],
+                        weaken,
+                    });
                 }
             }
         }
-        let Some((src, weaken, halves, mult)) = derived else {
-            ids[i] = w.step(&Step::Rup(names.clause(clause), vec![]))?;
-            steps.rup += 1;
-            continue;
-        };
+        None
+    }
+
+    /// Writes the `pol` step of `d`: the ladders, the source, the halves,
+    /// the weakenings, saturated. Returns its id.
+    fn write_sum<W: Write>(&mut self, w: &mut ProofWriter<W>, d: Derivation) -> io::Result<Id> {
         let mut pol = PolSum::new();
-        for (id, a) in ladders {
+        for (id, a) in d.ladders {
             pol.add_times(Ref::Id(id), a);
         }
-        if let Some((s, c)) = src {
-            let id = match source_ids.get(&s) {
-                Some(&id) => id,
-                None => {
-                    let lemma = prov.and_then(|p| p.lemma_of(s));
-                    let id = match lemma {
-                        Some(lemma) => {
-                            let extra = prov
-                                .and_then(|p| p.lemma_halves.get(&s))
-                                .map_or(&[][..], |v| &v[..]);
-                            derive_lemma(w, names, model, c, lemma, extra, &half)?
-                        }
-                        None => model.derive(w, names, c)?,
-                    };
-                    source_ids.insert(s, id);
-                    id
-                }
-            };
-            pol.add(Ref::Id(id));
+        if let Some((s, c)) = d.source {
+            pol.add(Ref::Id(self.source_id(w, s, c)?));
         }
-        for ((id, _), &m) in halves.iter().zip(&mult) {
+        for ((id, _), &m) in d.halves.iter().zip(&d.mult) {
             pol.add_times(Ref::Id(*id), m);
         }
-        for v in weaken {
-            pol.then(Op::Weaken(names.var(v)));
+        for v in d.weaken {
+            pol.then(Op::Weaken(self.names.var(v)));
         }
         pol.then(Op::Sat);
-        ids[i] = w.step(&pol.step())?;
-        steps.pol += 1;
+        w.step(&pol.step())
     }
-    Ok((ids, steps, half))
+
+    /// The id of the stated source `s` (`c`): derived from the model (a
+    /// lemma by [`derive_lemma`]) the first time, then remembered.
+    fn source_id<W: Write>(
+        &mut self,
+        w: &mut ProofWriter<W>,
+        s: u32,
+        c: &Linear,
+    ) -> io::Result<Id> {
+        if let Some(&id) = self.source_ids.get(&s) {
+            return Ok(id);
+        }
+        let (names, model, prov) = (self.names, self.model, self.prov);
+        let id = match prov.and_then(|p| p.lemma_of(s)) {
+            Some(lemma) => {
+                let extra = prov
+                    .and_then(|p| p.lemma_halves.get(&s))
+                    .map_or(&[][..], |v| &v[..]);
+                derive_lemma(w, names, model, c, lemma, extra, self.half)?
+            }
+            None => model.derive(w, names, c)?,
+        };
+        self.source_ids.insert(s, id);
+        Ok(id)
+    }
 }
 
 /// Derives the lemma `c` from the model: each part from the model

@@ -23,7 +23,10 @@
 //! line is not a`: c^n·(c−1) clauses per line, mapped onto one another by
 //! every row and column permutation and the transpose (so the dominance
 //! steps of [`super::goal_proof`] hold syntactically); unit propagation
-//! fixes a line's last cell from T and the others.
+//! fixes a line's last cell from T and the others. The same sums also as
+//! equations `Σ s = T + c·q` per line, q the line's quotient in binary
+//! (`rowq[i]_b<k>`, `colq[j]_b<k>`): the proof's cuts divide by c with
+//! them.
 //!
 //! **The bound.** z in binary (`z<k>`, weight 2^k). With `(u − s) mod c
 //! = u − s + c·[s ≥ u+1]` (u, s in 0..c−1), one constraint per (T, R, C),
@@ -67,6 +70,12 @@ pub struct GoalModel {
     /// the line clauses, per (line, T, the line's values): see
     /// [`GoalModel::line_clause`]
     lines: Vec<Id>,
+    /// per line (rows 0..n, columns n..2n), the bits of its quotient q
+    /// (weight 2^k): the line's sum is T + c·q
+    pub quotient: Vec<Vec<PbLit>>,
+    /// per line, the `≥` half of "the line's sum = T + c·q" (the `≤` half
+    /// is the next id)
+    pub line_sum: Vec<Id>,
     /// the id of the first bound constraint (T = 0, R = C = 0…0)
     pub first_bound: Id,
 }
@@ -180,6 +189,46 @@ impl GoalModel {
                 }
             }
         }
+        // the sums as equations: Σ_j s_ij = T + c·q_i, q the quotient
+        let q_bits = quotient_bits(n, cu);
+        let quotient: Vec<Vec<PbLit>> = (0..2 * n)
+            .map(|line| {
+                let (what, k) = if line < n {
+                    ("row", line)
+                } else {
+                    ("col", line - n)
+                };
+                (0..q_bits)
+                    .map(|b| m.var(&format!("{what}q[{k}]_b{b}")).pos())
+                    .collect()
+            })
+            .collect();
+        let mut line_sum = vec![];
+        for (line, q) in quotient.iter().enumerate() {
+            let cells = (0..n).map(|k| {
+                if line < n {
+                    line * n + k
+                } else {
+                    k * n + line - n
+                }
+            });
+            let mut terms: Vec<(i64, PbLit)> =
+                cells.flat_map(|p| ge[p].iter().map(|&l| (1, l))).collect();
+            terms.extend(t.iter().enumerate().skip(1).map(|(x, &l)| (-(x as i64), l)));
+            terms.extend(q.iter().enumerate().map(|(b, &l)| (-((cu as i64) << b), l)));
+            let what = if line < n {
+                format!("row {line}")
+            } else {
+                format!("column {}", line - n)
+            };
+            let k = m.linear(
+                terms,
+                Relation::Equal,
+                0,
+                format!("{what} sums to T + {c}·q"),
+            );
+            line_sum.push(id(&m, k));
+        }
         let floor = match above {
             Some(b) => {
                 let k = m.linear(
@@ -254,6 +303,8 @@ impl GoalModel {
             t_some,
             t_one,
             lines,
+            quotient,
+            line_sum,
             first_bound,
         })
     }
@@ -271,6 +322,7 @@ impl GoalModel {
                 k.checked_mul(n * n * (c - 1) + c + z_bits(n as usize, c as usize) as u64)
             })
             .and_then(|t| t.checked_add(2 * n * c.pow(n as u32) * (c - 1) * (2 * n + 1)))
+            .and_then(|t| t.checked_add(4 * n * (n * (c - 1) + c + 8)))
             .unwrap_or(u64::MAX)
     }
 
@@ -289,6 +341,18 @@ impl GoalModel {
         self.first_bound + (t as u64 * per + rank(r, c - shift)) * per + rank(col, shift)
     }
 
+    /// The coefficient of each `t<x>` in the bound constraints of T = `t`:
+    /// z's largest value where the constraint is off (x neither t nor,
+    /// for even c, t ± c/2, which shares it), else 0.
+    pub fn bound_t_coefficients(&self, t: usize) -> Vec<i64> {
+        let c = self.c;
+        let classes = if c % 2 == 0 { c / 2 } else { c };
+        let off = (1i64 << self.z.len()) - 1;
+        (0..c)
+            .map(|x| if x % classes == t % classes { 0 } else { off })
+            .collect()
+    }
+
     /// The id of the clause "T = `t` → line `line` is not `values`" (lines
     /// 0..n the rows, n..2n the columns, values along the line); None when
     /// the values sum to t (no such clause).
@@ -303,6 +367,12 @@ impl GoalModel {
 /// The bits of z: enough for n²(c−1), the most clicks.
 fn z_bits(n: usize, c: usize) -> usize {
     (usize::BITS - (n * n * (c - 1)).leading_zeros()) as usize
+}
+
+/// The bits of a line's quotient q: enough for ⌊n(c−1)/c⌋ (a line's sum
+/// is T + c·q, T in 0..c).
+pub fn quotient_bits(n: usize, c: usize) -> usize {
+    ((usize::BITS - (n * (c - 1) / c).leading_zeros()) as usize).max(1)
 }
 
 /// The n digits of `rank` in base c, most significant first.
@@ -339,12 +409,34 @@ mod tests {
 
     /// The true variables of goal `s` with common sum `t` and z: its
     /// order literals, `t<T>` and z's bits.
-    fn assignment(s: &[u32], n: usize, t: usize, z: u32) -> Vec<String> {
+    fn assignment(s: &[u32], n: usize, c: u32, t: usize, z: u32) -> Vec<String> {
         let mut out = vec![format!("t{t}")];
         for (p, &x) in s.iter().enumerate() {
             out.extend((1..=x as usize).map(|v| goal_name(p / n, p % n, v)));
         }
         out.extend((0..32).filter(|k| z >> k & 1 == 1).map(|k| format!("z{k}")));
+        for line in 0..2 * n {
+            let sum: u32 = (0..n)
+                .map(|k| {
+                    if line < n {
+                        s[line * n + k]
+                    } else {
+                        s[k * n + line - n]
+                    }
+                })
+                .sum();
+            let q = sum.saturating_sub(t as u32) / c;
+            let (what, k) = if line < n {
+                ("row", line)
+            } else {
+                ("col", line - n)
+            };
+            out.extend(
+                (0..8)
+                    .filter(|b| q >> b & 1 == 1)
+                    .map(|b| format!("{what}q[{k}]_b{b}")),
+            );
+        }
         out
     }
 
@@ -388,7 +480,7 @@ mod tests {
                 let row0 = s[..n].iter().sum::<u32>() % c;
                 let z = value.unwrap_or(0);
                 let holds = |gm: &GoalModel, t: usize, z: u32| {
-                    let names = assignment(&s, n, t, z);
+                    let names = assignment(&s, n, c, t, z);
                     gm.model
                         .check_named(names.iter().map(String::as_str))
                         .is_ok()

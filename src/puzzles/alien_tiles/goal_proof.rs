@@ -18,15 +18,18 @@
 //! - **Leaf** (every free cell set): the clause "not this goal" by reverse
 //!   unit propagation from the bound constraint of one (R, C) with at most
 //!   B clicks (the row/column minimum).
-//! - **Cut** (k rows set, `open = n − k ≥ 2` rows open): one `pol` step,
-//!   the sum of the c^(open−1) bound constraints of (T, R, C) with C and
-//!   the set rows' R at the cheapest, the open rows' R every tuple with the
-//!   right sum, divided by c^(open−1). Each open row's R then takes every
-//!   value equally often, so an open cell's terms add up to the constant
-//!   `c(c−1)/2` per c tuples: the open cells drop out and the sum says "the
-//!   set rows cost at least B + 1 − ⌊open·n(c−1)/2⌋" (the search's
-//!   averaging bound), which the set rows contradict; then the clause "not
-//!   this prefix" by reverse unit propagation.
+//! - **Cut** (k rows set, `open = n − k ≥ 2` rows open): the search's
+//!   residue bound. Under one C, the set rows' R at their cheapest with
+//!   partial sum st, the open rows' clicks are ≡ T − st (mod c) for every
+//!   R of theirs with that sum, and some such R costs at most their
+//!   average: so at most the largest such value not above it. A `rup`
+//!   step F fixes the set cells and T under the prefix; one `pol` step
+//!   adds, per tuple of the open rows' R (each row taking each value
+//!   equally often), the bound constraint, `z > B`, F and the open rows'
+//!   equations `Σ_j s_ij = T + c·q_i` (every term left is a multiple of
+//!   c), divides by c (rounding up to the residue), sums the tuples and
+//!   takes the equations back (the open cells and quotients cancel); then
+//!   the clause "not this prefix" by reverse unit propagation.
 //! - **Inner node**: "not this prefix" by reverse unit propagation from its
 //!   children (the cell at 0, 1, …, c−1, less the values the lex-leader
 //!   constraints exclude).
@@ -39,10 +42,11 @@ use std::io::{self, Write};
 
 use puzzlesat_encodings::dominance::{LexOrder, DOMINANCE_IDS};
 use puzzlesat_encodings::perm::Perm;
-use puzzlesat_encodings::proof::{self, Conclusion, Constraint, Op, PolSum, Ref, Step};
+use puzzlesat_encodings::proof::{self, Coef, Conclusion, Constraint, Op, Ref, Step, Value};
 use rustsat::types::Lit;
 
 use super::goal_model::{for_each_vector, goal_name, GoalModel, Id};
+use super::goals::RecentFirst;
 use crate::certify::veripb::ProofWriter;
 
 /// What the proof holds.
@@ -52,7 +56,7 @@ pub struct GoalProofSteps {
     pub dominance: u64,
     /// goals closed by one bound constraint
     pub leaves: u64,
-    /// prefixes closed by the averaging bound (one `pol` step each)
+    /// prefixes closed by the residue bound (a `rup`, a `pol` and a `rup` step each)
     pub cuts: u64,
     /// prefixes closed by a lex-leader constraint (a forced cell breaks it)
     pub pruned: u64,
@@ -216,6 +220,29 @@ pub fn generators(n: usize) -> Vec<(String, Vec<usize>)> {
     out
 }
 
+/// Where the cell permutation `perm` (row-major) takes each line (rows
+/// 0..n, columns n..2n): the line holding its cells' images.
+fn line_images(n: usize, perm: &[usize]) -> Vec<usize> {
+    (0..2 * n)
+        .map(|line| {
+            let cells: Vec<usize> = (0..n)
+                .map(|k| {
+                    perm[if line < n {
+                        line * n + k
+                    } else {
+                        k * n + line - n
+                    }]
+                })
+                .collect();
+            if cells.iter().all(|&p| p / n == cells[0] / n) {
+                cells[0] / n
+            } else {
+                n + cells[0] % n
+            }
+        })
+        .collect()
+}
+
 /// One lex-leader constraint `s ⪯ σ(s)` in the proof.
 struct LexLeader {
     /// σ on the cells
@@ -228,7 +255,7 @@ struct Walk<'a, W: Write> {
     gm: &'a GoalModel,
     /// whether to stop (asked at every node)
     stop: &'a dyn Fn() -> bool,
-    /// close prefixes by the averaging bound
+    /// close prefixes by the residue bound
     cuts: bool,
     w: ProofWriter<W>,
     /// the lex-leader constraints
@@ -244,8 +271,8 @@ struct Walk<'a, W: Write> {
     /// which cells of `s` are set or forced
     known: Vec<bool>,
     /// column vectors that closed recent leaves, and cuts per set rows
-    recent_leaves: Recent,
-    recent_cuts: Vec<Recent>,
+    recent_leaves: RecentFirst<Vec<usize>>,
+    recent_cuts: Vec<RecentFirst<Vec<usize>>>,
     steps: GoalProofSteps,
 }
 
@@ -296,8 +323,21 @@ impl<'a, W: Write> Walk<'a, W> {
                 .map(|i| (perm[i / per] * per + i % per) as u32)
                 .collect();
             let sigma = Perm::from_images(images).expect("a permutation of the literals");
+            // each line's quotient goes with the line
+            let mut quotients = vec![];
+            for (line, image) in line_images(n, &perm).into_iter().enumerate() {
+                if image != line {
+                    for (&a, &b) in gm.quotient[line].iter().zip(&gm.quotient[image]) {
+                        quotients.push((
+                            proof::Var(gm.model.name(a.var).to_string()),
+                            Value::Lit(proof::Lit::new(gm.model.name(b.var), false)),
+                        ));
+                    }
+                }
+            }
             w.comment(&format!("the goal is no larger than its image ({label})"))?;
-            let first = w.block(&[order.dominance(&sigma, &name, "lex")], DOMINANCE_IDS)?;
+            let dom = order.dominance_also(&sigma, &name, "lex", quotients);
+            let first = w.block(&[dom], DOMINANCE_IDS)?;
             lex.push(LexLeader {
                 perm,
                 id: first + DOMINANCE_IDS as Id - 1,
@@ -318,8 +358,8 @@ impl<'a, W: Write> Walk<'a, W> {
             t: 0,
             s: vec![0; n * n],
             known: vec![false; n * n],
-            recent_leaves: Recent::default(),
-            recent_cuts: (0..n).map(|_| Recent::default()).collect(),
+            recent_leaves: RecentFirst::default(),
+            recent_cuts: (0..n).map(|_| RecentFirst::default()).collect(),
             steps,
         })
     }
@@ -536,7 +576,7 @@ impl<'a, W: Write> Walk<'a, W> {
             let (v, r) = best_rows(s, n, c, t, col);
             (v <= above).then_some(r)
         };
-        let Some((r, col)) = self.recent_leaves.find(n, c, t, closes) else {
+        let Some((r, col)) = closing_vector(&mut self.recent_leaves, n, c, t, closes) else {
             let (value, _, _) = cheapest(&self.s, n, c, t);
             return Err(GoalProofError::Harder(self.s.clone(), value));
         };
@@ -550,57 +590,231 @@ impl<'a, W: Write> Walk<'a, W> {
         Ok(id)
     }
 
-    /// The averaging cut with rows `0..k` set, if it closes the prefix.
+    /// The residue cut with rows `0..k` set (at least two open), if it
+    /// closes the prefix: under one column vector C, the set rows at
+    /// their cheapest R with partial sum st cost S, and the open rows'
+    /// fewest clicks at ΣR ≡ ρ = T − st are at most the largest value
+    /// ≡ ρ (mod c) not above their average: with `S + that ≤ B` no
+    /// completion needs more than B clicks (the search's bound,
+    /// [`super::goals`]).
+    ///
+    /// Derived in three steps. `F` ("the set rows and T are as the prefix
+    /// says, or the prefix does not hold", by RUP) cancels the set cells
+    /// and T from each bound constraint of (T, R, C), R the set rows' R
+    /// and a tuple of the open rows' with ΣR ≡ ρ. With z's floor and the
+    /// open rows' sums `Σ_j s_ij = T + c·q_i` added, every term left is a
+    /// multiple of c: dividing by c rounds up to the residue ρ. The sum
+    /// over the c^(open−1) tuples, with c^(open−2) times each open row's
+    /// sum taken back, leaves T's literals alone, and the prefix clause
+    /// follows by RUP.
     fn cut(&mut self, k: usize) -> Result<Option<Id>, GoalProofError> {
         let (n, c) = (self.gm.n, self.gm.c);
         let open = n - k;
-        let avg = (open * n * (c - 1) / 2) as u32;
-        // a column vector under which the set rows, each at its cheapest
-        // R_i, cost at most B − avg
-        let (t, above, s) = (self.t, self.bound, &self.s);
+        let (t, above, s) = (self.t, i64::from(self.bound), &self.s);
         let closes = |col: &[usize]| {
-            let mut cost = 0;
-            let mut r = vec![];
-            for i in 0..k {
-                let (v, x) = (0..c)
-                    .map(|x| (row_cost(&s[i * n..(i + 1) * n], x, col, c), x))
-                    .min()
-                    .expect("c ≥ 2");
-                cost += v;
-                r.push(x);
-            }
-            (cost + avg <= above).then_some(r)
+            let (bound, r) = residue_bound(s, n, c, t, k, col);
+            (bound <= above).then_some(r)
         };
-        let Some((mut r, col)) = self.recent_cuts[k].find(n, c, t, closes) else {
+        let Some((mut r, col)) = closing_vector(&mut self.recent_cuts[k], n, c, t, closes) else {
             return Ok(None);
         };
-        // the open rows' R: every tuple with ΣR ≡ T
-        let st: usize = r.iter().sum();
-        let tuples = c.pow(open as u32 - 1);
-        let mut sum = PolSum::new();
-        r.resize(n, 0);
-        for x in 0..tuples {
-            let mut rest = x;
-            let mut partial = st;
-            for x in &mut r[k..n - 1] {
-                *x = rest % c;
-                rest /= c;
-                partial += *x;
-            }
-            r[n - 1] = (self.t + c * n - partial % c) % c;
-            sum.add(Ref::Id(self.gm.bound(self.t, &r, &col)));
-        }
-        sum.then(Op::Div(tuples as u64));
-        let derived = self.w.step(&sum.step())?;
         let p = k * (n - 1);
-        let mut hints = vec![Ref::Id(self.gm.t_one), Ref::Id(self.floor)];
+        let prefix = self.not_prefix(p);
+        let fixed = self.fixing(k, &r, &col, prefix.terms.iter().map(|(_, l)| l.clone()));
+        let mut hints = vec![Ref::Id(self.gm.t_one)];
         self.known_hints(p, &mut hints);
-        hints.push(Ref::Id(derived));
-        let id = self.w.step(&Step::Rup(self.not_prefix(p), hints))?;
-        self.w.line(&Step::Del(vec![Ref::Id(derived)]))?;
+        let fixed = self.w.step(&Step::Rup(fixed, hints))?;
+        let st: usize = r.iter().sum();
+        let tuples = balanced_tuples(open, c, (self.t + c - st % c) % c);
+        let mut ops = vec![];
+        r.resize(n, 0);
+        for (x, tuple) in tuples.iter().enumerate() {
+            r[k..].copy_from_slice(tuple);
+            ops.extend([
+                Op::Ref(Ref::Id(self.gm.bound(self.t, &r, &col))),
+                Op::Ref(Ref::Id(self.floor)),
+                Op::Add,
+                Op::Ref(Ref::Id(fixed)),
+                Op::Add,
+            ]);
+            for i in k..n {
+                ops.extend([Op::Ref(Ref::Id(self.gm.line_sum[i])), Op::Add]);
+            }
+            ops.push(Op::Div(c as u64));
+            if x > 0 {
+                ops.push(Op::Add);
+            }
+        }
+        // each open row's R took each value tuples/c times
+        let times = puzzlesat_encodings::proof::Big::from_u64((tuples.len() / c) as u64);
+        for i in k..n {
+            ops.extend([
+                Op::Ref(Ref::Id(self.gm.line_sum[i] + 1)),
+                Op::Mul(times.clone()),
+                Op::Add,
+            ]);
+        }
+        let derived = self.w.step(&Step::Pol(ops))?;
+        let hints = vec![Ref::Id(self.gm.t_one), Ref::Id(derived)];
+        let id = self.w.step(&Step::Rup(prefix, hints))?;
+        self.w
+            .line(&Step::Del(vec![Ref::Id(derived), Ref::Id(fixed)]))?;
         self.steps.cuts += 1;
         Ok(Some(id))
     }
+
+    /// The constraint `F`: `−G + M·(the prefix clause) ≥ −G₀`, where G is
+    /// the part of the bound constraint of (T, R, C) on rows `0..k`, with
+    /// the terms of T that the bound constraint and the open rows' sums
+    /// give, and G₀ its value under the prefix; M is large enough that any
+    /// literal of the prefix clause satisfies it.
+    fn fixing(
+        &self,
+        k: usize,
+        r: &[usize],
+        col: &[usize],
+        prefix: impl Iterator<Item = proof::Lit>,
+    ) -> Constraint {
+        let (n, c, gm) = (self.gm.n, self.gm.c, self.gm);
+        let open = (n - k) as i64;
+        let mut g = LinearForm::default();
+        let mut value = 0i64;
+        for (i, &ri) in r.iter().enumerate().take(k) {
+            for (j, &cj) in col.iter().enumerate() {
+                let u = (ri + cj) % c;
+                let cell = i * n + j;
+                for v in 1..c {
+                    let coef = if v == u + 1 { c as i64 - 1 } else { -1 };
+                    g.add(coef, gm.model.name(gm.ge[cell][v - 1].var));
+                    if self.s[cell] >= v {
+                        value += coef;
+                    }
+                }
+            }
+        }
+        for (x, off) in gm.bound_t_coefficients(self.t).into_iter().enumerate() {
+            let beta = off - open * x as i64;
+            g.add(beta, gm.model.name(gm.t[x].var));
+            if x == self.t {
+                value += beta;
+            }
+        }
+        let big = g.0.values().map(|a| a.abs()).sum::<i64>() + value.abs() + 1;
+        let mut f = LinearForm::default();
+        for (var, a) in &g.0 {
+            f.add(-a, var);
+        }
+        let mut degree = -value;
+        for l in prefix {
+            // M·¬x = M − M·x
+            if l.is_neg() {
+                f.add(-big, &l.var().0);
+                degree -= big;
+            } else {
+                f.add(big, &l.var().0);
+            }
+        }
+        f.constraint(degree)
+    }
+}
+
+/// A linear form over the model's variables (positive literals), its
+/// coefficients merged per variable.
+#[derive(Default)]
+struct LinearForm(std::collections::BTreeMap<String, i64>);
+
+impl LinearForm {
+    fn add(&mut self, a: i64, var: &str) {
+        *self.0.entry(var.to_string()).or_insert(0) += a;
+    }
+
+    /// `form ≥ degree`, the zero terms dropped.
+    fn constraint(self, degree: i64) -> Constraint {
+        Constraint {
+            terms: self
+                .0
+                .into_iter()
+                .filter(|&(_, a)| a != 0)
+                .map(|(var, a)| {
+                    (
+                        Coef::Signed(
+                            a > 0,
+                            puzzlesat_encodings::proof::Big::from_u64(a.unsigned_abs()),
+                        ),
+                        proof::Lit::new(&var, false),
+                    )
+                })
+                .collect(),
+            degree,
+        }
+    }
+}
+
+/// Tuples of the `open` rows' R with sum ≡ `rho` (mod c) in which each
+/// row takes each value equally often, so that an open cell's terms sum
+/// to a multiple of the cell's value: `(x, ρ − x)` for two rows, else
+/// `(x, y, …, y, ρ − x − (open−2)·y)` over every x and y (c² tuples
+/// instead of all c^(open−1)).
+fn balanced_tuples(open: usize, c: usize, rho: usize) -> Vec<Vec<usize>> {
+    let last = |used: usize| (rho + c * c * open - used % c) % c;
+    if open == 2 {
+        return (0..c).map(|x| vec![x, last(x)]).collect();
+    }
+    let mut out = vec![];
+    for x in 0..c {
+        for y in 0..c {
+            let mut tuple = vec![x];
+            tuple.extend(std::iter::repeat_n(y, open - 2));
+            tuple.push(last(x + (open - 2) * y));
+            out.push(tuple);
+        }
+    }
+    out
+}
+
+/// Under the column vector `col`, the residue bound of a goal with rows
+/// `0..k` set (at least two open): the least, over the set rows' R with
+/// partial sum st, of their clicks plus the open rows' cap at ΣR ≡ T − st
+/// (the largest value ≡ T − st mod c at most their average
+/// `⌊open·n(c−1)/2⌋`: their clicks are ≡ T − st, and some tuple costs at
+/// most the average), and that R.
+fn residue_bound(
+    s: &[usize],
+    n: usize,
+    c: usize,
+    t: usize,
+    k: usize,
+    col: &[usize],
+) -> (i64, Vec<usize>) {
+    let avg = ((n - k) * n * (c - 1) / 2) as i64;
+    // per partial sum: the cheapest set rows and their R
+    let mut best: Vec<Option<(u32, Vec<usize>)>> = vec![None; c];
+    best[0] = Some((0, vec![]));
+    for i in 0..k {
+        let mut next: Vec<Option<(u32, Vec<usize>)>> = vec![None; c];
+        for (st, b) in best.iter().enumerate() {
+            let Some((v, r)) = b else { continue };
+            for x in 0..c {
+                let cost = v + row_cost(&s[i * n..(i + 1) * n], x, col, c);
+                let e = &mut next[(st + x) % c];
+                if e.as_ref().is_none_or(|(w, _)| cost < *w) {
+                    let mut r = r.clone();
+                    r.push(x);
+                    *e = Some((cost, r));
+                }
+            }
+        }
+        best = next;
+    }
+    best.into_iter()
+        .enumerate()
+        .filter_map(|(st, b)| {
+            let (v, r) = b?;
+            let rho = ((t + c - st) % c) as i64;
+            Some((i64::from(v) + avg - (avg - rho).rem_euclid(c as i64), r))
+        })
+        .min_by_key(|(b, _)| *b)
+        .expect("c ≥ 2")
 }
 
 /// The maximising model's solution of the goal `goal` (row-major, entries
@@ -636,6 +850,23 @@ fn witness_assignment(
             .enumerate()
             .map(|(k, &l)| name(l, value >> k & 1 == 1)),
     );
+    for (line, q) in gm.quotient.iter().enumerate() {
+        let sum: usize = (0..n)
+            .map(|k| {
+                goal[if line < n {
+                    line * n + k
+                } else {
+                    k * n + line - n
+                }]
+            })
+            .sum();
+        let quotient = (sum - t) / c;
+        lits.extend(
+            q.iter()
+                .enumerate()
+                .map(|(b, &l)| name(l, quotient >> b & 1 == 1)),
+        );
+    }
     Ok((value, lits))
 }
 
@@ -691,45 +922,36 @@ pub fn cheapest(s: &[usize], n: usize, c: usize, t: usize) -> (u32, Vec<usize>, 
     best.expect("a column vector")
 }
 
-/// Column vectors that closed recent leaves or cuts, tried first (a
-/// neighbouring goal is often closed by the same one).
-#[derive(Default)]
-struct Recent(Vec<Vec<usize>>);
-
-impl Recent {
-    /// The first column vector, recent ones first, for which `closes`
-    /// gives a witness.
-    fn find<X>(
-        &mut self,
-        n: usize,
-        c: usize,
-        t: usize,
-        mut closes: impl FnMut(&[usize]) -> Option<X>,
-    ) -> Option<(X, Vec<usize>)> {
-        for h in 0..self.0.len() {
-            // (a vector of another T's walk does not qualify)
-            if self.0[h].iter().sum::<usize>() % c != t {
-                continue;
-            }
-            if let Some(x) = closes(&self.0[h]) {
-                self.0[..=h].rotate_right(1);
-                return Some((x, self.0[0].clone()));
-            }
+/// The first column vector with sum ≡ t for which `closes` gives a
+/// witness: the recently used ones first, then every one (remembered).
+fn closing_vector<X>(
+    recent: &mut RecentFirst<Vec<usize>>,
+    n: usize,
+    c: usize,
+    t: usize,
+    mut closes: impl FnMut(&[usize]) -> Option<X>,
+) -> Option<(X, Vec<usize>)> {
+    let mut witness = None;
+    // (a vector of another T's walk does not qualify)
+    let hit = recent.find(|col| {
+        col.iter().sum::<usize>() % c == t && {
+            witness = closes(col);
+            witness.is_some()
         }
-        let mut found = None;
-        for_each_vector(n, c, t, |col| {
-            if found.is_none() {
-                if let Some(x) = closes(col) {
-                    found = Some((x, col.to_vec()));
-                }
-            }
-        });
-        if let Some((_, col)) = &found {
-            if self.0.len() == 8 {
-                self.0.pop();
-            }
-            self.0.insert(0, col.clone());
-        }
-        found
+    });
+    if let (Some(col), Some(x)) = (hit, witness) {
+        return Some((x, col.clone()));
     }
+    let mut found = None;
+    for_each_vector(n, c, t, |col| {
+        if found.is_none() {
+            if let Some(x) = closes(col) {
+                found = Some((x, col.to_vec()));
+            }
+        }
+    });
+    if let Some((_, col)) = &found {
+        recent.remember(col.clone());
+    }
+    found
 }

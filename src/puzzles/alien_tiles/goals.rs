@@ -430,8 +430,8 @@ impl GoalSearch {
             reported: Instant::now(),
             progress,
             index,
-            hints: vec![],
-            witnesses: vec![vec![]; n],
+            hints: RecentFirst::default(),
+            witnesses: (0..n).map(|_| RecentFirst::default()).collect(),
         };
         if self.level {
             for t in 0..self.c as usize {
@@ -501,9 +501,9 @@ struct Walk<'a, 'p> {
     progress: &'p mut dyn FnMut(String),
     index: u32,
     /// column vectors that held recent goals at or below the best
-    hints: Vec<usize>,
+    hints: RecentFirst<usize>,
     /// per depth k, the column vectors that cut recent branches there
-    witnesses: Vec<Vec<usize>>,
+    witnesses: Vec<RecentFirst<usize>>,
 }
 
 impl Walk<'_, '_> {
@@ -567,11 +567,7 @@ impl Walk<'_, '_> {
                 }
                 let (bound, ci) = self.step(k);
                 if cuts && bound <= f {
-                    let w = &mut self.witnesses[k];
-                    if w.len() == HINTS {
-                        w.pop();
-                    }
-                    w.insert(0, ci);
+                    self.witnesses[k].remember(ci);
                     self.cut += 1;
                     self.tick();
                     continue;
@@ -590,14 +586,12 @@ impl Walk<'_, '_> {
     /// cut too: its bound is the minimum over every column vector).
     fn cut_by_witness(&mut self, k: usize, floor: u32) -> bool {
         let mut cost = [0u16; 64];
-        for h in 0..self.witnesses[k].len() {
-            let ci = self.witnesses[k][h];
-            if self.bound_under(k, ci, &mut cost[..self.g.c as usize]) <= floor {
-                self.witnesses[k][..=h].rotate_right(1);
-                return true;
-            }
-        }
-        false
+        let mut witnesses = std::mem::take(&mut self.witnesses[k]);
+        let cut = witnesses
+            .find(|&ci| self.bound_under(k, ci, &mut cost[..self.g.c as usize]) <= floor)
+            .is_some();
+        self.witnesses[k] = witnesses;
+        cut
     }
 
     /// The value a goal must beat: the best so far, else the search's
@@ -779,21 +773,18 @@ impl Walk<'_, '_> {
                 &mut cost,
             )
         };
-        for h in 0..self.hints.len() {
-            let ci = self.hints[h];
-            if floor.is_some_and(|f| eval(ci) <= f) {
-                self.hints[..=h].rotate_right(1);
-                return None;
-            }
+        if self
+            .hints
+            .find(|&ci| floor.is_some_and(|f| eval(ci) <= f))
+            .is_some()
+        {
+            return None;
         }
         let mut best = u32::MAX;
         for ci in 0..cols.len() / n {
             let v = eval(ci);
             if floor.is_some_and(|f| v <= f) {
-                if self.hints.len() == HINTS {
-                    self.hints.pop();
-                }
-                self.hints.insert(0, ci);
+                self.hints.remember(ci);
                 return None;
             }
             best = best.min(v);
@@ -802,8 +793,39 @@ impl Walk<'_, '_> {
     }
 }
 
-/// Column vectors remembered by [`Walk::level_value_above`].
-const HINTS: usize = 8;
+/// The few column vectors that closed recent goals or cut recent
+/// branches, most recent first: a neighbouring goal is often closed by the
+/// same one, so the search ([`Walk`]) and the proof of
+/// [`super::goal_proof`] try them before all c^(n−1).
+#[derive(Clone, Debug)]
+pub(super) struct RecentFirst<T>(Vec<T>);
+
+impl<T> Default for RecentFirst<T> {
+    fn default() -> Self {
+        RecentFirst(Vec::with_capacity(RecentFirst::<T>::KEPT))
+    }
+}
+
+impl<T> RecentFirst<T> {
+    /// How many are kept.
+    const KEPT: usize = 8;
+
+    /// The first kept item, most recent first, for which `closes` holds;
+    /// it moves to the front.
+    pub(super) fn find(&mut self, closes: impl FnMut(&T) -> bool) -> Option<&T> {
+        let h = self.0.iter().position(closes)?;
+        self.0[..=h].rotate_right(1);
+        self.0.first()
+    }
+
+    /// Keeps `item` in front, forgetting the oldest past [`Self::KEPT`].
+    pub(super) fn remember(&mut self, item: T) {
+        if self.0.len() == Self::KEPT {
+            self.0.pop();
+        }
+        self.0.insert(0, item);
+    }
+}
 
 /// The fewest clicks over the row values of the last two rows (`rows`:
 /// the last free one, then the forced one) under the column vector `col`,
