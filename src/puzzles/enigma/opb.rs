@@ -128,8 +128,8 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
         rows: vec![],
         columns: vec![],
     };
-    for i in 0..n {
-        let col: Vec<PbLit> = p[i].iter().flatten().copied().collect();
+    for (i, images) in p.iter().enumerate() {
+        let col: Vec<PbLit> = images.iter().flatten().copied().collect();
         let c = m.exactly(
             &col,
             1,
@@ -138,7 +138,7 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
         ids.rows.push(m.first_id(c));
     }
     for j in 0..n {
-        let row: Vec<PbLit> = (0..n).filter_map(|i| p[i][j]).collect();
+        let row: Vec<PbLit> = p.iter().filter_map(|images| images[j]).collect();
         let c = m.exactly(
             &row,
             1,
@@ -146,9 +146,9 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
         );
         ids.columns.push(m.first_id(c));
     }
-    for i in 0..n {
-        for j in 0..n {
-            let Some(pij) = p[i][j] else { continue };
+    for (i, images) in p.iter().enumerate() {
+        for (j, &pij) in images.iter().enumerate() {
+            let Some(pij) = pij else { continue };
             for k in 0..n {
                 for t in 2..=top {
                     let (a, b) = (at_least(k, i, t), at_least(j, k, t));
