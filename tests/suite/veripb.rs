@@ -1194,11 +1194,16 @@ fn an_enigma_proof_without_the_domain_is_refused() {
         let checked = veripb::check(&model_path, &proof_path, &Limits::default());
         match with_domain {
             true => assert!(
-                checked.as_ref().is_ok_and(|c| c.verdict.contains("NO CONCLUSION")),
+                checked
+                    .as_ref()
+                    .is_ok_and(|c| c.verdict.contains("NO CONCLUSION")),
                 "{checked:?}"
             ),
             false => assert!(
-                matches!(checked, Err(puzzlesat::certify::CertifyError::VeripbRejected(_))),
+                matches!(
+                    checked,
+                    Err(puzzlesat::certify::CertifyError::VeripbRejected(_))
+                ),
                 "{checked:?}"
             ),
         }

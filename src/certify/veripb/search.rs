@@ -304,7 +304,10 @@ pub(super) fn log_optimum<W: Write>(
         match cnf_lits[l.var.idx()] {
             Some(x) => terms.push((-a, if l.negated { !x } else { x })),
             None if -a > 0 && value[l.var.idx()] == l.negated => {
-                fixed.push(((-a) as u64, proof::Lit::new(run.model.name(l.var), !l.negated)));
+                fixed.push((
+                    (-a) as u64,
+                    proof::Lit::new(run.model.name(l.var), !l.negated),
+                ));
             }
             None => {
                 return Err(fail(format!(

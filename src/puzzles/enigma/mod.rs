@@ -328,23 +328,23 @@ impl Puzzle for Enigma {
             )));
         }
         Some(cycle_proof::cycles_proof(map, name).and_then(|mut p| {
-                    // the domain, then the rules' clauses over it
-                    p.before.append(ubn_proof::domain_proof(map, name)?);
-                    p.before.append(rule_proof::rule1_proof(map, name));
-                    if r.occ3 {
-                        occ_proof::occ3_proof(map, name, &mut p)?;
-                    }
-                    if r.ubnval {
-                        ubn_proof::ubnval_proof(map, name, &mut p)?;
-                    }
-                    if o.dominance.counts() {
-                        dom_proof::dominance_proof(map, name, &mut p)?;
-                    }
-                    if r.occ3 {
-                        occ_proof::staircase_and_link(map, name, &mut p)?;
-                    }
-                    Ok(p)
-                }))
+            // the domain, then the rules' clauses over it
+            p.before.append(ubn_proof::domain_proof(map, name)?);
+            p.before.append(rule_proof::rule1_proof(map, name));
+            if r.occ3 {
+                occ_proof::occ3_proof(map, name, &mut p)?;
+            }
+            if r.ubnval {
+                ubn_proof::ubnval_proof(map, name, &mut p)?;
+            }
+            if o.dominance.counts() {
+                dom_proof::dominance_proof(map, name, &mut p)?;
+            }
+            if r.occ3 {
+                occ_proof::staircase_and_link(map, name, &mut p)?;
+            }
+            Ok(p)
+        }))
     }
 
     fn split_literals(&self, map: &BoardMap, _primary: &[Lit], _cnf: &mut Cnf) -> Vec<Lit> {

@@ -32,7 +32,6 @@
 use puzzlesat_encodings::pbmodel::{PbObjective, PbSense};
 use puzzlesat_encodings::{PbLit, PbModel};
 
-
 /// The model's top value: n² (rule 3 makes the values on the board 1..max,
 /// each held by a cell), at least 1.
 pub fn top(n: usize) -> usize {

@@ -63,7 +63,10 @@ impl Search {
         // lower bounds on the sizes, merged with the known sizes
         let mut lows: Vec<u64> = known.iter().map(|&s| s as u64).collect();
         lows.extend(std::iter::repeat_n(odd_min, odd_max_count as usize));
-        lows.extend(std::iter::repeat_n(two_m, (further - odd_max_count) as usize));
+        lows.extend(std::iter::repeat_n(
+            two_m,
+            (further - odd_max_count) as usize,
+        ));
         lows.sort_unstable();
         let mut prefix = 0u64;
         let mut total = 0u64;

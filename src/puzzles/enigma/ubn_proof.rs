@@ -164,7 +164,14 @@ pub fn domain_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> Result<Proo
         b.add_ids(rup(&[!used_lit(v + 1), used_lit(v)]), 1);
     }
     // 2.–3. the leaves' lemmas, and ¬u[ub+1] up the tree
-    lemmas(&root, (n, ub), &mut vec![], name, &mut HashSet::new(), &mut b);
+    lemmas(
+        &root,
+        (n, ub),
+        &mut vec![],
+        name,
+        &mut HashSet::new(),
+        &mut b,
+    );
     Ok(b)
 }
 
