@@ -20,7 +20,7 @@ use puzzlesat_encodings::{Assignment, ClauseDatabase, Cnf};
 use rustsat::types::Lit;
 
 use crate::drive::proof::{self, certify_session_claim, Prepared, ProofPlan};
-use crate::drive::{self, ScoredSearch, Sense};
+use crate::drive::{self, Objective, ScoredSearch, Sense};
 use crate::io::dimacs::{self, Format};
 use crate::io::solver_output::{self, SolverAnswer};
 use crate::options::Purpose;
@@ -154,8 +154,7 @@ fn run_counting_classes_of<P: Puzzle>(
         engine if enumerates => Purpose::Enumerate(engine),
         _ => Purpose::Claims,
     };
-    let mut session = opts.open(Cow::Owned(cnf), limits.clone(), purpose)?;
-    let load_seconds = t.elapsed().as_secs_f64();
+    let session = opts.open(Cow::Owned(cnf), limits.clone(), purpose)?;
     let mut report: Report<P::Solution, P::Details> =
         Report::new(p.describe(), session.solver_name(), p.counted_as());
     report.seed = opts.seed;
@@ -163,45 +162,106 @@ fn run_counting_classes_of<P: Puzzle>(
     report.clauses = counts.clauses;
     report.literals = counts.literals;
     report.seconds.encode = encode_seconds;
-    report.seconds.load = load_seconds;
+    report.seconds.load = t.elapsed().as_secs_f64();
     report.certificates = opts.certify.as_ref().map(|_| vec![]);
-    let mut hooks = Hooks {
+    let mut run = SingleRun {
         p,
+        opts,
         enc: &enc,
-        separate: Duration::ZERO,
-        decode_check: Duration::ZERO,
-        bounds: Duration::ZERO,
-        rejected: 0,
-        last_scored: None,
-        best_scored: None,
-    };
-    let mut on_improve = |v: i64, secs: f64| {
-        let _ = writeln!(progress, "c improved: objective {v} after {secs:.2}s");
+        plan: &plan,
+        session,
+        hooks: Hooks {
+            p,
+            enc: &enc,
+            separate: Duration::ZERO,
+            decode_check: Duration::ZERO,
+            bounds: Duration::ZERO,
+            rejected: 0,
+            last_scored: None,
+            best_scored: None,
+        },
+        report,
     };
     let mut assumptions = vec![];
-    let mut enumerated = None;
-    let unsat_before = session.unsat_answers();
     if let (Some(sense), false) = (enc.scored, opts.first) {
-        let opt = drive::optimize_scored(&mut session, sense, &enc.hint, &mut hooks, |_, v, s| {
-            on_improve(v, s)
-        })?;
+        run.optimise_scored(sense, progress)?;
+    } else if let (Some(obj), false) = (&enc.objective, opts.first) {
+        assumptions = run.optimise(obj, progress)?;
+    }
+    let at_optimum = opts.all && enc.objective.is_some() && run.report.status == Status::Optimal;
+    let mut enumerated = None;
+    if (enc.objective.is_none() && enc.scored.is_none()) || opts.first || at_optimum {
+        let count = run.enumerate(classes_of, &assumptions, at_optimum, started, progress)?;
+        enumerated = Some(count);
+    }
+    run.finish(&limits, enumerated, started)
+}
+
+/// One run of [`run_counting_classes_of`] between its phases (optimise,
+/// enumerate, finish): the puzzle, its encoding and proof plan, the
+/// session, the timed hooks and the report so far.
+struct SingleRun<'a, P: Puzzle> {
+    p: &'a P,
+    opts: &'a RunOptions,
+    enc: &'a Encoded<P::Map>,
+    plan: &'a ProofPlan,
+    session: Session,
+    hooks: Hooks<'a, P>,
+    report: Report<P::Solution, P::Details>,
+}
+
+/// The progress line of an improvement.
+fn improved(progress: &mut dyn Write, v: i64, secs: f64) {
+    let _ = writeln!(progress, "c improved: objective {v} after {secs:.2}s");
+}
+
+impl<P: Puzzle> SingleRun<'_, P> {
+    /// The best solution by the puzzle's own score ([`drive::optimize_scored`]),
+    /// its optimum certified when proven.
+    fn optimise_scored(&mut self, sense: Sense, progress: &mut dyn Write) -> anyhow::Result<()> {
+        let unsat_before = self.session.unsat_answers();
+        let opt = drive::optimize_scored(
+            &mut self.session,
+            sense,
+            &self.enc.hint,
+            &mut self.hooks,
+            |_, v, s| improved(progress, v, s),
+        )?;
+        let report = &mut self.report;
         report.objective = opt.best.as_ref().map(|&(_, v)| v);
         report.status = Status::of_optimum(opt.best.is_some(), opt.proven);
         if opt.proven {
             report.bound = report.objective;
-            certify_session_claim(&plan, &session, opts, unsat_before, &mut report, None)?;
+            certify_session_claim(
+                self.plan,
+                &self.session,
+                self.opts,
+                unsat_before,
+                report,
+                None,
+            )?;
         }
-        report.solutions = hooks.best_scored.take().into_iter().collect();
-    } else if let (Some(obj), false) = (&enc.objective, opts.first) {
+        report.solutions = self.hooks.best_scored.take().into_iter().collect();
+        Ok(())
+    }
+
+    /// The optimum of `obj` ([`drive::optimize_lazy`]), certified when
+    /// proven; with `--all`, the assumptions that fix the objective to it
+    /// (the optimal solutions are enumerated next), else the best solution.
+    fn optimise(&mut self, obj: &Objective, progress: &mut dyn Write) -> anyhow::Result<Vec<Lit>> {
+        let opts = self.opts;
+        let unsat_before = self.session.unsat_answers();
+        let hooks = &mut self.hooks;
         let opt = drive::optimize_lazy(
-            &mut session,
+            &mut self.session,
             obj,
             opts.objective_encoding,
             opts.strategy,
             |m, s| hooks.separate(m, s),
-            |_, v, secs| on_improve(v, secs),
+            |_, v, secs| improved(progress, v, secs),
         )?;
-        hooks.bounds += Duration::from_secs_f64(opt.bound_seconds);
+        self.hooks.bounds += Duration::from_secs_f64(opt.bound_seconds);
+        let report = &mut self.report;
         report.bound = Some(opt.bound);
         report.objective = opt.value();
         report.status = Status::of_optimum(opt.best.is_some(), opt.proven);
@@ -209,28 +269,50 @@ fn run_counting_classes_of<P: Puzzle>(
             // the last UNSAT answer is the tightest bound: the one the
             // optimum (or the infeasibility) rests on
             let optimum = opt.best.as_ref().map(|(m, _)| (obj, m));
-            certify_session_claim(&plan, &session, opts, unsat_before, &mut report, optimum)?;
+            certify_session_claim(
+                self.plan,
+                &self.session,
+                opts,
+                unsat_before,
+                report,
+                optimum,
+            )?;
         }
+        let mut assumptions = vec![];
         if let Some((model, v)) = &opt.best {
             if opts.all && opt.proven {
                 // enumerate the optimal solutions: fix the objective to its optimum
                 let t = Instant::now();
                 assumptions = obj
-                    .bound(&mut session, *v, opts.objective_encoding)
+                    .bound(&mut self.session, *v, opts.objective_encoding)
                     .context("internal error: the optimum is out of the objective's range")?;
-                hooks.bounds += t.elapsed();
+                self.hooks.bounds += t.elapsed();
             } else {
-                report.solutions.push(hooks.decode(model)?);
+                let sol = self.hooks.decode(model)?;
+                self.report.solutions.push(sol);
             }
         }
+        Ok(assumptions)
     }
-    let enumerate = opts.all && enc.objective.is_some() && report.status == Status::Optimal;
-    if (enc.objective.is_none() && enc.scored.is_none()) || opts.first || enumerate {
+
+    /// Enumerates the solutions (under `assumptions`; `at_optimum`: the
+    /// optimal ones) or finds one, each expanded into its class of
+    /// `classes_of` where given; a complete enumeration's claim is
+    /// certified. Returns how many models it enumerated.
+    fn enumerate(
+        &mut self,
+        classes_of: Option<&P>,
+        assumptions: &[Lit],
+        at_optimum: bool,
+        started: Instant,
+        progress: &mut dyn Write,
+    ) -> anyhow::Result<u64> {
+        let opts = self.opts;
         let limit = if opts.all { opts.limit } else { Some(1) };
-        let mut tally = drive::classes::Tally::new(p, classes_of, !opts.count_only);
+        let mut tally = drive::classes::Tally::new(self.p, classes_of, !opts.count_only);
         let mut last_status = Instant::now();
-        let unsat_before = session.unsat_answers();
-        let e = tally.count(&mut session, &enc, &assumptions, limit, |tally| {
+        let unsat_before = self.session.unsat_answers();
+        let e = tally.count(&mut self.session, self.enc, assumptions, limit, |tally| {
             // state for the spinner / heartbeat (front::progress), at most
             // every 50 ms: formatting a line per model would cost as much
             // as finding it
@@ -244,71 +326,95 @@ fn run_counting_classes_of<P: Puzzle>(
                 );
             }
         })?;
-        hooks.decode_check += tally.decoding;
-        hooks.separate += tally.separating;
-        hooks.rejected += tally.rejected;
+        self.hooks.decode_check += tally.decoding;
+        self.hooks.separate += tally.separating;
+        self.hooks.rejected += tally.rejected;
+        let report = &mut self.report;
         report.classes = tally.classes();
         let solutions = tally.solutions;
-        let found = std::mem::take(&mut tally.found);
+        let status = enumeration_status(opts.all, solutions, e.complete);
         if e.complete {
-            let status = report.status;
-            // the claim, for the certificate: Unsat before the count is in
-            report.status = if opts.all && e.count > 0 {
-                Status::All
-            } else {
-                Status::Unsat
-            };
-            // the optimal solutions' count rests on the assumption "as good
-            // as the optimum", which a VeriPB proof from the model cannot
-            // take: that count is certified by DRAT
-            let at_optimum = ProofPlan::NotFromModel(
-                "a count of the optimal solutions rests on the optimum as an assumption; VeriPB proofs of it are not written yet".into(),
-            );
-            let plan = if enumerate { &at_optimum } else { &plan };
-            // the count, which a certificate from the model may state
+            // the claim, for the certificate, and the count, which a
+            // certificate from the model may state
+            report.status = status;
             if opts.all {
                 report.count = Some(solutions);
             }
-            certify_session_claim(plan, &session, opts, unsat_before, &mut report, None)?;
-            report.status = status;
+            // the optimal solutions' count rests on the assumption "as good
+            // as the optimum", which a VeriPB proof from the model cannot
+            // take: that count is certified by DRAT
+            let not_from_model = ProofPlan::NotFromModel(
+                "a count of the optimal solutions rests on the optimum as an assumption; VeriPB proofs of it are not written yet".into(),
+            );
+            let plan = if at_optimum {
+                &not_from_model
+            } else {
+                self.plan
+            };
+            certify_session_claim(plan, &self.session, opts, unsat_before, report, None)?;
         }
-        report.solutions = found;
-        enumerated = Some(e.count);
+        report.solutions = std::mem::take(&mut tally.found);
+        report.status = status;
         if opts.all {
             report.count = Some(solutions);
-            report.status = Status::of_count(e.complete, solutions);
-        } else if enc.objective.is_none() || opts.first {
-            report.status = match (e.count, e.complete) {
-                (0, true) => Status::Unsat,
-                (0, false) => Status::Unknown,
-                _ => Status::Sat,
-            };
-            if let Some(s) = report.solutions.first() {
-                report.objective = p
+        } else if let Some(s) = report.solutions.first() {
+            report.objective =
+                self.p
                     .objective_of(s)
-                    .or(enc.objective.as_ref().map(|o| o.offset));
-            }
+                    .or(self.enc.objective.as_ref().map(|o| o.offset));
         }
+        Ok(e.count)
     }
-    report.sat_calls = session.solve_calls;
-    report.sat_answers = session.sat_answers;
-    report.stats = session.stats();
-    report.lazy_constraints = hooks.rejected;
-    report.stopped_by = stopped_by(&report, &limits, opts, enumerated);
-    report.unchecked = opts.solver.is_external()
-        && opts.certify.is_none()
-        && session.unsat_answers() > 0
-        && matches!(report.status, Status::Optimal | Status::Unsat | Status::All);
-    report.seconds.solve = session.solve_time.as_secs_f64();
-    drop(session);
-    let t = Instant::now();
-    p.details(&enc.map, &mut report)?;
-    hooks.decode_check += t.elapsed();
-    report.seconds.bounds = hooks.bounds.as_secs_f64();
-    report.seconds.separate = hooks.separate.as_secs_f64();
-    report.seconds.decode_check = hooks.decode_check.as_secs_f64();
-    report.seconds.close(started.elapsed().as_secs_f64());
-    Ok(report)
+
+    /// The report with the session's numbers, the puzzle's details and
+    /// every phase's time.
+    fn finish(
+        self,
+        limits: &Limits,
+        enumerated: Option<u64>,
+        started: Instant,
+    ) -> anyhow::Result<Report<P::Solution, P::Details>> {
+        let SingleRun {
+            p,
+            opts,
+            enc,
+            session,
+            mut hooks,
+            mut report,
+            ..
+        } = self;
+        report.sat_calls = session.solve_calls;
+        report.sat_answers = session.sat_answers;
+        report.stats = session.stats();
+        report.lazy_constraints = hooks.rejected;
+        report.stopped_by = stopped_by(&report, limits, opts, enumerated);
+        report.unchecked = opts.solver.is_external()
+            && opts.certify.is_none()
+            && session.unsat_answers() > 0
+            && matches!(report.status, Status::Optimal | Status::Unsat | Status::All);
+        report.seconds.solve = session.solve_time.as_secs_f64();
+        drop(session);
+        let t = Instant::now();
+        p.details(&enc.map, &mut report)?;
+        hooks.decode_check += t.elapsed();
+        report.seconds.bounds = hooks.bounds.as_secs_f64();
+        report.seconds.separate = hooks.separate.as_secs_f64();
+        report.seconds.decode_check = hooks.decode_check.as_secs_f64();
+        report.seconds.close(started.elapsed().as_secs_f64());
+        Ok(report)
+    }
+}
+
+/// The status an enumeration ends in, and the claim a complete one
+/// certifies: with `--all` the count's ([`Status::of_count`]); else the
+/// one solution asked for, none (proven), or none found.
+fn enumeration_status(all: bool, solutions: u64, complete: bool) -> Status {
+    match (all, solutions, complete) {
+        (true, n, complete) => Status::of_count(complete, n),
+        (false, 0, true) => Status::Unsat,
+        (false, 0, false) => Status::Unknown,
+        (false, _, _) => Status::Sat,
+    }
 }
 
 /// `--all` by symmetry classes: enumerates `reps`, expanding each

@@ -64,9 +64,9 @@ pub struct ProofLines {
     pub derived: Vec<(Vec<Lit>, usize)>,
     /// CNF variables the lines introduce by `red` (their definitions)
     pub defines: Vec<rustsat::types::Var>,
-    /// the block's first `rule_ids` ids derive clauses of the model's
-    /// rules (the encoding), not symmetry breaking
-    pub rule_ids: usize,
+    /// the ids (counted from 1 at the block's first line) that derive
+    /// clauses of the model's rules (the encoding), not symmetry breaking
+    pub rules: std::ops::Range<usize>,
 }
 
 impl ProofLines {
@@ -96,7 +96,14 @@ impl ProofLines {
         self.derived
             .extend(other.derived.into_iter().map(|(c, id)| (c, id + shift)));
         self.defines.extend(other.defines);
+        if !other.rules.is_empty() {
+            self.rules = other.rules.start + shift..other.rules.end + shift;
+        }
         self.ids += other.ids;
+    }
+    /// Marks every id of the lines so far as deriving the model's rules.
+    pub fn all_rules(&mut self) {
+        self.rules = 1..self.ids + 1;
     }
     /// The derived clauses as CNF clause indices: each derivation is
     /// matched, in order, with the next clause of `clauses` equal to it as a

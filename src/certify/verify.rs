@@ -131,6 +131,9 @@ fn run_veripb(
     }
 }
 
+/// Checks the claim of the manifest `name` in `dir`: the model derived
+/// again, the claim's files and `veripb`'s verdicts, the value the run
+/// stated.
 fn verify_claim(
     dir: &Path,
     name: &str,
@@ -144,8 +147,59 @@ fn verify_claim(
             crate::io::one_line(&e.to_string())
         ))
     })?;
-    let prefix = |why: String| rejected(format!("{name}: {why}"));
-    // 1. the model, derived again from the parameters
+    let model = derived_model(dir, name, &m, model_of)?;
+    let Finding {
+        value,
+        statement,
+        how,
+    } = match m.claim {
+        ClaimKind::Count => verify_count(dir, name, &m, &model, limits)?,
+        ClaimKind::Optimal => verify_optimum(dir, name, &m, &model, limits)?,
+        ClaimKind::Infeasible => verify_infeasible(dir, &m, &model, limits)?,
+    };
+    // the run's printed value must be the one established
+    if m.value.is_some() && m.value != value {
+        return Err(in_claim(
+            name,
+            format!(
+                "the run stated {}, the files establish `{statement}`",
+                m.value.unwrap_or_default()
+            ),
+        ));
+    }
+    Ok(Established {
+        manifest: name.to_string(),
+        statement,
+        how,
+    })
+}
+
+/// What a claim's files establish: its value, the statement, how.
+struct Finding {
+    value: Option<i64>,
+    statement: String,
+    how: String,
+}
+
+/// The model a manifest's proof refutes: a count's exclusion model, else
+/// the model itself.
+fn proof_model(m: &Manifest) -> &str {
+    m.proof_model.as_deref().unwrap_or(&m.model)
+}
+
+/// The rejection of the claim of manifest `name`.
+fn in_claim(name: &str, why: String) -> VerifyError {
+    rejected(format!("{name}: {why}"))
+}
+
+/// Step 1: the model, derived again from the run's parameters, and the
+/// kept one the same byte for byte.
+fn derived_model(
+    dir: &Path,
+    name: &str,
+    m: &Manifest,
+    model_of: &dyn Fn(&[String], &Path) -> anyhow::Result<PbModel>,
+) -> Result<PbModel, VerifyError> {
     let model = model_of(&m.command, &m.directory).map_err(|e| {
         VerifyError::Error(format!(
             "{name}: the model of `puzzlesat {}` cannot be derived: {}",
@@ -155,130 +209,169 @@ fn verify_claim(
     })?;
     let kept = read(dir, &m.model)?;
     if let Some(line) = first_difference(&model.to_opb(), &kept) {
-        return Err(prefix(format!(
-            "{} is not the model of `puzzlesat {}` (`puzzlesat opb` writes another line {line})",
-            m.model,
-            m.command.join(" ")
-        )));
+        return Err(in_claim(
+            name,
+            format!(
+                "{} is not the model of `puzzlesat {}` (`puzzlesat opb` writes another line {line})",
+                m.model,
+                m.command.join(" ")
+            ),
+        ));
     }
-    let proof_model = m.proof_model.clone().unwrap_or_else(|| m.model.clone());
-    let (value, statement, how) = match m.claim {
-        ClaimKind::Count => {
-            let n = match &m.solutions {
-                None => {
-                    // no solution: the model itself is refuted
-                    if proof_model != m.model {
-                        return Err(prefix(
-                            "a count without solutions refutes the model itself".into(),
-                        ));
-                    }
-                    expect_verdict(dir, &m.model, &m.proof, "s VERIFIED UNSATISFIABLE", limits)?;
-                    0
-                }
-                Some(sols) => {
-                    let text = read(dir, sols)?;
-                    let logged = count::parse_solutions_proof(&model, &text)
-                        .map_err(|e| prefix(format!("{sols}: {e}")))?;
-                    let mut expected = vec![];
-                    count::write_solutions_proof(&model, &logged, &mut expected)
-                        .map_err(|e| VerifyError::Error(e.to_string()))?;
-                    if let Some(line) = first_difference(&String::from_utf8_lossy(&expected), &text)
-                    {
-                        return Err(prefix(format!(
-                            "{sols} holds more than the logged solutions (line {line})"
-                        )));
-                    }
-                    let excluded = read(dir, &proof_model)?;
-                    let expected = count::excluded_model(&model, &logged).to_opb();
-                    if let Some(line) = first_difference(&expected, &excluded) {
-                        return Err(prefix(format!(
-                            "{proof_model} is not the model plus exactly the {} solutions {sols} logs (line {line} differs)",
-                            logged.len()
-                        )));
-                    }
-                    expect_verdict(dir, &m.model, sols, "s VERIFIED SATISFIABLE", limits)?;
-                    expect_verdict(
-                        dir,
-                        &proof_model,
-                        &m.proof,
-                        "s VERIFIED UNSATISFIABLE",
-                        limits,
-                    )?;
-                    logged.len()
-                }
-            };
-            let statement = match n {
-                0 => "no solution".to_string(),
-                1 => "exactly 1 solution".to_string(),
-                n => format!("exactly {n} solutions"),
-            };
-            let how = match &m.solutions {
-                None => format!("veripb: {} refutes {}", m.proof, m.model),
-                Some(s) => format!(
-                    "veripb: {s} logs {n} distinct solutions of {}, {} refutes {proof_model} (the model with each of them excluded)",
-                    m.model, m.proof
-                ),
-            };
-            (Some(n as i64), statement, how)
-        }
-        ClaimKind::Optimal => {
-            let verdict = run_veripb(dir, &m.model, &m.proof, limits)?;
-            let (lo, hi) = bounds(&verdict).ok_or_else(|| {
-                prefix(format!(
-                    "veripb says `{verdict}`, not the bounds of an optimum"
-                ))
-            })?;
-            if lo != hi {
-                return Err(prefix(format!(
-                    "veripb proves {lo} <= obj <= {hi}, not an optimum"
-                )));
+    Ok(model)
+}
+
+/// A count: with no solutions the proof refutes the model; else the
+/// solutions proof logs them, the proof refutes the model with each of
+/// them excluded ([`logged_solutions`]).
+fn verify_count(
+    dir: &Path,
+    name: &str,
+    m: &Manifest,
+    model: &PbModel,
+    limits: &Limits,
+) -> Result<Finding, VerifyError> {
+    let proof_model = proof_model(m);
+    let n = match &m.solutions {
+        None => {
+            // no solution: the model itself is refuted
+            if proof_model != m.model.as_str() {
+                return Err(in_claim(
+                    name,
+                    "a count without solutions refutes the model itself".into(),
+                ));
             }
-            let obj = model
-                .objective()
-                .ok_or_else(|| prefix(format!("{} has no objective", m.model)))?;
-            let value = obj.from_opb_value(lo);
-            let sense = match obj.sense {
-                PbSense::Minimize => "min: as written",
-                PbSense::Maximize => "the negation of min:",
-            };
-            (
-                Some(value),
-                format!("optimal: {value}"),
-                format!(
-                    "veripb: {} proves BOUNDS {lo} {lo} for {}; the puzzle's value is {sense} plus the constant {} the model states",
-                    m.proof, m.model, obj.offset
-                ),
-            )
-        }
-        ClaimKind::Infeasible => {
             expect_verdict(dir, &m.model, &m.proof, "s VERIFIED UNSATISFIABLE", limits)?;
-            // what has no solution: the model's own first sentence (the
-            // goal-space model's is "… needs more than B clicks")
-            let statement = match model.header().first() {
-                Some(line) => format!(
-                    "no solution of the model \"{}\"",
-                    line.split(". ").next().unwrap_or(line)
-                ),
-                None => "no solution".to_string(),
-            };
-            (
-                None,
-                statement,
-                format!("veripb: {} refutes {}", m.proof, m.model),
-            )
+            0
         }
+        Some(sols) => logged_solutions(dir, name, m, model, sols, limits)?,
     };
-    // the run's printed value must be the one established
-    if m.value.is_some() && m.value != value {
-        return Err(prefix(format!(
-            "the run stated {}, the files establish `{statement}`",
-            m.value.unwrap_or_default()
-        )));
-    }
-    Ok(Established {
-        manifest: name.to_string(),
+    let statement = match n {
+        0 => "no solution".to_string(),
+        1 => "exactly 1 solution".to_string(),
+        n => format!("exactly {n} solutions"),
+    };
+    let how = match &m.solutions {
+        None => format!("veripb: {} refutes {}", m.proof, m.model),
+        Some(s) => format!(
+            "veripb: {s} logs {n} distinct solutions of {}, {} refutes {proof_model} (the model with each of them excluded)",
+            m.model, m.proof
+        ),
+    };
+    Ok(Finding {
+        value: Some(n as i64),
         statement,
         how,
+    })
+}
+
+/// Step 2 for a count with solutions: the solutions proof `sols` holds the
+/// logged solutions and nothing else, the exclusion model is the model
+/// plus exactly those, and `veripb` verifies both proofs. The number of
+/// solutions.
+fn logged_solutions(
+    dir: &Path,
+    name: &str,
+    m: &Manifest,
+    model: &PbModel,
+    sols: &str,
+    limits: &Limits,
+) -> Result<usize, VerifyError> {
+    let proof_model = proof_model(m);
+    let text = read(dir, sols)?;
+    let logged = count::parse_solutions_proof(model, &text)
+        .map_err(|e| in_claim(name, format!("{sols}: {e}")))?;
+    let mut expected = vec![];
+    count::write_solutions_proof(model, &logged, &mut expected)
+        .map_err(|e| VerifyError::Error(e.to_string()))?;
+    if let Some(line) = first_difference(&String::from_utf8_lossy(&expected), &text) {
+        return Err(in_claim(
+            name,
+            format!("{sols} holds more than the logged solutions (line {line})"),
+        ));
+    }
+    let excluded = read(dir, proof_model)?;
+    let expected = count::excluded_model(model, &logged).to_opb();
+    if let Some(line) = first_difference(&expected, &excluded) {
+        return Err(in_claim(
+            name,
+            format!(
+                "{proof_model} is not the model plus exactly the {} solutions {sols} logs (line {line} differs)",
+                logged.len()
+            ),
+        ));
+    }
+    expect_verdict(dir, &m.model, sols, "s VERIFIED SATISFIABLE", limits)?;
+    expect_verdict(
+        dir,
+        proof_model,
+        &m.proof,
+        "s VERIFIED UNSATISFIABLE",
+        limits,
+    )?;
+    Ok(logged.len())
+}
+
+/// An optimum: `veripb`'s `BOUNDS v v`, mapped back through the
+/// objective's constant the model states.
+fn verify_optimum(
+    dir: &Path,
+    name: &str,
+    m: &Manifest,
+    model: &PbModel,
+    limits: &Limits,
+) -> Result<Finding, VerifyError> {
+    let prefix = |why: String| in_claim(name, why);
+    let verdict = run_veripb(dir, &m.model, &m.proof, limits)?;
+    let (lo, hi) = bounds(&verdict).ok_or_else(|| {
+        prefix(format!(
+            "veripb says `{verdict}`, not the bounds of an optimum"
+        ))
+    })?;
+    if lo != hi {
+        return Err(prefix(format!(
+            "veripb proves {lo} <= obj <= {hi}, not an optimum"
+        )));
+    }
+    let obj = model
+        .objective()
+        .ok_or_else(|| prefix(format!("{} has no objective", m.model)))?;
+    let value = obj.from_opb_value(lo);
+    let sense = match obj.sense {
+        PbSense::Minimize => "min: as written",
+        PbSense::Maximize => "the negation of min:",
+    };
+    Ok(Finding {
+        value: Some(value),
+        statement: format!("optimal: {value}"),
+        how: format!(
+            "veripb: {} proves BOUNDS {lo} {lo} for {}; the puzzle's value is {sense} plus the constant {} the model states",
+            m.proof, m.model, obj.offset
+        ),
+    })
+}
+
+/// An infeasible model: the proof refutes it.
+fn verify_infeasible(
+    dir: &Path,
+    m: &Manifest,
+    model: &PbModel,
+    limits: &Limits,
+) -> Result<Finding, VerifyError> {
+    expect_verdict(dir, &m.model, &m.proof, "s VERIFIED UNSATISFIABLE", limits)?;
+    // what has no solution: the model's own first sentence (the
+    // goal-space model's is "… needs more than B clicks")
+    let statement = match model.header().first() {
+        Some(line) => format!(
+            "no solution of the model \"{}\"",
+            line.split(". ").next().unwrap_or(line)
+        ),
+        None => "no solution".to_string(),
+    };
+    Ok(Finding {
+        value: None,
+        statement,
+        how: format!("veripb: {} refutes {}", m.proof, m.model),
     })
 }
 

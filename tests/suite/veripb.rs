@@ -674,15 +674,15 @@ fn magic_digits_are_certified_from_the_model() {
 }
 
 /// Enigma's plain board CNF (`--symmetry none --redundant none --dominance
-/// none`) is derived from the model: rule 1's "rows differ" literals and
-/// rule 3's "some cell is at least t" and "cell holds v" literals are the
-/// model's own (the CNF names them), so the optimum (n = 4: 40) ends on
-/// `BOUNDS 40 40`. The count of the optimal boards (72, as brute force
-/// finds) stays on DRAT (it assumes the optimum). The redundant and
-/// dominance constraints of the default options are not derived: that run
-/// is certified by DRAT and names them.
+/// none`) is not derived from the model: the model's cells range over the
+/// rules' `1..n²`, the CNF's over `1..ub` (ub the largest UBNVAL, n = 4:
+/// 4), and the proof derives that bound along the canonical cycle types
+/// only. The run is certified by DRAT and says why; so is the count of the
+/// optimal boards (72, as brute force finds). The redundant and dominance
+/// constraints of the default options are not derived without the cycle
+/// types either: that run is certified by DRAT and names them.
 #[test]
-fn enigma_plain_board_is_certified_from_the_model() {
+fn enigma_plain_board_is_certified_by_drat() {
     require_veripb();
     use puzzlesat::puzzles::enigma::encode::BoardOptions;
     use puzzlesat::puzzles::enigma::Enigma;
@@ -692,27 +692,16 @@ fn enigma_plain_board_is_certified_from_the_model() {
     };
     let r = run::run_quiet(&plain, &certified(false)).expect("certified run");
     assert_eq!((r.status, r.objective), (Status::Optimal, Some(40)));
-    let c = &r.certificates.expect("certificates")[0];
-    let from = c.certificate.from_model.as_ref().expect("from the model");
-    assert_eq!(from.covers, "encoding and search");
-    assert_eq!(from.solutions, 1, "the best, by soli");
-
-    // the count of the optimal boards rests on the optimum as an
-    // assumption: certified by DRAT, and the summary says so for that
-    // claim while the optimum's stays "from the model"
+    assert_certified_by_drat_because(
+        &r.certificates,
+        "the cells' domain 1..4 (the model's is the rules' 1..n²) without --symmetry cycles",
+    );
     let r = run::run_quiet(&plain, &certified(true)).expect("certified run");
     assert_eq!((r.objective, r.count), (Some(40), Some(72)));
     let certs = r.certificates.clone().expect("certificates");
     assert_eq!(certs.len(), 2);
-    assert!(certs[0].certificate.from_model.is_some());
+    assert!(certs.iter().all(|c| c.certificate.from_model.is_none()));
     assert_eq!(certs[1].claim, Claim::Complete);
-    assert!(certs[1].certificate.from_model.is_none());
-    let text = r.summary();
-    assert!(
-        text.contains("certified from the model: encoding and search, VeriPB")
-            && text.contains("(complete: final UNSAT, certified)"),
-        "{text}"
-    );
 
     // the dominance is derived over the canonical cycle types and occ3's
     // case split: without them the run certifies by DRAT and says why
@@ -1129,6 +1118,95 @@ fn enigma_cycle_clauses_are_derived_up_to_n_8() {
             "{}",
             checked.verdict
         );
+    }
+}
+
+/// Enigma's model states the cells' domain the rules give, `1..n²` (rule 3
+/// makes the values on the board 1..max, each on a cell), not the
+/// encoding's `1..ub` (ub = 16 at n = 8, the largest UBNVAL: a theorem of
+/// Cambazard, O'Sullivan & Smith, which the proof derives): n = 8 has the
+/// literal "cell (8, 8) is at least 64" and none for 65; 8,408 variables
+/// and 90,987 constraints.
+#[test]
+fn enigma_model_states_the_rules_domain() {
+    use puzzlesat::puzzles::enigma::model::max_ubnval;
+    use puzzlesat::puzzles::enigma::opb;
+    let m = opb::model(8);
+    assert_eq!((m.n_vars(), m.constraints().len()), (8408, 90987));
+    assert!(m.lookup(&opb::ge_name(7, 7, 64)).is_some());
+    assert!(m.lookup(&opb::ge_name(7, 7, 65)).is_none());
+    assert!(m.lookup(&opb::used_name(64)).is_some());
+    for n in 2..=8 {
+        assert_eq!(opb::top(n), n * n);
+        assert!(max_ubnval(n) < opb::top(n), "n = {n}");
+    }
+}
+
+/// Mutant: Enigma's proof without the derivation of the encoding's domain
+/// (`¬u[ub+1]` along the cycle types, enigma/ubn_proof.rs): the canonical
+/// cycle types' block, then rule 1's clauses straight away. Rule 1's
+/// ladder assumes every cell at most ub (n = 4: 4) and the model allows 16,
+/// so VeriPB refuses its first lemma; with the domain's block in between
+/// the same proof checks.
+#[test]
+fn an_enigma_proof_without_the_domain_is_refused() {
+    require_veripb();
+    use puzzlesat::puzzles::enigma::encode::{BoardOptions, Symmetry};
+    use puzzlesat::puzzles::enigma::{cycle_proof, rule_proof, ubn_proof, Enigma};
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let p = Enigma {
+        n: 4,
+        opts: BoardOptions {
+            symmetry: Symmetry::Cycles,
+            ..BoardOptions::NAIVE
+        },
+    };
+    let (cnf, enc, _) = puzzlesat::puzzle::encode_recording(&p, true).expect("encoded");
+    let model = p.pb_model().expect("a model");
+    let names = ProofNames::new(&model, &enc.names, cnf.n_vars()).expect("names");
+    let name = |l| names.lit(l);
+    for with_domain in [true, false] {
+        let mut proof = cycle_proof::cycles_proof(&enc.map, &name).expect("the cycle block");
+        if with_domain {
+            let domain = ubn_proof::domain_proof(&enc.map, &name).expect("the domain");
+            assert!(domain.ids > 0);
+            proof.before.append(domain);
+        }
+        proof
+            .before
+            .append(rule_proof::rule1_proof(&enc.map, &name));
+        let block = veripb::SymmetryBlock::new(proof, &cnf).expect("its clauses are the CNF's");
+        let prov = cnf.provenance_log();
+        let model_path = dir.path().join(format!("domain-{with_domain}.opb"));
+        let proof_path = dir.path().join(format!("domain-{with_domain}.pbp"));
+        model
+            .write_opb(&mut std::fs::File::create(&model_path).unwrap())
+            .unwrap();
+        let mut w = ProofWriter::new(
+            std::io::BufWriter::new(std::fs::File::create(&proof_path).unwrap()),
+            model.loaded(),
+        )
+        .unwrap();
+        let constraints = veripb::ModelConstraints::new(&model, &names);
+        veripb::derive_from_model(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
+        w.finish(puzzlesat_encodings::proof::Conclusion::None)
+            .unwrap();
+        let checked = veripb::check(&model_path, &proof_path, &Limits::default());
+        match with_domain {
+            true => assert!(
+                checked
+                    .as_ref()
+                    .is_ok_and(|c| c.verdict.contains("NO CONCLUSION")),
+                "{checked:?}"
+            ),
+            false => assert!(
+                matches!(
+                    checked,
+                    Err(puzzlesat::certify::CertifyError::VeripbRejected(_))
+                ),
+                "{checked:?}"
+            ),
+        }
     }
 }
 

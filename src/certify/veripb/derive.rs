@@ -321,11 +321,11 @@ fn symmetry_clauses(symmetry: Option<&SymmetryBlock>) -> HashMap<usize, bool> {
         .map(|s| {
             s.derives
                 .iter()
-                .map(|&(i, rel)| (i, rel <= s.rule_ids))
+                .map(|&(i, rel)| (i, s.rules.contains(&rel)))
                 .chain(
                     s.before_derives
                         .iter()
-                        .map(|&(i, rel)| (i, rel <= s.before_rule_ids)),
+                        .map(|&(i, rel)| (i, s.before_rules.contains(&rel))),
                 )
                 .collect()
         })

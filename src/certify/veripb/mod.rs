@@ -50,6 +50,7 @@ use super::manifest::{ClaimKind, Kept};
 use super::{
     drat, formula_digest, Certificate, Certified, CertifyError, Claim, FromModel, Producer,
 };
+use crate::io::output::Pending;
 use crate::solver::Limits;
 use puzzlesat_encodings::proof::{Big, Conclusion, Constraint, PolSum, Ref, Step};
 use search::{derive_assumptions, linked, log_optimum};
@@ -245,12 +246,66 @@ pub fn prove(
     let io = |e: io::Error| CertifyError::Io(e.to_string());
     checker(limits)?; // before any work: a missing checker is an error
     let mut folder = ProofFolder::open(run.dir, run.stem)?;
-    let pending = |ext: &str| folder.pending(ext);
-    let mut model_file = pending("opb")?;
+    let mut model_file = folder.pending("opb")?;
     run.model.write_opb(model_file.writer()).map_err(io)?;
-    // a count the checker states: its solutions, logged over the model, and
-    // the model with each of them excluded, which the proof refutes
-    let counted = match (run.claim, run.count, &run.cube, &run.guard) {
+    let counted = stated_count(run, formula);
+    let excluded = match &counted {
+        Ok(sols) => Some(write_excluded(run.model, sols, &folder)?),
+        Err(_) => None,
+    };
+    let proof_model = excluded.as_ref().map_or(run.model, |(x, _, _)| x);
+    // the proof has its model's stem
+    let proof_ext = match excluded {
+        Some(_) => "excluded.pbp",
+        None => "pbp",
+    };
+    let mut proof_file = folder.pending(proof_ext)?;
+    let stated = counted.as_ref().ok().map(|sols| sols.len());
+    let written = write_proof(
+        run,
+        formula,
+        producer,
+        limits,
+        proof_model,
+        proof_file.writer(),
+        stated,
+    )?;
+    let mut files = vec![("opb", model_file), (proof_ext, proof_file)];
+    if let Some((_, xf, sf)) = excluded {
+        files.push(("excluded.opb", xf));
+        files.push(("solutions.pbp", sf));
+    }
+    let (placed, checked) = publish_and_check(&mut folder, files, limits)?;
+    // the optimum the run states is the checker's bound, mapped back by the
+    // objective's constant the model states
+    if let Some(v) = written.optimum {
+        if check::bounds(&checked.verdict) != Some((v, v)) {
+            return Err(CertifyError::Producer(format!(
+                "veripb says `{}`, not the optimum's BOUNDS {v} {v}",
+                checked.verdict
+            )));
+        }
+    }
+    if let (Some(dir), None, None) = (run.dir, &run.cube, &run.guard) {
+        keep_claim(dir, run, &written, stated.is_some(), &placed)?;
+    }
+    Ok(PbCertificate {
+        counted: counted.ok().map(|s| s.len() as u64),
+        solutions_path: placed.solutions,
+        model_path: placed.excluded.unwrap_or(placed.model),
+        proof_path: placed.proof,
+        proof_bytes: written.proof_bytes,
+        encoding: written.encoding,
+        search: written.search,
+        checked,
+    })
+}
+
+/// A count the checker states: its solutions, logged over the model, and
+/// the model with each of them excluded, which the proof refutes; Err
+/// (why not) for any other claim.
+fn stated_count(run: &Run, formula: &Cnf) -> Result<Vec<count::ModelAssignment>, String> {
+    match (run.claim, run.count, &run.cube, &run.guard) {
         (Claim::Complete, Some(n), None, None) if n > 0 => run
             .model
             .cnf_literals(run.names)
@@ -260,27 +315,53 @@ pub fn prove(
             })
             .and_then(|sols| count::as_counted(sols, n)),
         _ => Err("not a count".into()),
-    };
-    let excluded = match &counted {
-        Ok(sols) => {
-            let x = count::excluded_model(run.model, sols);
-            let (mut xf, mut sf) = (pending("excluded.opb")?, pending("solutions.pbp")?);
-            x.write_opb(xf.writer()).map_err(io)?;
-            count::write_solutions_proof(run.model, sols, sf.writer()).map_err(io)?;
-            Some((x, xf, sf))
-        }
-        Err(_) => None,
-    };
-    let proof_model = excluded.as_ref().map_or(run.model, |(x, _, _)| x);
-    // the proof has its model's stem
-    let proof_ext = match excluded {
-        Some(_) => "excluded.pbp",
-        None => "pbp",
-    };
-    let mut proof_file = pending(proof_ext)?;
+    }
+}
+
+/// Writes a stated count's exclusion model and its solutions proof; the
+/// model and the two files.
+fn write_excluded(
+    model: &PbModel,
+    sols: &[count::ModelAssignment],
+    folder: &ProofFolder,
+) -> Result<(PbModel, Pending, Pending), CertifyError> {
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
+    let x = count::excluded_model(model, sols);
+    let (mut xf, mut sf) = (
+        folder.pending("excluded.opb")?,
+        folder.pending("solutions.pbp")?,
+    );
+    x.write_opb(xf.writer()).map_err(io)?;
+    count::write_solutions_proof(model, sols, sf.writer()).map_err(io)?;
+    Ok((x, xf, sf))
+}
+
+/// What [`write_proof`] wrote.
+struct Written {
+    proof_bytes: u64,
+    encoding: EncodingSteps,
+    search: SearchSteps,
+    /// an optimum's value in the model's terms (the checker's bound)
+    optimum: Option<i64>,
+}
+
+/// Writes the proof from `proof_model` to `out`: the encoding and the
+/// symmetry breaking derived from the model, the claim's assumptions, the
+/// search, the conclusion. `stated`: a count the checker states (its
+/// number of solutions).
+fn write_proof<W: io::Write>(
+    run: &Run,
+    formula: &Cnf,
+    producer: &Producer,
+    limits: &Limits,
+    proof_model: &PbModel,
+    out: W,
+    stated: Option<usize>,
+) -> Result<Written, CertifyError> {
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
     let names = ProofNames::new(run.model, run.names, formula.n_vars())
         .map_err(|e| CertifyError::Producer(format!("VeriPB proof: {e}")))?;
-    let mut w = ProofWriter::new(proof_file.writer(), proof_model.loaded()).map_err(io)?;
+    let mut w = ProofWriter::new(out, proof_model.loaded()).map_err(io)?;
     // an optimum's proof derives every recorded clause (the objective's
     // bound encoding among them) and then, after the best solution, the
     // assumptions that ask for a better one
@@ -301,88 +382,11 @@ pub fn prove(
         run.provenance,
         run.symmetry,
     )?;
-    let mut optimum = None;
-    let mut guarded = None;
-    if let (Claim::Optimal, Some(g)) = (run.claim, &run.guard) {
-        // the premise ¬C: better + Σ k·l ≥ bound + k·|cube|, k large enough
-        // that it forces every cube literal
-        let most: i64 = g.better.terms.iter().map(|&(a, _)| a as i64).sum();
-        let k = (most - g.better.bound + 1).max(1);
-        let terms = g
-            .better
-            .terms
-            .iter()
-            .map(|&(a, l)| (a as i64, l))
-            .chain(g.cube.iter().map(|&l| (k, l)));
-        let premise = Linear::at_least(terms, g.better.bound + k * g.cube.len() as i64);
-        let claim = premise.negation();
-        w.comment(
-            "the cube's claim, by contradiction: not (its literals and better than its bound)",
-        )
-        .map_err(io)?;
-        w.line(&Step::Red(names.linear(&claim), vec![], true))
-            .map_err(io)?;
-        w.line(&Step::ProofGoal(1)).map_err(io)?;
-        // the rule's reserved id, then the premise
-        w.skip(2);
-        let p = w.next_id() - 1;
-        let mut sum = PolSum::new();
-        sum.add(Ref::Id(p));
-        for &l in g.cube {
-            sum.add_axiom(names.literal(!l), Big::from_u64(k as u64));
-        }
-        let better = w.step(&sum.step()).map_err(io)?;
-        // tied to the CNF's objective where the symmetry block says how
-        let (better, linked_better) =
-            linked(run, &mut w, (better, g.better.clone())).map_err(io)?;
-        derive_assumptions(
-            run,
-            g.objective,
-            &names,
-            &mut w,
-            formula,
-            &halves,
-            &mut cnf_ids,
-            (better, &linked_better),
-        )?;
-        guarded = Some(claim);
-    } else if let (Claim::Optimal, Some(c)) = (run.claim, &run.cube) {
-        w.comment("the cube's assumptions: better than its bound, its literals")
-            .map_err(io)?;
-        let (id, better) = linked(run, &mut w, (c.id, c.better.clone())).map_err(io)?;
-        derive_assumptions(
-            run,
-            c.objective,
-            &names,
-            &mut w,
-            formula,
-            &halves,
-            &mut cnf_ids,
-            (id, &better),
-        )?;
-    } else if run.claim == Claim::Optimal {
-        let opb = log_optimum(run, &names, &mut w, formula, &halves, &mut cnf_ids)?;
-        optimum = Some(opb);
-    }
-    // the definitions' halves did their work once the clauses and the
-    // assumptions are derived: the search's lemmas are RUP over the
-    // formula's clauses, so the halves (long PB constraints) go before the
-    // lemmas, after a count's `solx` steps (which need the definitions to
-    // propagate the auxiliary variables to a full assignment), and VeriPB
-    // propagates over less while it replays (Enigma n = 6 with occ3:
-    // checked in 6.8 s instead of 22.6 s); not inside a cube's subproof
-    let spent: Vec<Id> = if guarded.is_none() {
-        let keep: std::collections::HashSet<Id> = cnf_ids.iter().copied().collect();
-        let mut gone: Vec<Id> = halves
-            .values()
-            .map(|&(id, _)| id)
-            .filter(|id| !keep.contains(id))
-            .collect();
-        gone.sort_unstable();
-        gone.dedup();
-        gone
-    } else {
-        vec![]
+    let (optimum, guarded) =
+        derive_claim_assumptions(run, &names, &mut w, formula, &halves, &mut cnf_ids)?;
+    let spent = match guarded {
+        None => spent_halves(&halves, &cnf_ids),
+        Some(_) => vec![],
     };
     let (contradiction, mut search) = if run.search {
         replay_search(
@@ -394,7 +398,7 @@ pub fn prove(
             run.primary,
             // a subproof deletes nothing of the database around it
             guarded.is_none(),
-            excluded.is_none(),
+            stated.is_none(),
             &spent,
             producer,
             limits,
@@ -406,23 +410,16 @@ pub fn prove(
         (w.step(&contradiction).map_err(io)?, SearchSteps::default())
     };
     search.solutions += usize::from(optimum.is_some());
-    if let Ok(sols) = &counted {
-        search.solutions = sols.len();
+    if let Some(n) = stated {
+        search.solutions = n;
     }
     if let Some(claim) = &guarded {
-        w.line(&Step::Qed(Some(Ref::Id(contradiction))))
-            .map_err(io)?;
-        w.line(&Step::Qed(None)).map_err(io)?;
-        w.skip(1);
-        let id = w.next_id() - 1;
-        w.comment("the cube's claim, derived").map_err(io)?;
-        w.line(&Step::Equals(names.linear(claim), Ref::Id(id)))
-            .map_err(io)?;
+        close_guard(&names, &mut w, claim, contradiction).map_err(io)?;
     }
     let conclusion = match (run.claim, search.solutions, optimum) {
         // the cube's claim is the derived constraint checked above
         _ if guarded.is_some() => Conclusion::None,
-        (Claim::Complete, n, _) if n > 0 && excluded.is_none() => Conclusion::Sat,
+        (Claim::Complete, n, _) if n > 0 && stated.is_none() => Conclusion::Sat,
         (Claim::Optimal, _, Some(v)) => Conclusion::Bounds(Some(v), Ref::Id(contradiction)),
         // a model with an objective and no solution (a cube's, with its
         // bound): VeriPB says so by infinite bounds
@@ -430,70 +427,213 @@ pub fn prove(
         _ => Conclusion::Unsat(Ref::Id(contradiction)),
     };
     let proof_bytes = w.finish(conclusion).map_err(io)?;
-    let stated = excluded.is_some();
-    let mut files = vec![("opb", model_file), (proof_ext, proof_file)];
-    if let Some((_, xf, sf)) = excluded {
-        files.push(("excluded.opb", xf));
-        files.push(("solutions.pbp", sf));
-    }
-    let placed = folder.publish(files)?;
-    let (model_path, proof_path) = (placed[0].clone(), placed[1].clone());
-    let (excluded_path, solutions_path) = match stated {
-        true => (Some(placed[2].clone()), Some(placed[3].clone())),
-        false => (None, None),
-    };
-    let mut checked = folder.check(
-        excluded_path.as_ref().unwrap_or(&model_path),
-        &proof_path,
-        limits,
-    )?;
-    if let Some(sols) = &solutions_path {
-        let logged = check(&model_path, sols, limits)?;
-        checked.seconds += logged.seconds;
-    }
-    // the optimum the run states is the checker's bound, mapped back by the
-    // objective's constant the model states
-    if let Some(v) = optimum {
-        if check::bounds(&checked.verdict) != Some((v, v)) {
-            return Err(CertifyError::Producer(format!(
-                "veripb says `{}`, not the optimum's BOUNDS {v} {v}",
-                checked.verdict
-            )));
-        }
-    }
-    if let (Some(dir), None, None) = (run.dir, &run.cube, &run.guard) {
-        let claim = match (run.claim, optimum) {
-            (Claim::Optimal, Some(v)) => Some((
-                ClaimKind::Optimal,
-                run.model.objective().map(|o| o.from_opb_value(v)),
-            )),
-            // a count whose solutions the checker does not state has no
-            // claim `verify` can establish
-            (Claim::Complete, _) if !stated && search.solutions > 0 => None,
-            (Claim::Complete, _) => Some((ClaimKind::Count, Some(search.solutions as i64))),
-            _ => Some((ClaimKind::Infeasible, None)),
-        };
-        if let Some((claim, value)) = claim {
-            let files = Kept {
-                model: &model_path,
-                proof: &proof_path,
-                proof_model: excluded_path.as_deref(),
-                solutions: solutions_path.as_deref(),
-            };
-            super::manifest::keep(dir, claim, value, &files)
-                .map_err(|e| CertifyError::Io(format!("{e:#}")))?;
-        }
-    }
-    Ok(PbCertificate {
-        counted: counted.ok().map(|s| s.len() as u64),
-        solutions_path,
-        model_path: excluded_path.unwrap_or(model_path),
-        proof_path,
+    Ok(Written {
         proof_bytes,
         encoding,
         search,
-        checked,
+        optimum,
     })
+}
+
+/// An optimum's assumptions, after the derived CNF: a guarded cube's
+/// premise (its claim, opened by contradiction), a cube's bound, or the
+/// best solution logged and the constraint asking for a better one.
+/// Returns the optimum's value (not a cube's) and a guarded cube's claim.
+fn derive_claim_assumptions<W: io::Write>(
+    run: &Run,
+    names: &ProofNames,
+    w: &mut ProofWriter<W>,
+    formula: &Cnf,
+    halves: &Halves,
+    cnf_ids: &mut Vec<Id>,
+) -> Result<(Option<i64>, Option<Linear>), CertifyError> {
+    let io = |e: io::Error| CertifyError::Io(e.to_string());
+    if run.claim != Claim::Optimal {
+        return Ok((None, None));
+    }
+    if let Some(g) = &run.guard {
+        let claim = open_guard(names, w, g).map_err(io)?;
+        let p = w.next_id() - 1;
+        let mut sum = PolSum::new();
+        sum.add(Ref::Id(p));
+        for &l in g.cube {
+            sum.add_axiom(names.literal(!l), Big::from_u64(guard_weight(g) as u64));
+        }
+        let better = w.step(&sum.step()).map_err(io)?;
+        // tied to the CNF's objective where the symmetry block says how
+        let (better, linked_better) = linked(run, w, (better, g.better.clone())).map_err(io)?;
+        derive_assumptions(
+            run,
+            g.objective,
+            names,
+            w,
+            formula,
+            halves,
+            cnf_ids,
+            (better, &linked_better),
+        )?;
+        Ok((None, Some(claim)))
+    } else if let Some(c) = &run.cube {
+        w.comment("the cube's assumptions: better than its bound, its literals")
+            .map_err(io)?;
+        let (id, better) = linked(run, w, (c.id, c.better.clone())).map_err(io)?;
+        derive_assumptions(
+            run,
+            c.objective,
+            names,
+            w,
+            formula,
+            halves,
+            cnf_ids,
+            (id, &better),
+        )?;
+        Ok((None, None))
+    } else {
+        let opb = log_optimum(run, names, w, formula, halves, cnf_ids)?;
+        Ok((Some(opb), None))
+    }
+}
+
+/// The weight `k` of a guarded cube's literals in its premise: large
+/// enough that the premise forces every one of them.
+fn guard_weight(g: &CubeGuard) -> i64 {
+    let most: i64 = g.better.terms.iter().map(|&(a, _)| a as i64).sum();
+    (most - g.better.bound + 1).max(1)
+}
+
+/// Opens a guarded cube's claim `C` by contradiction: `red C` with a
+/// subproof whose premise ¬C is `better + Σ k·l ≥ bound + k·|cube|`.
+/// Returns `C`; the premise is the last id.
+fn open_guard<W: io::Write>(
+    names: &ProofNames,
+    w: &mut ProofWriter<W>,
+    g: &CubeGuard,
+) -> io::Result<Linear> {
+    let k = guard_weight(g);
+    let terms = g
+        .better
+        .terms
+        .iter()
+        .map(|&(a, l)| (a as i64, l))
+        .chain(g.cube.iter().map(|&l| (k, l)));
+    let premise = Linear::at_least(terms, g.better.bound + k * g.cube.len() as i64);
+    let claim = premise.negation();
+    w.comment("the cube's claim, by contradiction: not (its literals and better than its bound)")?;
+    w.line(&Step::Red(names.linear(&claim), vec![], true))?;
+    w.line(&Step::ProofGoal(1))?;
+    // the rule's reserved id, then the premise
+    w.skip(2);
+    Ok(claim)
+}
+
+/// Closes a guarded cube's subproof at `contradiction` and checks its
+/// claim among the derived constraints.
+fn close_guard<W: io::Write>(
+    names: &ProofNames,
+    w: &mut ProofWriter<W>,
+    claim: &Linear,
+    contradiction: Id,
+) -> io::Result<()> {
+    w.line(&Step::Qed(Some(Ref::Id(contradiction))))?;
+    w.line(&Step::Qed(None))?;
+    w.skip(1);
+    let id = w.next_id() - 1;
+    w.comment("the cube's claim, derived")?;
+    w.line(&Step::Equals(names.linear(claim), Ref::Id(id)))
+}
+
+/// The definitions' halves did their work once the clauses and the
+/// assumptions are derived: the search's lemmas are RUP over the formula's
+/// clauses, so the halves (long PB constraints) go before the lemmas, after
+/// a count's `solx` steps (which need the definitions to propagate the
+/// auxiliary variables to a full assignment), and VeriPB propagates over
+/// less while it replays (Enigma n = 6 with occ3: checked in 6.8 s instead
+/// of 22.6 s); not inside a cube's subproof. The halves' ids that are not
+/// a CNF clause's.
+fn spent_halves(halves: &Halves, cnf_ids: &[Id]) -> Vec<Id> {
+    let keep: std::collections::HashSet<Id> = cnf_ids.iter().copied().collect();
+    let mut gone: Vec<Id> = halves
+        .values()
+        .map(|&(id, _)| id)
+        .filter(|id| !keep.contains(id))
+        .collect();
+    gone.sort_unstable();
+    gone.dedup();
+    gone
+}
+
+/// Where [`publish_and_check`] placed the files.
+struct Placed {
+    model: PathBuf,
+    proof: PathBuf,
+    /// a stated count's exclusion model
+    excluded: Option<PathBuf>,
+    /// a stated count's solutions proof
+    solutions: Option<PathBuf>,
+}
+
+/// Places the written files (the model, the proof, then a stated count's
+/// exclusion model and solutions proof) and checks the proof (and the
+/// solutions proof: its time is added).
+fn publish_and_check(
+    folder: &mut ProofFolder,
+    files: Vec<(&str, Pending)>,
+    limits: &Limits,
+) -> Result<(Placed, Checked), CertifyError> {
+    let stated = files.len() > 2;
+    let placed = folder.publish(files)?;
+    let (excluded, solutions) = match stated {
+        true => (Some(placed[2].clone()), Some(placed[3].clone())),
+        false => (None, None),
+    };
+    let placed = Placed {
+        model: placed[0].clone(),
+        proof: placed[1].clone(),
+        excluded,
+        solutions,
+    };
+    let mut checked = folder.check(
+        placed.excluded.as_ref().unwrap_or(&placed.model),
+        &placed.proof,
+        limits,
+    )?;
+    if let Some(sols) = &placed.solutions {
+        let logged = check(&placed.model, sols, limits)?;
+        checked.seconds += logged.seconds;
+    }
+    Ok((placed, checked))
+}
+
+/// Keeps the claim the checked files establish in `dir`'s manifest, for
+/// `puzzlesat verify`.
+fn keep_claim(
+    dir: &Path,
+    run: &Run,
+    written: &Written,
+    stated: bool,
+    placed: &Placed,
+) -> Result<(), CertifyError> {
+    let claim = match (run.claim, written.optimum) {
+        (Claim::Optimal, Some(v)) => Some((
+            ClaimKind::Optimal,
+            run.model.objective().map(|o| o.from_opb_value(v)),
+        )),
+        // a count whose solutions the checker does not state has no
+        // claim `verify` can establish
+        (Claim::Complete, _) if !stated && written.search.solutions > 0 => None,
+        (Claim::Complete, _) => Some((ClaimKind::Count, Some(written.search.solutions as i64))),
+        _ => Some((ClaimKind::Infeasible, None)),
+    };
+    let Some((claim, value)) = claim else {
+        return Ok(());
+    };
+    let files = Kept {
+        model: &placed.model,
+        proof: &placed.proof,
+        proof_model: placed.excluded.as_deref(),
+        solutions: placed.solutions.as_deref(),
+    };
+    super::manifest::keep(dir, claim, value, &files).map_err(|e| CertifyError::Io(format!("{e:#}")))
 }
 
 /// The certificate of `run.claim` resting on the UNSAT `formula`: a VeriPB

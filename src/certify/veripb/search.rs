@@ -71,21 +71,37 @@ pub(super) fn model_solution(
     };
     let vars: Vec<puzzlesat_encodings::pbmodel::PbVar> = model.vars().collect();
     // the model's own variables, last defined first (a binary number's
-    // bits from the top)
-    for v in (0..model.n_vars()).rev() {
-        if value[v].is_some() {
-            continue;
-        }
-        let fits = |value: &mut Vec<Option<bool>>, b: bool| {
-            value[v] = Some(b);
-            occurs[v].iter().all(|&i| feasible(value, i))
+    // bits from the top), each true if it fits; if that fails, first
+    // defined first, each false if it fits (Enigma's cells above the
+    // encoding's domain, then what they define)
+    let named = value.clone();
+    let mut missing = None;
+    let n = model.n_vars();
+    for first in [true, false] {
+        value.clone_from(&named);
+        let order: Vec<usize> = match first {
+            true => (0..n).rev().collect(),
+            false => (0..n).collect(),
         };
-        if !fits(&mut value, true) && !fits(&mut value, false) {
-            return Err(format!(
-                "no value of the model's variable {} fits the solution",
-                model.name(vars[v])
-            ));
+        missing = order.into_iter().find(|&v| {
+            if value[v].is_some() {
+                return false;
+            }
+            let mut fits = |b: bool| {
+                value[v] = Some(b);
+                occurs[v].iter().all(|&i| feasible(&value, i))
+            };
+            !fits(first) && !fits(!first)
+        });
+        if missing.is_none() {
+            break;
         }
+    }
+    if let Some(v) = missing {
+        return Err(format!(
+            "no value of the model's variable {} fits the solution",
+            model.name(vars[v])
+        ));
     }
     let value: Vec<bool> = value.into_iter().map(|b| b.unwrap_or(false)).collect();
     model.check(|v| value[v.idx()])?;
@@ -275,19 +291,41 @@ pub(super) fn log_optimum<W: Write>(
         .collect();
     w.comment("the best solution; soli adds: the objective is better")
         .map_err(io)?;
-    let soli = w.step(&Step::Soli(lits)).map_err(io)?;
+    let mut soli = w.step(&Step::Soli(lits)).map_err(io)?;
     let opb = model_obj.opb_value(found);
-    // the objective-improving constraint over CNF literals: Σ terms ≤ opb − 1
-    let terms: Option<Vec<(i64, Lit)>> = model_obj
-        .opb_terms()
-        .iter()
-        .map(|&(a, l)| {
-            let x = cnf_lits[l.var.idx()]?;
-            Some((-a, if l.negated { !x } else { x }))
-        })
-        .collect();
-    let terms =
-        terms.ok_or_else(|| fail("the objective has a variable the CNF does not name".into()))?;
+    // the objective-improving constraint over CNF literals: Σ terms ≤ opb − 1.
+    // A term over a variable the CNF does not name (Enigma's cells above
+    // the encoding's domain, which the proof has derived) must be false in
+    // the best solution and fixed so by propagation: one RUP step says all
+    // of them are, and its sum with the improving constraint cancels them
+    let mut terms = vec![];
+    let mut fixed = vec![];
+    for (a, l) in model_obj.opb_terms() {
+        match cnf_lits[l.var.idx()] {
+            Some(x) => terms.push((-a, if l.negated { !x } else { x })),
+            None if -a > 0 && value[l.var.idx()] == l.negated => {
+                fixed.push((
+                    (-a) as u64,
+                    proof::Lit::new(run.model.name(l.var), !l.negated),
+                ));
+            }
+            None => {
+                return Err(fail(format!(
+                    "the objective's variable {} is not the CNF's and not false",
+                    run.model.name(l.var)
+                )))
+            }
+        }
+    }
+    if !fixed.is_empty() {
+        w.comment("the objective's terms the CNF does not name are false")
+            .map_err(io)?;
+        let all: u64 = fixed.iter().map(|&(a, _)| a).sum();
+        let fix = Step::Rup(Constraint::at_least(fixed, all as i64), vec![]);
+        let fix = w.step(&fix).map_err(io)?;
+        let sum = Step::Pol(vec![Op::Ref(Ref::Id(soli)), Op::Ref(Ref::Id(fix)), Op::Add]);
+        soli = w.step(&sum).map_err(io)?;
+    }
     let better = Linear::at_least(terms, 1 - opb);
     let (soli, better) = linked(run, w, (soli, better)).map_err(io)?;
     w.comment("the last call's assumptions: better than the best")

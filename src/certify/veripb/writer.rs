@@ -211,9 +211,9 @@ pub struct SymmetryBlock {
     pub before: (Vec<Step>, usize),
     /// the CNF clauses the `before` lines derive, as `derives`
     pub before_derives: Vec<(usize, usize)>,
-    /// the `before` lines' first `before_rule_ids` ids derive clauses of
-    /// the model's rules (as `rule_ids`)
-    pub before_rule_ids: usize,
+    /// the `before` lines' ids that derive clauses of the model's rules
+    /// (as `rules`)
+    pub before_rules: std::ops::Range<usize>,
     /// the proof lines
     pub lines: Vec<Step>,
     /// how many constraint ids the lines add
@@ -225,9 +225,9 @@ pub struct SymmetryBlock {
     /// the id of the constraint that implies it, counted from 1 at the
     /// block's first line
     pub derives: Vec<(usize, usize)>,
-    /// the block's first `rule_ids` ids derive clauses of the model's
+    /// the block's ids (from 1) in `rules` derive clauses of the model's
     /// rules: counted as the encoding's, not as symmetry breaking
-    pub rule_ids: usize,
+    pub rules: std::ops::Range<usize>,
     /// the label and terms of the constraint tying the CNF's objective to
     /// the model's ([`SymmetryProof::objective_link`])
     pub objective_link: Option<(Ref, Linear)>,
@@ -240,7 +240,7 @@ impl SymmetryBlock {
         !self.prelude.is_empty()
             || self.early.1 > 0
             || self.before.1 > 0
-            || self.ids > self.rule_ids
+            || self.ids > self.rules.len()
     }
     /// The block of `proof`, whose derived clauses are found in `cnf`.
     pub fn new(proof: SymmetryProof, cnf: &Cnf) -> Result<Self, String> {
@@ -276,7 +276,7 @@ impl SymmetryBlock {
             .collect();
         Ok(SymmetryBlock {
             early: (proof.early.lines, proof.early.ids),
-            before_rule_ids: proof.before.rule_ids,
+            before_rules: proof.before.rules,
             before: (proof.before.lines, proof.before.ids),
             before_derives,
             prelude: proof.prelude,
@@ -290,7 +290,7 @@ impl SymmetryBlock {
                 .copied()
                 .collect(),
             derives,
-            rule_ids: proof.block.rule_ids,
+            rules: proof.block.rules,
             objective_link: proof.objective_link,
         })
     }

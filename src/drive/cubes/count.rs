@@ -27,6 +27,7 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::Write;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
@@ -450,60 +451,88 @@ pub fn run<P: Puzzle>(
         sums.fill(&mut r, encode_seconds, started);
         return Ok(r);
     }
-    let complete = sums.counts.iter().all(Option::is_some);
-    // every complete cube's count, and what the stopped ones found
-    let found: Vec<Counted> = sums
-        .counts
-        .iter()
-        .zip(&sums.stopped_found)
-        .filter_map(|(c, f)| c.or(*f))
-        .collect();
-    let solutions: u64 = found.iter().map(|c| c.solutions).sum();
-    let classes = classes_of.map(|_| found.iter().filter_map(|c| c.classes).sum());
-    let mut r: Report<P::Solution, P::Details> = Report::new(
-        describe.clone(),
-        if from_file == split.cubes() {
-            "none (every cube from the cube file)".to_string()
-        } else {
-            solver
-        },
+    let mut r = shared.whole_report(
         p.counted_as(),
-    );
-    r.status = Status::of_count(complete, solutions);
-    r.count = Some(solutions);
-    r.classes = classes;
-    let c = cnf.counts();
-    (r.vars, r.clauses, r.literals) = (c.vars, c.clauses, c.literals);
-    r.stopped_by = (!complete).then(|| StoppedBy::of_limits(&limits));
-    r.cubes = Some(CubeTally {
-        cubes: split.cubes(),
-        closed_now: sums.closed_now,
-        rechecked: 0,
+        &mut sums,
+        known,
         from_file,
-        certified_in_file: 0,
-        file: cubes.file.as_ref().map(|f| f.display().to_string()),
-        written_by: known.writers,
-        trusted: known.foreign,
-        cover: None,
-    });
-    if opts.certify.is_some() {
-        let stopped = shared.certificate_stopped.load(Ordering::Relaxed);
-        if stopped {
-            r.certificate_stopped = Some(StoppedBy::of_limits(&limits));
-        }
-        let mut proved = std::mem::take(&mut sums.proved);
-        proved.sort_by_key(|(i, _)| *i);
-        if complete && !stopped {
-            let cover = covered(&split, &proved)?;
-            if let Some(t) = &mut r.cubes {
-                t.cover = Some(cover);
-            }
-        }
-        r.certificates = Some(proved.into_iter().map(|(_, c)| c).collect());
-        r.seconds.certify = sums.certify.as_secs_f64();
-    }
+        solver,
+        cubes.file.as_deref(),
+    )?;
     sums.fill(&mut r, encode_seconds, started);
     Ok(r)
+}
+
+impl<P: Puzzle> Shared<'_, P> {
+    /// The whole problem's report from the cubes' `sums` and the file's
+    /// records (`known`; `from_file` cubes counted by them): the count,
+    /// complete when every cube is, the cube tally, the certificates and
+    /// their cover.
+    fn whole_report(
+        &self,
+        counted_as: &str,
+        sums: &mut Sums,
+        known: Recorded,
+        from_file: u32,
+        solver: String,
+        cube_file: Option<&Path>,
+    ) -> anyhow::Result<Report<P::Solution, P::Details>> {
+        let complete = sums.counts.iter().all(Option::is_some);
+        // every complete cube's count, and what the stopped ones found
+        let found: Vec<Counted> = sums
+            .counts
+            .iter()
+            .zip(&sums.stopped_found)
+            .filter_map(|(c, f)| c.or(*f))
+            .collect();
+        let solutions: u64 = found.iter().map(|c| c.solutions).sum();
+        let classes = self
+            .classes_of
+            .map(|_| found.iter().filter_map(|c| c.classes).sum());
+        let mut r: Report<P::Solution, P::Details> = Report::new(
+            self.describe.to_string(),
+            if from_file == self.split.cubes() {
+                "none (every cube from the cube file)".to_string()
+            } else {
+                solver
+            },
+            counted_as,
+        );
+        r.status = Status::of_count(complete, solutions);
+        r.count = Some(solutions);
+        r.classes = classes;
+        let c = self.cnf.counts();
+        (r.vars, r.clauses, r.literals) = (c.vars, c.clauses, c.literals);
+        r.stopped_by = (!complete).then(|| StoppedBy::of_limits(self.limits));
+        r.cubes = Some(CubeTally {
+            cubes: self.split.cubes(),
+            closed_now: sums.closed_now,
+            rechecked: 0,
+            from_file,
+            certified_in_file: 0,
+            file: cube_file.map(|f| f.display().to_string()),
+            written_by: known.writers,
+            trusted: known.foreign,
+            cover: None,
+        });
+        if self.opts.certify.is_some() {
+            let stopped = self.certificate_stopped.load(Ordering::Relaxed);
+            if stopped {
+                r.certificate_stopped = Some(StoppedBy::of_limits(self.limits));
+            }
+            let mut proved = std::mem::take(&mut sums.proved);
+            proved.sort_by_key(|(i, _)| *i);
+            if complete && !stopped {
+                let cover = covered(self.split, &proved)?;
+                if let Some(t) = &mut r.cubes {
+                    t.cover = Some(cover);
+                }
+            }
+            r.certificates = Some(proved.into_iter().map(|(_, c)| c).collect());
+            r.seconds.certify = sums.certify.as_secs_f64();
+        }
+        Ok(r)
+    }
 }
 
 /// The cubes this run counts: `only` (a cluster job's), else every cube

@@ -62,7 +62,7 @@ use super::threads::{add_stats, certificate_failed, on_threads, thread_count, un
 use super::CubeOptions;
 use crate::certify::{check_cover, formula_digest, Certified, CertifyError, Claim};
 use crate::drive::proof::{self, Part, Prepared, ProofPlan};
-use crate::drive::{Incumbent, Objective, Search, Sense};
+use crate::drive::{Incumbent, Objective, ObjectiveBound, Optimum, Search, Sense};
 use crate::options::{Purpose, RunOptions};
 use crate::puzzle::{decode_checked, Encoded, Puzzle};
 use crate::report::{CubeRecord, CubeTally, Report, Status, StoppedBy};
@@ -481,15 +481,6 @@ impl<P: Puzzle> Shared<'_, P> {
         )?;
         t.load = started.elapsed().as_secs_f64();
         let mut bound_encoding = self.obj.bound_encoding(self.opts.objective_encoding);
-        let sense = self.obj.sense;
-        let certificate_line = |index: u32, c: &Option<Certified>, what: &str| {
-            let _ = progress.send(format!(
-                "c cube {index}/{}: {what}{}",
-                self.split.cubes(),
-                c.as_ref()
-                    .map_or("no UNSAT answer to certify".to_string(), |c| c.to_string())
-            ));
-        };
         loop {
             if self.limits.expired() || self.failed.load(Ordering::Relaxed) {
                 break;
@@ -497,149 +488,15 @@ impl<P: Puzzle> Shared<'_, P> {
             let Some(job) = self.queue.lock().expect("queue lock").pop_front() else {
                 break;
             };
-            let index = match job {
-                Job::Solve(index) => index,
-                Job::Recheck(index, bound) => {
-                    let t0 = Instant::now();
-                    let Some(proved) =
-                        unless_stopped(self.certify_cube(index, bound), &self.certificate_stopped)?
-                    else {
-                        break;
-                    };
-                    t.certify += t0.elapsed();
-                    if let Some((cube, c)) = proved {
-                        // a record certified when written names the formula
-                        // it proved: the one its cube and bound give now
-                        let written = self.recorded_certificates[index as usize].as_ref();
-                        if let (Some(w), Some(now)) = (written, &c) {
-                            if w.formula_digest != now.formula_digest {
-                                bail!(
-                                    "the record of cube {index} carries the certificate of formula {}, but its cube and bound {bound} give formula {}: the record is not about this problem",
-                                    w.formula_digest,
-                                    now.formula_digest
-                                );
-                            }
-                        }
-                        certificate_line(index, &c, "the file's record proven again: ");
-                        t.proved.push((index, cube, c));
-                    }
-                    t.rechecked.push(index);
-                    continue;
+            match job {
+                Job::Solve(index) => {
+                    self.solve_cube(index, &mut session, &mut bound_encoding, &mut t, progress)?
                 }
-            };
-            let cube = self.split.cube(index);
-            let search = Search {
-                obj: self.obj,
-                strategy: self.opts.strategy,
-                cube: &cube,
-                incumbent: &self.incumbent,
-            };
-            let cube_started = Instant::now();
-            let solve_before = session.solve_time;
-            let mut err = None;
-            let (mut separate, mut decode_check, mut lazy) = (Duration::ZERO, Duration::ZERO, 0);
-            let opt = search.run(
-                &mut session,
-                &mut bound_encoding,
-                |m, s| {
-                    let t0 = Instant::now();
-                    let rejected = self.p.separate(&self.enc.map, m, s);
-                    separate += t0.elapsed();
-                    lazy += u64::from(rejected);
-                    rejected
-                },
-                |m, v, _| {
-                    if err.is_some() {
-                        return;
+                Job::Recheck(index, bound) => {
+                    if !self.recheck(index, bound, &mut t, progress)? {
+                        break;
                     }
-                    if let Some(b) = self.recorded[index as usize] {
-                        if better(sense, v, b) {
-                            err = Some(anyhow::anyhow!(
-                                "cube {index} has a model of value {v}, found now, but the cube file records that none is better than {b}: the record is wrong"
-                            ));
-                            return;
-                        }
-                    }
-                    let t0 = Instant::now();
-                    // durable before the other threads rely on it
-                    let written = self
-                        .line(index, Some((m, v)), None, false)
-                        .and_then(|mut r| {
-                            self.seal(&mut r, index);
-                            self.file.append(&r)
-                        });
-                    decode_check += t0.elapsed();
-                    if let Err(e) = written {
-                        err = Some(e);
-                        return;
-                    }
-                    let mut best = self.best.lock().expect("best lock");
-                    if best.as_ref().is_none_or(|(b, _)| better(sense, v, *b)) {
-                        *best = Some((v, m.clone()));
-                        let _ = progress.send(format!(
-                            "c improved: objective {v} in cube {index} after {:.2}s",
-                            crate::report::process_start().elapsed().as_secs_f64()
-                        ));
-                    }
-                },
-            )?;
-            t.separate += separate;
-            t.decode_check += decode_check;
-            t.lazy += lazy;
-            t.bounds += opt.bound_seconds;
-            if let Some(e) = err {
-                return Err(e);
-            }
-            let threshold = self.incumbent.get().unwrap_or(no_model(self.obj));
-            let closed = opt.proven && !better(sense, opt.bound, threshold);
-            let t0 = Instant::now();
-            // closed by its UNSAT answer; a certificate the limits stop
-            // leaves it uncertified (the run then ends)
-            let proved = match closed {
-                true => unless_stopped(
-                    self.certify_cube(index, opt.bound),
-                    &self.certificate_stopped,
-                )?
-                .flatten(),
-                false => None,
-            };
-            let certify_time = t0.elapsed();
-            t.certify += certify_time;
-            let t0 = Instant::now();
-            let mut r = self.line(
-                index,
-                opt.best.as_ref().map(|(m, v)| (m, *v)),
-                Some(opt.bound),
-                closed,
-            )?;
-            // this cube's share of the session: its calls and solving time
-            r.sat_calls = opt.sat_calls;
-            r.lazy_constraints = lazy;
-            r.seconds.bounds = opt.bound_seconds;
-            r.seconds.solve = (session.solve_time - solve_before).as_secs_f64();
-            r.seconds.separate = separate.as_secs_f64();
-            if self.opts.certify.is_some() {
-                r.certificates = Some(proved.iter().flat_map(|(_, c)| c.iter().cloned()).collect());
-                r.seconds.certify = certify_time.as_secs_f64();
-            }
-            r.seconds.close(cube_started.elapsed().as_secs_f64());
-            self.seal(&mut r, index);
-            self.file.append(&r)?;
-            t.decode_check += t0.elapsed();
-            t.done.push((index, opt.bound, closed));
-            let _ = progress.send(format!(
-                "c cube {index}/{}: {}{}, bound {} ({:.2}s)",
-                self.split.cubes(),
-                if closed { "closed" } else { "open" },
-                opt.best
-                    .as_ref()
-                    .map_or(String::new(), |(_, v)| format!(", best {v}")),
-                opt.bound,
-                cube_started.elapsed().as_secs_f64()
-            ));
-            if let Some((cube, c)) = proved {
-                certificate_line(index, &c, "");
-                t.proved.push((index, cube, c));
+                }
             }
         }
         t.solve = session.solve_time;
@@ -648,6 +505,225 @@ impl<P: Puzzle> Shared<'_, P> {
         t.stats = Some(session.stats());
         Ok(t)
     }
+
+    /// The progress line of cube `index`'s certificate.
+    fn certificate_line(
+        &self,
+        progress: &mpsc::Sender<String>,
+        index: u32,
+        c: &Option<Certified>,
+        what: &str,
+    ) {
+        let _ = progress.send(format!(
+            "c cube {index}/{}: {what}{}",
+            self.split.cubes(),
+            c.as_ref()
+                .map_or("no UNSAT answer to certify".to_string(), |c| c.to_string())
+        ));
+    }
+
+    /// Proves the cube file's record of cube `index` (its `bound`) again;
+    /// false when the limits stopped the proof (the thread ends).
+    fn recheck(
+        &self,
+        index: u32,
+        bound: i64,
+        t: &mut Totals,
+        progress: &mpsc::Sender<String>,
+    ) -> anyhow::Result<bool> {
+        let t0 = Instant::now();
+        let Some(proved) =
+            unless_stopped(self.certify_cube(index, bound), &self.certificate_stopped)?
+        else {
+            return Ok(false);
+        };
+        t.certify += t0.elapsed();
+        if let Some((cube, c)) = proved {
+            // a record certified when written names the formula
+            // it proved: the one its cube and bound give now
+            let written = self.recorded_certificates[index as usize].as_ref();
+            if let (Some(w), Some(now)) = (written, &c) {
+                if w.formula_digest != now.formula_digest {
+                    bail!(
+                        "the record of cube {index} carries the certificate of formula {}, but its cube and bound {bound} give formula {}: the record is not about this problem",
+                        w.formula_digest,
+                        now.formula_digest
+                    );
+                }
+            }
+            self.certificate_line(progress, index, &c, "the file's record proven again: ");
+            t.proved.push((index, cube, c));
+        }
+        t.rechecked.push(index);
+        Ok(true)
+    }
+
+    /// Optimises cube `index` on `session`, certifies its bound when the
+    /// cube is closed, and appends its report line to the cube file.
+    fn solve_cube(
+        &self,
+        index: u32,
+        session: &mut Session,
+        bound_encoding: &mut ObjectiveBound,
+        t: &mut Totals,
+        progress: &mpsc::Sender<String>,
+    ) -> anyhow::Result<()> {
+        let cube_started = Instant::now();
+        let solve_before = session.solve_time;
+        let (opt, work) = self.search_cube(index, session, bound_encoding, progress)?;
+        t.separate += work.separate;
+        t.decode_check += work.decode_check;
+        t.lazy += work.lazy;
+        t.bounds += opt.bound_seconds;
+        let threshold = self.incumbent.get().unwrap_or(no_model(self.obj));
+        let closed = opt.proven && !better(self.obj.sense, opt.bound, threshold);
+        let t0 = Instant::now();
+        // closed by its UNSAT answer; a certificate the limits stop
+        // leaves it uncertified (the run then ends)
+        let proved = match closed {
+            true => unless_stopped(
+                self.certify_cube(index, opt.bound),
+                &self.certificate_stopped,
+            )?
+            .flatten(),
+            false => None,
+        };
+        let certify_time = t0.elapsed();
+        t.certify += certify_time;
+        let t0 = Instant::now();
+        let mut r = self.line(
+            index,
+            opt.best.as_ref().map(|(m, v)| (m, *v)),
+            Some(opt.bound),
+            closed,
+        )?;
+        // this cube's share of the session: its calls and solving time
+        r.sat_calls = opt.sat_calls;
+        r.lazy_constraints = work.lazy;
+        r.seconds.bounds = opt.bound_seconds;
+        r.seconds.solve = (session.solve_time - solve_before).as_secs_f64();
+        r.seconds.separate = work.separate.as_secs_f64();
+        if self.opts.certify.is_some() {
+            r.certificates = Some(proved.iter().flat_map(|(_, c)| c.iter().cloned()).collect());
+            r.seconds.certify = certify_time.as_secs_f64();
+        }
+        r.seconds.close(cube_started.elapsed().as_secs_f64());
+        self.seal(&mut r, index);
+        self.file.append(&r)?;
+        t.decode_check += t0.elapsed();
+        t.done.push((index, opt.bound, closed));
+        let _ = progress.send(format!(
+            "c cube {index}/{}: {}{}, bound {} ({:.2}s)",
+            self.split.cubes(),
+            if closed { "closed" } else { "open" },
+            opt.best
+                .as_ref()
+                .map_or(String::new(), |(_, v)| format!(", best {v}")),
+            opt.bound,
+            cube_started.elapsed().as_secs_f64()
+        ));
+        if let Some((cube, c)) = proved {
+            self.certificate_line(progress, index, &c, "");
+            t.proved.push((index, cube, c));
+        }
+        Ok(())
+    }
+
+    /// The search of cube `index` under its assumptions, with the shared
+    /// incumbent; each improvement recorded ([`Shared::improved`]).
+    fn search_cube(
+        &self,
+        index: u32,
+        session: &mut Session,
+        bound_encoding: &mut ObjectiveBound,
+        progress: &mpsc::Sender<String>,
+    ) -> anyhow::Result<(Optimum, CubeWork)> {
+        let cube = self.split.cube(index);
+        let search = Search {
+            obj: self.obj,
+            strategy: self.opts.strategy,
+            cube: &cube,
+            incumbent: &self.incumbent,
+        };
+        let mut err = None;
+        let (mut separate, mut decode_check, mut lazy) = (Duration::ZERO, Duration::ZERO, 0);
+        let opt = search.run(
+            session,
+            bound_encoding,
+            |m, s| {
+                let t0 = Instant::now();
+                let rejected = self.p.separate(&self.enc.map, m, s);
+                separate += t0.elapsed();
+                lazy += u64::from(rejected);
+                rejected
+            },
+            |m, v, _| {
+                if err.is_none() {
+                    if let Err(e) = self.improved(index, m, v, &mut decode_check, progress) {
+                        err = Some(e);
+                    }
+                }
+            },
+        )?;
+        let work = CubeWork {
+            separate,
+            decode_check,
+            lazy,
+        };
+        match err {
+            Some(e) => Err(e),
+            None => Ok((opt, work)),
+        }
+    }
+
+    /// An improvement `v` (model `m`) in cube `index`: refused if the cube
+    /// file records that none is better, else written to the file (durable
+    /// before the other threads rely on it) and offered as the best.
+    fn improved(
+        &self,
+        index: u32,
+        m: &Assignment,
+        v: i64,
+        decode_check: &mut Duration,
+        progress: &mpsc::Sender<String>,
+    ) -> anyhow::Result<()> {
+        let sense = self.obj.sense;
+        if let Some(b) = self.recorded[index as usize] {
+            if better(sense, v, b) {
+                bail!(
+                    "cube {index} has a model of value {v}, found now, but the cube file records that none is better than {b}: the record is wrong"
+                );
+            }
+        }
+        let t0 = Instant::now();
+        // durable before the other threads rely on it
+        let written = self
+            .line(index, Some((m, v)), None, false)
+            .and_then(|mut r| {
+                self.seal(&mut r, index);
+                self.file.append(&r)
+            });
+        *decode_check += t0.elapsed();
+        written?;
+        let mut best = self.best.lock().expect("best lock");
+        if best.as_ref().is_none_or(|(b, _)| better(sense, v, *b)) {
+            *best = Some((v, m.clone()));
+            let _ = progress.send(format!(
+                "c improved: objective {v} in cube {index} after {:.2}s",
+                crate::report::process_start().elapsed().as_secs_f64()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A cube search's share of the puzzle's hooks: the time separating
+/// (checking lazy constraints) and recording, and the lazy constraints
+/// added.
+struct CubeWork {
+    separate: Duration,
+    decode_check: Duration,
+    lazy: u64,
 }
 
 /// Refuses what `--cubes` does not split: no objective, a scored one,

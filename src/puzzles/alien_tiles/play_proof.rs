@@ -41,7 +41,7 @@ pub fn unreachable_block(model: &PbModel, y: &[u32], c: u32) -> SymmetryProof {
         .add(Ref::Label("unreach_le".into()));
     block.add_ids(both.step(), 1);
     block.derived.push((vec![], block.ids));
-    block.rule_ids = block.ids;
+    block.all_rules();
     SymmetryProof {
         before: block,
         ..Default::default()

@@ -51,8 +51,7 @@ use puzzlesat_encodings::proof::{self, Coef, Constraint, PolSum, Ref, Step, Valu
 use puzzlesat_encodings::Lit;
 
 use super::encode::BoardMap;
-use super::model::max_ubnval;
-use super::opb::{differ_name, ge_name, holds_name, p_name, permutation_ids, PermutationIds};
+use super::opb::{differ_name, ge_name, holds_name, p_name, permutation_ids, top, PermutationIds};
 use super::partitions::CycleMatrix;
 
 /// The VeriPB derivation of the canonical matrix's clauses (C9–C11) of
@@ -212,7 +211,7 @@ fn balance(ids: &PermutationIds, s: usize) -> Step {
 /// The witness of conjugation by σ (the new board's `x[a][b]` is the old
 /// `x[σa][σb]`): each model variable that σ moves, `var -> image`.
 pub fn witness(n: usize, sigma: &[usize]) -> Witness {
-    let ub = max_ubnval(n).max(1);
+    let top = top(n);
     let mut out = vec![];
     let mut map = |from: String, to: String| {
         if from != to {
@@ -222,13 +221,13 @@ pub fn witness(n: usize, sigma: &[usize]) -> Witness {
     let s = |a: usize| sigma[a];
     for a in 0..n {
         for b in 0..n {
-            for t in 2..=ub {
+            for t in 2..=top {
                 map(ge_name(a, b, t), ge_name(s(a), s(b), t));
             }
             if a != b {
                 map(p_name(a, b), p_name(s(a), s(b)));
             }
-            for v in 1..ub {
+            for v in 1..top {
                 map(holds_name(a, b, v), holds_name(s(a), s(b), v));
             }
         }

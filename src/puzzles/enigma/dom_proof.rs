@@ -15,9 +15,10 @@
 //! ordered, values 1..v all do, on distinct orbits, so v ≤ S_T.
 //!
 //! **The steps**, with `E_{c,w}` "cell c holds w" (the model's
-//! `e[i][j]_<w>`, and `x_ge<ub>` at w = ub), `G_{c,t}` its `[x_c ≥ t]`,
+//! `e[i][j]_<w>`, w ≤ ub, below the model's top n²), `G_{c,t}` its `[x_c ≥ t]`,
 //! `u[w]` "some cell is at least w", N = n² cells, after the blocks of
-//! [`super::cycle_proof`], [`super::occ_proof`] and [`super::ubn_proof`]:
+//! [`super::cycle_proof`], [`super::occ_proof`] and [`super::ubn_proof`]
+//! (whose domain block makes every cell at most ub):
 //! 1. the cycle order is unloaded (`load_order;`): from here a `dom` step's
 //!    witness must make the objective strictly better;
 //! 2. `u[w+1] → u[w]` and `L_w: u[w] → ∨_c E_{c,w}` (RUP through rule 3);
@@ -52,25 +53,27 @@ use puzzlesat_encodings::Lit;
 use super::encode::BoardMap;
 use super::model::max_ubnval;
 use super::occ_proof::{along, counters_and_tree, label, orbits, rup, Node};
-use super::opb::{ge_name, holds_name, used_name};
+use super::opb::{ge_name, holds_name, top, used_name};
 use super::ubn_proof::{ensure_t, t_label};
 
-/// The proof's names for one board.
+/// The proof's names for one board: the encoding's values 1..ub, the
+/// model's 1..top.
 struct Names {
     n: usize,
     ub: usize,
+    top: usize,
 }
 
 impl Names {
-    /// "cell c holds w" (w = ub: "cell c is at least ub").
+    /// "cell c holds w" (w = top: "cell c is at least top").
     fn holds(&self, c: usize, w: usize) -> proof::Lit {
-        proof::Lit::from_text(if w < self.ub {
+        proof::Lit::from_text(if w < self.top {
             holds_name(c / self.n, c % self.n, w)
         } else {
             ge_name(c / self.n, c % self.n, w)
         })
     }
-    /// `[x_c ≥ t]`, t = 2..ub.
+    /// `[x_c ≥ t]`, t = 2..top.
     fn ge(&self, c: usize, t: usize) -> proof::Lit {
         proof::Lit::from_text(ge_name(c / self.n, c % self.n, t))
     }
@@ -108,7 +111,7 @@ pub fn dominance_proof(
     if ub < 2 || counters.dominance_clauses.is_empty() {
         return Ok(()); // nothing to derive (n ≤ 2)
     }
-    let at = Names { n, ub };
+    let at = Names { n, ub, top: top(n) };
     swaps(&at, &mut proof.early);
     // steps 4–5 and each value's G over the model alone (before the
     // encoding), 6–7 after
@@ -183,10 +186,10 @@ pub fn dominance_proof(
             };
             along(&root, &mut vec![], &goal, name, &leaf, block);
             // G_v: f_v ⇒ Σ_c (G_{c,v} + ¬G_{c,v+1}) ≥ N + T (v ≥ 2), and
-            // its ends: Σ_c ¬G_{c,2} + T·¬f_1 ≥ T, Σ_c G_{c,ub} + T·¬f_ub ≥ T
+            // its end: Σ_c ¬G_{c,2} + T·¬f_1 ≥ T
             let mut g = PolSum::new();
             g.add(label(&format!("fp{tt}_{v}")));
-            if v < ub {
+            if v < at.top {
                 for c in 0..cells {
                     ensure_t(n, c, v, &mut done, before);
                     g.add(label(&t_label(c, v)));
@@ -242,7 +245,9 @@ fn derive_clause(
             pol.then(Op::Weaken(at.ge(c, v).var()));
         }
     }
-    if used_v && v < at.ub {
+    // (at v = ub no premise takes ¬G_{c,ub+1} away: every cell is at
+    // most ub)
+    if (used_v || v == at.ub) && v < at.top {
         for c in 0..cells {
             pol.then(Op::Weaken(at.ge(c, v + 1).var()));
         }
@@ -349,7 +354,7 @@ fn swaps(at: &Names, block: &mut ProofLines) {
     }
     // 3. D_v by the swap of v and v+1
     for v in 1..ub {
-        let top = v + 1 == ub;
+        let top = v + 1 == at.top;
         let mut witness: Witness = vec![];
         for c in 0..cells {
             let (low, high) = (at.holds(c, v), at.holds(c, v + 1));

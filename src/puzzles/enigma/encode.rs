@@ -418,7 +418,94 @@ pub fn encode_board<DB: ClauseDatabase>(
         Symmetry::Cycles => Some(CycleMatrix::encode(db, n)),
         Symmetry::None => None,
     };
-    let p: Vec<Vec<Option<Lit>>> = match &cycles {
+    let p = permutation_matrix(db, n, cycles.as_ref());
+    post_rule2(db, n, &x, &p);
+    // the names of the rules' literals in the PB model (super::opb), so
+    // that a VeriPB proof reads the CNF's rules as the model's
+    let mut names = vec![];
+    let differ = post_rule1(db, n, &x, &mut names);
+    let used = post_rule3(db, n, ub, &mut x, &mut names);
+    let cells = n * n;
+    let (counters, objective_terms) = if opts.counters() {
+        let size = Size { n, ub, opts };
+        let (counters, terms) = post_counters(db, size, &x, &used, cycles.as_ref());
+        (Some(counters), terms)
+    } else {
+        let terms = x
+            .iter()
+            .flat_map(|xc| xc.order_lits().iter().map(|&l| (l, 1u64)))
+            .collect();
+        (None, terms)
+    };
+    let objective = Objective {
+        sense: Sense::Maximize,
+        terms: objective_terms,
+        offset: cells as i64,
+    };
+    let primary: Vec<Lit> = x.iter().flat_map(|c| c.order_lits().to_vec()).collect();
+    for i in 0..n {
+        for j in 0..n {
+            for (t, &l) in x[i * n + j].order_lits().iter().enumerate() {
+                names.push((super::opb::ge_name(i, j, t + 2), l));
+            }
+        }
+    }
+    for (i, row) in p.iter().enumerate() {
+        for (j, l) in row.iter().enumerate() {
+            if let Some(l) = l {
+                names.push((super::opb::p_name(i, j), *l));
+            }
+        }
+    }
+    Ok(BoardCnf {
+        map: BoardMap {
+            n,
+            x,
+            p,
+            differ,
+            cycles,
+            counters,
+        },
+        objective,
+        primary,
+        names,
+    })
+}
+
+/// The board's side, the largest value and the options: what the
+/// counters' phases of [`encode_board`] share.
+#[derive(Clone, Copy)]
+struct Size {
+    n: usize,
+    ub: i64,
+    opts: BoardOptions,
+}
+
+impl Size {
+    /// n²
+    fn cells(self) -> usize {
+        self.n * self.n
+    }
+
+    /// The cap of the counter c_v: the staircase's, else n².
+    fn cap(self, v: usize) -> usize {
+        if self.opts.redundant.staircase {
+            staircase(self.n, v, self.opts)
+        } else {
+            self.cells()
+        }
+    }
+}
+
+/// 2./3. The permutation matrix p_ij: with the symmetry breaking, the
+/// canonical matrix of `cycles` (already constrained); else fresh literals
+/// with exactly one per row and column and no fixed point.
+fn permutation_matrix<DB: ClauseDatabase>(
+    db: &mut DB,
+    n: usize,
+    cycles: Option<&CycleMatrix>,
+) -> Vec<Vec<Option<Lit>>> {
+    match cycles {
         // 3. symmetry breaking: the canonical matrix (already constrained)
         Some(m) => (0..n)
             .map(|i| {
@@ -448,9 +535,12 @@ pub fn encode_board<DB: ClauseDatabase>(
             }
             p
         }
-    };
+    }
+}
+
+/// 2. Rule 2: p_ij → column i = row j, cell by cell: x[k][i] = x[j][k].
+fn post_rule2<DB: ClauseDatabase>(db: &mut DB, n: usize, x: &[IntVar], p: &[Vec<Option<Lit>>]) {
     let cell = |i: usize, j: usize| i * n + j;
-    // 2. Rule 2: p_ij → column i = row j, cell by cell: x[k][i] = x[j][k]
     for (i, row) in p.iter().enumerate() {
         for (j, &l) in row.iter().enumerate() {
             if let Some(l) = l {
@@ -463,13 +553,20 @@ pub fn encode_board<DB: ClauseDatabase>(
             }
         }
     }
-    // the names of the rules' literals in the PB model (super::opb), so
-    // that a VeriPB proof reads the CNF's rules as the model's
-    let mut names = vec![];
-    // Rule 1: rows i < i' differ in some column k: d[i][i'][k] → row i is
-    // below row i' there (lt[i][i'][k]) or above it (lt[i'][i][k]); the
-    // two "below" literals are auxiliary (the model states rule 1 over
-    // "cell holds v"): defined `[x_b − x_a ≥ 1]` for a VeriPB proof
+}
+
+/// Rule 1: rows i < i' differ in some column k: d[i][i'][k] → row i is
+/// below row i' there (lt[i][i'][k]) or above it (lt[i'][i][k]); the two
+/// "below" literals are auxiliary (the model states rule 1 over "cell
+/// holds v"): defined `[x_b − x_a ≥ 1]` for a VeriPB proof. The d's are
+/// named.
+fn post_rule1<DB: ClauseDatabase>(
+    db: &mut DB,
+    n: usize,
+    x: &[IntVar],
+    names: &mut Vec<(String, Lit)>,
+) -> Vec<Differ> {
+    let cell = |i: usize, j: usize| i * n + j;
     let mut differ = vec![];
     for i in 0..n {
         for i2 in i + 1..n {
@@ -496,13 +593,24 @@ pub fn encode_board<DB: ClauseDatabase>(
             db.add(&some);
         }
     }
-    // Rule 3: value v+1 on the board → value v on the board
-    // used[v] ↔ some cell ≥ v (v = 1..ub; used[0] is a placeholder)
+    differ
+}
+
+/// Rule 3: value v+1 on the board → value v on the board. Returns
+/// `used[v] ↔ some cell ≥ v` (v = 1..ub; used[0] is a placeholder), named
+/// as the model's, and names the cells' "holds v" literals.
+fn post_rule3<DB: ClauseDatabase>(
+    db: &mut DB,
+    n: usize,
+    ub: i64,
+    x: &mut [IntVar],
+    names: &mut Vec<(String, Lit)>,
+) -> Vec<Lit> {
     let mut used: Vec<Lit> = vec![db.true_lit()];
     for v in 1..=ub {
         let u = db.fresh();
         let mut back = vec![!u];
-        for c in &x {
+        for c in x.iter() {
             db.add(&[!c.ge(v), u]); // [x ≥ v] → used_v
             back.push(c.ge(v));
         }
@@ -523,262 +631,271 @@ pub fn encode_board<DB: ClauseDatabase>(
         }
         db.add(&some);
     }
-    // 4./5. counters c_v = #{cells ≥ v}, v = 2..ub (c_1 = n²)
-    let cells = n * n;
-    let mut objective_terms = vec![];
-    let mut counters = None;
-    if opts.counters() {
-        let t_lit = db.true_lit();
-        let mut c: Vec<Vec<Lit>> = vec![vec![], vec![t_lit; cells]]; // c[v][t-1] = [c_v ≥ t]
-        for v in 2..=ub {
-            let leaves: Vec<Vec<Lit>> = x.iter().map(|xc| vec![xc.ge(v)]).collect();
-            let out = unary_sum(db, &leaves, cells, Directions::BOTH);
-            db.add(&[!used[v as usize], out[0]]); // used_v ↔ c_v ≥ 1
-            db.add(&[used[v as usize], !out[0]]);
-            c.push(out);
-        }
-        counters = Some(Counters {
-            used: used.clone(),
-            ge: c
-                .iter()
-                .enumerate()
-                .map(|(v, o)| if v < 2 { vec![] } else { o.clone() })
-                .collect(),
-            cap: (0..=ub as usize)
-                .map(|v| {
-                    if opts.redundant.staircase {
-                        staircase(n, v, opts)
-                    } else {
-                        cells
-                    }
-                })
-                .collect(),
-            ubnval: None,
-            dominance: vec![],
-            dominance_clauses: vec![],
-        });
-        // [c_v ≥ t]: true for t = 0, None (false) past the cells
-        let ge = |v: usize, t: usize| -> Option<Lit> {
-            if t == 0 {
-                Some(t_lit)
-            } else {
-                c.get(v).and_then(|o| o.get(t - 1)).copied()
-            }
-        };
-        // q = number of 3-cycles (exact unary count), for dominance
-        let q: Option<Vec<Lit>> = match (&cycles, opts.dominance) {
-            (Some(m), d) if d.counts() => {
-                let threes: Vec<Vec<Lit>> = (2..n).map(|i| vec![m.close[i][i - 2]]).collect();
-                Some(unary_sum(db, &threes, n / 3, Directions::BOTH))
-            }
-            _ => None,
-        };
-        // s6 = q + n₂² + n₅ bounds the number of values occurring fewer than
-        // 6 times (single orbits of size 3, 4 or 5: a 3-cycle's odd orbit, a
-        // 2-cycle's diagonal orbit or one of the 2 shared by two 2-cycles,
-        // a 5-cycle's odd orbit; anything else has ≥ 6 cells)
-        let s6: Option<Vec<Lit>> = match (&cycles, &q) {
-            (Some(m), Some(q)) => {
-                let twos: Vec<Vec<Lit>> = (1..n).map(|i| vec![m.close[i][i - 1]]).collect();
-                let n2 = unary_sum(db, &twos, n / 2, Directions::BOTH);
-                // n₂² in unary: [n₂² ≥ k] = [n₂ ≥ ⌈√k⌉]
-                let sq: Vec<Lit> = (1..=n2.len() * n2.len())
-                    .map(|k| n2[(1..).find(|a| a * a >= k).expect("k ≤ len²") - 1])
-                    .collect();
-                let fives: Vec<Vec<Lit>> = (4..n).map(|i| vec![m.close[i][i - 4]]).collect();
-                let n5 = unary_sum(db, &fives, n / 5, Directions::BOTH);
-                Some(unary_sum(
-                    db,
-                    &[q.clone(), sq, n5],
-                    ub as usize,
-                    Directions::BOTH,
-                ))
-            }
-            _ => None,
-        };
-        // s12 = the number of orbits of fewer than 12 cells (a value
-        // occurring fewer than 12 times sits on at least one of them)
-        let s12: Option<Vec<Lit>> = match (&cycles, opts.dominance) {
-            (Some(m), Dominance::Orbits12) => {
-                let leaves = small_orbit_leaves(db, m, 12);
-                Some(unary_sum(db, &leaves, ub as usize, Directions::BOTH))
-            }
-            _ => None,
-        };
-        // the dominance's thresholds: a value above [S ≥ ·] occurs ≥ T times
-        let mut thresholds: Vec<(usize, Option<Vec<Lit>>)> = vec![];
-        if opts.dominance.counts() {
-            thresholds.push((4, q.clone()));
-            if let Some(s6) = &s6 {
-                thresholds.push((6, Some(s6.clone())));
-            }
-            if let Some(s12) = &s12 {
-                thresholds.push((12, Some(s12.clone())));
-            }
-        }
-        let mut posted = vec![];
-        for (v, &used_v) in used.iter().enumerate().skip(1) {
-            for t in 0..=cells {
-                // premise: [c_{v+1} ≥ t], or for t = 0 "v is used"
-                let premise = if t == 0 { Some(used_v) } else { ge(v + 1, t) };
-                let Some(premise) = premise else { break };
-                if opts.redundant.occ3 {
-                    // occurrence of v ≥ 3: [c_{v+1} ≥ t] → [c_v ≥ t+3]
-                    let mut cl = vec![!premise];
-                    cl.extend(ge(v, t + 3));
-                    db.add(&cl);
-                }
-                // v above S → occurrence ≥ T: [S ≥ v] ∨ ¬premise ∨ [c_v ≥ t+T]
-                // (without 3-cycles counted, S = ⌊n/3⌋: v above it)
-                for (threshold, s) in &thresholds {
-                    let cond: Option<Vec<Lit>> = match s {
-                        Some(s) => Some(s.get(v - 1).copied().into_iter().collect()),
-                        None => (v > n / 3).then(Vec::new),
-                    };
-                    if let Some(mut cl) = cond {
-                        cl.push(!premise);
-                        cl.extend(ge(v, t + threshold));
-                        db.add(&cl);
-                        if !cl.contains(&t_lit) {
-                            posted.push((*threshold, v, cl)); // (else not kept)
-                        }
-                    }
-                }
-            }
-        }
-        if let Some(c) = counters.as_mut() {
-            c.dominance = thresholds
-                .into_iter()
-                .filter_map(|(t, s)| Some((t, s?)))
-                .collect();
-            c.dominance_clauses = posted;
-        }
-        if opts.redundant.ubnval {
-            let m = cycles.as_ref().expect("validated");
-            let leaves = m.ubnval_leaves(db);
-            // [d_i ≥ t+1] → [d_i ≥ t]: implied by the leaves' clauses, but
-            // a VeriPB proof needs them as clauses to derive the
-            // totalizer's by RUP (each follows from the two definitions)
-            for d in &leaves {
-                if let Some(p) = db.provenance() {
-                    p.int_var(0, d); // its order clauses, for the proof's ladders
-                }
-                for w in d.windows(2) {
-                    db.add(&[!w[1], w[0]]);
-                }
-            }
-            let u = unary_sum(db, &leaves, ub as usize, Directions::DOWN);
-            let mut ubn = UbnvalLits {
-                ubnval: u.clone(),
-                n2: vec![],
-                nodd: vec![],
-            };
-            // used_{K+1} → UBNVAL ≥ K+1
-            for k in 1..ub as usize {
-                match u.get(k) {
-                    Some(&l) => db.add(&[!used[k + 1], l]),
-                    None => db.add(&[!used[k + 1]]),
-                }
-            }
-            if opts.redundant.gcd {
-                // UBNVAL counts min(a, b) orbits shared by cycles a, b; there
-                // are gcd(a, b): a 2-cycle and an odd cycle share 1, not 2, so
-                // values ≤ UBNVAL − n₂·n_odd:
-                // used_{K+1} ∧ [n₂ ≥ a] ∧ [n_odd ≥ b] → UBNVAL ≥ K+1+a·b
-                let twos: Vec<Vec<Lit>> = (1..n).map(|i| vec![m.close[i][i - 1]]).collect();
-                let odds: Vec<Vec<Lit>> = (0..n)
-                    .map(|i| {
-                        (0..i)
-                            .filter(|s| (i - s) % 2 == 0)
-                            .map(|s| m.close[i][s])
-                            .collect::<Vec<_>>()
-                    })
-                    .filter(|l| !l.is_empty())
-                    .map(|l| {
-                        vec![if l.len() == 1 {
-                            l[0]
-                        } else {
-                            let y = db.fresh();
-                            // for a VeriPB proof: y ⇔ one of the odd cycles ending here
-                            puzzlesat_encodings::provenance::define(db, y, || {
-                                puzzlesat_encodings::provenance::Linear::count_at_least(&l, 1)
-                            });
-                            Or(l).reify(db, y);
-                            y
-                        }]
-                    })
-                    .collect();
-                let n2 = unary_sum(db, &twos, n / 2, Directions::BOTH);
-                let nodd = unary_sum(db, &odds, n / 3, Directions::BOTH);
-                for k in 1..ub as usize {
-                    for (a, &ta) in n2.iter().enumerate() {
-                        for (b, &tb) in nodd.iter().enumerate() {
-                            let mut cl = vec![!used[k + 1], !ta, !tb];
-                            cl.extend(u.get(k + (a + 1) * (b + 1)).copied());
-                            db.add(&cl);
-                        }
-                    }
-                }
-                ubn.n2 = n2;
-                ubn.nodd = nodd;
-            }
-            if let Some(c) = counters.as_mut() {
-                c.ubnval = Some(ubn);
-            }
-        }
-        // 6. objective: the counters' outputs, up to the staircase
-        for (v, out) in c.iter().enumerate().skip(2) {
-            let cap = if opts.redundant.staircase {
-                staircase(n, v, opts)
-            } else {
-                cells
-            };
-            for (t, &l) in out.iter().enumerate() {
-                if t < cap {
-                    objective_terms.push((l, 1u64));
-                } else {
-                    db.add(&[!l]); // [c_v ≥ t+1], t+1 > cap_v: implied false
-                }
-            }
-        }
-    } else {
-        for xc in &x {
-            objective_terms.extend(xc.order_lits().iter().map(|&l| (l, 1u64)));
-        }
+    used
+}
+
+/// 4./5. The counters c_v = #{cells ≥ v} (v = 2..ub, c_1 = n²) with the
+/// dominance's and the redundant constraints over them; 6. the objective's
+/// terms: the counters' outputs, up to the staircase.
+fn post_counters<DB: ClauseDatabase>(
+    db: &mut DB,
+    size: Size,
+    x: &[IntVar],
+    used: &[Lit],
+    cycles: Option<&CycleMatrix>,
+) -> (Counters, Vec<(Lit, u64)>) {
+    let (cells, ub) = (size.cells(), size.ub);
+    let t_lit = db.true_lit();
+    let mut c: Vec<Vec<Lit>> = vec![vec![], vec![t_lit; cells]]; // c[v][t-1] = [c_v ≥ t]
+    for v in 2..=ub {
+        let leaves: Vec<Vec<Lit>> = x.iter().map(|xc| vec![xc.ge(v)]).collect();
+        let out = unary_sum(db, &leaves, cells, Directions::BOTH);
+        db.add(&[!used[v as usize], out[0]]); // used_v ↔ c_v ≥ 1
+        db.add(&[used[v as usize], !out[0]]);
+        c.push(out);
     }
-    let objective = Objective {
-        sense: Sense::Maximize,
-        terms: objective_terms,
-        offset: cells as i64,
+    let mut counters = Counters {
+        used: used.to_vec(),
+        ge: c
+            .iter()
+            .enumerate()
+            .map(|(v, o)| if v < 2 { vec![] } else { o.clone() })
+            .collect(),
+        cap: (0..=ub as usize).map(|v| size.cap(v)).collect(),
+        ubnval: None,
+        dominance: vec![],
+        dominance_clauses: vec![],
     };
-    let primary: Vec<Lit> = x.iter().flat_map(|c| c.order_lits().to_vec()).collect();
-    for i in 0..n {
-        for j in 0..n {
-            for (t, &l) in x[cell(i, j)].order_lits().iter().enumerate() {
-                names.push((super::opb::ge_name(i, j, t + 2), l));
+    let thresholds = dominance_sums(db, size, cycles);
+    counters.dominance_clauses = post_occurrences(db, size, t_lit, used, &c, &thresholds);
+    counters.dominance = thresholds
+        .into_iter()
+        .filter_map(|(t, s)| Some((t, s?)))
+        .collect();
+    if size.opts.redundant.ubnval {
+        let m = cycles.expect("validated");
+        counters.ubnval = Some(post_ubnval(db, size, m, used));
+    }
+    // 6. objective: the counters' outputs, up to the staircase
+    let mut objective_terms = vec![];
+    for (v, out) in c.iter().enumerate().skip(2) {
+        let cap = size.cap(v);
+        for (t, &l) in out.iter().enumerate() {
+            if t < cap {
+                objective_terms.push((l, 1u64));
+            } else {
+                db.add(&[!l]); // [c_v ≥ t+1], t+1 > cap_v: implied false
             }
         }
     }
-    for (i, row) in p.iter().enumerate() {
-        for (j, l) in row.iter().enumerate() {
-            if let Some(l) = l {
-                names.push((super::opb::p_name(i, j), *l));
+    (counters, objective_terms)
+}
+
+/// The dominance's thresholds (with `--dominance` counting): a value above
+/// `[S ≥ ·]` occurs at least T times, as (T, S): T = 4 with S the number of
+/// 3-cycles (None: without them counted, S = ⌊n/3⌋), 6 with `s6` and 12
+/// with `s12` (below).
+fn dominance_sums<DB: ClauseDatabase>(
+    db: &mut DB,
+    size: Size,
+    cycles: Option<&CycleMatrix>,
+) -> Vec<(usize, Option<Vec<Lit>>)> {
+    let (n, ub, opts) = (size.n, size.ub, size.opts);
+    // q = number of 3-cycles (exact unary count), for dominance
+    let q: Option<Vec<Lit>> = match (cycles, opts.dominance) {
+        (Some(m), d) if d.counts() => {
+            let threes: Vec<Vec<Lit>> = (2..n).map(|i| vec![m.close[i][i - 2]]).collect();
+            Some(unary_sum(db, &threes, n / 3, Directions::BOTH))
+        }
+        _ => None,
+    };
+    // s6 = q + n₂² + n₅ bounds the number of values occurring fewer than
+    // 6 times (single orbits of size 3, 4 or 5: a 3-cycle's odd orbit, a
+    // 2-cycle's diagonal orbit or one of the 2 shared by two 2-cycles,
+    // a 5-cycle's odd orbit; anything else has ≥ 6 cells)
+    let s6: Option<Vec<Lit>> = match (cycles, &q) {
+        (Some(m), Some(q)) => {
+            let twos: Vec<Vec<Lit>> = (1..n).map(|i| vec![m.close[i][i - 1]]).collect();
+            let n2 = unary_sum(db, &twos, n / 2, Directions::BOTH);
+            // n₂² in unary: [n₂² ≥ k] = [n₂ ≥ ⌈√k⌉]
+            let sq: Vec<Lit> = (1..=n2.len() * n2.len())
+                .map(|k| n2[(1..).find(|a| a * a >= k).expect("k ≤ len²") - 1])
+                .collect();
+            let fives: Vec<Vec<Lit>> = (4..n).map(|i| vec![m.close[i][i - 4]]).collect();
+            let n5 = unary_sum(db, &fives, n / 5, Directions::BOTH);
+            Some(unary_sum(
+                db,
+                &[q.clone(), sq, n5],
+                ub as usize,
+                Directions::BOTH,
+            ))
+        }
+        _ => None,
+    };
+    // s12 = the number of orbits of fewer than 12 cells (a value
+    // occurring fewer than 12 times sits on at least one of them)
+    let s12: Option<Vec<Lit>> = match (cycles, opts.dominance) {
+        (Some(m), Dominance::Orbits12) => {
+            let leaves = small_orbit_leaves(db, m, 12);
+            Some(unary_sum(db, &leaves, ub as usize, Directions::BOTH))
+        }
+        _ => None,
+    };
+    let mut thresholds: Vec<(usize, Option<Vec<Lit>>)> = vec![];
+    if opts.dominance.counts() {
+        thresholds.push((4, q));
+        if let Some(s6) = s6 {
+            thresholds.push((6, Some(s6)));
+        }
+        if let Some(s12) = s12 {
+            thresholds.push((12, Some(s12)));
+        }
+    }
+    thresholds
+}
+
+/// The occurrence clauses over the counters `c` (`t_lit` true): with
+/// occ3, each value used occurs at least 3 times; for each threshold
+/// (T, S), a value above S occurs at least T times. Returns the
+/// thresholds' clauses kept for the dominance proof, as (T, v, clause).
+fn post_occurrences<DB: ClauseDatabase>(
+    db: &mut DB,
+    size: Size,
+    t_lit: Lit,
+    used: &[Lit],
+    c: &[Vec<Lit>],
+    thresholds: &[(usize, Option<Vec<Lit>>)],
+) -> Vec<(usize, usize, Vec<Lit>)> {
+    let (n, opts) = (size.n, size.opts);
+    // [c_v ≥ t]: true for t = 0, None (false) past the cells
+    let ge = |v: usize, t: usize| -> Option<Lit> {
+        if t == 0 {
+            Some(t_lit)
+        } else {
+            c.get(v).and_then(|o| o.get(t - 1)).copied()
+        }
+    };
+    let mut posted = vec![];
+    for (v, &used_v) in used.iter().enumerate().skip(1) {
+        for t in 0..=size.cells() {
+            // premise: [c_{v+1} ≥ t], or for t = 0 "v is used"
+            let premise = if t == 0 { Some(used_v) } else { ge(v + 1, t) };
+            let Some(premise) = premise else { break };
+            if opts.redundant.occ3 {
+                // occurrence of v ≥ 3: [c_{v+1} ≥ t] → [c_v ≥ t+3]
+                let mut cl = vec![!premise];
+                cl.extend(ge(v, t + 3));
+                db.add(&cl);
+            }
+            // v above S → occurrence ≥ T: [S ≥ v] ∨ ¬premise ∨ [c_v ≥ t+T]
+            // (without 3-cycles counted, S = ⌊n/3⌋: v above it)
+            for (threshold, s) in thresholds {
+                let cond: Option<Vec<Lit>> = match s {
+                    Some(s) => Some(s.get(v - 1).copied().into_iter().collect()),
+                    None => (v > n / 3).then(Vec::new),
+                };
+                if let Some(mut cl) = cond {
+                    cl.push(!premise);
+                    cl.extend(ge(v, t + threshold));
+                    db.add(&cl);
+                    if !cl.contains(&t_lit) {
+                        posted.push((*threshold, v, cl)); // (else not kept)
+                    }
+                }
             }
         }
     }
-    Ok(BoardCnf {
-        map: BoardMap {
-            n,
-            x,
-            p,
-            differ,
-            cycles,
-            counters,
-        },
-        objective,
-        primary,
-        names,
-    })
+    posted
+}
+
+/// ubnval: UBNVAL, the number of orbits the cycles of `m` make, bounds the
+/// values used (used_{K+1} → UBNVAL ≥ K+1); with gcd, tightened by the
+/// 2-cycles and odd cycles' shared orbits ([`post_gcd`]).
+fn post_ubnval<DB: ClauseDatabase>(
+    db: &mut DB,
+    size: Size,
+    m: &CycleMatrix,
+    used: &[Lit],
+) -> UbnvalLits {
+    let ub = size.ub;
+    let leaves = m.ubnval_leaves(db);
+    // [d_i ≥ t+1] → [d_i ≥ t]: implied by the leaves' clauses, but
+    // a VeriPB proof needs them as clauses to derive the
+    // totalizer's by RUP (each follows from the two definitions)
+    for d in &leaves {
+        if let Some(p) = db.provenance() {
+            p.int_var(0, d); // its order clauses, for the proof's ladders
+        }
+        for w in d.windows(2) {
+            db.add(&[!w[1], w[0]]);
+        }
+    }
+    let u = unary_sum(db, &leaves, ub as usize, Directions::DOWN);
+    // used_{K+1} → UBNVAL ≥ K+1
+    for k in 1..ub as usize {
+        match u.get(k) {
+            Some(&l) => db.add(&[!used[k + 1], l]),
+            None => db.add(&[!used[k + 1]]),
+        }
+    }
+    let (n2, nodd) = match size.opts.redundant.gcd {
+        true => post_gcd(db, size, m, used, &u),
+        false => (vec![], vec![]),
+    };
+    UbnvalLits {
+        ubnval: u,
+        n2,
+        nodd,
+    }
+}
+
+/// gcd: UBNVAL (`u`) counts min(a, b) orbits shared by cycles a, b; there
+/// are gcd(a, b): a 2-cycle and an odd cycle share 1, not 2, so values ≤
+/// UBNVAL − n₂·n_odd: used_{K+1} ∧ [n₂ ≥ a] ∧ [n_odd ≥ b] → UBNVAL ≥
+/// K+1+a·b. Returns n₂'s and n_odd's order literals.
+fn post_gcd<DB: ClauseDatabase>(
+    db: &mut DB,
+    size: Size,
+    m: &CycleMatrix,
+    used: &[Lit],
+    u: &[Lit],
+) -> (Vec<Lit>, Vec<Lit>) {
+    let (n, ub) = (size.n, size.ub);
+    let twos: Vec<Vec<Lit>> = (1..n).map(|i| vec![m.close[i][i - 1]]).collect();
+    let odds: Vec<Vec<Lit>> = (0..n)
+        .map(|i| {
+            (0..i)
+                .filter(|s| (i - s) % 2 == 0)
+                .map(|s| m.close[i][s])
+                .collect::<Vec<_>>()
+        })
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            vec![if l.len() == 1 {
+                l[0]
+            } else {
+                let y = db.fresh();
+                // for a VeriPB proof: y ⇔ one of the odd cycles ending here
+                puzzlesat_encodings::provenance::define(db, y, || {
+                    puzzlesat_encodings::provenance::Linear::count_at_least(&l, 1)
+                });
+                Or(l).reify(db, y);
+                y
+            }]
+        })
+        .collect();
+    let n2 = unary_sum(db, &twos, n / 2, Directions::BOTH);
+    let nodd = unary_sum(db, &odds, n / 3, Directions::BOTH);
+    for k in 1..ub as usize {
+        for (a, &ta) in n2.iter().enumerate() {
+            for (b, &tb) in nodd.iter().enumerate() {
+                let mut cl = vec![!used[k + 1], !ta, !tb];
+                cl.extend(u.get(k + (a + 1) * (b + 1)).copied());
+                db.add(&cl);
+            }
+        }
+    }
+    (n2, nodd)
 }
 
 #[cfg(test)]

@@ -280,17 +280,21 @@ impl Puzzle for Enigma {
         Some(opb::model(self.n))
     }
 
-    /// Rule 1's clauses come down a ladder of RUP lemmas ([`rule_proof`]);
-    /// the canonical cycle types (`--symmetry cycles`) are derived by
-    /// dominance ([`cycle_proof`]), and with them the occurrence clauses
+    /// The canonical cycle types (`--symmetry cycles`) are derived by
+    /// dominance ([`cycle_proof`]), then the encoding's domain `1..ub`
+    /// from the model's `1..n²` ([`ubn_proof::domain_proof`]: at each type,
+    /// a pigeonhole of the values into the orbits), then rule 1's clauses
+    /// down a ladder of RUP lemmas ([`rule_proof`]); with the types the
+    /// occurrence clauses
     /// of `--redundant occ3` and the staircase ([`occ_proof`]: π is fixed
     /// by the cycle type, a case split over the types), the `ubnval` and
     /// `gcd` clauses ([`ubn_proof`]: at each type, a pigeonhole of the
     /// values into the orbits) and `--dominance counts`/`orbits12`
     /// ([`dom_proof`]: the swap of two values as the witness of `dom`,
-    /// then a pigeonhole per threshold). Not derived: the dominance
-    /// without the cycle types and occ3, and the counters without occ3
-    /// (the objective's link to the model is written by occ_proof).
+    /// then a pigeonhole per threshold). Not derived: anything without the
+    /// cycle types (the domain needs them), the dominance without occ3,
+    /// and the counters without occ3 (the objective's link to the model is
+    /// written by occ_proof).
     fn symmetry_proof(
         &self,
         map: &BoardMap,
@@ -299,6 +303,12 @@ impl Puzzle for Enigma {
         let o = &self.opts;
         let r = o.redundant;
         let mut missing = vec![];
+        if o.symmetry != encode::Symmetry::Cycles {
+            missing.push(format!(
+                "the cells' domain 1..{} (the model's is the rules' 1..n²) without --symmetry cycles",
+                model::max_ubnval(self.n).max(1)
+            ));
+        }
         if r.occ3 && o.symmetry != encode::Symmetry::Cycles {
             missing.push("--redundant occ3 without --symmetry cycles".to_string());
         }
@@ -317,33 +327,24 @@ impl Puzzle for Enigma {
                 missing.join(" or ")
             )));
         }
-        let rules = rule_proof::rule1_proof(map, name);
-        let with_rules = |mut p: SymmetryProof| {
-            let mut before = rules.clone();
-            before.append(p.before);
-            p.before = before;
-            p
-        };
-        match o.symmetry {
-            encode::Symmetry::None => Some(Ok(with_rules(SymmetryProof::default()))),
-            encode::Symmetry::Cycles => {
-                Some(cycle_proof::cycles_proof(map, name).and_then(|mut p| {
-                    if r.occ3 {
-                        occ_proof::occ3_proof(map, name, &mut p)?;
-                    }
-                    if r.ubnval {
-                        ubn_proof::ubnval_proof(map, name, &mut p)?;
-                    }
-                    if o.dominance.counts() {
-                        dom_proof::dominance_proof(map, name, &mut p)?;
-                    }
-                    if r.occ3 {
-                        occ_proof::staircase_and_link(map, name, &mut p)?;
-                    }
-                    Ok(with_rules(p))
-                }))
+        Some(cycle_proof::cycles_proof(map, name).and_then(|mut p| {
+            // the domain, then the rules' clauses over it
+            p.before.append(ubn_proof::domain_proof(map, name)?);
+            p.before.append(rule_proof::rule1_proof(map, name));
+            if r.occ3 {
+                occ_proof::occ3_proof(map, name, &mut p)?;
             }
-        }
+            if r.ubnval {
+                ubn_proof::ubnval_proof(map, name, &mut p)?;
+            }
+            if o.dominance.counts() {
+                dom_proof::dominance_proof(map, name, &mut p)?;
+            }
+            if r.occ3 {
+                occ_proof::staircase_and_link(map, name, &mut p)?;
+            }
+            Ok(p)
+        }))
     }
 
     fn split_literals(&self, map: &BoardMap, _primary: &[Lit], _cnf: &mut Cnf) -> Vec<Lit> {

@@ -187,7 +187,7 @@ pub fn partition_compact(parts: &[usize]) -> String {
         if run > 3 {
             out.push(format!("{}×{run}", parts[i]));
         } else {
-            out.extend(std::iter::repeat(parts[i].to_string()).take(run));
+            out.extend(std::iter::repeat_n(parts[i].to_string(), run));
         }
         i += run;
     }
@@ -277,13 +277,13 @@ fn gcd(a: usize, b: usize) -> usize {
 pub fn orbit_sizes(parts: &[usize]) -> Vec<usize> {
     let mut sizes = vec![];
     for (x, &a) in parts.iter().enumerate() {
-        sizes.extend(std::iter::repeat(2 * a).take(a / 2));
+        sizes.extend(std::iter::repeat_n(2 * a, a / 2));
         if a % 2 == 1 {
             sizes.push(a);
         }
         for &b in &parts[x + 1..] {
             let g = gcd(a, b);
-            sizes.extend(std::iter::repeat(2 * a * b / g).take(g));
+            sizes.extend(std::iter::repeat_n(2 * a * b / g, g));
         }
     }
     sizes.sort_unstable();

@@ -77,17 +77,22 @@ pub(super) fn counters_and_tree<'a>(
     map: &'a BoardMap,
     proof: &str,
 ) -> Result<(&'a Counters, Node), String> {
-    let m = map
-        .cycles
-        .as_ref()
-        .ok_or(format!("{proof} needs the canonical cycle matrix"))?;
+    let root = cycle_tree(map, proof)?;
     let counters = map
         .counters
         .as_ref()
         .ok_or("the board has no occurrence counters")?;
-    let root =
-        tree(&m.close, map.n, 0, 0, 0, &mut vec![0; map.n]).ok_or("no canonical cycle type")?;
     Ok((counters, root))
+}
+
+/// The decision tree over the board's canonical matrix; `Err` (saying for
+/// which `proof`) if the map has none or no canonical cycle type fits.
+pub(super) fn cycle_tree(map: &BoardMap, proof: &str) -> Result<Node, String> {
+    let m = map
+        .cycles
+        .as_ref()
+        .ok_or(format!("{proof} needs the canonical cycle matrix"))?;
+    tree(&m.close, map.n, 0, 0, 0, &mut vec![0; map.n]).ok_or("no canonical cycle type".into())
 }
 
 /// The tree from row i, the current cycle starting at s, the previous

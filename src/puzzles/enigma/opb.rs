@@ -1,11 +1,13 @@
 //! The PB model of Enigma 1225 on an n×n board, from the three rules (as
 //! [`super::check`] reads them), for `--method board`:
 //!
-//! - cell `(i, j)` holds `x_ij ∈ 1..ub`, in unary: `x[i][j]_ge<t>` ("at
-//!   least t", t = 2..ub, the names the encoder gives its order literals)
-//!   with `x ≥ t+1 → x ≥ t`. The bound `ub` (the largest UBNVAL over the
-//!   cycle types, Property 4 of Cambazard, O'Sullivan & Smith) is a theorem
-//!   about the rules, not a rule: the model takes it as given;
+//! - cell `(i, j)` holds `x_ij ∈ 1..n²`, in unary: `x[i][j]_ge<t>` ("at
+//!   least t", t = 2..n², the names the encoder gives its order literals)
+//!   with `x ≥ t+1 → x ≥ t`. n² is what the rules give: by rule 3 the
+//!   values on the board are 1..max, each on some cell. The encoding's
+//!   smaller domain `1..ub` (ub the largest UBNVAL over the cycle types,
+//!   Property 4 of Cambazard, O'Sullivan & Smith) is a theorem, which the
+//!   proof derives ([`super::ubn_proof::domain_proof`]);
 //! - **rule 2** as a permutation: `p[i][j]` ("column i equals row j", i ≠ j,
 //!   the encoder's name) exactly one per column i and per row j, and
 //!   `p[i][j] → x[k][i] = x[j][k]` for every k (two clauses per t). With
@@ -13,8 +15,8 @@
 //!   row equals a column other than its own" is such a bijection;
 //! - **rule 1**: rows i < i' differ: some column k has `d[i][i'][k]`
 //!   ("rows i and i' differ in column k"), which means that no value v is
-//!   held by both cells: `¬d ∨ ¬e[i][k]_<v> ∨ ¬e[i'][k]_<v>` (at v = ub,
-//!   "holds ub" is `x_ge<ub>`). Stated over "holds v", the rule is the same
+//!   held by both cells: `¬d ∨ ¬e[i][k]_<v> ∨ ¬e[i'][k]_<v>` (at v = n²,
+//!   "holds n²" is `x_ge<n²>`). Stated over "holds v", the rule is the same
 //!   under any relabelling of the values, which the proof of `--dominance`
 //!   uses (the encoder's "row i is below row i'" literals are auxiliary
 //!   variables of the proof);
@@ -30,7 +32,11 @@
 use puzzlesat_encodings::pbmodel::{PbObjective, PbSense};
 use puzzlesat_encodings::{PbLit, PbModel};
 
-use super::model::max_ubnval;
+/// The model's top value: n² (rule 3 makes the values on the board 1..max,
+/// each held by a cell), at least 1.
+pub fn top(n: usize) -> usize {
+    (n * n).max(1)
+}
 
 /// The name of "cell (i, j) is at least t" (0-based i, j).
 pub fn ge_name(i: usize, j: usize, t: usize) -> String {
@@ -80,23 +86,23 @@ pub fn permutation_ids(n: usize) -> PermutationIds {
 }
 
 fn build(n: usize) -> (PbModel, PermutationIds) {
-    let ub = max_ubnval(n).max(1);
+    let top = top(n);
     let mut m = PbModel::new();
     m.comment(format!(
-        "Enigma 1225, n = {n}, cells in 1..{ub}: x[i][j]_ge<t> = cell (i, j) is at least t; p[i][j] = column i equals row j"
+        "Enigma 1225, n = {n}, cells in 1..{top}: x[i][j]_ge<t> = cell (i, j) is at least t; p[i][j] = column i equals row j"
     ));
-    // ge(i, j, t) = [x_ij ≥ t], t = 2..=ub; t = 1 is true, t > ub false
+    // ge(i, j, t) = [x_ij ≥ t], t = 2..=top; t = 1 is true, t > top false
     let ge: Vec<Vec<Vec<PbLit>>> = (0..n)
         .map(|i| {
             (0..n)
-                .map(|j| (2..=ub).map(|t| m.var(&ge_name(i, j, t)).pos()).collect())
+                .map(|j| (2..=top).map(|t| m.var(&ge_name(i, j, t)).pos()).collect())
                 .collect()
         })
         .collect();
     let at_least = |i: usize, j: usize, t: usize| -> PbLit { ge[i][j][t - 2] };
     for i in 0..n {
         for j in 0..n {
-            for t in 3..=ub {
+            for t in 3..=top {
                 m.clause(
                     &[!at_least(i, j, t), at_least(i, j, t - 1)],
                     format!(
@@ -121,8 +127,8 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
         rows: vec![],
         columns: vec![],
     };
-    for i in 0..n {
-        let col: Vec<PbLit> = p[i].iter().flatten().copied().collect();
+    for (i, images) in p.iter().enumerate() {
+        let col: Vec<PbLit> = images.iter().flatten().copied().collect();
         let c = m.exactly(
             &col,
             1,
@@ -131,7 +137,7 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
         ids.rows.push(m.first_id(c));
     }
     for j in 0..n {
-        let row: Vec<PbLit> = (0..n).filter_map(|i| p[i][j]).collect();
+        let row: Vec<PbLit> = p.iter().filter_map(|images| images[j]).collect();
         let c = m.exactly(
             &row,
             1,
@@ -139,11 +145,11 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
         );
         ids.columns.push(m.first_id(c));
     }
-    for i in 0..n {
-        for j in 0..n {
-            let Some(pij) = p[i][j] else { continue };
+    for (i, images) in p.iter().enumerate() {
+        for (j, &pij) in images.iter().enumerate() {
+            let Some(pij) = pij else { continue };
             for k in 0..n {
-                for t in 2..=ub {
+                for t in 2..=top {
                     let (a, b) = (at_least(k, i, t), at_least(j, k, t));
                     if a == b {
                         continue;
@@ -160,19 +166,19 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
             }
         }
     }
-    // "cell (i, j) holds v": e[i][j]_<v> below ub, the top value's order
-    // literal at ub (defined under rule 3)
+    // "cell (i, j) holds v": e[i][j]_<v> below the top, the top value's order
+    // literal at top (defined under rule 3)
     let holds: Vec<Vec<Vec<PbLit>>> = (0..n)
         .map(|i| {
             (0..n)
                 .map(|j| {
-                    (1..=ub)
-                        .filter(|_| ub >= 2)
+                    (1..=top)
+                        .filter(|_| top >= 2)
                         .map(|v| {
-                            if v < ub {
+                            if v < top {
                                 m.var(&holds_name(i, j, v)).pos()
                             } else {
-                                at_least(i, j, ub)
+                                at_least(i, j, top)
                             }
                         })
                         .collect()
@@ -192,7 +198,7 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
                     i2 + 1,
                     k + 1
                 );
-                if ub < 2 {
+                if top < 2 {
                     m.clause(&[!d], rule); // every cell holds 1
                 } else {
                     for (&a, &b) in upper.iter().zip(lower) {
@@ -208,12 +214,12 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
         }
     }
     // rule 3: a cell ≥ t means some cell holds t − 1
-    let used: Vec<PbLit> = (1..=ub).map(|t| m.var(&used_name(t)).pos()).collect();
+    let used: Vec<PbLit> = (1..=top).map(|t| m.var(&used_name(t)).pos()).collect();
     m.clause(
         &[used[0]],
         "rule 3: u = some cell is at least 1".to_string(),
     );
-    for t in 2..=ub {
+    for t in 2..=top {
         let u = used[t - 1];
         let rule = format!("rule 3: u = some cell is at least {t}");
         let mut some = vec![!u];
@@ -225,7 +231,7 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
         }
         m.clause(&some, rule);
     }
-    for v in 1..ub {
+    for v in 1..top {
         let mut holders = vec![];
         for (i, row) in holds.iter().enumerate() {
             for (j, cell) in row.iter().enumerate() {

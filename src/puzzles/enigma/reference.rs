@@ -62,8 +62,11 @@ impl Search {
         let further = odd_max_count + new_cells.saturating_sub(odd_max_count * odd_min) / two_m;
         // lower bounds on the sizes, merged with the known sizes
         let mut lows: Vec<u64> = known.iter().map(|&s| s as u64).collect();
-        lows.extend(std::iter::repeat(odd_min).take(odd_max_count as usize));
-        lows.extend(std::iter::repeat(two_m).take((further - odd_max_count) as usize));
+        lows.extend(std::iter::repeat_n(odd_min, odd_max_count as usize));
+        lows.extend(std::iter::repeat_n(
+            two_m,
+            (further - odd_max_count) as usize,
+        ));
         lows.sort_unstable();
         let mut prefix = 0u64;
         let mut total = 0u64;
@@ -81,7 +84,7 @@ impl Search {
         if r == 0 {
             self.explored += 1;
             let score = score_of_sizes(&orbit_sizes(parts));
-            if self.best.as_ref().map_or(true, |(b, _)| score > *b) {
+            if self.best.as_ref().is_none_or(|(b, _)| score > *b) {
                 // Algorithm 1 on the canonical permutation, with Rule 1
                 if let Some((total, _)) = best_for_cycle_type(parts) {
                     debug_assert_eq!(total, score);
@@ -138,7 +141,7 @@ pub fn solve_exhaustive(n: usize) -> Option<(u64, Vec<usize>)> {
     let mut best: Option<(u64, Vec<usize>)> = None;
     for parts in super::model::partitions_without_ones(n) {
         if let Some((t, _)) = best_for_cycle_type(&parts) {
-            if best.as_ref().map_or(true, |(b, _)| t > *b) {
+            if best.as_ref().is_none_or(|(b, _)| t > *b) {
                 best = Some((t, parts));
             }
         }

@@ -27,7 +27,7 @@ use super::occ_proof::rup;
 
 /// The block deriving rule 1's clauses of `map` (see the module docs);
 /// `name` writes a CNF literal as the proof does. Its clauses are the
-/// encoding's (`rule_ids` covers the whole block); it goes before the
+/// encoding's (`rules` covers the whole block); it goes before the
 /// encoding (`SymmetryProof::before`).
 pub fn rule1_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> ProofLines {
     let mut block = ProofLines::default();
@@ -74,6 +74,6 @@ pub fn rule1_proof(map: &BoardMap, name: &dyn Fn(Lit) -> String) -> ProofLines {
             block.lines.push(Step::Del(labels));
         }
     }
-    block.rule_ids = block.ids;
+    block.all_rules();
     block
 }

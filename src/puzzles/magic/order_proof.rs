@@ -9,11 +9,12 @@ use puzzlesat_encodings::dominance::{
     derive_chain, order_prelude, order_var, Big, ChainSteps, ProofLines, SymmetryProof,
 };
 use puzzlesat_encodings::lex::LexChain;
+use puzzlesat_encodings::pbmodel::PbModel;
 use puzzlesat_encodings::perm::Perm;
 use puzzlesat_encodings::proof::{self, Coef, Constraint, PolSum, Ref, Step, Value, Var, Witness};
 use puzzlesat_encodings::Lit;
 
-use super::encode::{order_pairs, CellMap, Options};
+use super::encode::{order_pairs, CellMap, CellPair, Options};
 use super::model::Givens;
 use super::opb::model;
 use super::reference::lines;
@@ -60,190 +61,286 @@ pub fn order_constraints_proof(
     givens: &Givens,
     name: &dyn Fn(Lit) -> String,
 ) -> Result<SymmetryProof, String> {
-    let n = map.n;
-    let cells = n * n;
-    let big_n = cells as i128 + 1; // n²+1: the complement's sum, and K
-    let (lt, sums) = order_pairs(n, o);
+    let (lt, sums) = order_pairs(map.n, o);
     if lt.len() != map.less.len() {
         return Err("the posted order constraints are not the options'".into());
     }
-    let group = super::symmetry::maps(n).ok_or_else(|| {
-        format!(
-            "no symmetry group for n = {n} (more than {})",
-            super::symmetry::MAX_GROUP_ORDER
-        )
-    })?;
-    // the keys, in order, and their weights K^(r−1−i)
-    let mut keys: Vec<usize> = vec![];
-    for &(a, _) in &lt {
-        if !keys.contains(&a) {
-            keys.push(a);
+    let mut proof = OrderProof::new(map, &lt, &sums, givens, name)?;
+    let prelude = proof.prelude();
+    for (idx, ((a, b), chain)) in map.less.iter().enumerate() {
+        if (*a, *b) != lt[idx] {
+            return Err("the posted order constraints are not the options'".into());
         }
+        proof.less_or_equal(*a, *b, chain.as_ref())?;
     }
-    if sums.iter().any(|&(a, _)| keys.first() != Some(&a)) {
-        return Err("a complement constraint not on the first key".into());
+    for &(a, b) in &sums {
+        proof.complement_sum(a, b)?;
     }
-    let r = keys.len();
-    let weight = |i: usize| big_n.pow((r - 1 - i) as u32);
-    // the model's constraint ids: each cell's "at least / at most one
-    // value", each line's `≥ S` and `≤ S`
-    let m = model(givens);
-    let alo = |c: usize| m.first_id(c);
-    let amo = |c: usize| m.first_id(c) + 1;
-    let all_lines = lines(n);
-    let line_ge = |l: usize| m.first_id(2 * cells + l);
-    let lit = |c: usize, v: usize| proof::Lit::from_text(name(map.direct[c][v - 1]));
-    // the order: the keys' values, weighted
-    let mut def = vec![];
-    let mut loaded = vec![];
-    let mut j = 0;
-    for (i, &k) in keys.iter().enumerate() {
-        for v in 1..=cells {
-            let w = weight(i) * v as i128;
-            let w = Big::from_u128(w as u128);
-            def.push((Coef::Signed(false, w.clone()), order_var("u", j)));
-            def.push((Coef::Signed(true, w), order_var("v", j)));
-            loaded.push(lit(k, v));
-            j += 1;
+    Ok(SymmetryProof {
+        early: ProofLines::default(),
+        prelude,
+        before: ProofLines::default(),
+        block: proof.block,
+        objective_link: None,
+    })
+}
+
+/// The state [`order_constraints_proof`] writes with: the square, the
+/// symmetry group, the keys of the order, the model's constraint ids, and
+/// the block so far with the cells' bounds it has derived.
+struct OrderProof<'a> {
+    map: &'a CellMap,
+    name: &'a dyn Fn(Lit) -> String,
+    /// n²
+    cells: usize,
+    /// n²+1: the complement's sum, and K
+    big_n: i128,
+    group: Vec<Perm>,
+    /// the smaller sides of the order constraints, in order
+    keys: Vec<usize>,
+    /// the PB model (its constraint ids)
+    model: PbModel,
+    all_lines: Vec<Vec<usize>>,
+    block: ProofLines,
+    /// the labels of the bounds derived so far
+    have: std::collections::HashSet<String>,
+}
+
+impl<'a> OrderProof<'a> {
+    fn new(
+        map: &'a CellMap,
+        lt: &[CellPair],
+        sums: &[CellPair],
+        givens: &Givens,
+        name: &'a dyn Fn(Lit) -> String,
+    ) -> Result<Self, String> {
+        let n = map.n;
+        let group = super::symmetry::maps(n).ok_or_else(|| {
+            format!(
+                "no symmetry group for n = {n} (more than {})",
+                super::symmetry::MAX_GROUP_ORDER
+            )
+        })?;
+        // the keys, in order
+        let mut keys: Vec<usize> = vec![];
+        for &(a, _) in lt {
+            if !keys.contains(&a) {
+                keys.push(a);
+            }
         }
+        if sums.iter().any(|&(a, _)| keys.first() != Some(&a)) {
+            return Err("a complement constraint not on the first key".into());
+        }
+        Ok(OrderProof {
+            map,
+            name,
+            cells: n * n,
+            big_n: (n * n) as i128 + 1,
+            group,
+            keys,
+            model: model(givens),
+            all_lines: lines(n),
+            block: ProofLines::default(),
+            have: Default::default(),
+        })
     }
-    let prelude = order_prelude("keys", def, loaded);
-    let mut block = ProofLines::default();
-    // bounds of a cell's (possibly complemented) value, derived once each:
-    // `@ub<c>`: Σ v·[F_c = v] ≤ n², `@ubc<c>`: Σ (n²+1−v)·[F_c = v] ≤ n²,
-    // `@lb<c>`: Σ v·[F_c = v] ≥ 1
-    let mut have: std::collections::HashSet<String> = Default::default();
-    let mut bound = |block: &mut ProofLines, kind: &str, c: usize| -> Ref {
+
+    /// The weight K^(r−1−i) of key i.
+    fn weight(&self, i: usize) -> i128 {
+        self.big_n.pow((self.keys.len() - 1 - i) as u32)
+    }
+
+    /// The model's "at least one value" of cell c.
+    fn alo(&self, c: usize) -> usize {
+        self.model.first_id(c)
+    }
+
+    /// The model's "at most one value" of cell c.
+    fn amo(&self, c: usize) -> usize {
+        self.model.first_id(c) + 1
+    }
+
+    /// The model's `≥ S` of line l (its `≤ S` is the next id).
+    fn line_ge(&self, l: usize) -> usize {
+        self.model.first_id(2 * self.cells + l)
+    }
+
+    /// `[F_c = v]`.
+    fn lit(&self, c: usize, v: usize) -> proof::Lit {
+        proof::Lit::from_text((self.name)(self.map.direct[c][v - 1]))
+    }
+
+    /// The order: the keys' values, weighted.
+    fn prelude(&self) -> Vec<Step> {
+        let mut def = vec![];
+        let mut loaded = vec![];
+        let mut j = 0;
+        for (i, &k) in self.keys.iter().enumerate() {
+            for v in 1..=self.cells {
+                let w = self.weight(i) * v as i128;
+                let w = Big::from_u128(w as u128);
+                def.push((Coef::Signed(false, w.clone()), order_var("u", j)));
+                def.push((Coef::Signed(true, w), order_var("v", j)));
+                loaded.push(self.lit(k, v));
+                j += 1;
+            }
+        }
+        order_prelude("keys", def, loaded)
+    }
+
+    /// A bound of a cell's (possibly complemented) value, derived once
+    /// each: `@ub<c>`: Σ v·[F_c = v] ≤ n², `@ubc<c>`: Σ (n²+1−v)·[F_c = v]
+    /// ≤ n², `@lb<c>`: Σ v·[F_c = v] ≥ 1.
+    fn bound(&mut self, kind: &str, c: usize) -> Ref {
         let label = format!("{kind}{c}");
-        if have.insert(label.clone()) {
+        if self.have.insert(label.clone()) {
+            let cells = self.cells;
             let step = match kind {
                 "lb" => {
-                    let terms = (1..=cells).map(|v| (v as u64, lit(c, v)));
-                    let alo_c = Ref::Id(alo(c) as u64);
+                    let terms = (1..=cells).map(|v| (v as u64, self.lit(c, v)));
+                    let alo_c = Ref::Id(self.alo(c) as u64);
                     Step::Ia(Constraint::at_least(terms, 1), Some(alo_c))
                 }
                 _ => {
                     // amo·n² plus (n² − coefficient)·[F_c = v]
                     let mut pol = PolSum::new();
-                    pol.add_scaled(Ref::Id(amo(c) as u64), Big::from_u64(cells as u64));
+                    pol.add_scaled(Ref::Id(self.amo(c) as u64), Big::from_u64(cells as u64));
                     for v in 1..=cells {
                         let coef = if kind == "ub" { v } else { cells + 1 - v };
                         let extra = cells - coef;
                         if extra > 0 {
-                            pol.add_axiom(lit(c, v), Big::from_u64(extra as u64));
+                            pol.add_axiom(self.lit(c, v), Big::from_u64(extra as u64));
                         }
                     }
                     pol.step()
                 }
             };
-            block.add_ids(step.labelled(label.clone()), 1);
+            self.block.add_ids(step.labelled(label.clone()), 1);
         }
         Ref::Label(label)
-    };
-    // a group element fixing the keys before `p` and mapping a to b
-    let find = |p: usize, a: usize, b: usize| {
-        group
+    }
+
+    /// A group element fixing the keys before `p` and mapping a to b.
+    fn find(&self, p: usize, a: usize, b: usize) -> Result<Perm, String> {
+        self.group
             .iter()
             .find(|g| {
                 g.apply(a as u32) as usize == b
-                    && keys[..p].iter().all(|&k| g.apply(k as u32) as usize == k)
+                    && self.keys[..p]
+                        .iter()
+                        .all(|&k| g.apply(k as u32) as usize == k)
             })
+            .cloned()
             .ok_or_else(|| format!("no symmetry maps cell {a} to {b} and fixes the keys before it"))
-    };
-    // `±v·[F_c = v]` for each value v
-    let value_terms = |c: usize, positive: bool| -> Vec<(Coef, proof::Lit)> {
-        (1..=cells)
-            .map(|v| (Coef::Signed(positive, Big::from_u64(v as u64)), lit(c, v)))
+    }
+
+    /// `±v·[F_c = v]` for each value v.
+    fn value_terms(&self, c: usize, positive: bool) -> Vec<(Coef, proof::Lit)> {
+        (1..=self.cells)
+            .map(|v| {
+                (
+                    Coef::Signed(positive, Big::from_u64(v as u64)),
+                    self.lit(c, v),
+                )
+            })
             .collect()
-    };
-    // `v·F ≥ degree` and its subproof: `@nc` the negated constraint, the
-    // two goals of the order by `goal`, then `extra` (the lines' goals)
-    let dom = |terms: Vec<(Coef, proof::Lit)>,
-               degree: i64,
-               witness: Witness,
-               goal: &PolSum,
-               extra: Vec<Step>| {
-        let mut nc = PolSum::new();
-        nc.add(Ref::Last(1));
-        let mut steps = vec![
-            Step::Dom(Constraint { terms, degree }, witness, true),
-            nc.step().labelled("nc"),
-        ];
-        for g in [1, 2] {
-            steps.extend([
-                Step::ProofGoal(g),
-                goal.clone().step(),
-                Step::Qed(Some(Ref::Last(1))),
-            ]);
-        }
-        steps.extend(extra);
-        steps.push(Step::Qed(None));
-        steps
-    };
-    for (idx, ((a, b), chain)) in map.less.iter().enumerate() {
-        if (*a, *b) != lt[idx] {
-            return Err("the posted order constraints are not the options'".into());
-        }
-        let (a, b) = (*a, *b);
-        let p = keys.iter().position(|&k| k == a).expect("a is a key");
-        let g = find(p, a, b)?;
+    }
+
+    /// `F_a ≤ F_b` (a a key) by `dom`, labelled `@lt`, then the CNF's
+    /// clauses of `F_a < F_b` from it.
+    fn less_or_equal(
+        &mut self,
+        a: usize,
+        b: usize,
+        chain: Option<&LexChain>,
+    ) -> Result<(), String> {
+        let p = self.keys.iter().position(|&k| k == a).expect("a is a key");
+        let g = self.find(p, a, b)?;
         // the later keys g moves: their images' upper bounds and their lower bounds
         let mut goal = PolSum::new();
         goal.add(Ref::Last(1))
-            .add_scaled(Ref::Label("nc".into()), big(weight(p)));
-        for (i, &k) in keys.iter().enumerate().skip(p + 1) {
+            .add_scaled(Ref::Label("nc".into()), big(self.weight(p)));
+        for i in p + 1..self.keys.len() {
+            let k = self.keys[i];
             let gk = g.apply(k as u32) as usize;
             if gk != k {
-                let ub = bound(&mut block, "ub", gk);
-                let lb = bound(&mut block, "lb", k);
-                goal.add_scaled(ub, big(weight(i)))
-                    .add_scaled(lb, big(weight(i)));
+                let ub = self.bound("ub", gk);
+                let lb = self.bound("lb", k);
+                goal.add_scaled(ub, big(self.weight(i)))
+                    .add_scaled(lb, big(self.weight(i)));
             }
         }
-        let mut terms = value_terms(b, true);
-        terms.extend(value_terms(a, false));
-        let witness = witness(map, g, false, name);
+        let mut terms = self.value_terms(b, true);
+        terms.extend(self.value_terms(a, false));
+        let witness = witness(self.map, &g, false, self.name);
         let mut steps = dom(terms, 0, witness, &goal, vec![]);
         steps[0] = steps[0].clone().labelled("lt");
-        block.add_ids(Step::Inline(steps), 7);
+        self.block.add_ids(Step::Inline(steps), 7);
+        let (map, name) = (self.map, self.name);
+        let (alo_a, amo_b) = (self.alo(a), self.amo(b));
         match chain {
             None if map.ints.is_none() => {
-                for v in 0..cells {
+                for v in 0..self.cells {
                     for w in 0..=v {
                         let clause = vec![!map.direct[a][v], !map.direct[b][w]];
-                        block.add_ids(rup(&clause, name), 1);
-                        block.derived.push((clause, block.ids));
+                        self.block.add_ids(rup(&clause, name), 1);
+                        self.block.derived.push((clause, self.block.ids));
                     }
                 }
             }
-            Some(chain) => digit_chain(map, a, b, chain, alo(a), amo(b), name, &mut block)?,
-            None => order_cells_lt(map, a, b, alo(a), amo(b), name, &mut block)?,
+            Some(chain) => digit_chain(map, a, b, chain, alo_a, amo_b, name, &mut self.block)?,
+            None => order_cells_lt(map, a, b, alo_a, amo_b, name, &mut self.block)?,
         }
+        Ok(())
     }
-    for &(a, b) in &sums {
-        let g = find(0, a, b)?;
-        let w0 = weight(0);
+
+    /// `F_a + F_b ≤ n²+1` (a the first key, `--complement`) by `dom` with
+    /// the complement, then its clauses `¬[F_a = v] ∨ ¬[F_b = w]` for
+    /// v + w > n²+1 by RUP.
+    fn complement_sum(&mut self, a: usize, b: usize) -> Result<(), String> {
+        let (big_n, cells) = (self.big_n, self.cells);
+        let g = self.find(0, a, b)?;
+        let w0 = self.weight(0);
         let mut goal = PolSum::new();
         goal.add(Ref::Last(1))
             .add_scaled(Ref::Label("nc".into()), big(w0))
-            .add_scaled(Ref::Id(amo(b) as u64), big(w0 * big_n));
-        for (i, &k) in keys.iter().enumerate().skip(1) {
+            .add_scaled(Ref::Id(self.amo(b) as u64), big(w0 * big_n));
+        for i in 1..self.keys.len() {
+            let k = self.keys[i];
             let gk = g.apply(k as u32) as usize;
-            let ub = bound(&mut block, "ubc", gk);
-            let lb = bound(&mut block, "lb", k);
-            goal.add_scaled(ub, big(weight(i)))
-                .add_scaled(lb, big(weight(i)));
+            let ub = self.bound("ubc", gk);
+            let lb = self.bound("lb", k);
+            goal.add_scaled(ub, big(self.weight(i)))
+                .add_scaled(lb, big(self.weight(i)));
         }
-        let mut terms = value_terms(a, false);
-        terms.extend(value_terms(b, false));
-        let witness = witness(map, g, true, name);
-        // each line's image under g with the complement: n²+1 times the
-        // image line's "one value" minus its sum
+        let mut terms = self.value_terms(a, false);
+        terms.extend(self.value_terms(b, false));
+        let witness = witness(self.map, &g, true, self.name);
+        let line_goals = self.complemented_line_goals(&g)?;
+        let goals = line_goals.len() / 3;
+        let steps = dom(terms, -(big_n as i64), witness, &goal, line_goals);
+        self.block.add_ids(Step::Inline(steps), 7 + 2 * goals);
+        // ¬[F_a = v] ∨ ¬[F_b = w] for v + w > n²+1
+        for v in 1..=cells {
+            for w in (cells + 2 - v).max(1)..=cells {
+                let clause = vec![!self.map.direct[a][v - 1], !self.map.direct[b][w - 1]];
+                self.block.add_ids(rup(&clause, self.name), 1);
+                self.block.derived.push((clause, self.block.ids));
+            }
+        }
+        Ok(())
+    }
+
+    /// The proof goals of the lines' sums under g with the complement:
+    /// each line's image is n²+1 times the image line's "one value" minus
+    /// its sum.
+    fn complemented_line_goals(&self, g: &Perm) -> Result<Vec<Step>, String> {
         let mut line_goals = vec![];
-        for (l, line) in all_lines.iter().enumerate() {
+        for (l, line) in self.all_lines.iter().enumerate() {
             let mut image: Vec<usize> = line.iter().map(|&c| g.apply(c as u32) as usize).collect();
             image.sort_unstable();
-            let l2 = all_lines
+            let l2 = self
+                .all_lines
                 .iter()
                 .position(|x| {
                     let mut x = x.clone();
@@ -257,7 +354,7 @@ pub fn order_constraints_proof(
                 let mut pol = PolSum::new();
                 pol.add(Ref::Last(1));
                 for &c in &image {
-                    pol.add_scaled(Ref::Id(one(c) as u64), big(big_n));
+                    pol.add_scaled(Ref::Id(one(c) as u64), big(self.big_n));
                 }
                 pol.add(Ref::Id(other as u64));
                 line_goals.extend([
@@ -266,28 +363,39 @@ pub fn order_constraints_proof(
                     Step::Qed(Some(Ref::Last(1))),
                 ]);
             };
-            line_goal(line_ge(l), &alo, line_ge(l2) + 1);
-            line_goal(line_ge(l) + 1, &amo, line_ge(l2));
+            line_goal(self.line_ge(l), &|c| self.alo(c), self.line_ge(l2) + 1);
+            line_goal(self.line_ge(l) + 1, &|c| self.amo(c), self.line_ge(l2));
         }
-        let goals = line_goals.len() / 3;
-        let steps = dom(terms, -(big_n as i64), witness, &goal, line_goals);
-        block.add_ids(Step::Inline(steps), 7 + 2 * goals);
-        // ¬[F_a = v] ∨ ¬[F_b = w] for v + w > n²+1
-        for v in 1..=cells {
-            for w in (cells + 2 - v).max(1)..=cells {
-                let clause = vec![!map.direct[a][v - 1], !map.direct[b][w - 1]];
-                block.add_ids(rup(&clause, name), 1);
-                block.derived.push((clause, block.ids));
-            }
-        }
+        Ok(line_goals)
     }
-    Ok(SymmetryProof {
-        early: ProofLines::default(),
-        prelude,
-        before: ProofLines::default(),
-        block,
-        objective_link: None,
-    })
+}
+
+/// `v·F ≥ degree` by `dom` and its subproof: `@nc` the negated
+/// constraint, the two goals of the order by `goal`, then `extra` (the
+/// lines' goals).
+fn dom(
+    terms: Vec<(Coef, proof::Lit)>,
+    degree: i64,
+    witness: Witness,
+    goal: &PolSum,
+    extra: Vec<Step>,
+) -> Vec<Step> {
+    let mut nc = PolSum::new();
+    nc.add(Ref::Last(1));
+    let mut steps = vec![
+        Step::Dom(Constraint { terms, degree }, witness, true),
+        nc.step().labelled("nc"),
+    ];
+    for g in [1, 2] {
+        steps.extend([
+            Step::ProofGoal(g),
+            goal.clone().step(),
+            Step::Qed(Some(Ref::Last(1))),
+        ]);
+    }
+    steps.extend(extra);
+    steps.push(Step::Qed(None));
+    steps
 }
 
 /// The clauses of `int::lt(F_a, F_b)` over order cells (`[F_a ≥ v] →
