@@ -29,6 +29,7 @@
 //! instances/alien-tiles/*.txt; play it with
 //! `puzzlesat solve alien-tiles -n N -c C --goal FILE`.
 
+use std::io::Write;
 use std::time::Instant;
 
 use puzzlesat::puzzles::alien_tiles::goals::{goal_min, reachable};
@@ -217,15 +218,19 @@ fn main() -> anyhow::Result<()> {
     } else {
         format!("--group {spec} ")
     };
+    let mut out = std::io::stdout().lock();
     let start = Instant::now();
     if let Some((best, best_v, count)) = every_fixed_goal(n, c, &g, 10_000_000) {
-        println!(
-            "every goal fixed by {spec} ({} symmetries): {count} reachable, the hardest needs {best_v} ({:.1} s)",
-            g.len(),
-            start.elapsed().as_secs_f64()
-        );
+        say(
+            &mut out,
+            format_args!(
+                "every goal fixed by {spec} ({} symmetries): {count} reachable, the hardest needs {best_v} ({:.1} s)",
+                g.len(),
+                start.elapsed().as_secs_f64()
+            ),
+        )?;
         let note = format!("the hardest of the {count} reachable goals fixed by {spec}");
-        return write_goal(
+        let file = write_goal(
             &args,
             n,
             c,
@@ -233,7 +238,9 @@ fn main() -> anyhow::Result<()> {
             best_v,
             &note,
             &format!("{group_note}{n} {c} 0 0"),
-        );
+        )?;
+        say(&mut out, format_args!("wrote {file}"))?;
+        return Ok(());
     }
     let score = |s: &[u32]| goal_min(s, n, c).expect("the moves keep the goal reachable");
     let mut rng = Rng(seed);
@@ -281,11 +288,14 @@ fn main() -> anyhow::Result<()> {
             }
         }
     }
-    println!(
-        "best {best_v} after {evals} evaluations, {restarts} restarts, {:.1} s",
-        start.elapsed().as_secs_f64()
-    );
-    write_goal(
+    say(
+        &mut out,
+        format_args!(
+            "best {best_v} after {evals} evaluations, {restarts} restarts, {:.1} s",
+            start.elapsed().as_secs_f64()
+        ),
+    )?;
+    let file = write_goal(
         &args,
         n,
         c,
@@ -293,11 +303,24 @@ fn main() -> anyhow::Result<()> {
         best_v,
         "found by",
         &format!("{group_note}{n} {c} 0 {seed} {evals}"),
-    )
+    )?;
+    say(&mut out, format_args!("wrote {file}"))?;
+    Ok(())
+}
+
+/// Writes a line to stdout (locked: one lock for the run); a closed pipe
+/// (`| head`) ends the printing cleanly, not with a panic, and the hunt
+/// goes on to write its goal file.
+fn say(out: &mut impl Write, line: std::fmt::Arguments) -> std::io::Result<()> {
+    match writeln!(out, "{line}") {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
 }
 
 /// Writes the goal `s` as OUT (args[5], default `NxN-C-V.txt`), in the
-/// format of instances/alien-tiles/*.txt, with the command that finds it.
+/// format of instances/alien-tiles/*.txt, with the command that finds it;
+/// returns OUT.
 fn write_goal(
     args: &[String],
     n: usize,
@@ -306,8 +329,8 @@ fn write_goal(
     v: u32,
     how: &str,
     replay: &str,
-) -> anyhow::Result<()> {
-    let out = args
+) -> anyhow::Result<String> {
+    let file = args
         .get(5)
         .cloned()
         .unwrap_or(format!("{n}x{n}-{c}-{v}.txt"));
@@ -320,7 +343,6 @@ fn write_goal(
         text.push_str(&row);
         text.push('\n');
     }
-    std::fs::write(&out, text)?;
-    println!("wrote {out}");
-    Ok(())
+    std::fs::write(&file, text)?;
+    Ok(file)
 }
