@@ -113,18 +113,78 @@ impl GoalModel {
             })
             .collect();
         let t: Vec<PbLit> = (0..cu).map(|a| m.var(&format!("t{a}")).pos()).collect();
-        let bits = z_bits(n, cu);
-        let z: Vec<PbLit> = (0..bits).map(|k| m.var(&format!("z{k}")).pos()).collect();
-        let z_terms = |sign: i64| -> Vec<(i64, PbLit)> {
-            z.iter().enumerate().map(|(k, &l)| (sign << k, l)).collect()
+        let z: Vec<PbLit> = (0..z_bits(n, cu))
+            .map(|k| m.var(&format!("z{k}")).pos())
+            .collect();
+        let mut gm = GoalModel {
+            model: m,
+            n,
+            c: cu,
+            above,
+            z,
+            floor: None,
+            ge,
+            t,
+            order: vec![],
+            t_some: 0,
+            t_one: 0,
+            lines: vec![],
+            quotient: vec![],
+            line_sum: vec![],
+            first_bound: 0,
         };
-        let id = |m: &PbModel, k: usize| m.first_id(k) as Id;
-        let mut order = vec![];
-        for (p, lits) in ge.iter().enumerate() {
+        gm.post_order_and_t();
+        gm.post_line_clauses();
+        gm.post_line_sums();
+        gm.post_claim();
+        gm.post_bounds();
+        Ok(gm)
+    }
+
+    /// The id VeriPB gives the model's constraint number `k`.
+    fn id(&self, k: usize) -> Id {
+        self.model.first_id(k) as Id
+    }
+
+    /// z's terms, times `sign`.
+    fn z_terms(&self, sign: i64) -> Vec<(i64, PbLit)> {
+        self.z
+            .iter()
+            .enumerate()
+            .map(|(k, &l)| (sign << k, l))
+            .collect()
+    }
+
+    /// The cells of line `line` (rows 0..n, columns n..2n), in order.
+    fn line_cells(&self, line: usize) -> impl Iterator<Item = usize> {
+        let n = self.n;
+        (0..n).map(move |k| {
+            if line < n {
+                line * n + k
+            } else {
+                k * n + line - n
+            }
+        })
+    }
+
+    /// "row i" or "column j".
+    fn line_name(&self, line: usize) -> String {
+        if line < self.n {
+            format!("row {line}")
+        } else {
+            format!("column {}", line - self.n)
+        }
+    }
+
+    /// The cells' order clauses, "some T" and "one T".
+    fn post_order_and_t(&mut self) {
+        let n = self.n;
+        for p in 0..n * n {
             let mut ids = vec![];
-            for v in 1..lits.len() {
-                let k = m.clause(
-                    &[!lits[v], lits[v - 1]],
+            for v in 1..self.ge[p].len() {
+                let lits = [!self.ge[p][v], self.ge[p][v - 1]];
+                let k = self.model.clause(
+                    &lits,
                     format!(
                         "goal cell ({}, {}): at least {} so at least {v}",
                         p / n,
@@ -132,19 +192,26 @@ impl GoalModel {
                         v + 1
                     ),
                 );
-                ids.push(id(&m, k));
+                ids.push(self.id(k));
             }
-            order.push(ids);
+            self.order.push(ids);
         }
-        let k = m.clause(
+        let t = self.t.clone();
+        let k = self.model.clause(
             &t,
             "the row and column sums have some value T mod c".to_string(),
         );
-        let t_some = id(&m, k);
-        let k = m.at_most(&t, 1, "one value T".to_string());
-        let t_one = id(&m, k);
+        self.t_some = self.id(k);
+        let k = self.model.at_most(&t, 1, "one value T".to_string());
+        self.t_one = self.id(k);
+    }
+
+    /// Per line, per T, per vector a of the line's values (rank
+    /// Σ a_k·c^(n−1−k)) not summing to T: "T → the line is not a".
+    fn post_line_clauses(&mut self) {
+        let (n, cu) = (self.n, self.c);
         // "cell p holds b": its literals negated, for a clause
-        let not_holds = |p: usize, b: usize| -> Vec<PbLit> {
+        let not_holds = |ge: &[Vec<PbLit>], p: usize, b: usize| -> Vec<PbLit> {
             let mut out = vec![];
             if b >= 1 {
                 out.push(!ge[p][b - 1]);
@@ -154,24 +221,13 @@ impl GoalModel {
             }
             out
         };
-        // lines 0..n are the rows, n..2n the columns; per line, per T, per
-        // vector a (rank Σ a_k·c^(n−1−k)) not summing to T
         let per_line = cu.pow(n as u32);
-        let mut lines = vec![Id::MAX; 2 * n * cu * per_line];
+        self.lines = vec![Id::MAX; 2 * n * cu * per_line];
         for line in 0..2 * n {
-            let cell = |k: usize| {
-                if line < n {
-                    line * n + k
-                } else {
-                    k * n + (line - n)
-                }
-            };
-            let what = if line < n {
-                format!("row {line}")
-            } else {
-                format!("column {}", line - n)
-            };
-            for (tv, &tl) in t.iter().enumerate() {
+            let cells: Vec<usize> = self.line_cells(line).collect();
+            let what = self.line_name(line);
+            for tv in 0..cu {
+                let tl = self.t[tv];
                 for rank in 0..per_line {
                     let a = digits(rank, n, cu);
                     if a.iter().sum::<usize>() % cu == tv {
@@ -179,87 +235,106 @@ impl GoalModel {
                     }
                     let mut lits = vec![!tl];
                     for (k, &b) in a.iter().enumerate() {
-                        lits.extend(not_holds(cell(k), b));
+                        lits.extend(not_holds(&self.ge, cells[k], b));
                     }
-                    let i = m.clause(
+                    let i = self.model.clause(
                         &lits,
-                        format!("{what}, T = {tv}: not {a:?} (its sum is not {tv} mod {c})"),
+                        format!("{what}, T = {tv}: not {a:?} (its sum is not {tv} mod {cu})"),
                     );
-                    lines[(line * cu + tv) * per_line + rank] = id(&m, i);
+                    self.lines[(line * cu + tv) * per_line + rank] = self.id(i);
                 }
             }
         }
-        // the sums as equations: Σ_j s_ij = T + c·q_i, q the quotient
+    }
+
+    /// The sums as equations: `Σ s = T + c·q` per line, q the line's
+    /// quotient in binary.
+    fn post_line_sums(&mut self) {
+        let (n, cu) = (self.n, self.c);
         let q_bits = quotient_bits(n, cu);
-        let quotient: Vec<Vec<PbLit>> = (0..2 * n)
-            .map(|line| {
-                let (what, k) = if line < n {
-                    ("row", line)
-                } else {
-                    ("col", line - n)
-                };
-                (0..q_bits)
-                    .map(|b| m.var(&format!("{what}q[{k}]_b{b}")).pos())
-                    .collect()
-            })
-            .collect();
-        let mut line_sum = vec![];
-        for (line, q) in quotient.iter().enumerate() {
-            let cells = (0..n).map(|k| {
-                if line < n {
-                    line * n + k
-                } else {
-                    k * n + line - n
-                }
-            });
-            let mut terms: Vec<(i64, PbLit)> =
-                cells.flat_map(|p| ge[p].iter().map(|&l| (1, l))).collect();
-            terms.extend(t.iter().enumerate().skip(1).map(|(x, &l)| (-(x as i64), l)));
-            terms.extend(q.iter().enumerate().map(|(b, &l)| (-((cu as i64) << b), l)));
-            let what = if line < n {
-                format!("row {line}")
+        for line in 0..2 * n {
+            let (what, k) = if line < n {
+                ("row", line)
             } else {
-                format!("column {}", line - n)
+                ("col", line - n)
             };
-            let k = m.linear(
+            let q: Vec<PbLit> = (0..q_bits)
+                .map(|b| self.model.var(&format!("{what}q[{k}]_b{b}")).pos())
+                .collect();
+            self.quotient.push(q);
+        }
+        for line in 0..2 * n {
+            let mut terms: Vec<(i64, PbLit)> = self
+                .line_cells(line)
+                .flat_map(|p| self.ge[p].iter().map(|&l| (1, l)))
+                .collect();
+            terms.extend(
+                self.t
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .map(|(x, &l)| (-(x as i64), l)),
+            );
+            terms.extend(
+                self.quotient[line]
+                    .iter()
+                    .enumerate()
+                    .map(|(b, &l)| (-((cu as i64) << b), l)),
+            );
+            let what = self.line_name(line);
+            let k = self.model.linear(
                 terms,
                 Relation::Equal,
                 0,
-                format!("{what} sums to T + {c}·q"),
+                format!("{what} sums to T + {cu}·q"),
             );
-            line_sum.push(id(&m, k));
+            let id = self.id(k);
+            self.line_sum.push(id);
         }
-        let floor = match above {
+    }
+
+    /// The claim: "z > B" (the decision model), or maximise z.
+    fn post_claim(&mut self) {
+        let z = self.z_terms(1);
+        self.floor = match self.above {
             Some(b) => {
-                let k = m.linear(
-                    z_terms(1),
+                let k = self.model.linear(
+                    z,
                     Relation::AtLeast,
                     i64::from(b) + 1,
                     format!("some goal needs more than {b} clicks: z > {b}"),
                 );
-                Some(id(&m, k))
+                Some(self.id(k))
             }
             None => {
-                m.set_objective(PbObjective {
+                self.model.set_objective(PbObjective {
                     sense: PbSense::Maximize,
-                    terms: z_terms(1),
+                    terms: z,
                     offset: 0,
                 });
                 None
             }
         };
-        let first_bound = m.loaded() as Id + 1;
+    }
+
+    /// One bound constraint per (T, R, C): the click matrix has at least
+    /// z clicks, off for the other values of T.
+    fn post_bounds(&mut self) {
+        let (n, cu) = (self.n, self.c);
+        self.first_bound = self.model.loaded() as Id + 1;
         // off: z's largest value
-        let b = (1i64 << bits) - 1;
+        let b = (1i64 << self.z.len()) - 1;
+        let minus_z = self.z_terms(-1);
         // (T, R, C) and (T + c/2, R + c/2, C − c/2) give the same click
         // matrix (n ≡ 1 mod c): for even c one constraint serves both T
         let classes = if cu % 2 == 0 { cu / 2 } else { cu };
+        let (ge, m) = (&self.ge, &mut self.model);
         for tv in 0..classes {
             let same: Vec<usize> = (tv..cu).step_by(classes).collect();
             // off unless T is one of `same` (one T holds: `t_some`, `t_one`)
             let off: Vec<PbLit> = (0..cu)
                 .filter(|x| !same.contains(x))
-                .map(|x| t[x])
+                .map(|x| self.t[x])
                 .collect();
             let which = same
                 .iter()
@@ -269,11 +344,11 @@ impl GoalModel {
             for_each_vector(n, cu, tv, |r| {
                 for_each_vector(n, cu, tv, |col| {
                     let mut terms: Vec<(i64, PbLit)> = off.iter().map(|&l| (b, l)).collect();
-                    terms.extend(z_terms(-1));
+                    terms.extend(minus_z.iter().copied());
                     let mut total_u = 0i64;
-                    for i in 0..n {
-                        for j in 0..n {
-                            let u = (r[i] + col[j]) % cu;
+                    for (i, &ri) in r.iter().enumerate() {
+                        for (j, &cj) in col.iter().enumerate() {
+                            let u = (ri + cj) % cu;
                             total_u += u as i64;
                             for v in 1..cu {
                                 let coef = if v == u + 1 { cu as i64 - 1 } else { -1 };
@@ -285,28 +360,11 @@ impl GoalModel {
                         terms,
                         Relation::AtLeast,
                         -total_u,
-                        format!("T = {which}, R = {r:?}, C = {col:?}: the click matrix (R_i + C_j - s_ij) mod {c} has at least z clicks"),
+                        format!("T = {which}, R = {r:?}, C = {col:?}: the click matrix (R_i + C_j - s_ij) mod {cu} has at least z clicks"),
                     );
                 });
             });
         }
-        Ok(GoalModel {
-            model: m,
-            n,
-            c: cu,
-            above,
-            z,
-            floor,
-            ge,
-            t,
-            order,
-            t_some,
-            t_one,
-            lines,
-            quotient,
-            line_sum,
-            first_bound,
-        })
     }
 
     /// About how many terms the model of the n×n board with c colours has
