@@ -23,13 +23,14 @@
 //!   partial sum st, the open rows' clicks are ≡ T − st (mod c) for every
 //!   R of theirs with that sum, and some such R costs at most their
 //!   average: so at most the largest such value not above it. A `rup`
-//!   step F fixes the set cells and T under the prefix; one `pol` step
-//!   adds, per tuple of the open rows' R (each row taking each value
-//!   equally often), the bound constraint, `z > B`, F and the open rows'
-//!   equations `Σ_j s_ij = T + c·q_i` (every term left is a multiple of
-//!   c), divides by c (rounding up to the residue), sums the tuples and
-//!   takes the equations back (the open cells and quotients cancel); then
-//!   the clause "not this prefix" by reverse unit propagation.
+//!   step F fixes the set cells and T under the prefix; a `pol` step adds
+//!   F, `z > B` and the open rows' equations `Σ_j s_ij = T + c·q_i`; one
+//!   `pol` step adds that to the bound constraint of each tuple of the
+//!   open rows' R (each row taking each value equally often; every term
+//!   left is a multiple of c), divides by c (rounding up to the residue),
+//!   sums the tuples and takes the equations back (the open cells and
+//!   quotients cancel); then the clause "not this prefix" by reverse unit
+//!   propagation.
 //! - **Inner node**: "not this prefix" by reverse unit propagation from its
 //!   children (the cell at 0, 1, …, c−1, less the values the lex-leader
 //!   constraints exclude).
@@ -56,7 +57,7 @@ pub struct GoalProofSteps {
     pub dominance: u64,
     /// goals closed by one bound constraint
     pub leaves: u64,
-    /// prefixes closed by the residue bound (a `rup`, a `pol` and a `rup` step each)
+    /// prefixes closed by the residue bound (a `rup`, two `pol` and a `rup` step each)
     pub cuts: u64,
     /// prefixes closed by a lex-leader constraint (a forced cell breaks it)
     pub pruned: u64,
@@ -624,6 +625,16 @@ impl<'a, W: Write> Walk<'a, W> {
         let mut hints = vec![Ref::Id(self.gm.t_one)];
         self.known_hints(p, &mut hints);
         let fixed = self.w.step(&Step::Rup(fixed, hints))?;
+        // what every tuple adds: F, z's floor and the open rows' equations
+        let mut shared = vec![
+            Op::Ref(Ref::Id(fixed)),
+            Op::Ref(Ref::Id(self.floor)),
+            Op::Add,
+        ];
+        for i in k..n {
+            shared.extend([Op::Ref(Ref::Id(self.gm.line_sum[i])), Op::Add]);
+        }
+        let shared = self.w.step(&Step::Pol(shared))?;
         let st: usize = r.iter().sum();
         let tuples = balanced_tuples(open, c, (self.t + c - st % c) % c);
         let mut ops = vec![];
@@ -632,15 +643,10 @@ impl<'a, W: Write> Walk<'a, W> {
             r[k..].copy_from_slice(tuple);
             ops.extend([
                 Op::Ref(Ref::Id(self.gm.bound(self.t, &r, &col))),
-                Op::Ref(Ref::Id(self.floor)),
+                Op::Ref(Ref::Id(shared)),
                 Op::Add,
-                Op::Ref(Ref::Id(fixed)),
-                Op::Add,
+                Op::Div(c as u64),
             ]);
-            for i in k..n {
-                ops.extend([Op::Ref(Ref::Id(self.gm.line_sum[i])), Op::Add]);
-            }
-            ops.push(Op::Div(c as u64));
             if x > 0 {
                 ops.push(Op::Add);
             }
@@ -657,8 +663,11 @@ impl<'a, W: Write> Walk<'a, W> {
         let derived = self.w.step(&Step::Pol(ops))?;
         let hints = vec![Ref::Id(self.gm.t_one), Ref::Id(derived)];
         let id = self.w.step(&Step::Rup(prefix, hints))?;
-        self.w
-            .line(&Step::Del(vec![Ref::Id(derived), Ref::Id(fixed)]))?;
+        self.w.line(&Step::Del(vec![
+            Ref::Id(derived),
+            Ref::Id(shared),
+            Ref::Id(fixed),
+        ]))?;
         self.steps.cuts += 1;
         Ok(Some(id))
     }
