@@ -492,46 +492,22 @@ impl<S: Serialize, D: Details> Report<S, D> {
             Some(StoppedBy::Limit) => "; stopped at --limit",
             None => "",
         };
-        // what backs the UNSAT answer a claim rests on: its certificate
-        // (the first one's for the run's first claim)
-        let backing = |cert: Option<&Certified>| -> String {
-            match (cert, self.unchecked) {
-                (Some(c), _) => match &c.certificate.from_model {
-                    Some(m) => format!(
-                        "UNSAT, certified from the model: {}, {}",
-                        m.covers,
-                        c.certificate.checker.replace("veripb", "VeriPB")
-                    ),
-                    None => "UNSAT, certified".into(),
-                },
-                // a method without SAT proves by its own exact argument (its
-                // details name it)
-                _ if self.solver == NO_SAT => "exact method, no SAT solver".into(),
-                (_, true) => "UNSAT from the external solver, unchecked".into(),
-                // --certify asked, the limits stopped the check
-                _ if self.certificate_stopped.is_some() => {
-                    "UNSAT (not certified: the check was not finished)".into()
-                }
-                _ => "UNSAT".into(),
-            }
-        };
         // a certificate the limits stopped leaves the claim on UNSAT alone
         // (the certificates of a run's other cubes do not certify it)
         let certs = match self.certificate_stopped {
             Some(_) => &[],
             None => self.certificates.as_deref().unwrap_or_default(),
         };
-        let unsat = &backing(certs.first())[..];
+        let unsat = &self.backing(certs.first())[..];
         // an optimum's enumeration of the solutions with that value rests
         // on its own final UNSAT, certified on its own
-        let unsat_complete = &backing(
+        let unsat_complete = &self.backing(
             certs
                 .iter()
                 .rev()
                 .find(|c| c.claim == Claim::Complete)
                 .or(certs.first()),
         )[..];
-        let counted = |n: u64| format!("{n} {}", counted_noun(&self.counted_as, n));
         if let Some(c) = &self.cube {
             return format!("{}{why}", self.cube_summary(c, unsat));
         }
@@ -565,51 +541,12 @@ impl<S: Serialize, D: Details> Report<S, D> {
             (Status::Unknown, _, _, _) => "no answer before the limit".to_string(),
             (Status::All, Some(v), _, Some(n)) => format!(
                 "optimal: {v} (proven: no better solution, {unsat}); exactly {} with that value (complete: final {unsat_complete})",
-                counted(n)
+                self.counted(n)
             ),
-            (Status::All, _, _, Some(n)) => {
-                let on = match (self.classes.is_some(), self.count_stated()) {
-                    (_, true) => ", which states the count: each solution logged, no other",
-                    (true, false) if !certs.is_empty() => {
-                        " on the classes' representatives; their expansion into the classes is computed, not checked"
-                    }
-                    (true, false) => " on the classes' representatives",
-                    (false, false) => "",
-                };
-                let complete = match &self.cubes {
-                    // an exact method ends its search, not on UNSAT
-                    None if self.solver == NO_SAT => format!("complete: {unsat}"),
-                    None => format!("complete: final {unsat}{on}"),
-                    Some(t) => {
-                        let file = t.from_file().map_or(String::new(), |f| format!("; the other {f}"));
-                        let ended = match self.solver == NO_SAT {
-                            true => "counted to its end by the exact method (no SAT solver)".into(),
-                            false => format!("ended on {unsat}{on}"),
-                        };
-                        format!(
-                            "complete: every one of the {} cubes {ended}, {} in this run{file}",
-                            t.cubes, t.closed_now
-                        )
-                    }
-                };
-                match self.classes {
-                    // the structured magic count: its classes are those of
-                    // the square's rotations and reflections
-                    Some(c) if self.solver == NO_SAT => format!(
-                        "exactly {}, {c} up to rotation and reflection ({complete})",
-                        counted(n)
-                    ),
-                    Some(c) => format!(
-                        "exactly {}, in {} of the puzzle's whole symmetry group ({complete})",
-                        counted(n),
-                        plural(c, "class", "classes")
-                    ),
-                    None => format!("exactly {} ({complete})", counted(n)),
-                }
-            }
+            (Status::All, _, _, Some(n)) => self.count_summary(n, certs, unsat),
             (Status::Partial, Some(v), _, Some(n)) => format!(
                 "optimal: {v} (proven: no better solution, {unsat}); at least {} with that value (enumeration stopped early)",
-                counted(n)
+                self.counted(n)
             ),
             (Status::Partial, _, _, Some(n)) => {
                 let classes = self.classes.map_or(String::new(), |c| {
@@ -618,11 +555,87 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 let cubes = self.cubes.as_ref().map_or(String::new(), |t| {
                     format!(": {} of {} cubes complete", t.closed_now + t.from_file, t.cubes)
                 });
-                format!("at least {}{classes} (enumeration stopped early{cubes})", counted(n))
+                format!("at least {}{classes} (enumeration stopped early{cubes})", self.counted(n))
             }
             (s, ..) => s.to_string(),
         };
         format!("{line}{why}")
+    }
+
+    /// `n` solutions (or whatever the puzzle counts).
+    fn counted(&self, n: u64) -> String {
+        format!("{n} {}", counted_noun(&self.counted_as, n))
+    }
+
+    /// What backs the UNSAT answer a claim rests on: its certificate `cert`
+    /// (the first one's for the run's first claim), else what the run
+    /// says of it.
+    fn backing(&self, cert: Option<&Certified>) -> String {
+        match (cert, self.unchecked) {
+            (Some(c), _) => match &c.certificate.from_model {
+                Some(m) => format!(
+                    "UNSAT, certified from the model: {}, {}",
+                    m.covers,
+                    c.certificate.checker.replace("veripb", "VeriPB")
+                ),
+                None => "UNSAT, certified".into(),
+            },
+            // a method without SAT proves by its own exact argument (its
+            // details name it)
+            _ if self.solver == NO_SAT => "exact method, no SAT solver".into(),
+            (_, true) => "UNSAT from the external solver, unchecked".into(),
+            // --certify asked, the limits stopped the check
+            _ if self.certificate_stopped.is_some() => {
+                "UNSAT (not certified: the check was not finished)".into()
+            }
+            _ => "UNSAT".into(),
+        }
+    }
+
+    /// The summary of a complete count of `n` (`certs` the run's
+    /// certificates, `unsat` what backs its final UNSAT): how it is
+    /// complete, by classes, by cubes.
+    fn count_summary(&self, n: u64, certs: &[Certified], unsat: &str) -> String {
+        let on = match (self.classes.is_some(), self.count_stated()) {
+            (_, true) => ", which states the count: each solution logged, no other",
+            (true, false) if !certs.is_empty() => {
+                " on the classes' representatives; their expansion into the classes is computed, not checked"
+            }
+            (true, false) => " on the classes' representatives",
+            (false, false) => "",
+        };
+        let complete = match &self.cubes {
+            // an exact method ends its search, not on UNSAT
+            None if self.solver == NO_SAT => format!("complete: {unsat}"),
+            None => format!("complete: final {unsat}{on}"),
+            Some(t) => {
+                let file = t
+                    .from_file()
+                    .map_or(String::new(), |f| format!("; the other {f}"));
+                let ended = match self.solver == NO_SAT {
+                    true => "counted to its end by the exact method (no SAT solver)".into(),
+                    false => format!("ended on {unsat}{on}"),
+                };
+                format!(
+                    "complete: every one of the {} cubes {ended}, {} in this run{file}",
+                    t.cubes, t.closed_now
+                )
+            }
+        };
+        match self.classes {
+            // the structured magic count: its classes are those of
+            // the square's rotations and reflections
+            Some(c) if self.solver == NO_SAT => format!(
+                "exactly {}, {c} up to rotation and reflection ({complete})",
+                self.counted(n)
+            ),
+            Some(c) => format!(
+                "exactly {}, in {} of the puzzle's whole symmetry group ({complete})",
+                self.counted(n),
+                plural(c, "class", "classes")
+            ),
+            None => format!("exactly {} ({complete})", self.counted(n)),
+        }
     }
 
     /// The summary of a report about one cube (a cluster job, `--cube I`):
@@ -630,7 +643,6 @@ impl<S: Serialize, D: Details> Report<S, D> {
     /// puzzle's answer needs every cube's record, never a claim about the
     /// puzzle.
     fn cube_summary(&self, c: &CubeRecord, unsat: &str) -> String {
-        let counted = |n: u64| format!("{n} {}", counted_noun(&self.counted_as, n));
         let under = format!("{unsat} under the cube's assumptions");
         let about = match (self.status, self.objective, self.bound, self.count) {
             (Status::All | Status::Unsat, _, _, Some(n)) => {
@@ -643,10 +655,10 @@ impl<S: Serialize, D: Details> Report<S, D> {
                 };
                 format!(
                     "exactly {}{classes} in this cube (complete: its enumeration ended on {under}{on})",
-                    counted(n)
+                    self.counted(n)
                 )
             }
-            (_, _, _, Some(n)) => format!("at least {} in this cube", counted(n)),
+            (_, _, _, Some(n)) => format!("at least {} in this cube", self.counted(n)),
             (Status::Optimal, Some(v), ..) => {
                 format!("best in this cube: {v} (proven: no better solution in the cube, {under})")
             }
