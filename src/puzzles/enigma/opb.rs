@@ -91,7 +91,41 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
     m.comment(format!(
         "Enigma 1225, n = {n}, cells in 1..{top}: x[i][j]_ge<t> = cell (i, j) is at least t; p[i][j] = column i equals row j"
     ));
-    // ge(i, j, t) = [x_ij ≥ t], t = 2..=top; t = 1 is true, t > top false
+    let cells = post_cells(&mut m, n, top);
+    let ids = post_rule2(&mut m, &cells);
+    let holds = holds_vars(&mut m, &cells);
+    post_rule1(&mut m, &holds, top);
+    post_rule3(&mut m, &cells, &holds);
+    m.set_objective(PbObjective {
+        sense: PbSense::Maximize,
+        terms: cells
+            .ge
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|&l| (1, l))
+            .collect(),
+        offset: (n * n) as i64,
+    });
+    (m, ids)
+}
+
+/// The cells' order literals: `ge[i][j][t − 2]` = [x_ij ≥ t], t = 2..=top
+/// (t = 1 is true, t > top false).
+struct Cells {
+    n: usize,
+    top: usize,
+    ge: Vec<Vec<Vec<PbLit>>>,
+}
+
+impl Cells {
+    fn at_least(&self, i: usize, j: usize, t: usize) -> PbLit {
+        self.ge[i][j][t - 2]
+    }
+}
+
+/// The cells' variables and their order clauses.
+fn post_cells(m: &mut PbModel, n: usize, top: usize) -> Cells {
     let ge: Vec<Vec<Vec<PbLit>>> = (0..n)
         .map(|i| {
             (0..n)
@@ -99,12 +133,12 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
                 .collect()
         })
         .collect();
-    let at_least = |i: usize, j: usize, t: usize| -> PbLit { ge[i][j][t - 2] };
+    let cells = Cells { n, top, ge };
     for i in 0..n {
         for j in 0..n {
             for t in 3..=top {
                 m.clause(
-                    &[!at_least(i, j, t), at_least(i, j, t - 1)],
+                    &[!cells.at_least(i, j, t), cells.at_least(i, j, t - 1)],
                     format!(
                         "cell ({}, {}): at least {t}, so at least {}",
                         i + 1,
@@ -115,7 +149,14 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
             }
         }
     }
-    // rule 2: the permutation and its equalities
+    cells
+}
+
+/// Rule 2: the permutation (`p[i][j]`, exactly one per row and column)
+/// and the equalities it states.
+fn post_rule2(m: &mut PbModel, cells: &Cells) -> PermutationIds {
+    let (n, top) = (cells.n, cells.top);
+    let at_least = |i: usize, j: usize, t: usize| cells.at_least(i, j, t);
     let p: Vec<Vec<Option<PbLit>>> = (0..n)
         .map(|i| {
             (0..n)
@@ -166,9 +207,14 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
             }
         }
     }
-    // "cell (i, j) holds v": e[i][j]_<v> below the top, the top value's order
-    // literal at top (defined under rule 3)
-    let holds: Vec<Vec<Vec<PbLit>>> = (0..n)
+    ids
+}
+
+/// "cell (i, j) holds v": `e[i][j]_<v>` below the top, the top value's
+/// order literal at top (defined under rule 3).
+fn holds_vars(m: &mut PbModel, cells: &Cells) -> Vec<Vec<Vec<PbLit>>> {
+    let (n, top) = (cells.n, cells.top);
+    (0..n)
         .map(|i| {
             (0..n)
                 .map(|j| {
@@ -178,15 +224,20 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
                             if v < top {
                                 m.var(&holds_name(i, j, v)).pos()
                             } else {
-                                at_least(i, j, top)
+                                cells.at_least(i, j, top)
                             }
                         })
                         .collect()
                 })
                 .collect()
         })
-        .collect();
-    // rule 1: rows differ
+        .collect()
+}
+
+/// Rule 1: rows differ (`d` = rows i and i' differ in column k: they do
+/// not hold the same value there).
+fn post_rule1(m: &mut PbModel, holds: &[Vec<Vec<PbLit>>], top: usize) {
+    let n = holds.len();
     for i in 0..n {
         for i2 in i + 1..n {
             let mut columns = vec![];
@@ -213,7 +264,13 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
             );
         }
     }
-    // rule 3: a cell ≥ t means some cell holds t − 1
+}
+
+/// Rule 3: a cell ≥ t means some cell holds t − 1 (`u` = some cell is at
+/// least t, `e` = a cell holds v).
+fn post_rule3(m: &mut PbModel, cells: &Cells, holds: &[Vec<Vec<PbLit>>]) {
+    let (n, top) = (cells.n, cells.top);
+    let at_least = |i: usize, j: usize, t: usize| cells.at_least(i, j, t);
     let used: Vec<PbLit> = (1..=top).map(|t| m.var(&used_name(t)).pos()).collect();
     m.clause(
         &[used[0]],
@@ -260,10 +317,4 @@ fn build(n: usize) -> (PbModel, PermutationIds) {
             ),
         );
     }
-    m.set_objective(PbObjective {
-        sense: PbSense::Maximize,
-        terms: ge.iter().flatten().flatten().map(|&l| (1, l)).collect(),
-        offset: (n * n) as i64,
-    });
-    (m, ids)
 }
