@@ -995,22 +995,10 @@ fn enigma_occurrence_clauses_are_derived_at_n_6_and_7() {
         );
         let prov = cnf.provenance_log();
         veripb::plan(&model, &names, &cnf, prov, Some(&block)).expect("a plan");
-        let model_path = dir.path().join(format!("occ{n}.opb"));
-        let proof_path = dir.path().join(format!("occ{n}.pbp"));
-        let mut f = std::fs::File::create(&model_path).unwrap();
-        model.write_opb(&mut f).unwrap();
-        let mut w = ProofWriter::new(
-            std::io::BufWriter::new(std::fs::File::create(&proof_path).unwrap()),
-            model.loaded(),
-        )
-        .unwrap();
         // the order's prelude, the block's steps over the model, the
         // encoding, the rest of the block, each derived clause checked (`e`)
-        let constraints = veripb::ModelConstraints::new(&model, &names);
-        veripb::derive_from_model(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
-        w.finish(puzzlesat_encodings::proof::Conclusion::None)
-            .unwrap();
-        let checked = veripb::check(&model_path, &proof_path, &Limits::default())
+        let stem = dir.path().join(format!("occ{n}"));
+        let checked = check_block(&stem, &model, &names, &cnf, prov, &block)
             .unwrap_or_else(|e| panic!("n = {n}: {e}"));
         assert!(
             checked.verdict.contains("NO CONCLUSION"),
@@ -1019,7 +1007,7 @@ fn enigma_occurrence_clauses_are_derived_at_n_6_and_7() {
         );
         eprintln!(
             "n = {n}: proof {} bytes, checked in {:.2} s",
-            std::fs::metadata(&proof_path).unwrap().len(),
+            std::fs::metadata(stem.with_extension("pbp")).unwrap().len(),
             checked.seconds
         );
     }
@@ -1177,21 +1165,8 @@ fn an_enigma_proof_without_the_domain_is_refused() {
             .append(rule_proof::rule1_proof(&enc.map, &name));
         let block = veripb::SymmetryBlock::new(proof, &cnf).expect("its clauses are the CNF's");
         let prov = cnf.provenance_log();
-        let model_path = dir.path().join(format!("domain-{with_domain}.opb"));
-        let proof_path = dir.path().join(format!("domain-{with_domain}.pbp"));
-        model
-            .write_opb(&mut std::fs::File::create(&model_path).unwrap())
-            .unwrap();
-        let mut w = ProofWriter::new(
-            std::io::BufWriter::new(std::fs::File::create(&proof_path).unwrap()),
-            model.loaded(),
-        )
-        .unwrap();
-        let constraints = veripb::ModelConstraints::new(&model, &names);
-        veripb::derive_from_model(&mut w, &names, &constraints, &cnf, prov, Some(&block)).unwrap();
-        w.finish(puzzlesat_encodings::proof::Conclusion::None)
-            .unwrap();
-        let checked = veripb::check(&model_path, &proof_path, &Limits::default());
+        let stem = dir.path().join(format!("domain-{with_domain}"));
+        let checked = check_block(&stem, &model, &names, &cnf, prov, &block);
         match with_domain {
             true => assert!(
                 checked
@@ -1472,4 +1447,31 @@ fn unreachable_goals_are_certified_from_the_model() {
             assert_eq!(out.status.success(), passes, "{n}x{n}/{c}: {y:?}");
         }
     }
+}
+
+/// Writes `model` to `STEM.opb` and the derivation of the CNF with the
+/// symmetry block `block` from it to `STEM.pbp` (ending `conclusion
+/// NONE`), and checks them with VeriPB.
+fn check_block(
+    stem: &std::path::Path,
+    model: &PbModel,
+    names: &ProofNames,
+    cnf: &Cnf,
+    prov: Option<&puzzlesat::encodings::provenance::Provenance>,
+    block: &veripb::SymmetryBlock,
+) -> Result<veripb::Checked, CertifyError> {
+    let (model_path, proof_path) = (stem.with_extension("opb"), stem.with_extension("pbp"));
+    model
+        .write_opb(&mut std::fs::File::create(&model_path).unwrap())
+        .unwrap();
+    let mut w = ProofWriter::new(
+        std::io::BufWriter::new(std::fs::File::create(&proof_path).unwrap()),
+        model.loaded(),
+    )
+    .unwrap();
+    let constraints = veripb::ModelConstraints::new(model, names);
+    veripb::derive_from_model(&mut w, names, &constraints, cnf, prov, Some(block)).unwrap();
+    w.finish(puzzlesat_encodings::proof::Conclusion::None)
+        .unwrap();
+    veripb::check(&model_path, &proof_path, &Limits::default())
 }
