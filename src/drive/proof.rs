@@ -293,7 +293,15 @@ impl ProofPlan {
                         Ok(n) => n,
                         Err(e) => return Ok(Err(Some(e))),
                     };
-                match veripb::cube_model(&setup.model, &names, run.provenance, *index, cube, None) {
+                match veripb::cube_model(
+                    &setup.model,
+                    &names,
+                    run.provenance,
+                    *index,
+                    cube,
+                    None,
+                    false,
+                ) {
                     Ok((m, _)) => cube_model = m,
                     Err(e) => return Ok(Err(Some(e))),
                 }
@@ -323,14 +331,21 @@ impl ProofPlan {
                     .or(formula.provenance_log())
                     .or(setup.provenance.as_ref());
                 let in_model: &[Lit] = if dominance { &[] } else { cube };
-                let better =
-                    match veripb::cube_model(&setup.model, &names, prov, *index, in_model, *past) {
-                        Ok((m, better)) => {
-                            cube_model = m;
-                            better
-                        }
-                        Err(e) => return Ok(Err(Some(e))),
-                    };
+                let better = match veripb::cube_model(
+                    &setup.model,
+                    &names,
+                    prov,
+                    *index,
+                    in_model,
+                    *past,
+                    dominance,
+                ) {
+                    Ok((m, better)) => {
+                        cube_model = m;
+                        better
+                    }
+                    Err(e) => return Ok(Err(Some(e))),
+                };
                 match (dominance, better) {
                     (true, Some((_, better))) => {
                         run.guard = Some(veripb::CubeGuard {

@@ -1475,3 +1475,32 @@ fn check_block(
         .unwrap();
     veripb::check(&model_path, &proof_path, &Limits::default())
 }
+
+/// Enigma `--method board --cubes K --certify` with the default options: a
+/// VeriPB proof from the model per cube, each cube's claim "not (its
+/// literals and a total of at least the best)" derived under the
+/// cycle-type dominance over the objective's terms the CNF names (the
+/// cells above the encoding's domain are derived false); n = 5, 55.
+#[test]
+fn enigma_cubes_are_certified_from_the_model() {
+    require_veripb();
+    use puzzlesat::puzzles::enigma::encode::BoardOptions;
+    use puzzlesat::puzzles::enigma::Enigma;
+    // the command line's defaults
+    let p = Enigma {
+        n: 5,
+        opts: BoardOptions::FULL,
+    };
+    let opts = RunOptions {
+        cubes: Some(cubes(4)),
+        ..certified(false)
+    };
+    let r = run::run_quiet(&p, &opts).expect("certified run");
+    assert_eq!((r.status, r.objective), (Status::Optimal, Some(55)));
+    let certs = r.certificates.clone().expect("certificates");
+    assert_eq!(certs.len(), 4, "one certificate per cube");
+    for c in &certs {
+        assert!(c.certificate.checker.starts_with("veripb"), "{c:?}");
+        assert!(c.certificate.from_model.is_some(), "{c:?}");
+    }
+}

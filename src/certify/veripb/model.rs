@@ -256,7 +256,9 @@ pub(super) fn implies(c: &Linear, d: &Linear) -> bool {
 /// unit constraints and, with `past` (a value of the objective), the
 /// constraint "at least as good as `past`" (the objective's terms over the
 /// model's variables). Returns it with that constraint's id and its terms
-/// over CNF literals. `Err` if a cube literal is not a model variable.
+/// over CNF literals (for a `guarded` cube, whose claim is derived, see
+/// `named_objective_at_least`). `Err` if a cube literal is not a model
+/// variable.
 pub fn cube_model(
     model: &PbModel,
     names: &ProofNames,
@@ -264,6 +266,7 @@ pub fn cube_model(
     index: u32,
     cube: &[Lit],
     past: Option<i64>,
+    guarded: bool,
 ) -> Result<(PbModel, Option<(Id, Linear)>), String> {
     use puzzlesat_encodings::pbmodel::{PbSense, Relation};
     let mut m = model.clone();
@@ -330,11 +333,50 @@ pub fn cube_model(
         format!("cube {index}: the objective is {what} {past}"),
     );
     let id = m.first_id(i) as Id;
-    let better = ModelConstraints::new(&m, names)
-        .get(id)
-        .cloned()
-        .ok_or_else(|| "the objective has a variable the CNF does not name".to_string())?;
+    let better = match ModelConstraints::new(&m, names).get(id) {
+        Some(better) => better.clone(),
+        None if guarded => named_objective_at_least(&m, names, &obj, past)?,
+        None => return Err("the objective has a variable the CNF does not name".to_string()),
+    };
     Ok((m, Some((id, better))))
+}
+
+/// "The objective is at least `past`" over the CNF's literals, for a
+/// maximised objective with positive terms over variables the CNF does
+/// not name (Enigma's cells above the encoding's domain, which the proof
+/// derives false): those terms left out. The constraint is then stronger,
+/// so a guarded cube's claim "not (its literals and better than `past`)"
+/// is weaker, and as strong on every solution of the rules, where those
+/// terms are 0.
+fn named_objective_at_least(
+    m: &PbModel,
+    names: &ProofNames,
+    obj: &puzzlesat_encodings::pbmodel::PbObjective,
+    past: i64,
+) -> Result<Linear, String> {
+    use puzzlesat_encodings::pbmodel::PbSense;
+    let unnamed = || "the objective has a variable the CNF does not name".to_string();
+    if obj.sense != PbSense::Maximize {
+        return Err(unnamed());
+    }
+    let lit_of: HashMap<&str, Lit> = names
+        .model
+        .iter()
+        .enumerate()
+        .filter_map(|(i, x)| {
+            x.as_ref()
+                .map(|(name, neg)| (name.as_str(), Lit::new(i as u32, *neg)))
+        })
+        .collect();
+    let mut terms = vec![];
+    for &(a, l) in &obj.terms {
+        match lit_of.get(m.name(l.var)) {
+            Some(&x) => terms.push((a, if l.negated { !x } else { x })),
+            None if a > 0 && !l.negated => {}
+            None => return Err(unnamed()),
+        }
+    }
+    Ok(Linear::at_least(terms, past - obj.offset))
 }
 
 #[cfg(test)]
