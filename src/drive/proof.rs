@@ -70,7 +70,7 @@ impl ProofSetup {
                 veripb::SymmetryBlock::new(proof, cnf)
                     .map_err(|e| format!("the symmetry breaking's proof: {e}"))?,
             ),
-            Some(Err(e)) => return Err(format!("the symmetry breaking is not derived: {e}")),
+            Some(Err(e)) => return Err(e),
         };
         veripb::plan(&model, &names, cnf, provenance.as_ref(), symmetry.as_ref())?;
         Ok(ProofSetup {
