@@ -28,7 +28,9 @@ fn hardest(n: usize, c: u32) -> (u32, Vec<usize>) {
 #[test]
 fn the_goal_search_bound_is_certified_and_a_lower_claim_refused() {
     common::veripb();
-    for (n, c, want) in [(3, 2, 3), (4, 3, 10)] {
+    // 5×5/2 cuts with four rows open: the balanced tuples (c² of them, not
+    // all c^(open−1))
+    for (n, c, want) in [(3, 2, 3), (4, 3, 10), (5, 2, 8)] {
         let (v, goal) = hardest(n, c);
         assert_eq!(v, want, "{n}×{n}/{c}");
         if n == 3 {
@@ -47,6 +49,7 @@ fn the_goal_search_bound_is_certified_and_a_lower_claim_refused() {
         // the lex-leader constraints of the n − 1 row swaps, the n − 1
         // column swaps and the transpose
         assert_eq!(cert.steps.dominance, 2 * n as u64 - 1, "{:?}", cert.steps);
+        assert!(cert.steps.cuts > 0, "the residue cuts: {:?}", cert.steps);
         // a claim one lower: the writer finds the goal that breaks it
         let e = goal_certify::certify(
             n,

@@ -61,6 +61,14 @@ fn file(dir: &Path, suffix: &str) -> PathBuf {
 /// A kept file's kind and an edit of its lines.
 type Edit<'a> = (&'a str, &'a dyn Fn(Vec<String>) -> Vec<String>);
 
+/// A proof's lines without the five before its last three (`output`,
+/// `conclusion`, `end`): the steps that reach the contradiction.
+fn cut_before_contradiction(mut lines: Vec<String>) -> Vec<String> {
+    let n = lines.len();
+    lines.drain(n - 8..n - 3);
+    lines
+}
+
 /// A copy of `dir` with the files named by suffix edited line by line;
 /// asserts that `verify` refuses it with exit 1 and a reason containing
 /// `reason`.
@@ -271,11 +279,7 @@ fn an_optimum_is_the_checkers_bound_mapped_back() {
     assert_refused(
         &dir,
         "the proof cut before its contradiction",
-        &[(".pbp", &|mut l| {
-            let n = l.len();
-            l.drain(n - 8..n - 3);
-            l
-        })],
+        &[(".pbp", &cut_before_contradiction)],
         "does not verify",
     );
 }
@@ -331,11 +335,7 @@ fn alien_tiles_play_is_certified_from_the_model() {
     assert_refused(
         &dir,
         "the proof cut before its contradiction",
-        &[(".pbp", &|mut l| {
-            let n = l.len();
-            l.drain(n - 8..n - 3);
-            l
-        })],
+        &[(".pbp", &cut_before_contradiction)],
         "does not verify",
     );
     assert_refused(

@@ -979,9 +979,7 @@ fn enigma_occurrence_clauses_are_derived_at_n_6_and_7() {
                 ..BoardOptions::NAIVE
             },
         };
-        let (cnf, enc, _) = puzzlesat::puzzle::encode_recording(&p, true).expect("encoded");
-        let model = p.pb_model().expect("a model");
-        let names = ProofNames::new(&model, &enc.names, cnf.n_vars()).expect("names");
+        let (cnf, enc, model, names) = encoded_with_model(&p);
         let proof = p
             .symmetry_proof(&enc.map, &|l| names.lit(l))
             .expect("a symmetry proof")
@@ -1064,9 +1062,7 @@ fn enigma_cycle_clauses_are_derived_up_to_n_8() {
                 ..BoardOptions::NAIVE
             },
         };
-        let (cnf, enc, _) = puzzlesat::puzzle::encode_recording(&p, true).expect("encoded");
-        let model = p.pb_model().expect("a model");
-        let names = ProofNames::new(&model, &enc.names, cnf.n_vars()).expect("names");
+        let (cnf, enc, model, names) = encoded_with_model(&p);
         let proof = p
             .symmetry_proof(&enc.map, &|l| names.lit(l))
             .expect("a symmetry proof")
@@ -1149,9 +1145,7 @@ fn an_enigma_proof_without_the_domain_is_refused() {
             ..BoardOptions::NAIVE
         },
     };
-    let (cnf, enc, _) = puzzlesat::puzzle::encode_recording(&p, true).expect("encoded");
-    let model = p.pb_model().expect("a model");
-    let names = ProofNames::new(&model, &enc.names, cnf.n_vars()).expect("names");
+    let (cnf, enc, model, names) = encoded_with_model(&p);
     let name = |l| names.lit(l);
     for with_domain in [true, false] {
         let mut proof = cycle_proof::cycles_proof(&enc.map, &name).expect("the cycle block");
@@ -1503,4 +1497,15 @@ fn enigma_cubes_are_certified_from_the_model() {
         assert!(c.certificate.checker.starts_with("veripb"), "{c:?}");
         assert!(c.certificate.from_model.is_some(), "{c:?}");
     }
+}
+
+/// The CNF of `p` with its provenance, its encoding, its PB model and the
+/// proof's names of the CNF's variables.
+fn encoded_with_model<P: Puzzle>(
+    p: &P,
+) -> (Cnf, puzzlesat::puzzle::Encoded<P::Map>, PbModel, ProofNames) {
+    let (cnf, enc, _) = puzzlesat::puzzle::encode_recording(p, true).expect("encoded");
+    let model = p.pb_model().expect("a model");
+    let names = ProofNames::new(&model, &enc.names, cnf.n_vars()).expect("names");
+    (cnf, enc, model, names)
 }

@@ -100,12 +100,7 @@ impl ModelConstraints {
     /// The constraints of `model`.
     pub fn new(model: &PbModel, names: &ProofNames) -> Self {
         use puzzlesat_encodings::pbmodel::Relation;
-        let mut lit_of: HashMap<&str, Lit> = HashMap::new();
-        for (i, m) in names.model.iter().enumerate() {
-            if let Some((name, negated)) = m {
-                lit_of.insert(name, Lit::new(i as u32, *negated));
-            }
-        }
+        let lit_of = names.by_model_name();
         let (mut constraints, mut partial) = (vec![], vec![]);
         let mut id: Id = 1;
         for c in model.constraints() {
@@ -359,15 +354,7 @@ fn named_objective_at_least(
     if obj.sense != PbSense::Maximize {
         return Err(unnamed());
     }
-    let lit_of: HashMap<&str, Lit> = names
-        .model
-        .iter()
-        .enumerate()
-        .filter_map(|(i, x)| {
-            x.as_ref()
-                .map(|(name, neg)| (name.as_str(), Lit::new(i as u32, *neg)))
-        })
-        .collect();
+    let lit_of = names.by_model_name();
     let mut terms = vec![];
     for &(a, l) in &obj.terms {
         match lit_of.get(m.name(l.var)) {

@@ -27,6 +27,20 @@ pub struct ProofNames {
 }
 
 impl ProofNames {
+    /// The CNF literal of each model variable the CNF names, by name (the
+    /// literal that is the variable, negated where the CNF's is the
+    /// name's negation).
+    pub(super) fn by_model_name(&self) -> HashMap<&str, Lit> {
+        self.model
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| {
+                m.as_ref()
+                    .map(|(name, negated)| (name.as_str(), Lit::new(i as u32, *negated)))
+            })
+            .collect()
+    }
+
     /// Names for a CNF over `n_vars` variables whose primary literals are
     /// named `names` (the encoder's `Encoded::names`), identified with the
     /// variables of `model` by name. An error if two names give one CNF
